@@ -1,0 +1,5 @@
+//! elosim replays reported chess games month by month under a chosen set of rating regulations and
+//! writes the rating lists those regulations produce.
+
+pub mod model;
+pub mod rules;
