@@ -2,4 +2,7 @@
 //! writes the rating lists those regulations produce.
 
 pub mod model;
+mod named;
 pub mod rules;
+pub mod scenario;
+pub mod systems;

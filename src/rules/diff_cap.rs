@@ -3,10 +3,9 @@
 //! 350 points until June 2009, 400 after; once per event 2022 – Feb 2024; every game again from
 //! March 2024; not for players rated 2650+ from October 2025.
 
-use serde::{Deserialize, Serialize};
+use crate::named::named_enum;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DiffCap {
     /// The largest difference counted (0: no cap).
     pub points: i32,
@@ -17,31 +16,18 @@ pub struct DiffCap {
     pub exempt_from: i32,
 }
 
-/// How often the cap applies in one event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CapScope {
-    EveryGame,
-    /// 2022–24: "In any tournament, a player may benefit from only one upgrade under this rule, for
-    /// the game in which the rating difference is greatest." The cap lowers the favourite's expected
-    /// score, so only the favourite benefits: the favourite gets it in one game, the underdog in all
-    /// (reference §3.4, the author's reading, unconfirmed: §13.3).
-    OncePerEventFavourite,
-    /// The alternative reading of §13.3: each player gets the cap in their one game of the event with
-    /// the greatest difference, whichever side they are on.
-    OncePerEventBoth,
-}
-
-impl CapScope {
-    pub const NAMES: &'static [&'static str] = &["every-game", "once-per-event-favourite", "once-per-event-both"];
-
-    pub fn parse(text: &str) -> Option<CapScope> {
-        match text {
-            "every-game" => Some(CapScope::EveryGame),
-            "once-per-event-favourite" => Some(CapScope::OncePerEventFavourite),
-            "once-per-event-both" => Some(CapScope::OncePerEventBoth),
-            _ => None,
-        }
+named_enum! {
+    /// How often the cap applies in one event.
+    pub enum CapScope {
+        EveryGame = "every-game",
+        /// 2022–24: "In any tournament, a player may benefit from only one upgrade under this rule, for
+        /// the game in which the rating difference is greatest." The cap lowers the favourite's expected
+        /// score, so only the favourite benefits: the favourite gets it in one game, the underdog in all
+        /// (reference §3.4, the author's reading, unconfirmed: §13.3).
+        OncePerEventFavourite = "once-per-event-favourite",
+        /// The alternative reading of §13.3: each player gets the cap in their one game of the event with
+        /// the greatest difference, whichever side they are on.
+        OncePerEventBoth = "once-per-event-both",
     }
 }
 

@@ -1,14 +1,13 @@
 //! One-off events on a named list (reference §8): the March 2024 compression and Sonas's "fresh
 //! start" for unrated players' partial results.
 
-use serde::{Deserialize, Serialize};
+use crate::named::named_enum;
 
 use super::rounding::round_ratio;
 
 /// "For players with a standard rating lower than 2000 points, an increase will be applied following
 /// the formula (0.40) x (2000 – Rating)", rounded to the nearest integer (Sonas 1B: 398.8 → 399).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Compression {
     pub below: i32,
     /// The factor in hundredths (40 = 0.40).
@@ -16,27 +15,15 @@ pub struct Compression {
     pub timing: EventTiming,
 }
 
-/// When a one-off event happens relative to its list's own calculations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum EventTiming {
-    /// Sonas's design, the default: "applied after the other calculations are already performed on
-    /// the rating list for that month", so a newcomer's first rating on that list is compressed too (1C).
-    AfterCalculation,
-    /// The alternative of reference §13.2: the previous list is adjusted before the period's games
-    /// are rated, so those games use compressed ratings.
-    BeforeCalculation,
-}
-
-impl EventTiming {
-    pub const NAMES: &'static [&'static str] = &["after-calculation", "before-calculation"];
-
-    pub fn parse(text: &str) -> Option<EventTiming> {
-        match text {
-            "after-calculation" => Some(EventTiming::AfterCalculation),
-            "before-calculation" => Some(EventTiming::BeforeCalculation),
-            _ => None,
-        }
+named_enum! {
+    /// When a one-off event happens relative to its list's own calculations.
+    pub enum EventTiming {
+        /// Sonas's design, the default: "applied after the other calculations are already performed on
+        /// the rating list for that month", so a newcomer's first rating on that list is compressed too (1C).
+        AfterCalculation = "after-calculation",
+        /// The alternative of reference §13.2: the previous list is adjusted before the period's games
+        /// are rated, so those games use compressed ratings.
+        BeforeCalculation = "before-calculation",
     }
 }
 

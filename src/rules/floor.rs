@@ -3,32 +3,20 @@
 //! other unrated player" (2024 §7.2.1); a first rating must reach it too ("The rating must be at
 //! least 1400", §7.1.4).
 
-use serde::{Deserialize, Serialize};
+use crate::named::named_enum;
 
 /// Whether a rating may appear on a list with this floor.
 pub fn is_listed(rating: i32, floor: i32) -> bool {
     rating >= floor
 }
 
-/// What a delisted player keeps towards the K rule's 30 games. Reference §13.8: FIDE's software has
-/// been reported to reset the count for such players; "treated in the same manner as any other
-/// unrated player" reads the same way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DelistedGames {
-    Reset,
-    Keep,
-}
-
-impl DelistedGames {
-    pub const NAMES: &'static [&'static str] = &["reset", "keep"];
-
-    pub fn parse(text: &str) -> Option<DelistedGames> {
-        match text {
-            "reset" => Some(DelistedGames::Reset),
-            "keep" => Some(DelistedGames::Keep),
-            _ => None,
-        }
+named_enum! {
+    /// What a delisted player keeps towards the K rule's 30 games. Reference §13.8: FIDE's software has
+    /// been reported to reset the count for such players; "treated in the same manner as any other
+    /// unrated player" reads the same way.
+    pub enum DelistedGames {
+        Reset = "reset",
+        Keep = "keep",
     }
 }
 

@@ -1,12 +1,11 @@
 //! Initial (first) ratings of unrated players (reference §6).
 
-use serde::{Deserialize, Serialize};
+use crate::named::named_enum;
 
 use super::expected::{fide_dp, score_fraction_hundredths};
 use super::rounding::round_ratio;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct InitialRule {
     /// Games against rated opponents needed: 9 until June 2014, 5 after (reference §6).
     pub min_games: u32,
@@ -26,33 +25,20 @@ pub struct InitialRule {
     pub gate: EventGate,
 }
 
-/// The initial-rating formula of an era.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InitialFormula {
-    /// Until Feb 2024: Ru = Ra + per-half-point × half points over 50 %; Ru = Ra at 50 %;
-    /// Ru = Ra + dp below 50 % (2022 §8.2.3).
-    PlusScore,
-    /// From March 2024: "Ra is the average rating of the player's rated opponents plus two
-    /// hypothetical opponents rated 1800 … considered as a draw"; Ru = Ra + dp, capped (2024 §8.2).
-    Performance,
-}
-
-impl InitialFormula {
-    pub const NAMES: &'static [&'static str] = &["plus-score", "performance"];
-
-    pub fn parse(text: &str) -> Option<InitialFormula> {
-        match text {
-            "plus-score" => Some(InitialFormula::PlusScore),
-            "performance" => Some(InitialFormula::Performance),
-            _ => None,
-        }
+named_enum! {
+    /// The initial-rating formula of an era.
+    pub enum InitialFormula {
+        /// Until Feb 2024: Ru = Ra + per-half-point × half points over 50 %; Ru = Ra at 50 %;
+        /// Ru = Ra + dp below 50 % (2022 §8.2.3).
+        PlusScore = "plus-score",
+        /// From March 2024: "Ra is the average rating of the player's rated opponents plus two
+        /// hypothetical opponents rated 1800 … considered as a draw"; Ru = Ra + dp, capped (2024 §8.2).
+        Performance = "performance",
     }
 }
 
 /// Which events of an unrated player count (reference §6, §9 "first-event gate").
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EventGate {
     pub applies: GateApplies,
     /// Rated opponents the player must meet in the event (Swiss: "at least three", 2002–2014).
@@ -62,26 +48,14 @@ pub struct EventGate {
     pub min_half_points: u32,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GateApplies {
-    /// Every event of an unrated player must pass (2000 – June 2011).
-    EveryEvent,
-    /// Events must pass until one has counted (from July 2011 "once such a first partial rating
-    /// exists, later events count"; from 2014 "zero in their first event"). A disregarded event does
-    /// not use up the first event: Sonas 2C treats the first event after a fresh start as the first.
-    UntilFirstCounted,
-}
-
-impl GateApplies {
-    pub const NAMES: &'static [&'static str] = &["every-event", "until-first-counted"];
-
-    pub fn parse(text: &str) -> Option<GateApplies> {
-        match text {
-            "every-event" => Some(GateApplies::EveryEvent),
-            "until-first-counted" => Some(GateApplies::UntilFirstCounted),
-            _ => None,
-        }
+named_enum! {
+    pub enum GateApplies {
+        /// Every event of an unrated player must pass (2000 – June 2011).
+        EveryEvent = "every-event",
+        /// Events must pass until one has counted (from July 2011 "once such a first partial rating
+        /// exists, later events count"; from 2014 "zero in their first event"). A disregarded event does
+        /// not use up the first event: Sonas 2C treats the first event after a fresh start as the first.
+        UntilFirstCounted = "until-first-counted",
     }
 }
 

@@ -7,11 +7,10 @@
 //! 3. fewer than 30 games counted, including the games behind the first rating → the new K;
 //! 4. otherwise the standard K.
 
-use serde::{Deserialize, Serialize};
+use crate::named::named_enum;
 
 /// K values and their conditions in one era.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct KRule {
     /// K for a player new to the list.
     pub new: u8,
@@ -39,27 +38,15 @@ pub struct KRule {
     pub period_cap: u32,
 }
 
-/// When juniors stop being juniors. Lists carry only the birth year, so both readings go by year
-/// (reference §3.2: "probably applied by year too").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum JuniorUntil {
-    /// 2014–2017 wording "until their 18th birthday": junior while list year − birth year < 18.
-    Birthday,
-    /// 2017+ wording "until the end of the year of their 18th birthday": junior while ≤ 18; they
-    /// drop to K 20 on the January list after (reference §3.2, S26 §3).
-    YearEnd,
-}
-
-impl JuniorUntil {
-    pub const NAMES: &'static [&'static str] = &["birthday", "year-end"];
-
-    pub fn parse(text: &str) -> Option<JuniorUntil> {
-        match text {
-            "birthday" => Some(JuniorUntil::Birthday),
-            "year-end" => Some(JuniorUntil::YearEnd),
-            _ => None,
-        }
+named_enum! {
+    /// When juniors stop being juniors. Lists carry only the birth year, so both readings go by year
+    /// (reference §3.2: "probably applied by year too").
+    pub enum JuniorUntil {
+        /// 2014–2017 wording "until their 18th birthday": junior while list year − birth year < 18.
+        Birthday = "birthday",
+        /// 2017+ wording "until the end of the year of their 18th birthday": junior while ≤ 18; they
+        /// drop to K 20 on the January list after (reference §3.2, S26 §3).
+        YearEnd = "year-end",
     }
 }
 

@@ -11,8 +11,6 @@ pub mod k_factor;
 pub mod period;
 pub mod rounding;
 
-use serde::{Deserialize, Serialize};
-
 pub use diff_cap::{CapScope, DiffCap};
 pub use events::{Compression, EventTiming};
 pub use floor::DelistedGames;
@@ -27,8 +25,7 @@ pub use rounding::Rounding;
 /// its tournament's start date; rules about a list (floor, initial-rating formula, rounding,
 /// inactivity) follow the start of the list's rating period; the list cadence follows the list month
 /// (reference §0: "changes … apply to [tournaments] starting on or after that date").
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Regulations {
     pub lists: ListCadence,
     pub floor: i32,

@@ -1,32 +1,21 @@
 //! Rating periods and the list calendar (reference §1): quarterly lists 2000 – Jul 2009, bi-monthly
 //! Jul 2009 – Jul 2012, monthly since (the first one-month period was rated on the Aug 2012 list).
 
-use serde::{Deserialize, Serialize};
+use crate::named::named_enum;
 
 use crate::model::Month;
 
-/// How often lists are published. A list month is one whose month-of-year fits the cadence in force
-/// in that month: quarterly lists fall in Jan/Apr/Jul/Oct, bi-monthly ones in odd months.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ListCadence {
-    Monthly,
-    Bimonthly,
-    Quarterly,
+named_enum! {
+    /// How often lists are published. A list month is one whose month-of-year fits the cadence in force
+    /// in that month: quarterly lists fall in Jan/Apr/Jul/Oct, bi-monthly ones in odd months.
+    pub enum ListCadence {
+        Monthly = "monthly",
+        Bimonthly = "bimonthly",
+        Quarterly = "quarterly",
+    }
 }
 
 impl ListCadence {
-    pub const NAMES: &'static [&'static str] = &["monthly", "bimonthly", "quarterly"];
-
-    pub fn parse(text: &str) -> Option<ListCadence> {
-        match text {
-            "monthly" => Some(ListCadence::Monthly),
-            "bimonthly" => Some(ListCadence::Bimonthly),
-            "quarterly" => Some(ListCadence::Quarterly),
-            _ => None,
-        }
-    }
-
     pub fn months(self) -> u32 {
         match self {
             ListCadence::Monthly => 1,
@@ -37,6 +26,15 @@ impl ListCadence {
 
     pub fn has_list_in(self, month: Month) -> bool {
         (month.month() - 1) % self.months() == 0
+    }
+
+    /// For messages: when the lists fall.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ListCadence::Monthly => "monthly",
+            ListCadence::Bimonthly => "bi-monthly (odd months)",
+            ListCadence::Quarterly => "quarterly (Jan, Apr, Jul, Oct)",
+        }
     }
 }
 

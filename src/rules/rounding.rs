@@ -1,27 +1,15 @@
 //! Rounding of rating changes (reference §3.5): "The Rating Change for a Rating Period is rounded
 //! to the nearest whole number. 0.5 is rounded away from zero." (2024 §8.3.4).
 
-use serde::{Deserialize, Serialize};
+use crate::named::named_enum;
 
-/// Whether a period's change is rounded once or tournament by tournament (reference §3.5, §13.1:
-/// once per period fits 13 of the 14 discriminating published cases; per tournament is kept for
-/// validation against FIDE's pages).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Rounding {
-    PerPeriod,
-    PerTournament,
-}
-
-impl Rounding {
-    pub const NAMES: &'static [&'static str] = &["per-period", "per-tournament"];
-
-    pub fn parse(text: &str) -> Option<Rounding> {
-        match text {
-            "per-period" => Some(Rounding::PerPeriod),
-            "per-tournament" => Some(Rounding::PerTournament),
-            _ => None,
-        }
+named_enum! {
+    /// Whether a period's change is rounded once or tournament by tournament (reference §3.5, §13.1:
+    /// once per period fits 13 of the 14 discriminating published cases; per tournament is kept for
+    /// validation against FIDE's pages).
+    pub enum Rounding {
+        PerPeriod = "per-period",
+        PerTournament = "per-tournament",
     }
 }
 

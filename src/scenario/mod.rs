@@ -1,0 +1,197 @@
+//! Scenarios: TOML files of dated regulation revisions and one-off events, resolved into a
+//! validated, typed [`Scenario`].
+//!
+//! `raw` reads one file and checks every key; `resolve` follows `extends`, folds the revisions
+//! into eras and validates the whole; `timeline` answers which rules are in force when.
+
+mod describe;
+mod error;
+pub mod fields;
+mod raw;
+mod resolve;
+mod resolved;
+mod timeline;
+
+use std::path::{Path, PathBuf};
+
+pub use error::{Problem, ScenarioError};
+pub use timeline::Timeline;
+
+use crate::named::named_enum;
+use crate::model::Month;
+use crate::rules::{
+    CapScope, Compression, DelistedGames, DiffCap, EventGate, GateApplies, InitialFormula, InitialRule, JuniorUntil,
+    KRule, ListCadence, Regulations, Rounding,
+};
+use crate::systems::SystemKind;
+
+/// A resolved scenario: everything a replay needs besides its input files.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub name: String,
+    pub description: String,
+    /// The file it was read from.
+    pub file: PathBuf,
+    pub system: SystemKind,
+    pub calendar: Calendar,
+    /// The lists the replay computes: the first and the last.
+    pub run: RunWindow,
+    pub data: DataSources,
+    pub bootstrap: Bootstrap,
+    pub timeline: Timeline,
+    /// The `note` of the revision that opened each era (era order), for `elosim check`.
+    pub era_notes: Vec<Vec<String>>,
+    /// One-off events, in list order.
+    pub events: Vec<ScenarioEvent>,
+}
+
+/// The months a scenario covers. Games outside are an error; games inside but outside the run window
+/// are skipped and counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Calendar {
+    pub start: Month,
+    pub end: Month,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunWindow {
+    /// The first list computed; the starting list is the list in force before it.
+    pub from: Month,
+    /// The last list computed; by default the list of the last game (so that a run does not end in
+    /// years of lists without games).
+    pub to: Option<Month>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataSources {
+    pub games: Option<PathBuf>,
+    pub format: GameFormat,
+    /// For the contest layouts: the calendar month of `Month #` 1.
+    pub month_1: Option<Month>,
+    pub start_list: Option<PathBuf>,
+    pub players: Option<PathBuf>,
+}
+
+named_enum! {
+    /// The layout of a games file; `Auto` recognises it by its header.
+    pub enum GameFormat {
+        Auto = "auto",
+        /// design.md's columns: period/date, event, event_start, white, black, score, ratings.
+        Canonical = "canonical",
+        /// `"Month #","White Player #","Black Player #","Score"` (Kaggle 2010).
+        Kaggle2010 = "kaggle2010",
+        /// `TEID,MonthID,WhitePlayer,BlackPlayer,WhiteScore,Leaderboard` (Deloitte/FIDE 2011).
+        Contest2011 = "contest2011",
+    }
+}
+
+/// What happens to a player who plays but is on no starting list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bootstrap {
+    pub unknown_players: UnknownPlayers,
+    pub seed_rating: i32,
+}
+
+named_enum! {
+    pub enum UnknownPlayers {
+        /// Unrated: they qualify through the initial-rating rules, as FIDE's newcomers do.
+        Newcomer = "newcomer",
+        /// Rated at `seed_rating` from their first game, new for K (no games counted): for data without
+        /// any starting list, where nobody could otherwise be rated.
+        Seed = "seed",
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioEvent {
+    pub list: Month,
+    pub kind: EventKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventKind {
+    Compression(Compression),
+    /// Sonas's point 5: "all partial unrated performances in the past … will be ignored and
+    /// discarded", after the list's calculations.
+    FreshStart,
+}
+
+impl Scenario {
+    /// Reads, resolves and validates a scenario file.
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        resolve::load(path)
+    }
+
+    /// Narrows the run to `from..=to` (command-line overrides), within the calendar.
+    pub fn set_window(&mut self, from: Option<Month>, to: Option<Month>) -> Result<(), ScenarioError> {
+        let window = RunWindow { from: from.unwrap_or(self.run.from), to: to.or(self.run.to) };
+        let problems = resolve::check_window(&self.file, self.calendar, window, "--from/--to");
+        if !problems.is_empty() {
+            return Err(ScenarioError::Invalid(problems));
+        }
+        self.run = window;
+        Ok(())
+    }
+
+    /// The lists the run computes, in order: to `run.to`, else to the list of the last game
+    /// (`last_period`), else to the calendar's end.
+    pub fn run_lists(&self, last_period: Option<Month>) -> Vec<Month> {
+        let to = self.run.to.or(last_period).unwrap_or(self.calendar.end).min(self.calendar.end);
+        self.timeline.lists_between(self.run.from, to)
+    }
+
+    /// The list in force before the first list computed: the starting list's month.
+    pub fn start_list_month(&self) -> Month {
+        (self.calendar.start.0..self.run.from.0).rev().map(Month).find(|&m| self.timeline.has_list_in(m)).unwrap_or(self.calendar.start)
+    }
+
+    /// The text of `scenario.resolved.toml`: every rule of every era, events, data and window, from
+    /// which the run can be repeated alone.
+    pub fn resolved_toml(&self) -> String {
+        resolved::write(self)
+    }
+
+    /// The rules era by era, for people (`elosim check`).
+    pub fn describe(&self) -> String {
+        describe::describe(self)
+    }
+}
+
+/// Today's FIDE standard regulations (2024 text as amended 1 Oct 2025, reference §9's last column):
+/// the values a scenario's first revision starts from, so a scenario states only what differs.
+pub fn base_regulations() -> Regulations {
+    Regulations {
+        lists: ListCadence::Monthly,
+        floor: 1400,
+        k: KRule {
+            new: 40,
+            new_until_games: 30,
+            standard: 20,
+            high: 10,
+            high_from: 2400,
+            high_needs_games: false,
+            junior: 40,
+            junior_max_age: 18,
+            junior_below: 2300,
+            junior_until: JuniorUntil::YearEnd,
+            period_cap: 700,
+        },
+        diff_cap: DiffCap { points: 400, scope: CapScope::EveryGame, exempt_from: 2650 },
+        rounding: Rounding::PerPeriod,
+        initial: InitialRule {
+            min_games: 5,
+            window_months: 26,
+            formula: InitialFormula::Performance,
+            per_half_point: 2000,
+            dummy_games: 2,
+            dummy_rating: 1800,
+            max: 2200,
+            gate: EventGate { applies: GateApplies::UntilFirstCounted, min_rated_opponents: 1, min_half_points: 1 },
+        },
+        inactive_after_months: 12,
+        delisted_games: DelistedGames::Reset,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,291 @@
+//! One scenario file as written: every key checked for its type and spelling, every problem
+//! collected with its key path (a serde mirror would stop at the first).
+
+use std::path::{Path, PathBuf};
+
+use toml::{Table, Value};
+
+use super::error::{Problem, ScenarioError};
+use super::fields::{choice, describe, quoted, whole};
+use super::{GameFormat, UnknownPlayers};
+use crate::model::Month;
+use crate::rules::EventTiming;
+use crate::systems::SystemKind;
+
+pub struct RawScenario {
+    pub file: PathBuf,
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub extends: Option<PathBuf>,
+    pub system: Option<SystemKind>,
+    pub calendar_start: Option<Month>,
+    pub calendar_end: Option<Month>,
+    pub run_from: Option<Month>,
+    pub run_to: Option<Month>,
+    pub games: Option<PathBuf>,
+    pub format: Option<GameFormat>,
+    pub month_1: Option<Month>,
+    pub start_list: Option<PathBuf>,
+    pub players: Option<PathBuf>,
+    pub unknown_players: Option<UnknownPlayers>,
+    pub seed_rating: Option<i32>,
+    pub revisions: Vec<RawRevision>,
+    pub events: Vec<RawEvent>,
+}
+
+pub struct RawRevision {
+    /// Where the revision is written, for messages: `revision[3] (from 2014-07)`.
+    pub path: String,
+    pub from: Month,
+    pub note: Option<String>,
+    /// Dotted keys (`k.new`) and their values, checked when the revisions are folded.
+    pub entries: Vec<(String, Value)>,
+}
+
+pub struct RawEvent {
+    pub path: String,
+    pub list: Month,
+    pub kind: RawEventKind,
+    pub remove: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RawEventKind {
+    Compression { below: i32, factor: i32, timing: EventTiming },
+    FreshStart,
+}
+
+impl RawEventKind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            RawEventKind::Compression { .. } => "compression",
+            RawEventKind::FreshStart => "fresh-start",
+        }
+    }
+}
+
+const EVENT_KINDS: &[&str] = &["compression", "fresh-start"];
+
+fn parse_event_kind(text: &str) -> Option<&'static str> {
+    EVENT_KINDS.iter().copied().find(|k| *k == text)
+}
+
+const TOP_KEYS: &[&str] = &["name", "description", "extends", "system", "calendar", "run", "data", "bootstrap", "revision", "event"];
+
+/// Reads one file: what could be read, and the problems found (a syntax error is fatal).
+pub fn read(path: &Path) -> Result<(RawScenario, Vec<Problem>), ScenarioError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read { path: path.to_path_buf(), source })?;
+    let table: Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| ScenarioError::Syntax { path: path.to_path_buf(), message: e.to_string().trim().to_string() })?;
+    let mut walk = Walk { file: path.to_path_buf(), problems: Vec::new() };
+    let raw = walk.scenario(&table);
+    Ok((raw, walk.problems))
+}
+
+struct Walk {
+    file: PathBuf,
+    problems: Vec<Problem>,
+}
+
+impl Walk {
+    fn problem(&mut self, path: &str, message: impl Into<String>) {
+        self.problems.push(Problem { file: self.file.clone(), path: path.to_string(), message: message.into() });
+    }
+
+    fn scenario(&mut self, top: &Table) -> RawScenario {
+        self.known_keys(top, "", TOP_KEYS);
+        let dir = self.file.parent().map(Path::to_path_buf).unwrap_or_default();
+        let path_in = |p: String| dir.join(p);
+        let calendar = self.table(top, "calendar", &["start", "end"]);
+        let run = self.table(top, "run", &["from", "to"]);
+        let data = self.table(top, "data", &["games", "format", "month-1", "start-list", "players"]);
+        let bootstrap = self.table(top, "bootstrap", &["unknown-players", "seed-rating"]);
+        RawScenario {
+            file: self.file.clone(),
+            name: self.string(top, "name", ""),
+            description: self.string(top, "description", ""),
+            extends: self.string(top, "extends", "").map(path_in),
+            system: self.choice(top, "system", "", SystemKind::parse, SystemKind::NAMES),
+            calendar_start: self.month(&calendar, "start", "calendar"),
+            calendar_end: self.month(&calendar, "end", "calendar"),
+            run_from: self.month(&run, "from", "run"),
+            run_to: self.month(&run, "to", "run"),
+            games: self.string(&data, "games", "data").map(path_in),
+            format: self.choice(&data, "format", "data", GameFormat::parse, GameFormat::NAMES),
+            month_1: self.month(&data, "month-1", "data"),
+            start_list: self.string(&data, "start-list", "data").map(path_in),
+            players: self.string(&data, "players", "data").map(path_in),
+            unknown_players: self.choice(&bootstrap, "unknown-players", "bootstrap", UnknownPlayers::parse, UnknownPlayers::NAMES),
+            seed_rating: self.whole(&bootstrap, "seed-rating", "bootstrap", 0, 4000).map(|v| v as i32),
+            revisions: self.revisions(top),
+            events: self.events(top),
+        }
+    }
+
+    fn revisions(&mut self, top: &Table) -> Vec<RawRevision> {
+        let mut out: Vec<RawRevision> = Vec::new();
+        for (i, table) in self.array_of_tables(top, "revision").into_iter().enumerate() {
+            let mut path = format!("revision[{}]", i + 1);
+            let Some(from) = self.month(&table, "from", &path) else {
+                if !table.contains_key("from") {
+                    self.problem(&path, "missing `from` (the month from which the revision applies, such as \"2014-07\")");
+                }
+                continue;
+            };
+            path = format!("{path} (from {from})");
+            if let Some(previous) = out.last() {
+                if from <= previous.from {
+                    self.problem(&path, format!("revisions must be in date order: this one follows {}", previous.path));
+                }
+            }
+            let note = self.string(&table, "note", &path);
+            let mut entries = Vec::new();
+            flatten(&table, "", &mut entries);
+            entries.retain(|(k, _)| k != "from" && k != "note");
+            out.push(RawRevision { path, from, note, entries });
+        }
+        out
+    }
+
+    fn events(&mut self, top: &Table) -> Vec<RawEvent> {
+        let mut out = Vec::new();
+        for (i, table) in self.array_of_tables(top, "event").into_iter().enumerate() {
+            let path = format!("event[{}]", i + 1);
+            let kind = self.choice(&table, "kind", &path, parse_event_kind, EVENT_KINDS);
+            let list = self.month(&table, "list", &path);
+            if !table.contains_key("list") {
+                self.problem(&path, "missing `list` (the list month of the event, such as \"2024-03\")");
+            }
+            let remove = table.get("remove").map(|v| v.as_bool()).unwrap_or(Some(false));
+            if remove.is_none() {
+                self.problem(&format!("{path}.remove"), "expected true or false");
+            }
+            let kind = match kind {
+                Some("compression") => {
+                    self.known_keys(&table, &path, &["kind", "list", "remove", "below", "factor", "timing"]);
+                    let below = self.whole(&table, "below", &path, 0, 4000).unwrap_or(2000) as i32;
+                    let factor = match table.get("factor") {
+                        None => 40,
+                        Some(v) => match super::fields::hundredths(v, 0, 1) {
+                            Ok(h) => h,
+                            Err(m) => {
+                                self.problem(&format!("{path}.factor"), m);
+                                40
+                            }
+                        },
+                    };
+                    let timing = self.choice(&table, "timing", &path, EventTiming::parse, EventTiming::NAMES).unwrap_or(EventTiming::AfterCalculation);
+                    Some(RawEventKind::Compression { below, factor, timing })
+                }
+                Some(_) => {
+                    self.known_keys(&table, &path, &["kind", "list", "remove"]);
+                    Some(RawEventKind::FreshStart)
+                }
+                None => {
+                    if !table.contains_key("kind") {
+                        self.problem(&path, "missing `kind` (\"compression\" or \"fresh-start\")");
+                    }
+                    None
+                }
+            };
+            if let (Some(kind), Some(list), Some(remove)) = (kind, list, remove) {
+                out.push(RawEvent { path, list, kind, remove });
+            }
+        }
+        out
+    }
+
+    fn known_keys(&mut self, table: &Table, path: &str, allowed: &[&str]) {
+        for key in table.keys() {
+            if !allowed.contains(&key.as_str()) {
+                let at = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+                self.problem(&at, format!("unknown key; expected one of {}", quoted(allowed)));
+            }
+        }
+    }
+
+    fn table(&mut self, top: &Table, key: &str, allowed: &[&str]) -> Table {
+        match top.get(key) {
+            None => Table::new(),
+            Some(Value::Table(t)) => {
+                self.known_keys(t, key, allowed);
+                t.clone()
+            }
+            Some(other) => {
+                self.problem(key, format!("expected a table, got {}", describe(other)));
+                Table::new()
+            }
+        }
+    }
+
+    fn array_of_tables(&mut self, top: &Table, key: &str) -> Vec<Table> {
+        match top.get(key) {
+            None => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| match v {
+                    Value::Table(t) => Some(t.clone()),
+                    other => {
+                        self.problem(&format!("{key}[{}]", i + 1), format!("expected a table ([[{key}]]), got {}", describe(other)));
+                        None
+                    }
+                })
+                .collect(),
+            Some(other) => {
+                self.problem(key, format!("expected an array of tables ([[{key}]]), got {}", describe(other)));
+                Vec::new()
+            }
+        }
+    }
+
+    fn at(path: &str, key: &str) -> String {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    }
+
+    fn string(&mut self, table: &Table, key: &str, path: &str) -> Option<String> {
+        match table.get(key)? {
+            Value::String(s) => Some(s.clone()),
+            other => {
+                self.problem(&Self::at(path, key), format!("expected a quoted string, got {}", describe(other)));
+                None
+            }
+        }
+    }
+
+    fn month(&mut self, table: &Table, key: &str, path: &str) -> Option<Month> {
+        let value = table.get(key)?;
+        let parsed = value.as_str().and_then(Month::parse);
+        if parsed.is_none() {
+            let hint = if matches!(value, Value::Datetime(_)) { " (write months as quoted strings: \"2014-07\")" } else { "" };
+            self.problem(&Self::at(path, key), format!("expected a month \"YYYY-MM\", got {}{hint}", describe(value)));
+        }
+        parsed
+    }
+
+    fn whole(&mut self, table: &Table, key: &str, path: &str, min: i64, max: i64) -> Option<i64> {
+        let value = table.get(key)?;
+        whole(value, min, max).map_err(|m| self.problem(&Self::at(path, key), m)).ok()
+    }
+
+    fn choice<T>(&mut self, table: &Table, key: &str, path: &str, parse: fn(&str) -> Option<T>, names: &[&str]) -> Option<T> {
+        let value = table.get(key)?;
+        choice(value, parse, names).map_err(|m| self.problem(&Self::at(path, key), m)).ok()
+    }
+}
+
+/// `k = { new = 40 }` and `k.new = 40` both become (`k.new`, 40).
+fn flatten(table: &Table, prefix: &str, out: &mut Vec<(String, Value)>) {
+    for (key, value) in table {
+        let dotted = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+        match value {
+            Value::Table(inner) => flatten(inner, &dotted, out),
+            other => out.push((dotted, other.clone())),
+        }
+    }
+}

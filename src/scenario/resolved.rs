@@ -1,0 +1,70 @@
+//! Writes a resolved scenario back as TOML that `Scenario::load` reads: every rule of every era.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use toml::Value;
+
+use super::resolve::kind_name;
+use super::{fields, EventKind, GameFormat, Scenario, UnknownPlayers};
+
+fn string(text: &str) -> Value {
+    Value::String(text.to_string())
+}
+
+fn path(p: &Path) -> Value {
+    string(&std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()).to_string_lossy())
+}
+
+pub fn write(s: &Scenario) -> String {
+    let mut out = String::new();
+    let w = &mut out;
+    let _ = writeln!(w, "# Resolved by elosim {} from {}:", env!("CARGO_PKG_VERSION"), s.file.display());
+    let _ = writeln!(w, "# every rule in force, era by era, after `extends` and defaults. Repeat the run with");
+    let _ = writeln!(w, "#   elosim replay scenario.resolved.toml");
+    let _ = writeln!(w, "name = {}", string(&s.name));
+    let _ = writeln!(w, "description = {}", string(&s.description));
+    let _ = writeln!(w, "system = {}", string(s.system.name()));
+    let _ = writeln!(w, "\n[calendar]\nstart = \"{}\"\nend = \"{}\"", s.calendar.start, s.calendar.end);
+    let _ = writeln!(w, "\n[run]\nfrom = \"{}\"", s.run.from);
+    if let Some(to) = s.run.to {
+        let _ = writeln!(w, "to = \"{to}\"");
+    }
+    let _ = writeln!(w, "\n[data]");
+    if let Some(p) = &s.data.games {
+        let _ = writeln!(w, "games = {}", path(p));
+    }
+    if s.data.format != GameFormat::Auto {
+        let _ = writeln!(w, "format = {}", string(s.data.format.name()));
+    }
+    if let Some(m) = s.data.month_1 {
+        let _ = writeln!(w, "month-1 = \"{m}\"");
+    }
+    if let Some(p) = &s.data.start_list {
+        let _ = writeln!(w, "start-list = {}", path(p));
+    }
+    if let Some(p) = &s.data.players {
+        let _ = writeln!(w, "players = {}", path(p));
+    }
+    let _ = writeln!(w, "\n[bootstrap]\nunknown-players = {}", string(s.bootstrap.unknown_players.name()));
+    if s.bootstrap.unknown_players == UnknownPlayers::Seed {
+        let _ = writeln!(w, "seed-rating = {}", s.bootstrap.seed_rating);
+    }
+    for ((from, regs), notes) in s.timeline.eras().iter().zip(&s.era_notes) {
+        let _ = writeln!(w, "\n[[revision]]\nfrom = \"{from}\"");
+        if !notes.is_empty() {
+            let _ = writeln!(w, "note = {}", string(&notes.join(" | ")));
+        }
+        for key in fields::KEYS {
+            let _ = writeln!(w, "{key} = {}", fields::get(regs, key));
+        }
+    }
+    for event in &s.events {
+        let _ = writeln!(w, "\n[[event]]\nkind = \"{}\"\nlist = \"{}\"", kind_name(&event.kind), event.list);
+        if let EventKind::Compression(c) = &event.kind {
+            let factor = Value::Float(f64::from(c.factor) / 100.0);
+            let _ = writeln!(w, "below = {}\nfactor = {factor}\ntiming = \"{}\"", c.below, c.timing.name());
+        }
+    }
+    out
+}
