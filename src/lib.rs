@@ -3,6 +3,7 @@
 
 pub mod model;
 mod named;
+pub mod replay;
 pub mod rules;
 pub mod scenario;
 pub mod systems;

@@ -32,7 +32,16 @@ mod tests {
 
     #[test]
     fn scores_in_every_accepted_spelling() {
-        for (text, half) in [("1", 2), ("0.5", 1), ("0", 0), ("1-0", 2), ("0-1", 0), ("1/2-1/2", 1), ("½-½", 1), (" 1 ", 2)] {
+        for (text, half) in [
+            ("1", 2),
+            ("0.5", 1),
+            ("0", 0),
+            ("1-0", 2),
+            ("0-1", 0),
+            ("1/2-1/2", 1),
+            ("½-½", 1),
+            (" 1 ", 2),
+        ] {
             assert_eq!(parse_score(text), Some(half), "{text}");
         }
         for bad in ["-1", "2", "0.25", "", "*", "1-1", "win"] {

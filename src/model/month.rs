@@ -8,7 +8,9 @@ pub struct Month(pub i32);
 
 impl Month {
     pub fn new(year: i32, month: u32) -> Option<Month> {
-        (1..=12).contains(&month).then(|| Month(year * 12 + month as i32 - 1))
+        (1..=12)
+            .contains(&month)
+            .then(|| Month(year * 12 + month as i32 - 1))
     }
 
     pub fn year(self) -> i32 {
@@ -97,7 +99,9 @@ impl Day {
         }
         let digits = |r: std::ops::Range<usize>| -> Option<u32> {
             let s = &text[r];
-            s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse().ok())?
+            s.bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| s.parse().ok())?
         };
         Day::from_ymd(digits(0..4)? as i32, digits(5..7)?, digits(8..10)?)
     }
@@ -130,7 +134,9 @@ mod tests {
         assert_eq!(m.to_string(), "2024-03");
         assert_eq!(m.plus(10).to_string(), "2025-01");
         assert_eq!(Month::parse("2025-01").unwrap().since(m), 10);
-        for bad in ["2024-13", "2024-00", "24-03", "2024/03", "2024-3", "", "abcd-ef"] {
+        for bad in [
+            "2024-13", "2024-00", "24-03", "2024/03", "2024-3", "", "abcd-ef",
+        ] {
             assert_eq!(Month::parse(bad), None, "{bad}");
         }
     }
@@ -138,16 +144,31 @@ mod tests {
     #[test]
     fn days_round_trip_through_the_civil_calendar() {
         assert_eq!(Day::from_ymd(1970, 1, 1), Some(Day(0)));
-        assert_eq!(Day::parse("2000-03-01").unwrap().0 - Day::parse("2000-02-28").unwrap().0, 2);
-        assert_eq!(Day::parse("1900-03-01").unwrap().0 - Day::parse("1900-02-28").unwrap().0, 1);
+        assert_eq!(
+            Day::parse("2000-03-01").unwrap().0 - Day::parse("2000-02-28").unwrap().0,
+            2
+        );
+        assert_eq!(
+            Day::parse("1900-03-01").unwrap().0 - Day::parse("1900-02-28").unwrap().0,
+            1
+        );
         for d in (-800_000..800_000).step_by(997) {
             let (y, m, dd) = Day(d).ymd();
             assert_eq!(Day::from_ymd(y, m, dd), Some(Day(d)));
         }
         assert_eq!(Day::parse("2025.10.31").unwrap().to_string(), "2025-10-31");
-        for bad in ["2023-02-29", "2024-04-31", "2024-1-01", "2024-01-01x", "2024-01.01"] {
+        for bad in [
+            "2023-02-29",
+            "2024-04-31",
+            "2024-1-01",
+            "2024-01-01x",
+            "2024-01.01",
+        ] {
             assert_eq!(Day::parse(bad), None, "{bad}");
         }
-        assert_eq!(Day::parse("2024-02-29").unwrap().month().to_string(), "2024-02");
+        assert_eq!(
+            Day::parse("2024-02-29").unwrap().month().to_string(),
+            "2024-02"
+        );
     }
 }

@@ -76,7 +76,11 @@ mod tests {
     use crate::rules::expected::fide_pd;
 
     fn cap(points: i32, scope: CapScope, exempt_from: i32) -> DiffCap {
-        DiffCap { points, scope, exempt_from }
+        DiffCap {
+            points,
+            scope,
+            exempt_from,
+        }
     }
 
     /// Reference §11.2 (2): 2200 (K 15) beats 1600.
@@ -91,7 +95,10 @@ mod tests {
     fn exemption_goes_by_own_rating() {
         let c = cap(400, CapScope::EveryGame, 2650);
         assert!(!c.covers(2813), "F-P01: the 2813 player uses D = 413");
-        assert!(c.covers(2400), "F-P02: his 2400 opponent still sees the cap");
+        assert!(
+            c.covers(2400),
+            "F-P02: his 2400 opponent still sees the cap"
+        );
         assert_eq!(fide_pd(413), 93);
         assert_eq!(fide_pd(-c.clamp(413)), 8);
     }
@@ -100,7 +107,11 @@ mod tests {
     fn once_per_event_picks_the_greatest_difference() {
         let fav = cap(400, CapScope::OncePerEventFavourite, 0);
         assert_eq!(fav.upgraded_game([450, 520, -600, 120, 520]), Some(1));
-        assert_eq!(fav.upgraded_game([300, -700]), None, "the underdog is capped in every game");
+        assert_eq!(
+            fav.upgraded_game([300, -700]),
+            None,
+            "the underdog is capped in every game"
+        );
         assert!(!fav.limited(-700));
         let both = cap(400, CapScope::OncePerEventBoth, 0);
         assert_eq!(both.upgraded_game([450, 520, -600]), Some(2));

@@ -43,7 +43,11 @@ mod tests {
     use super::*;
 
     fn fide_2024() -> Compression {
-        Compression { below: 2000, factor: 40, timing: EventTiming::AfterCalculation }
+        Compression {
+            below: 2000,
+            factor: 40,
+            timing: EventTiming::AfterCalculation,
+        }
     }
 
     /// Reference §11.4.
@@ -51,8 +55,20 @@ mod tests {
     fn compression_table() {
         let c = fide_2024();
         let cases = [
-            (1200, 1520), (1003, 1402), (1900, 1940), (2350, 2350), (1000, 1400), (1500, 1700), (1600, 1760),
-            (1700, 1820), (1950, 1970), (1495, 1697), (1505, 1703), (1998, 1999), (1999, 1999), (2000, 2000),
+            (1200, 1520),
+            (1003, 1402),
+            (1900, 1940),
+            (2350, 2350),
+            (1000, 1400),
+            (1500, 1700),
+            (1600, 1760),
+            (1700, 1820),
+            (1950, 1970),
+            (1495, 1697),
+            (1505, 1703),
+            (1998, 1999),
+            (1999, 1999),
+            (2000, 2000),
         ];
         for (before, after) in cases {
             assert_eq!(c.apply(before), after, "R = {before}");

@@ -101,12 +101,17 @@ impl InitialRule {
                 let with_dummies = PooledResults {
                     games,
                     half_points: pool.half_points + self.dummy_games, // each hypothetical game is a draw
-                    opponents: pool.opponents + i64::from(self.dummy_rating) * i64::from(self.dummy_games),
+                    opponents: pool.opponents
+                        + i64::from(self.dummy_rating) * i64::from(self.dummy_games),
                 };
                 performance_rating(&with_dummies)
             }
         };
-        Some(if self.max > 0 { rating.min(self.max) } else { rating })
+        Some(if self.max > 0 {
+            rating.min(self.max)
+        } else {
+            rating
+        })
     }
 }
 
@@ -117,7 +122,10 @@ fn plus_score_rating(pool: &PooledResults, per_half_point_hundredths: i32) -> i3
         return performance_rating(pool);
     }
     let n = i64::from(pool.games);
-    round_ratio(100 * pool.opponents + n * i64::from(per_half_point_hundredths) * over, 100 * n) as i32
+    round_ratio(
+        100 * pool.opponents + n * i64::from(per_half_point_hundredths) * over,
+        100 * n,
+    ) as i32
 }
 
 /// Ra + dp(p), p rounded to hundredths.
@@ -132,7 +140,11 @@ mod tests {
     use super::*;
 
     fn pool(games: u32, points: f64, average: i64) -> PooledResults {
-        PooledResults { games, half_points: (points * 2.0) as u32, opponents: average * i64::from(games) }
+        PooledResults {
+            games,
+            half_points: (points * 2.0) as u32,
+            opponents: average * i64::from(games),
+        }
     }
 
     fn rule(formula: InitialFormula, per_half_point: i32, min_games: u32) -> InitialRule {
@@ -143,8 +155,16 @@ mod tests {
             per_half_point,
             dummy_games: 2,
             dummy_rating: 1800,
-            max: if formula == InitialFormula::Performance { 2200 } else { 0 },
-            gate: EventGate { applies: GateApplies::UntilFirstCounted, min_rated_opponents: 1, min_half_points: 1 },
+            max: if formula == InitialFormula::Performance {
+                2200
+            } else {
+                0
+            },
+            gate: EventGate {
+                applies: GateApplies::UntilFirstCounted,
+                min_rated_opponents: 1,
+                min_half_points: 1,
+            },
         }
     }
 
@@ -155,41 +175,131 @@ mod tests {
         let r2024 = rule(InitialFormula::Performance, 0, 5);
         let r2009 = rule(InitialFormula::PlusScore, 1250, 9);
         let r2011 = rule(InitialFormula::PlusScore, 1500, 9);
-        assert_eq!(r2014.rating(&pool(4, 1.0, 1600)), None, "2A: fewer than 5 games");
-        assert_eq!(r2024.rating(&pool(4, 1.0, 1600)), None, "2A: the dummy draws do not count");
-        assert_eq!(r2014.rating(&pool(6, 1.0, 1600)), Some(1327), "2B before 2024");
-        assert_eq!(r2024.rating(&pool(6, 1.0, 1600)), Some(1457), "2B from 2024");
-        let two_events = PooledResults { games: 6, half_points: 2, opponents: 4500 + 5100 };
-        assert_eq!(r2024.rating(&two_events), Some(1457), "2C without fresh start, 2D");
-        assert_eq!(r2014.rating(&pool(6, 5.0, 1600)), Some(1680), "2F before 2024");
-        assert_eq!(r2024.rating(&pool(6, 5.0, 1600)), Some(1843), "2F from 2024");
-        assert_eq!(r2009.rating(&pool(9, 6.5, 2000)), Some(2050), "12.5 per half point");
-        assert_eq!(r2011.rating(&pool(9, 6.0, 2000)), Some(2045), "15 per half point");
-        assert_eq!(r2009.rating(&pool(9, 3.0, 2000)), Some(1875), "minus score: p .33 → −125");
-        assert_eq!(r2014.rating(&pool(6, 3.0, 1777)), Some(1777), "50 %: Ru = Ra");
-        assert_eq!(r2014.rating(&pool(5, 3.0, 2400)), Some(2420), "F-I05: FIDE's calculator, 3/5 against 2400; no maximum");
-        assert_eq!(r2024.rating(&pool(5, 5.0, 2400)), Some(2200), "maximum 2200");
+        assert_eq!(
+            r2014.rating(&pool(4, 1.0, 1600)),
+            None,
+            "2A: fewer than 5 games"
+        );
+        assert_eq!(
+            r2024.rating(&pool(4, 1.0, 1600)),
+            None,
+            "2A: the dummy draws do not count"
+        );
+        assert_eq!(
+            r2014.rating(&pool(6, 1.0, 1600)),
+            Some(1327),
+            "2B before 2024"
+        );
+        assert_eq!(
+            r2024.rating(&pool(6, 1.0, 1600)),
+            Some(1457),
+            "2B from 2024"
+        );
+        let two_events = PooledResults {
+            games: 6,
+            half_points: 2,
+            opponents: 4500 + 5100,
+        };
+        assert_eq!(
+            r2024.rating(&two_events),
+            Some(1457),
+            "2C without fresh start, 2D"
+        );
+        assert_eq!(
+            r2014.rating(&pool(6, 5.0, 1600)),
+            Some(1680),
+            "2F before 2024"
+        );
+        assert_eq!(
+            r2024.rating(&pool(6, 5.0, 1600)),
+            Some(1843),
+            "2F from 2024"
+        );
+        assert_eq!(
+            r2009.rating(&pool(9, 6.5, 2000)),
+            Some(2050),
+            "12.5 per half point"
+        );
+        assert_eq!(
+            r2011.rating(&pool(9, 6.0, 2000)),
+            Some(2045),
+            "15 per half point"
+        );
+        assert_eq!(
+            r2009.rating(&pool(9, 3.0, 2000)),
+            Some(1875),
+            "minus score: p .33 → −125"
+        );
+        assert_eq!(
+            r2014.rating(&pool(6, 3.0, 1777)),
+            Some(1777),
+            "50 %: Ru = Ra"
+        );
+        assert_eq!(
+            r2014.rating(&pool(5, 3.0, 2400)),
+            Some(2420),
+            "F-I05: FIDE's calculator, 3/5 against 2400; no maximum"
+        );
+        assert_eq!(
+            r2024.rating(&pool(5, 5.0, 2400)),
+            Some(2200),
+            "maximum 2200"
+        );
     }
 
     #[test]
     fn averages_round_once() {
         let r = rule(InitialFormula::PlusScore, 2000, 5);
-        let p = PooledResults { games: 6, half_points: 6, opponents: 9601 }; // Ra = 1600.17
+        let p = PooledResults {
+            games: 6,
+            half_points: 6,
+            opponents: 9601,
+        }; // Ra = 1600.17
         assert_eq!(r.rating(&p), Some(1600));
-        let p = PooledResults { games: 2 * 3, half_points: 8, opponents: 3 * 3201 }; // Ra 1600.5 + 2×20
+        let p = PooledResults {
+            games: 2 * 3,
+            half_points: 8,
+            opponents: 3 * 3201,
+        }; // Ra 1600.5 + 2×20
         assert_eq!(r.rating(&p), Some(1641));
     }
 
     #[test]
     fn gates() {
-        let swiss = EventGate { applies: GateApplies::EveryEvent, min_rated_opponents: 3, min_half_points: 2 };
-        assert!(!swiss.counts(&pool(2, 2.0, 2000), false), "two rated opponents");
-        assert!(!swiss.counts(&pool(5, 0.5, 2000), true), "half a point: disregarded (GA 2003)");
+        let swiss = EventGate {
+            applies: GateApplies::EveryEvent,
+            min_rated_opponents: 3,
+            min_half_points: 2,
+        };
+        assert!(
+            !swiss.counts(&pool(2, 2.0, 2000), false),
+            "two rated opponents"
+        );
+        assert!(
+            !swiss.counts(&pool(5, 0.5, 2000), true),
+            "half a point: disregarded (GA 2003)"
+        );
         assert!(swiss.counts(&pool(3, 1.0, 2000), false));
-        let partial = EventGate { applies: GateApplies::UntilFirstCounted, ..swiss.clone() };
-        assert!(partial.counts(&pool(1, 0.0, 2000), true), "2011: later games count one by one");
-        let zero = EventGate { applies: GateApplies::UntilFirstCounted, min_rated_opponents: 1, min_half_points: 1 };
-        assert!(!zero.counts(&pool(3, 0.0, 1700), false), "2C: zero in the first event");
-        assert!(zero.counts(&pool(3, 0.0, 1700), true), "2D: zero in a later event counts");
+        let partial = EventGate {
+            applies: GateApplies::UntilFirstCounted,
+            ..swiss.clone()
+        };
+        assert!(
+            partial.counts(&pool(1, 0.0, 2000), true),
+            "2011: later games count one by one"
+        );
+        let zero = EventGate {
+            applies: GateApplies::UntilFirstCounted,
+            min_rated_opponents: 1,
+            min_half_points: 1,
+        };
+        assert!(
+            !zero.counts(&pool(3, 0.0, 1700), false),
+            "2C: zero in the first event"
+        );
+        assert!(
+            zero.counts(&pool(3, 0.0, 1700), true),
+            "2D: zero in a later event counts"
+        );
     }
 }

@@ -129,14 +129,29 @@ mod tests {
     }
 
     fn rule_2000() -> KRule {
-        KRule { new: 25, standard: 15, high_needs_games: true, junior: 0, period_cap: 0, ..rule_2017() }
+        KRule {
+            new: 25,
+            standard: 15,
+            high_needs_games: true,
+            junior: 0,
+            period_cap: 0,
+            ..rule_2017()
+        }
     }
 
     /// Reference §11.2 (3).
     #[test]
     fn the_700_cap() {
         let r = rule_2017();
-        for (n, k, eff) in [(17, 40, 40), (18, 40, 38), (35, 20, 20), (36, 20, 19), (70, 10, 10), (71, 10, 9), (39, 20, 17)] {
+        for (n, k, eff) in [
+            (17, 40, 40),
+            (18, 40, 38),
+            (35, 20, 20),
+            (36, 20, 19),
+            (70, 10, 10),
+            (71, 10, 9),
+            (39, 20, 17),
+        ] {
             assert_eq!(r.capped(k, n), eff, "n = {n}, K = {k}");
         }
         assert_eq!(rule_2000().capped(25, 100), 25);
@@ -145,42 +160,89 @@ mod tests {
     #[test]
     fn precedence_high_then_junior_then_new_then_standard() {
         let r = rule_2017();
-        let mut h = KHistory { total_games: 12, ..KHistory::default() };
+        let mut h = KHistory {
+            total_games: 12,
+            ..KHistory::default()
+        };
         assert_eq!(r.k_for_list(&h, None, 2020), 40, "new");
         h.total_games = 30;
         assert_eq!(r.k_for_list(&h, None, 2020), 20, "standard");
         assert_eq!(r.k_for_list(&h, Some(2002), 2020), 40, "junior, 18 in 2020");
-        assert_eq!(r.k_for_list(&h, Some(2002), 2021), 20, "January list after the year of the 18th birthday");
+        assert_eq!(
+            r.k_for_list(&h, Some(2002), 2021),
+            20,
+            "January list after the year of the 18th birthday"
+        );
         h.publish(2310, &r);
-        assert_eq!(r.k_for_list(&h, Some(2005), 2020), 20, "a junior who reached 2300 keeps K 20");
+        assert_eq!(
+            r.k_for_list(&h, Some(2005), 2020),
+            20,
+            "a junior who reached 2300 keeps K 20"
+        );
         h.publish(2250, &r);
-        assert_eq!(r.k_for_list(&h, Some(2005), 2020), 20, "…even after dropping below 2300");
+        assert_eq!(
+            r.k_for_list(&h, Some(2005), 2020),
+            20,
+            "…even after dropping below 2300"
+        );
         h.publish(2400, &r);
         h.publish(2350, &r);
-        assert_eq!(r.k_for_list(&h, Some(2005), 2020), 10, "K 10 for good once 2400 was published");
-        let fresh = KHistory { total_games: 3, ..KHistory::default() };
+        assert_eq!(
+            r.k_for_list(&h, Some(2005), 2020),
+            10,
+            "K 10 for good once 2400 was published"
+        );
+        let fresh = KHistory {
+            total_games: 3,
+            ..KHistory::default()
+        };
         let mut strong = fresh;
         strong.publish(2450, &r);
-        assert_eq!(r.k_for_list(&strong, None, 2020), 10, "2014+: 2400 beats the new-player K");
+        assert_eq!(
+            r.k_for_list(&strong, None, 2020),
+            10,
+            "2014+: 2400 beats the new-player K"
+        );
     }
 
     #[test]
     fn before_2014_k10_needs_30_games_and_then_stays() {
         let r = rule_2000();
-        let mut h = KHistory { total_games: 20, ..KHistory::default() };
+        let mut h = KHistory {
+            total_games: 20,
+            ..KHistory::default()
+        };
         h.publish(2410, &r);
-        assert_eq!(r.k_for_list(&h, None, 2005), 25, "2400 but fewer than 30 games: still new");
+        assert_eq!(
+            r.k_for_list(&h, None, 2005),
+            25,
+            "2400 but fewer than 30 games: still new"
+        );
         h.total_games = 31;
         h.publish(2390, &r);
-        assert_eq!(r.k_for_list(&h, None, 2005), 10, "reached 2400 and has 30 games");
+        assert_eq!(
+            r.k_for_list(&h, None, 2005),
+            10,
+            "reached 2400 and has 30 games"
+        );
         h.publish(2200, &r);
-        assert_eq!(r.k_for_list(&h, None, 2005), 10, "thereafter permanently 10");
+        assert_eq!(
+            r.k_for_list(&h, None, 2005),
+            10,
+            "thereafter permanently 10"
+        );
     }
 
     #[test]
     fn birthday_wording_ends_a_year_earlier() {
-        let r = KRule { junior_until: JuniorUntil::Birthday, ..rule_2017() };
-        let h = KHistory { total_games: 50, ..KHistory::default() };
+        let r = KRule {
+            junior_until: JuniorUntil::Birthday,
+            ..rule_2017()
+        };
+        let h = KHistory {
+            total_games: 50,
+            ..KHistory::default()
+        };
         assert_eq!(r.k_for_list(&h, Some(2000), 2017), 40);
         assert_eq!(r.k_for_list(&h, Some(2000), 2018), 20);
     }

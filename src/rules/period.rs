@@ -50,7 +50,11 @@ mod tests {
 
     #[test]
     fn list_months_of_each_cadence() {
-        let months = |c: ListCadence| (1..=12).filter(|&m| c.has_list_in(Month::new(2010, m).unwrap())).collect::<Vec<_>>();
+        let months = |c: ListCadence| {
+            (1..=12)
+                .filter(|&m| c.has_list_in(Month::new(2010, m).unwrap()))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(months(ListCadence::Quarterly), [1, 4, 7, 10]);
         assert_eq!(months(ListCadence::Bimonthly), [1, 3, 5, 7, 9, 11]);
         assert_eq!(months(ListCadence::Monthly), (1..=12).collect::<Vec<_>>());

@@ -14,7 +14,13 @@ impl fmt::Display for Problem {
         if self.path.is_empty() {
             write!(f, "{}: {}", self.file.display(), self.message)
         } else {
-            write!(f, "{}: {}: {}", self.file.display(), self.path, self.message)
+            write!(
+                f,
+                "{}: {}: {}",
+                self.file.display(),
+                self.path,
+                self.message
+            )
         }
     }
 }
@@ -22,7 +28,10 @@ impl fmt::Display for Problem {
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
     #[error("cannot read scenario {}: {source}", path.display())]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{} is not valid TOML: {message}", path.display())]
     Syntax { path: PathBuf, message: String },
     #[error("{count} problem{s} in the scenario:\n{list}", count = .0.len(), s = if .0.len() == 1 { "" } else { "s" }, list = list(.0))]
@@ -30,5 +39,9 @@ pub enum ScenarioError {
 }
 
 fn list(problems: &[Problem]) -> String {
-    problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n")
+    problems
+        .iter()
+        .map(|p| format!("  - {p}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -4,7 +4,8 @@
 use toml::Value;
 
 use crate::rules::{
-    CapScope, DelistedGames, GateApplies, InitialFormula, JuniorUntil, ListCadence, Regulations, Rounding,
+    CapScope, DelistedGames, GateApplies, InitialFormula, JuniorUntil, ListCadence, Regulations,
+    Rounding,
 };
 
 /// Every revision key, in the order they are written.
@@ -56,7 +57,9 @@ pub fn set(regs: &mut Regulations, key: &str, value: &Value) -> Result<(), Strin
         "k.junior" => regs.k.junior = k_value(value)?,
         "k.junior-max-age" => regs.k.junior_max_age = whole(value, 0, 100)? as i32,
         "k.junior-below" => regs.k.junior_below = whole(value, 0, RATING_MAX)? as i32,
-        "k.junior-until" => regs.k.junior_until = choice(value, JuniorUntil::parse, JuniorUntil::NAMES)?,
+        "k.junior-until" => {
+            regs.k.junior_until = choice(value, JuniorUntil::parse, JuniorUntil::NAMES)?
+        }
         "k.period-cap" => regs.k.period_cap = whole(value, 0, 100_000)? as u32,
         "diff-cap.points" => regs.diff_cap.points = whole(value, 0, RATING_MAX)? as i32,
         "diff-cap.scope" => regs.diff_cap.scope = choice(value, CapScope::parse, CapScope::NAMES)?,
@@ -64,16 +67,24 @@ pub fn set(regs: &mut Regulations, key: &str, value: &Value) -> Result<(), Strin
         "rounding" => regs.rounding = choice(value, Rounding::parse, Rounding::NAMES)?,
         "initial.min-games" => regs.initial.min_games = whole(value, 1, 1000)? as u32,
         "initial.window-months" => regs.initial.window_months = whole(value, 1, 1200)? as i32,
-        "initial.formula" => regs.initial.formula = choice(value, InitialFormula::parse, InitialFormula::NAMES)?,
+        "initial.formula" => {
+            regs.initial.formula = choice(value, InitialFormula::parse, InitialFormula::NAMES)?
+        }
         "initial.per-half-point" => regs.initial.per_half_point = hundredths(value, 0, 1000)?,
         "initial.dummy-games" => regs.initial.dummy_games = whole(value, 0, 100)? as u32,
         "initial.dummy-rating" => regs.initial.dummy_rating = whole(value, 0, RATING_MAX)? as i32,
         "initial.max" => regs.initial.max = whole(value, 0, RATING_MAX)? as i32,
-        "initial.gate.applies" => regs.initial.gate.applies = choice(value, GateApplies::parse, GateApplies::NAMES)?,
-        "initial.gate.min-rated-opponents" => regs.initial.gate.min_rated_opponents = whole(value, 0, 1000)? as u32,
+        "initial.gate.applies" => {
+            regs.initial.gate.applies = choice(value, GateApplies::parse, GateApplies::NAMES)?
+        }
+        "initial.gate.min-rated-opponents" => {
+            regs.initial.gate.min_rated_opponents = whole(value, 0, 1000)? as u32
+        }
         "initial.gate.min-score" => regs.initial.gate.min_half_points = half_points(value)?,
         "inactive-after-months" => regs.inactive_after_months = whole(value, 1, 1200)? as i32,
-        "delisted-games" => regs.delisted_games = choice(value, DelistedGames::parse, DelistedGames::NAMES)?,
+        "delisted-games" => {
+            regs.delisted_games = choice(value, DelistedGames::parse, DelistedGames::NAMES)?
+        }
         _ => return Err(unknown_key(key)),
     }
     Ok(())
@@ -110,7 +121,9 @@ pub fn get(regs: &Regulations, key: &str) -> Value {
         "initial.max" => int(regs.initial.max.into()),
         "initial.gate.applies" => text(regs.initial.gate.applies.name()),
         "initial.gate.min-rated-opponents" => int(regs.initial.gate.min_rated_opponents.into()),
-        "initial.gate.min-score" => Value::Float(f64::from(regs.initial.gate.min_half_points) / 2.0),
+        "initial.gate.min-score" => {
+            Value::Float(f64::from(regs.initial.gate.min_half_points) / 2.0)
+        }
         "inactive-after-months" => int(regs.inactive_after_months.into()),
         "delisted-games" => text(regs.delisted_games.name()),
         _ => unreachable!("KEYS lists only known keys"),
@@ -118,9 +131,11 @@ pub fn get(regs: &Regulations, key: &str) -> Value {
 }
 
 pub fn unknown_key(key: &str) -> String {
-    format!("unknown key `{key}`; a revision may set: {}", KEYS.join(", "))
+    format!(
+        "unknown key `{key}`; a revision may set: {}",
+        KEYS.join(", ")
+    )
 }
-
 
 pub fn describe(value: &Value) -> String {
     match value {
@@ -134,7 +149,10 @@ pub fn describe(value: &Value) -> String {
 pub fn whole(value: &Value, min: i64, max: i64) -> Result<i64, String> {
     match value {
         Value::Integer(v) if (min..=max).contains(v) => Ok(*v),
-        _ => Err(format!("expected a whole number from {min} to {max}, got {}", describe(value))),
+        _ => Err(format!(
+            "expected a whole number from {min} to {max}, got {}",
+            describe(value)
+        )),
     }
 }
 
@@ -143,7 +161,9 @@ fn k_value(value: &Value) -> Result<u8, String> {
 }
 
 pub fn boolean(value: &Value) -> Result<bool, String> {
-    value.as_bool().ok_or_else(|| format!("expected true or false, got {}", describe(value)))
+    value
+        .as_bool()
+        .ok_or_else(|| format!("expected true or false, got {}", describe(value)))
 }
 
 pub fn choice<T>(value: &Value, parse: fn(&str) -> Option<T>, names: &[&str]) -> Result<T, String> {
@@ -154,7 +174,11 @@ pub fn choice<T>(value: &Value, parse: fn(&str) -> Option<T>, names: &[&str]) ->
 }
 
 pub fn quoted(names: &[&str]) -> String {
-    names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")
+    names
+        .iter()
+        .map(|n| format!("\"{n}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A number with at most two decimals, as hundredths.
@@ -165,17 +189,32 @@ pub fn hundredths(value: &Value, min: i64, max: i64) -> Result<i32, String> {
         _ => f64::NAN,
     };
     let h = (x * 100.0).round();
-    if !x.is_finite() || (x * 100.0 - h).abs() > 1e-6 || h < (min * 100) as f64 || h > (max * 100) as f64 {
-        return Err(format!("expected a number from {min} to {max} with at most two decimals, got {}", describe(value)));
+    if !x.is_finite()
+        || (x * 100.0 - h).abs() > 1e-6
+        || h < (min * 100) as f64
+        || h > (max * 100) as f64
+    {
+        return Err(format!(
+            "expected a number from {min} to {max} with at most two decimals, got {}",
+            describe(value)
+        ));
     }
     Ok(h as i32)
 }
 
 /// A score of 0, 0.5, 1, … points, as half points.
 fn half_points(value: &Value) -> Result<u32, String> {
-    let h = hundredths(value, 0, 100).map_err(|_| format!("expected a score in points such as 0.5 or 1, got {}", describe(value)))?;
+    let h = hundredths(value, 0, 100).map_err(|_| {
+        format!(
+            "expected a score in points such as 0.5 or 1, got {}",
+            describe(value)
+        )
+    })?;
     if h % 50 != 0 {
-        return Err(format!("expected a score in whole or half points, got {}", describe(value)));
+        return Err(format!(
+            "expected a score in whole or half points, got {}",
+            describe(value)
+        ));
     }
     Ok((h / 50) as u32)
 }
@@ -200,13 +239,26 @@ mod tests {
     #[test]
     fn bad_values_say_what_was_expected() {
         let mut r = base_regulations();
-        assert_eq!(set(&mut r, "k.new", &Value::Integer(-5)).unwrap_err(), "expected a whole number from 0 to 255, got -5");
-        assert_eq!(set(&mut r, "floor", &Value::Integer(-1)).unwrap_err(), "expected a whole number from 0 to 4000, got -1");
-        assert!(set(&mut r, "lists", &Value::String("weekly".into())).unwrap_err().contains("\"monthly\""));
+        assert_eq!(
+            set(&mut r, "k.new", &Value::Integer(-5)).unwrap_err(),
+            "expected a whole number from 0 to 255, got -5"
+        );
+        assert_eq!(
+            set(&mut r, "floor", &Value::Integer(-1)).unwrap_err(),
+            "expected a whole number from 0 to 4000, got -1"
+        );
+        assert!(set(&mut r, "lists", &Value::String("weekly".into()))
+            .unwrap_err()
+            .contains("\"monthly\""));
         assert!(set(&mut r, "initial.per-half-point", &Value::Float(12.345)).is_err());
-        assert_eq!(set(&mut r, "initial.per-half-point", &Value::Float(12.5)), Ok(()));
+        assert_eq!(
+            set(&mut r, "initial.per-half-point", &Value::Float(12.5)),
+            Ok(())
+        );
         assert_eq!(r.initial.per_half_point, 1250);
         assert!(set(&mut r, "initial.gate.min-score", &Value::Float(0.3)).is_err());
-        assert!(set(&mut r, "k.nwe", &Value::Integer(3)).unwrap_err().starts_with("unknown key `k.nwe`"));
+        assert!(set(&mut r, "k.nwe", &Value::Integer(3))
+            .unwrap_err()
+            .starts_with("unknown key `k.nwe`"));
     }
 }

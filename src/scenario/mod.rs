@@ -17,11 +17,11 @@ use std::path::{Path, PathBuf};
 pub use error::{Problem, ScenarioError};
 pub use timeline::Timeline;
 
-use crate::named::named_enum;
 use crate::model::Month;
+use crate::named::named_enum;
 use crate::rules::{
-    CapScope, Compression, DelistedGames, DiffCap, EventGate, GateApplies, InitialFormula, InitialRule, JuniorUntil,
-    KRule, ListCadence, Regulations, Rounding,
+    CapScope, Compression, DelistedGames, DiffCap, EventGate, GateApplies, InitialFormula,
+    InitialRule, JuniorUntil, KRule, ListCadence, Regulations, Rounding,
 };
 use crate::systems::SystemKind;
 
@@ -123,8 +123,15 @@ impl Scenario {
     }
 
     /// Narrows the run to `from..=to` (command-line overrides), within the calendar.
-    pub fn set_window(&mut self, from: Option<Month>, to: Option<Month>) -> Result<(), ScenarioError> {
-        let window = RunWindow { from: from.unwrap_or(self.run.from), to: to.or(self.run.to) };
+    pub fn set_window(
+        &mut self,
+        from: Option<Month>,
+        to: Option<Month>,
+    ) -> Result<(), ScenarioError> {
+        let window = RunWindow {
+            from: from.unwrap_or(self.run.from),
+            to: to.or(self.run.to),
+        };
         let problems = resolve::check_window(&self.file, self.calendar, window, "--from/--to");
         if !problems.is_empty() {
             return Err(ScenarioError::Invalid(problems));
@@ -136,13 +143,22 @@ impl Scenario {
     /// The lists the run computes, in order: to `run.to`, else to the list of the last game
     /// (`last_period`), else to the calendar's end.
     pub fn run_lists(&self, last_period: Option<Month>) -> Vec<Month> {
-        let to = self.run.to.or(last_period).unwrap_or(self.calendar.end).min(self.calendar.end);
+        let to = self
+            .run
+            .to
+            .or(last_period)
+            .unwrap_or(self.calendar.end)
+            .min(self.calendar.end);
         self.timeline.lists_between(self.run.from, to)
     }
 
     /// The list in force before the first list computed: the starting list's month.
     pub fn start_list_month(&self) -> Month {
-        (self.calendar.start.0..self.run.from.0).rev().map(Month).find(|&m| self.timeline.has_list_in(m)).unwrap_or(self.calendar.start)
+        (self.calendar.start.0..self.run.from.0)
+            .rev()
+            .map(Month)
+            .find(|&m| self.timeline.has_list_in(m))
+            .unwrap_or(self.calendar.start)
     }
 
     /// The text of `scenario.resolved.toml`: every rule of every era, events, data and window, from
@@ -176,7 +192,11 @@ pub fn base_regulations() -> Regulations {
             junior_until: JuniorUntil::YearEnd,
             period_cap: 700,
         },
-        diff_cap: DiffCap { points: 400, scope: CapScope::EveryGame, exempt_from: 2650 },
+        diff_cap: DiffCap {
+            points: 400,
+            scope: CapScope::EveryGame,
+            exempt_from: 2650,
+        },
         rounding: Rounding::PerPeriod,
         initial: InitialRule {
             min_games: 5,
@@ -186,7 +206,11 @@ pub fn base_regulations() -> Regulations {
             dummy_games: 2,
             dummy_rating: 1800,
             max: 2200,
-            gate: EventGate { applies: GateApplies::UntilFirstCounted, min_rated_opponents: 1, min_half_points: 1 },
+            gate: EventGate {
+                applies: GateApplies::UntilFirstCounted,
+                min_rated_opponents: 1,
+                min_half_points: 1,
+            },
         },
         inactive_after_months: 12,
         delisted_games: DelistedGames::Reset,

@@ -51,7 +51,11 @@ pub struct RawEvent {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum RawEventKind {
-    Compression { below: i32, factor: i32, timing: EventTiming },
+    Compression {
+        below: i32,
+        factor: i32,
+        timing: EventTiming,
+    },
     FreshStart,
 }
 
@@ -70,15 +74,35 @@ fn parse_event_kind(text: &str) -> Option<&'static str> {
     EVENT_KINDS.iter().copied().find(|k| *k == text)
 }
 
-const TOP_KEYS: &[&str] = &["name", "description", "extends", "system", "calendar", "run", "data", "bootstrap", "revision", "event"];
+const TOP_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "extends",
+    "system",
+    "calendar",
+    "run",
+    "data",
+    "bootstrap",
+    "revision",
+    "event",
+];
 
 /// Reads one file: what could be read, and the problems found (a syntax error is fatal).
 pub fn read(path: &Path) -> Result<(RawScenario, Vec<Problem>), ScenarioError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read { path: path.to_path_buf(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let table: Table = text
         .parse()
-        .map_err(|e: toml::de::Error| ScenarioError::Syntax { path: path.to_path_buf(), message: e.to_string().trim().to_string() })?;
-    let mut walk = Walk { file: path.to_path_buf(), problems: Vec::new() };
+        .map_err(|e: toml::de::Error| ScenarioError::Syntax {
+            path: path.to_path_buf(),
+            message: e.to_string().trim().to_string(),
+        })?;
+    let mut walk = Walk {
+        file: path.to_path_buf(),
+        problems: Vec::new(),
+    };
     let raw = walk.scenario(&table);
     Ok((raw, walk.problems))
 }
@@ -90,16 +114,28 @@ struct Walk {
 
 impl Walk {
     fn problem(&mut self, path: &str, message: impl Into<String>) {
-        self.problems.push(Problem { file: self.file.clone(), path: path.to_string(), message: message.into() });
+        self.problems.push(Problem {
+            file: self.file.clone(),
+            path: path.to_string(),
+            message: message.into(),
+        });
     }
 
     fn scenario(&mut self, top: &Table) -> RawScenario {
         self.known_keys(top, "", TOP_KEYS);
-        let dir = self.file.parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = self
+            .file
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
         let path_in = |p: String| dir.join(p);
         let calendar = self.table(top, "calendar", &["start", "end"]);
         let run = self.table(top, "run", &["from", "to"]);
-        let data = self.table(top, "data", &["games", "format", "month-1", "start-list", "players"]);
+        let data = self.table(
+            top,
+            "data",
+            &["games", "format", "month-1", "start-list", "players"],
+        );
         let bootstrap = self.table(top, "bootstrap", &["unknown-players", "seed-rating"]);
         RawScenario {
             file: self.file.clone(),
@@ -112,12 +148,26 @@ impl Walk {
             run_from: self.month(&run, "from", "run"),
             run_to: self.month(&run, "to", "run"),
             games: self.string(&data, "games", "data").map(path_in),
-            format: self.choice(&data, "format", "data", GameFormat::parse, GameFormat::NAMES),
+            format: self.choice(
+                &data,
+                "format",
+                "data",
+                GameFormat::parse,
+                GameFormat::NAMES,
+            ),
             month_1: self.month(&data, "month-1", "data"),
             start_list: self.string(&data, "start-list", "data").map(path_in),
             players: self.string(&data, "players", "data").map(path_in),
-            unknown_players: self.choice(&bootstrap, "unknown-players", "bootstrap", UnknownPlayers::parse, UnknownPlayers::NAMES),
-            seed_rating: self.whole(&bootstrap, "seed-rating", "bootstrap", 0, 4000).map(|v| v as i32),
+            unknown_players: self.choice(
+                &bootstrap,
+                "unknown-players",
+                "bootstrap",
+                UnknownPlayers::parse,
+                UnknownPlayers::NAMES,
+            ),
+            seed_rating: self
+                .whole(&bootstrap, "seed-rating", "bootstrap", 0, 4000)
+                .map(|v| v as i32),
             revisions: self.revisions(top),
             events: self.events(top),
         }
@@ -125,7 +175,11 @@ impl Walk {
 
     fn revisions(&mut self, top: &Table) -> Vec<RawRevision> {
         let mut out: Vec<RawRevision> = Vec::new();
-        for (i, table) in self.array_of_tables(top, "revision").into_iter().enumerate() {
+        for (i, table) in self
+            .array_of_tables(top, "revision")
+            .into_iter()
+            .enumerate()
+        {
             let mut path = format!("revision[{}]", i + 1);
             let Some(from) = self.month(&table, "from", &path) else {
                 if !table.contains_key("from") {
@@ -136,14 +190,25 @@ impl Walk {
             path = format!("{path} (from {from})");
             if let Some(previous) = out.last() {
                 if from <= previous.from {
-                    self.problem(&path, format!("revisions must be in date order: this one follows {}", previous.path));
+                    self.problem(
+                        &path,
+                        format!(
+                            "revisions must be in date order: this one follows {}",
+                            previous.path
+                        ),
+                    );
                 }
             }
             let note = self.string(&table, "note", &path);
             let mut entries = Vec::new();
             flatten(&table, "", &mut entries);
             entries.retain(|(k, _)| k != "from" && k != "note");
-            out.push(RawRevision { path, from, note, entries });
+            out.push(RawRevision {
+                path,
+                from,
+                note,
+                entries,
+            });
         }
         out
     }
@@ -155,15 +220,25 @@ impl Walk {
             let kind = self.choice(&table, "kind", &path, parse_event_kind, EVENT_KINDS);
             let list = self.month(&table, "list", &path);
             if !table.contains_key("list") {
-                self.problem(&path, "missing `list` (the list month of the event, such as \"2024-03\")");
+                self.problem(
+                    &path,
+                    "missing `list` (the list month of the event, such as \"2024-03\")",
+                );
             }
-            let remove = table.get("remove").map(|v| v.as_bool()).unwrap_or(Some(false));
+            let remove = table
+                .get("remove")
+                .map(|v| v.as_bool())
+                .unwrap_or(Some(false));
             if remove.is_none() {
                 self.problem(&format!("{path}.remove"), "expected true or false");
             }
             let kind = match kind {
                 Some("compression") => {
-                    self.known_keys(&table, &path, &["kind", "list", "remove", "below", "factor", "timing"]);
+                    self.known_keys(
+                        &table,
+                        &path,
+                        &["kind", "list", "remove", "below", "factor", "timing"],
+                    );
                     let below = self.whole(&table, "below", &path, 0, 4000).unwrap_or(2000) as i32;
                     let factor = match table.get("factor") {
                         None => 40,
@@ -175,8 +250,20 @@ impl Walk {
                             }
                         },
                     };
-                    let timing = self.choice(&table, "timing", &path, EventTiming::parse, EventTiming::NAMES).unwrap_or(EventTiming::AfterCalculation);
-                    Some(RawEventKind::Compression { below, factor, timing })
+                    let timing = self
+                        .choice(
+                            &table,
+                            "timing",
+                            &path,
+                            EventTiming::parse,
+                            EventTiming::NAMES,
+                        )
+                        .unwrap_or(EventTiming::AfterCalculation);
+                    Some(RawEventKind::Compression {
+                        below,
+                        factor,
+                        timing,
+                    })
                 }
                 Some(_) => {
                     self.known_keys(&table, &path, &["kind", "list", "remove"]);
@@ -190,7 +277,12 @@ impl Walk {
                 }
             };
             if let (Some(kind), Some(list), Some(remove)) = (kind, list, remove) {
-                out.push(RawEvent { path, list, kind, remove });
+                out.push(RawEvent {
+                    path,
+                    list,
+                    kind,
+                    remove,
+                });
             }
         }
         out
@@ -199,8 +291,15 @@ impl Walk {
     fn known_keys(&mut self, table: &Table, path: &str, allowed: &[&str]) {
         for key in table.keys() {
             if !allowed.contains(&key.as_str()) {
-                let at = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
-                self.problem(&at, format!("unknown key; expected one of {}", quoted(allowed)));
+                let at = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                self.problem(
+                    &at,
+                    format!("unknown key; expected one of {}", quoted(allowed)),
+                );
             }
         }
     }
@@ -228,13 +327,22 @@ impl Walk {
                 .filter_map(|(i, v)| match v {
                     Value::Table(t) => Some(t.clone()),
                     other => {
-                        self.problem(&format!("{key}[{}]", i + 1), format!("expected a table ([[{key}]]), got {}", describe(other)));
+                        self.problem(
+                            &format!("{key}[{}]", i + 1),
+                            format!("expected a table ([[{key}]]), got {}", describe(other)),
+                        );
                         None
                     }
                 })
                 .collect(),
             Some(other) => {
-                self.problem(key, format!("expected an array of tables ([[{key}]]), got {}", describe(other)));
+                self.problem(
+                    key,
+                    format!(
+                        "expected an array of tables ([[{key}]]), got {}",
+                        describe(other)
+                    ),
+                );
                 Vec::new()
             }
         }
@@ -252,7 +360,10 @@ impl Walk {
         match table.get(key)? {
             Value::String(s) => Some(s.clone()),
             other => {
-                self.problem(&Self::at(path, key), format!("expected a quoted string, got {}", describe(other)));
+                self.problem(
+                    &Self::at(path, key),
+                    format!("expected a quoted string, got {}", describe(other)),
+                );
                 None
             }
         }
@@ -262,27 +373,52 @@ impl Walk {
         let value = table.get(key)?;
         let parsed = value.as_str().and_then(Month::parse);
         if parsed.is_none() {
-            let hint = if matches!(value, Value::Datetime(_)) { " (write months as quoted strings: \"2014-07\")" } else { "" };
-            self.problem(&Self::at(path, key), format!("expected a month \"YYYY-MM\", got {}{hint}", describe(value)));
+            let hint = if matches!(value, Value::Datetime(_)) {
+                " (write months as quoted strings: \"2014-07\")"
+            } else {
+                ""
+            };
+            self.problem(
+                &Self::at(path, key),
+                format!(
+                    "expected a month \"YYYY-MM\", got {}{hint}",
+                    describe(value)
+                ),
+            );
         }
         parsed
     }
 
     fn whole(&mut self, table: &Table, key: &str, path: &str, min: i64, max: i64) -> Option<i64> {
         let value = table.get(key)?;
-        whole(value, min, max).map_err(|m| self.problem(&Self::at(path, key), m)).ok()
+        whole(value, min, max)
+            .map_err(|m| self.problem(&Self::at(path, key), m))
+            .ok()
     }
 
-    fn choice<T>(&mut self, table: &Table, key: &str, path: &str, parse: fn(&str) -> Option<T>, names: &[&str]) -> Option<T> {
+    fn choice<T>(
+        &mut self,
+        table: &Table,
+        key: &str,
+        path: &str,
+        parse: fn(&str) -> Option<T>,
+        names: &[&str],
+    ) -> Option<T> {
         let value = table.get(key)?;
-        choice(value, parse, names).map_err(|m| self.problem(&Self::at(path, key), m)).ok()
+        choice(value, parse, names)
+            .map_err(|m| self.problem(&Self::at(path, key), m))
+            .ok()
     }
 }
 
 /// `k = { new = 40 }` and `k.new = 40` both become (`k.new`, 40).
 fn flatten(table: &Table, prefix: &str, out: &mut Vec<(String, Value)>) {
     for (key, value) in table {
-        let dotted = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+        let dotted = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
         match value {
             Value::Table(inner) => flatten(inner, &dotted, out),
             other => out.push((dotted, other.clone())),

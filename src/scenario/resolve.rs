@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use super::error::{Problem, ScenarioError};
 use super::raw::{self, RawEventKind, RawScenario};
 use super::{
-    base_regulations, fields, Bootstrap, GameFormat, Calendar, DataSources, EventKind, RunWindow, Scenario, ScenarioEvent, Timeline,
-    UnknownPlayers,
+    base_regulations, fields, Bootstrap, Calendar, DataSources, EventKind, GameFormat, RunWindow,
+    Scenario, ScenarioEvent, Timeline, UnknownPlayers,
 };
 use crate::model::Month;
 use crate::rules::{Compression, Regulations};
@@ -64,19 +64,40 @@ fn last<T: Clone>(chain: &[RawScenario], field: impl Fn(&RawScenario) -> &Option
 
 fn merge(path: &Path, chain: &[RawScenario], problems: &mut Vec<Problem>) -> Option<Scenario> {
     let problem = |problems: &mut Vec<Problem>, file: &Path, at: &str, message: String| {
-        problems.push(Problem { file: file.to_path_buf(), path: at.to_string(), message })
+        problems.push(Problem {
+            file: file.to_path_buf(),
+            path: at.to_string(),
+            message,
+        })
     };
     let start = last(chain, |r| &r.calendar_start);
     let end = last(chain, |r| &r.calendar_end);
     if start.is_none() {
-        problem(problems, path, "calendar.start", "missing: the first month the scenario covers, such as \"2000-01\"".into());
+        problem(
+            problems,
+            path,
+            "calendar.start",
+            "missing: the first month the scenario covers, such as \"2000-01\"".into(),
+        );
     }
     if end.is_none() {
-        problem(problems, path, "calendar.end", "missing: the last month the scenario covers, such as \"2026-12\"".into());
+        problem(
+            problems,
+            path,
+            "calendar.end",
+            "missing: the last month the scenario covers, such as \"2026-12\"".into(),
+        );
     }
-    let (Some(start), Some(end)) = (start, end) else { return None };
+    let (Some(start), Some(end)) = (start, end) else {
+        return None;
+    };
     if start >= end {
-        problem(problems, path, "calendar", format!("start {start} must come before end {end}"));
+        problem(
+            problems,
+            path,
+            "calendar",
+            format!("start {start} must come before end {end}"),
+        );
         return None;
     }
     let calendar = Calendar { start, end };
@@ -87,18 +108,36 @@ fn merge(path: &Path, chain: &[RawScenario], problems: &mut Vec<Problem>) -> Opt
     let unknown_players = last(chain, |r| &r.unknown_players).unwrap_or(UnknownPlayers::Newcomer);
     let seed_rating = last(chain, |r| &r.seed_rating);
     if unknown_players == UnknownPlayers::Seed && seed_rating.is_none() {
-        problem(problems, path, "bootstrap.seed-rating", "required when unknown-players = \"seed\"".into());
+        problem(
+            problems,
+            path,
+            "bootstrap.seed-rating",
+            "required when unknown-players = \"seed\"".into(),
+        );
     }
-    let first_list = (start.0 + 1..=end.0).map(Month).find(|&m| timeline.has_list_in(m));
+    let first_list = (start.0 + 1..=end.0)
+        .map(Month)
+        .find(|&m| timeline.has_list_in(m));
     let Some(first_list) = first_list else {
-        problem(problems, path, "calendar", format!("no list falls after {start} and up to {end}"));
+        problem(
+            problems,
+            path,
+            "calendar",
+            format!("no list falls after {start} and up to {end}"),
+        );
         return None;
     };
-    let run = RunWindow { from: last(chain, |r| &r.run_from).unwrap_or(first_list), to: last(chain, |r| &r.run_to) };
+    let run = RunWindow {
+        from: last(chain, |r| &r.run_from).unwrap_or(first_list),
+        to: last(chain, |r| &r.run_to),
+    };
     problems.extend(check_window(path, calendar, run, "run"));
 
-    let name = last(chain, |r| &r.name)
-        .unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "scenario".into()));
+    let name = last(chain, |r| &r.name).unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "scenario".into())
+    });
     Some(Scenario {
         name,
         description: last(chain, |r| &r.description).unwrap_or_default(),
@@ -113,7 +152,10 @@ fn merge(path: &Path, chain: &[RawScenario], problems: &mut Vec<Problem>) -> Opt
             start_list: last(chain, |r| &r.start_list),
             players: last(chain, |r| &r.players),
         },
-        bootstrap: Bootstrap { unknown_players, seed_rating: seed_rating.unwrap_or(0) },
+        bootstrap: Bootstrap {
+            unknown_players,
+            seed_rating: seed_rating.unwrap_or(0),
+        },
         timeline,
         era_notes,
         events,
@@ -122,28 +164,44 @@ fn merge(path: &Path, chain: &[RawScenario], problems: &mut Vec<Problem>) -> Opt
 
 /// Applies the revisions of every file in date order (a child's after its parent's on the same
 /// date) to today's regulations, one era per distinct date.
-fn fold_revisions(chain: &[RawScenario], calendar: Calendar, problems: &mut Vec<Problem>) -> (Timeline, Vec<Vec<String>>) {
-    let mut revisions: Vec<(&RawScenario, &raw::RawRevision)> =
-        chain.iter().flat_map(|raw| raw.revisions.iter().map(move |r| (raw, r))).collect();
+fn fold_revisions(
+    chain: &[RawScenario],
+    calendar: Calendar,
+    problems: &mut Vec<Problem>,
+) -> (Timeline, Vec<Vec<String>>) {
+    let mut revisions: Vec<(&RawScenario, &raw::RawRevision)> = chain
+        .iter()
+        .flat_map(|raw| raw.revisions.iter().map(move |r| (raw, r)))
+        .collect();
     revisions.sort_by_key(|(_, r)| r.from); // stable: parents first on equal dates
     let mut regs: Regulations = base_regulations();
     let mut eras: Vec<(Month, Regulations)> = Vec::new();
     let mut notes: Vec<Vec<String>> = Vec::new();
-    if revisions.first().is_none_or(|(_, r)| r.from > calendar.start) {
+    if revisions
+        .first()
+        .is_none_or(|(_, r)| r.from > calendar.start)
+    {
         eras.push((calendar.start, regs.clone()));
         notes.push(vec!["today's FIDE regulations (elosim's defaults)".into()]);
     }
     for (raw, revision) in revisions {
         for (key, value) in &revision.entries {
             if let Err(message) = fields::set(&mut regs, key, value) {
-                problems.push(Problem { file: raw.file.clone(), path: format!("{}.{key}", revision.path), message });
+                problems.push(Problem {
+                    file: raw.file.clone(),
+                    path: format!("{}.{key}", revision.path),
+                    message,
+                });
             }
         }
         let note = revision.note.clone().into_iter();
         match eras.last_mut() {
             Some((from, era)) if *from == revision.from => {
                 *era = regs.clone();
-                notes.last_mut().expect("one note list per era").extend(note);
+                notes
+                    .last_mut()
+                    .expect("one note list per era")
+                    .extend(note);
             }
             _ => {
                 eras.push((revision.from, regs.clone()));
@@ -154,23 +212,43 @@ fn fold_revisions(chain: &[RawScenario], calendar: Calendar, problems: &mut Vec<
     (Timeline::new(eras), notes)
 }
 
-fn merge_events(chain: &[RawScenario], calendar: Calendar, timeline: &Timeline, problems: &mut Vec<Problem>) -> Vec<ScenarioEvent> {
+fn merge_events(
+    chain: &[RawScenario],
+    calendar: Calendar,
+    timeline: &Timeline,
+    problems: &mut Vec<Problem>,
+) -> Vec<ScenarioEvent> {
     let mut events: Vec<(ScenarioEvent, PathBuf)> = Vec::new();
     for raw in chain {
         for event in &raw.events {
-            let same = |(e, _): &(ScenarioEvent, PathBuf)| e.list == event.list && kind_name(&e.kind) == event.kind.name();
-            let problem = |message: String| Problem { file: raw.file.clone(), path: event.path.clone(), message };
+            let same = |(e, _): &(ScenarioEvent, PathBuf)| {
+                e.list == event.list && kind_name(&e.kind) == event.kind.name()
+            };
+            let problem = |message: String| Problem {
+                file: raw.file.clone(),
+                path: event.path.clone(),
+                message,
+            };
             if event.remove {
                 match events.iter().position(same) {
                     Some(i) => {
                         events.remove(i);
                     }
-                    None => problems.push(problem(format!("there is no inherited {} event on {} to remove", event.kind.name(), event.list))),
+                    None => problems.push(problem(format!(
+                        "there is no inherited {} event on {} to remove",
+                        event.kind.name(),
+                        event.list
+                    ))),
                 }
                 continue;
             }
             if let Some((_, file)) = events.iter().find(|e| same(e)) {
-                problems.push(problem(format!("a {} event on {} is already defined in {}", event.kind.name(), event.list, file.display())));
+                problems.push(problem(format!(
+                    "a {} event on {} is already defined in {}",
+                    event.kind.name(),
+                    event.list,
+                    file.display()
+                )));
                 continue;
             }
             if event.list <= calendar.start || event.list > calendar.end {
@@ -181,21 +259,38 @@ fn merge_events(chain: &[RawScenario], calendar: Calendar, timeline: &Timeline, 
                 continue;
             }
             if !timeline.has_list_in(event.list) {
-                problems.push(problem(format!("{} has no list: lists are {} then", event.list, timeline.at_month(event.list).lists.describe())));
+                problems.push(problem(format!(
+                    "{} has no list: lists are {} then",
+                    event.list,
+                    timeline.at_month(event.list).lists.describe()
+                )));
                 continue;
             }
             let kind = match event.kind.clone() {
-                RawEventKind::Compression { below, factor, timing } => EventKind::Compression(Compression { below, factor, timing }),
+                RawEventKind::Compression {
+                    below,
+                    factor,
+                    timing,
+                } => EventKind::Compression(Compression {
+                    below,
+                    factor,
+                    timing,
+                }),
                 RawEventKind::FreshStart => EventKind::FreshStart,
             };
-            events.push((ScenarioEvent { list: event.list, kind }, raw.file.clone()));
+            events.push((
+                ScenarioEvent {
+                    list: event.list,
+                    kind,
+                },
+                raw.file.clone(),
+            ));
         }
     }
     let mut events: Vec<ScenarioEvent> = events.into_iter().map(|(e, _)| e).collect();
     events.sort_by_key(|e| (e.list, kind_name(&e.kind)));
     events
 }
-
 
 pub fn kind_name(kind: &EventKind) -> &'static str {
     match kind {
@@ -208,19 +303,34 @@ pub fn kind_name(kind: &EventKind) -> &'static str {
 /// and within its last.
 pub fn check_window(file: &Path, calendar: Calendar, run: RunWindow, at: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut problem = |message: String| problems.push(Problem { file: file.to_path_buf(), path: at.to_string(), message });
+    let mut problem = |message: String| {
+        problems.push(Problem {
+            file: file.to_path_buf(),
+            path: at.to_string(),
+            message,
+        })
+    };
     if run.from <= calendar.start {
         problem(format!("the first list computed ({}) must come after the scenario's first month {} (the starting list)", run.from, calendar.start));
     }
     if run.from > calendar.end {
-        problem(format!("the first list computed ({}) is after the scenario's last month {}", run.from, calendar.end));
+        problem(format!(
+            "the first list computed ({}) is after the scenario's last month {}",
+            run.from, calendar.end
+        ));
     }
     if let Some(to) = run.to {
         if to > calendar.end {
-            problem(format!("the last list computed ({to}) is after the scenario's last month {}", calendar.end));
+            problem(format!(
+                "the last list computed ({to}) is after the scenario's last month {}",
+                calendar.end
+            ));
         }
         if run.from > to {
-            problem(format!("the first list computed ({}) comes after the last ({to})", run.from));
+            problem(format!(
+                "the first list computed ({}) comes after the last ({to})",
+                run.from
+            ));
         }
     }
     problems

@@ -13,19 +13,35 @@ fn string(text: &str) -> Value {
 }
 
 fn path(p: &Path) -> Value {
-    string(&std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()).to_string_lossy())
+    string(
+        &std::path::absolute(p)
+            .unwrap_or_else(|_| p.to_path_buf())
+            .to_string_lossy(),
+    )
 }
 
 pub fn write(s: &Scenario) -> String {
     let mut out = String::new();
     let w = &mut out;
-    let _ = writeln!(w, "# Resolved by elosim {} from {}:", env!("CARGO_PKG_VERSION"), s.file.display());
-    let _ = writeln!(w, "# every rule in force, era by era, after `extends` and defaults. Repeat the run with");
+    let _ = writeln!(
+        w,
+        "# Resolved by elosim {} from {}:",
+        env!("CARGO_PKG_VERSION"),
+        s.file.display()
+    );
+    let _ = writeln!(
+        w,
+        "# every rule in force, era by era, after `extends` and defaults. Repeat the run with"
+    );
     let _ = writeln!(w, "#   elosim replay scenario.resolved.toml");
     let _ = writeln!(w, "name = {}", string(&s.name));
     let _ = writeln!(w, "description = {}", string(&s.description));
     let _ = writeln!(w, "system = {}", string(s.system.name()));
-    let _ = writeln!(w, "\n[calendar]\nstart = \"{}\"\nend = \"{}\"", s.calendar.start, s.calendar.end);
+    let _ = writeln!(
+        w,
+        "\n[calendar]\nstart = \"{}\"\nend = \"{}\"",
+        s.calendar.start, s.calendar.end
+    );
     let _ = writeln!(w, "\n[run]\nfrom = \"{}\"", s.run.from);
     if let Some(to) = s.run.to {
         let _ = writeln!(w, "to = \"{to}\"");
@@ -46,7 +62,11 @@ pub fn write(s: &Scenario) -> String {
     if let Some(p) = &s.data.players {
         let _ = writeln!(w, "players = {}", path(p));
     }
-    let _ = writeln!(w, "\n[bootstrap]\nunknown-players = {}", string(s.bootstrap.unknown_players.name()));
+    let _ = writeln!(
+        w,
+        "\n[bootstrap]\nunknown-players = {}",
+        string(s.bootstrap.unknown_players.name())
+    );
     if s.bootstrap.unknown_players == UnknownPlayers::Seed {
         let _ = writeln!(w, "seed-rating = {}", s.bootstrap.seed_rating);
     }
@@ -60,10 +80,20 @@ pub fn write(s: &Scenario) -> String {
         }
     }
     for event in &s.events {
-        let _ = writeln!(w, "\n[[event]]\nkind = \"{}\"\nlist = \"{}\"", kind_name(&event.kind), event.list);
+        let _ = writeln!(
+            w,
+            "\n[[event]]\nkind = \"{}\"\nlist = \"{}\"",
+            kind_name(&event.kind),
+            event.list
+        );
         if let EventKind::Compression(c) = &event.kind {
             let factor = Value::Float(f64::from(c.factor) / 100.0);
-            let _ = writeln!(w, "below = {}\nfactor = {factor}\ntiming = \"{}\"", c.below, c.timing.name());
+            let _ = writeln!(
+                w,
+                "below = {}\nfactor = {factor}\ntiming = \"{}\"",
+                c.below,
+                c.timing.name()
+            );
         }
     }
     out

@@ -23,7 +23,9 @@ impl Timeline {
 
     /// The index of the era in force in `month` (the first era also covers anything earlier).
     pub fn era_index(&self, month: Month) -> usize {
-        self.eras.partition_point(|(from, _)| *from <= month).saturating_sub(1)
+        self.eras
+            .partition_point(|(from, _)| *from <= month)
+            .saturating_sub(1)
     }
 
     pub fn at_month(&self, month: Month) -> &Regulations {
@@ -46,7 +48,10 @@ impl Timeline {
 
     /// The list months from `first` to `last`, both included when they are list months.
     pub fn lists_between(&self, first: Month, last: Month) -> Vec<Month> {
-        (first.0..=last.0).map(Month).filter(|&m| self.has_list_in(m)).collect()
+        (first.0..=last.0)
+            .map(Month)
+            .filter(|&m| self.has_list_in(m))
+            .collect()
     }
 }
 
@@ -57,11 +62,24 @@ mod tests {
     use crate::scenario::base_regulations;
 
     fn timeline() -> Timeline {
-        let quarterly = Regulations { lists: ListCadence::Quarterly, ..base_regulations() };
-        let bimonthly = Regulations { lists: ListCadence::Bimonthly, ..base_regulations() };
-        let monthly = Regulations { lists: ListCadence::Monthly, ..base_regulations() };
+        let quarterly = Regulations {
+            lists: ListCadence::Quarterly,
+            ..base_regulations()
+        };
+        let bimonthly = Regulations {
+            lists: ListCadence::Bimonthly,
+            ..base_regulations()
+        };
+        let monthly = Regulations {
+            lists: ListCadence::Monthly,
+            ..base_regulations()
+        };
         let m = |s| Month::parse(s).unwrap();
-        Timeline::new(vec![(m("2000-01"), quarterly), (m("2009-07"), bimonthly), (m("2012-07"), monthly)])
+        Timeline::new(vec![
+            (m("2000-01"), quarterly),
+            (m("2009-07"), bimonthly),
+            (m("2012-07"), monthly),
+        ])
     }
 
     /// Reference §1: quarterly to July 2009, bi-monthly to July 2012, the first monthly list in August 2012.
@@ -69,12 +87,29 @@ mod tests {
     fn the_historical_list_calendar() {
         let t = timeline();
         let m = |s| Month::parse(s).unwrap();
-        let lists: Vec<String> = t.lists_between(m("2009-01"), m("2009-12")).iter().map(|x| x.to_string()).collect();
-        assert_eq!(lists, ["2009-01", "2009-04", "2009-07", "2009-09", "2009-11"]);
-        let lists: Vec<String> = t.lists_between(m("2012-03"), m("2012-10")).iter().map(|x| x.to_string()).collect();
-        assert_eq!(lists, ["2012-03", "2012-05", "2012-07", "2012-08", "2012-09", "2012-10"]);
+        let lists: Vec<String> = t
+            .lists_between(m("2009-01"), m("2009-12"))
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        assert_eq!(
+            lists,
+            ["2009-01", "2009-04", "2009-07", "2009-09", "2009-11"]
+        );
+        let lists: Vec<String> = t
+            .lists_between(m("2012-03"), m("2012-10"))
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        assert_eq!(
+            lists,
+            ["2012-03", "2012-05", "2012-07", "2012-08", "2012-09", "2012-10"]
+        );
         assert_eq!(t.era_index(m("1999-12")), 0);
         assert_eq!(t.era_index(m("2009-07")), 1);
-        assert_eq!(t.at_day(Day::parse("2012-06-30").unwrap()).lists, ListCadence::Bimonthly);
+        assert_eq!(
+            t.at_day(Day::parse("2012-06-30").unwrap()).lists,
+            ListCadence::Bimonthly
+        );
     }
 }

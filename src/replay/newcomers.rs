@@ -1,0 +1,41 @@
+//! Unrated players: pooling their results over the era's window until they qualify for a first
+//! rating (reference §6).
+
+use crate::model::Month;
+use crate::rules::{PooledResults, Regulations};
+
+use super::state::PoolEntry;
+
+/// Whether any pooled results are still inside the window on `list` (results older than the
+/// window no longer pool: "consecutive rating periods of not more than 26 months").
+pub fn has_counted_results(pool: &[PoolEntry], list: Month, window_months: i32) -> bool {
+    pool.iter().any(|e| list.since(e.list) < window_months)
+}
+
+/// Adds a period's counted results to a player's pool, drops what fell out of the window, and
+/// returns the first rating when the pool qualifies: enough games, and a rating at least the floor
+/// ("The rating must be at least 1400", 2024 §7.1.4). Rounding and the maximum come first (§6.4).
+pub fn add_and_qualify(
+    pool: &mut Vec<PoolEntry>,
+    list: Month,
+    counted: PooledResults,
+    regs: &Regulations,
+) -> Option<i32> {
+    if counted.games > 0 {
+        pool.push(PoolEntry {
+            list,
+            results: counted,
+        });
+    }
+    pool.retain(|e| list.since(e.list) < regs.initial.window_months);
+    let mut total = PooledResults::default();
+    for e in pool.iter() {
+        total.add(e.results);
+    }
+    regs.initial.rating(&total).filter(|&r| r >= regs.floor)
+}
+
+/// Games behind a pool, for the K rule ("the 30 include the games behind the first rating").
+pub fn pooled_games(pool: &[PoolEntry]) -> u32 {
+    pool.iter().map(|e| e.results.games).sum()
+}

@@ -1,0 +1,121 @@
+//! The players' state between lists, one column per field.
+
+use crate::model::{Month, PlayerId, StartList};
+use crate::rules::{KHistory, PooledResults, Regulations};
+use crate::scenario::{Bootstrap, UnknownPlayers};
+
+/// Results an unrated player scored against rated opponents in one rating period.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolEntry {
+    pub list: Month,
+    pub results: PooledResults,
+}
+
+/// Everything the rules need to know about every player after a list.
+pub struct State {
+    /// The published rating (meaningful while `rated`).
+    pub rating: Vec<i32>,
+    pub rated: Vec<bool>,
+    /// The K published with the rating.
+    pub k: Vec<u8>,
+    pub history: Vec<KHistory>,
+    pub birth_year: Vec<Option<i16>>,
+    /// The list of the last rated game, for the inactivity flag.
+    pub last_rated_game: Vec<Option<Month>>,
+    /// Whether the player appears on lists: seeded players only from their first game.
+    pub shown: Vec<bool>,
+    /// Unrated players' results, one entry per period with counted results.
+    pub pool: Vec<Vec<PoolEntry>>,
+}
+
+/// The ratings, rated flags and K of one published list, kept for tournaments that started under it
+/// but are rated later.
+#[derive(Clone)]
+pub struct ListView {
+    pub rating: Vec<i32>,
+    pub rated: Vec<bool>,
+    pub k: Vec<u8>,
+}
+
+impl State {
+    /// The state of the starting list. Fields the list does not give are derived: players without a
+    /// game count are taken as established (30 games) unless their K is the new players' K; "ever
+    /// 2400/2300" follow the rating and a K of 10 (reference §3.2).
+    pub fn from_start_list(
+        players: usize,
+        start: &StartList,
+        birth_year: Vec<Option<i16>>,
+        month: Month,
+        regs: &Regulations,
+        bootstrap: Bootstrap,
+    ) -> State {
+        let mut s = State {
+            rating: vec![0; players],
+            rated: vec![false; players],
+            k: vec![0; players],
+            history: vec![KHistory::default(); players],
+            birth_year,
+            last_rated_game: vec![None; players],
+            shown: vec![false; players],
+            pool: vec![Vec::new(); players],
+        };
+        let rule = &regs.k;
+        if bootstrap.unknown_players == UnknownPlayers::Seed {
+            for p in 0..players {
+                s.rated[p] = true;
+                s.rating[p] = bootstrap.seed_rating;
+                s.history[p].publish(bootstrap.seed_rating, rule);
+                s.k[p] = rule.k_for_list(&s.history[p], s.birth_year[p], month.year());
+            }
+        }
+        for e in &start.entries {
+            let p = e.player as usize;
+            let new_player =
+                e.k.is_some_and(|k| k == rule.new && rule.new != rule.standard);
+            let history = &mut s.history[p];
+            *history = KHistory {
+                total_games: e.total_games.unwrap_or(if new_player {
+                    0
+                } else {
+                    rule.new_until_games
+                }),
+                ever_2400: e
+                    .ever_2400
+                    .unwrap_or(e.rating >= rule.high_from || e.k == Some(rule.high)),
+                ever_2300: e
+                    .ever_2300
+                    .unwrap_or(rule.junior_below > 0 && e.rating >= rule.junior_below),
+                high_locked: e.k == Some(rule.high) && rule.high != rule.standard,
+            };
+            history.publish(e.rating, rule);
+            s.rated[p] = true;
+            s.shown[p] = true;
+            s.rating[p] = e.rating;
+            s.k[p] =
+                e.k.unwrap_or_else(|| rule.k_for_list(history, s.birth_year[p], month.year()));
+            s.last_rated_game[p] = Some(if e.inactive {
+                month.plus(-regs.inactive_after_months)
+            } else {
+                month
+            });
+        }
+        s
+    }
+
+    pub fn view(&self) -> ListView {
+        ListView {
+            rating: self.rating.clone(),
+            rated: self.rated.clone(),
+            k: self.k.clone(),
+        }
+    }
+
+    pub fn players(&self) -> usize {
+        self.rating.len()
+    }
+
+    /// The player's rating as another list view would show it.
+    pub fn rated_at(&self, player: PlayerId) -> Option<i32> {
+        self.rated[player as usize].then(|| self.rating[player as usize])
+    }
+}

@@ -1,0 +1,740 @@
+//! Whole replays of small worlds: the reference's test vectors (§11) and Sonas's examples 1A–1E,
+//! 2A–2F, computed through the engine rather than through the formulas alone.
+
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::model::{PlayerIds, PlayerInfo, StartEntry, StartList, EVENT_NONE};
+use crate::scenario::Scenario;
+
+/// A scenario extending the shipped history with extra TOML.
+fn scenario(test: &str, extra: &str) -> Scenario {
+    let dir = std::env::temp_dir().join(format!("elosim-replay-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let history = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/fide-historical.toml");
+    let path: PathBuf = dir.join("s.toml");
+    std::fs::write(&path, format!("extends = {:?}\n{extra}", history)).unwrap();
+    Scenario::load(&path).unwrap()
+}
+
+fn m(text: &str) -> Month {
+    Month::parse(text).unwrap()
+}
+
+struct World {
+    /// (id, rating, K, total games, birth year)
+    start: Vec<(u64, i32, Option<u8>, Option<u32>, Option<i16>)>,
+    /// (period, event, event start, white, black, White's score in half points)
+    games: Vec<(
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+        u64,
+        u64,
+        u8,
+    )>,
+}
+
+struct Replayed {
+    run: Run,
+    ids: Vec<u64>,
+}
+
+impl Replayed {
+    fn player(&self, id: u64) -> u32 {
+        self.ids.binary_search(&id).unwrap() as u32
+    }
+
+    fn list(&self, month: &str) -> usize {
+        self.run
+            .lists
+            .iter()
+            .position(|&l| l == m(month))
+            .unwrap_or_else(|| panic!("no list {month}"))
+    }
+
+    /// The player's row on a list: rating, K, new, change.
+    fn row(&self, month: &str, id: u64) -> Option<(i32, u8, bool, Option<i32>)> {
+        let t = self.list(month);
+        let rows = &self.run.rows;
+        let p = self.player(id);
+        (rows.starts[t]..rows.starts[t + 1])
+            .find(|&r| rows.player[r] == p)
+            .map(|r| (rows.rating[r], rows.k[r], rows.new[r], rows.change[r]))
+    }
+
+    fn rating(&self, month: &str, id: u64) -> Option<i32> {
+        self.row(month, id).map(|r| r.0)
+    }
+
+    /// The sides of the games a player played on a list, as (opponent, own result).
+    fn sides(&self, month: &str, id: u64, games: &Games) -> Vec<(u64, SideResult)> {
+        let t = self.list(month) as u32;
+        let p = self.player(id);
+        let g = &self.run.games;
+        (0..g.game.len())
+            .filter(|&i| g.list[i] == t)
+            .filter_map(|i| {
+                let game = g.game[i] as usize;
+                if games.white[game] == p {
+                    Some((self.ids[games.black[game] as usize], g.white[i]))
+                } else if games.black[game] == p {
+                    Some((self.ids[games.white[game] as usize], g.black[i]))
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+}
+
+fn inputs(world: &World) -> Inputs {
+    let mut ids: Vec<u64> = world
+        .start
+        .iter()
+        .map(|s| s.0)
+        .chain(world.games.iter().flat_map(|g| [g.3, g.4]))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let find = |id: u64| ids.binary_search(&id).unwrap() as u32;
+    let mut events: Vec<&str> = world
+        .games
+        .iter()
+        .map(|g| g.1)
+        .filter(|e| !e.is_empty())
+        .collect();
+    events.sort_unstable();
+    events.dedup();
+    let mut games = Games {
+        source: "test".into(),
+        event_names: std::iter::once(String::new())
+            .chain(events.iter().map(|e| e.to_string()))
+            .collect(),
+        ..Games::default()
+    };
+    for (row, &(period, event, start, white, black, score)) in world.games.iter().enumerate() {
+        games.period.push(Some(m(period)));
+        games.date.push(None);
+        games.event.push(if event.is_empty() {
+            EVENT_NONE
+        } else {
+            events.binary_search(&event).unwrap() as u32 + 1
+        });
+        games
+            .event_start
+            .push(start.map(|s| crate::model::Day::parse(s).unwrap()));
+        games.white.push(find(white));
+        games.black.push(find(black));
+        games.score.push(score);
+        games.source_row.push(row as u32 + 2);
+    }
+    let mut info = PlayerInfo::with_players(ids.len());
+    let entries = world
+        .start
+        .iter()
+        .map(|&(id, rating, k, total_games, born)| {
+            info.birth_year[find(id) as usize] = born;
+            StartEntry {
+                player: find(id),
+                rating,
+                k,
+                total_games,
+                ever_2400: None,
+                ever_2300: None,
+                inactive: false,
+            }
+        })
+        .collect();
+    Inputs {
+        games,
+        players: PlayerIds::Numbers(ids),
+        info,
+        start_list: StartList {
+            entries,
+            source: "test".into(),
+        },
+    }
+}
+
+fn replay(s: &Scenario, world: &World) -> (Replayed, Inputs) {
+    let inputs = inputs(world);
+    let run = run(s, &inputs, &|_, _| {}).unwrap();
+    let PlayerIds::Numbers(ids) = &inputs.players else {
+        unreachable!()
+    };
+    (
+        Replayed {
+            run,
+            ids: ids.clone(),
+        },
+        inputs,
+    )
+}
+
+/// n games of `player` against each of `opponents`, `wins` of them won and `draws` drawn.
+fn results(
+    period: &'static str,
+    event: &'static str,
+    start: Option<&'static str>,
+    player: u64,
+    opponents: &[u64],
+    wins: usize,
+    draws: usize,
+) -> Vec<(
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    u64,
+    u64,
+    u8,
+)> {
+    opponents
+        .iter()
+        .enumerate()
+        .map(|(i, &o)| {
+            (
+                period,
+                event,
+                start,
+                player,
+                o,
+                if i < wins {
+                    2
+                } else if i < wins + draws {
+                    1
+                } else {
+                    0
+                },
+            )
+        })
+        .collect()
+}
+
+/// Reference §11.2 (1): 1500 vs 1650 with K 20: win +14, draw +4, loss −6, from the table.
+#[test]
+fn single_games_use_the_table() {
+    let s = scenario("single", "[run]\nfrom = \"2019-01\"\n");
+    let start = vec![
+        (1, 1500, None, Some(50), None),
+        (2, 1500, None, Some(50), None),
+        (3, 1500, None, Some(50), None),
+        (11, 1650, None, Some(50), None),
+        (12, 1650, None, Some(50), None),
+        (13, 1650, None, Some(50), None),
+    ];
+    let games = vec![
+        ("2019-01", "", None, 1, 11, 2),
+        ("2019-01", "", None, 2, 12, 1),
+        ("2019-01", "", None, 3, 13, 0),
+    ];
+    let (r, _) = replay(&s, &World { start, games });
+    assert_eq!(
+        [
+            r.rating("2019-01", 1),
+            r.rating("2019-01", 2),
+            r.rating("2019-01", 3)
+        ],
+        [Some(1514), Some(1504), Some(1494)]
+    );
+    assert_eq!(
+        [
+            r.rating("2019-01", 11),
+            r.rating("2019-01", 12),
+            r.rating("2019-01", 13)
+        ],
+        [Some(1636), Some(1646), Some(1656)]
+    );
+    assert_eq!(r.row("2019-01", 1).unwrap().3, Some(14));
+}
+
+/// Reference §11.2 (2): 2200 (K 15) beats 1600: +1.65 under the 350 cap, +1.20 under the 400 cap.
+#[test]
+fn the_350_then_400_point_rule() {
+    let s = scenario("cap", "[run]\nfrom = \"2008-04\"\nto = \"2009-09\"\n");
+    let start = vec![
+        (1, 2200, Some(15), Some(100), None),
+        (2, 1600, Some(15), Some(100), None),
+        (3, 2200, Some(15), Some(100), None),
+        (4, 1600, Some(15), Some(100), None),
+    ];
+    let games = vec![
+        ("2008-04", "", None, 1, 2, 2),
+        ("2009-09", "", None, 3, 4, 2),
+    ];
+    let (r, inputs) = replay(&s, &World { start, games });
+    let before = r.sides("2008-04", 1, &inputs.games);
+    assert_eq!(
+        (before[0].1.pd, before[0].1.change, before[0].1.capped),
+        (Some(89), Some(165), true)
+    );
+    assert_eq!(r.rating("2008-04", 1), Some(2202), "+1.65 rounds to +2");
+    let after = r.sides("2009-09", 3, &inputs.games);
+    assert_eq!((after[0].1.pd, after[0].1.change), (Some(92), Some(120)));
+    assert_eq!(r.rating("2009-09", 3), Some(2201));
+    assert_eq!(
+        r.sides("2009-09", 4, &inputs.games)[0].1.pd,
+        Some(8),
+        "the underdog's expectation is capped too"
+    );
+}
+
+/// Reference §11.2 (3) and F-P05: K × n ≤ 700 over all the period's games, whatever the event.
+#[test]
+fn the_700_cap_counts_every_game_of_the_period() {
+    let s = scenario("k700", "[run]\nfrom = \"2019-01\"\n");
+    let mut start = vec![
+        (1, 2000, Some(20), Some(100), None),
+        (2, 1800, Some(40), Some(0), None),
+    ];
+    let opponents: Vec<u64> = (100..139).collect();
+    start.extend(
+        opponents
+            .iter()
+            .map(|&o| (o, 2000, Some(20), Some(100), None)),
+    );
+    let mut games = results("2019-01", "A", None, 1, &opponents[..20], 10, 0);
+    games.extend(results("2019-01", "B", None, 1, &opponents[20..], 10, 0));
+    games.extend(results("2019-01", "C", None, 2, &opponents[..18], 9, 0));
+    let (r, inputs) = replay(&s, &World { start, games });
+    assert!(
+        r.sides("2019-01", 1, &inputs.games)
+            .iter()
+            .all(|(_, s)| s.k == Some(17)),
+        "39 games: K 20 → 17"
+    );
+    assert!(
+        r.sides("2019-01", 2, &inputs.games)
+            .iter()
+            .all(|(_, s)| s.k == Some(38)),
+        "18 games: K 40 → 38"
+    );
+    assert_eq!(
+        r.row("2019-01", 1).unwrap().1,
+        20,
+        "the list shows the K before the cap"
+    );
+}
+
+/// Reference §11.2 (5): −2.50 → −3 and +2.50 → +3 per period; per tournament, each event rounds.
+#[test]
+fn rounding_once_per_period_or_per_tournament() {
+    let world = || World {
+        start: vec![
+            (1, 2593, Some(10), Some(100), None),
+            (2, 2400, Some(10), Some(100), None),
+            (3, 2593, Some(10), Some(100), None),
+            (4, 2400, Some(10), Some(100), None),
+            (5, 2400, Some(10), Some(100), None),
+        ],
+        games: vec![
+            ("2019-01", "A", None, 1, 2, 1),
+            ("2019-01", "A", None, 3, 4, 2),
+            ("2019-01", "B", None, 3, 5, 2),
+        ],
+    };
+    let (r, _) = replay(&scenario("round", "[run]\nfrom = \"2019-01\"\n"), &world());
+    assert_eq!(
+        r.row("2019-01", 1).unwrap().3,
+        Some(-3),
+        "a draw with PD .75 and K 10: −2.50 → −3"
+    );
+    assert_eq!(r.row("2019-01", 2).unwrap().3, Some(3), "+2.50 → +3");
+    assert_eq!(
+        r.row("2019-01", 3).unwrap().3,
+        Some(5),
+        "two events of +2.50 round once to +5"
+    );
+    let per_event = scenario("round2", "[run]\nfrom = \"2019-01\"\n[[revision]]\nfrom = \"2018-01\"\nrounding = \"per-tournament\"\n");
+    let (r, _) = replay(&per_event, &world());
+    assert_eq!(
+        r.row("2019-01", 3).unwrap().3,
+        Some(6),
+        "per tournament: +3 and +3"
+    );
+}
+
+/// Sonas's examples, with the Compression on the January 2024 list and the Calculation
+/// Improvements from the February 2024 list, as his proposal describes them.
+fn sonas_2024(test: &str, fresh_start: bool) -> Scenario {
+    let fresh = if fresh_start {
+        "[[event]]\nkind = \"fresh-start\"\nlist = \"2024-01\"\n"
+    } else {
+        ""
+    };
+    scenario(test, &format!(
+        "[run]\nfrom = \"2023-07\"\n\
+         [[revision]]\nfrom = \"2024-01\"\nfloor = 1400\ndiff-cap.scope = \"every-game\"\ninitial.formula = \"performance\"\ninitial.dummy-games = 2\ninitial.dummy-rating = 1800\ninitial.max = 2200\n\
+         [[event]]\nkind = \"compression\"\nlist = \"2024-03\"\nremove = true\n\
+         [[event]]\nkind = \"compression\"\nlist = \"2024-01\"\n{fresh}"
+    ))
+}
+
+/// Players of the Sonas world: compressed ratings follow f(R) = R + round(0.4 × (2000 − R)).
+fn sonas_world() -> World {
+    let mut start = vec![
+        (1, 1200, None, Some(100), None),     // 1A
+        (2, 1003, None, Some(100), None),     // 1B
+        (5, 2350, None, Some(100), None),     // 1E
+        (25, 1050, Some(40), Some(10), None), // 2E: 1430 after the compression
+    ];
+    start.extend((100..106).map(|o| (o, 1333, None, Some(100), None))); // 1600 after
+    start.extend((110..116).map(|o| (o, 1500, None, Some(100), None))); // 1500 in 2023, 1700 after
+    start.extend((120..125).map(|o| (o, 1900, None, Some(100), None))); // 1C's opponents
+    start.extend((130..135).map(|o| (o, 1217, None, Some(100), None))); // 1530 after
+    start.extend((135..137).map(|o| (o, 1233, None, Some(100), None))); // 1540 after
+    start.extend((140..143).map(|o| (o, 1167, None, Some(100), None))); // 1500 after
+    let mut games = Vec::new();
+    games.extend(results(
+        "2024-01",
+        "",
+        None,
+        3,
+        &[120, 121, 122, 123, 124],
+        2,
+        1,
+    )); // 1C: 2.5/5 vs 1900
+    games.extend(results("2024-01", "", None, 4, &[120, 121], 1, 0)); // 1D: too few games
+    games.extend(results(
+        "2024-02",
+        "",
+        None,
+        21,
+        &[100, 101, 102, 103],
+        1,
+        0,
+    )); // 2A: 1/4
+    games.extend(results(
+        "2024-02",
+        "",
+        None,
+        22,
+        &[100, 101, 102, 103, 104, 105],
+        1,
+        0,
+    )); // 2B: 1/6 vs 1600
+    games.extend(results("2023-07", "", None, 23, &[110, 111, 112], 1, 0)); // 2C: 1/3 vs 1500 …
+    games.extend(results("2024-02", "", None, 23, &[110, 111, 112], 0, 0)); // … then 0/3 vs 1700
+    games.extend(results(
+        "2024-02",
+        "D1",
+        Some("2024-01-05"),
+        24,
+        &[140, 141, 142],
+        1,
+        0,
+    )); // 2D: 1/3 vs 1500 …
+    games.extend(results(
+        "2024-02",
+        "D2",
+        Some("2024-01-20"),
+        24,
+        &[110, 111, 112],
+        0,
+        0,
+    )); // … and 0/3 vs 1700
+    games.extend(results(
+        "2024-02",
+        "",
+        None,
+        25,
+        &[130, 131, 132, 133, 134, 135, 136],
+        0,
+        1,
+    )); // 2E: 0.5/7, 2.5 expected
+    games.extend(results(
+        "2024-02",
+        "",
+        None,
+        26,
+        &[100, 101, 102, 103, 104, 105],
+        5,
+        0,
+    )); // 2F: 5/6 vs 1600
+    World { start, games }
+}
+
+#[test]
+fn sonas_compression_examples_1a_to_1e() {
+    let (r, _) = replay(&sonas_2024("sonas1", true), &sonas_world());
+    assert_eq!(r.rating("2024-01", 1), Some(1520), "1A");
+    assert_eq!(r.rating("2024-01", 2), Some(1402), "1B");
+    assert_eq!(
+        r.row("2024-01", 3).map(|x| (x.0, x.2)),
+        Some((1940, true)),
+        "1C: a first rating of 1900, compressed"
+    );
+    assert_eq!(
+        r.rating("2024-01", 4),
+        None,
+        "1D: not yet qualified, no rating to compress"
+    );
+    assert_eq!(r.rating("2024-01", 5), Some(2350), "1E");
+    assert_eq!(
+        r.rating("2023-12", 1),
+        Some(1200),
+        "nothing happens before the compression's list"
+    );
+    assert_eq!(r.rating("2024-01", 100), Some(1600));
+    assert_eq!(r.rating("2024-01", 25), Some(1430));
+}
+
+#[test]
+fn sonas_calculation_improvement_examples_2a_to_2f() {
+    let (r, inputs) = replay(&sonas_2024("sonas2", true), &sonas_world());
+    assert_eq!(
+        r.rating("2024-02", 21),
+        None,
+        "2A: 1/4 is fewer than five games, dummies aside"
+    );
+    assert_eq!(r.rating("2024-02", 22), Some(1457), "2B: 2/8 against 1650");
+    assert_eq!(
+        r.rating("2024-02", 23),
+        None,
+        "2C: July's results are discarded, January's zero is disregarded"
+    );
+    assert_eq!(
+        r.rating("2024-02", 24),
+        Some(1457),
+        "2D: a zero in a second event counts"
+    );
+    assert_eq!(r.rating("2024-01", 25), Some(1430));
+    assert_eq!(r.rating("2024-02", 25), None, "2E: 1430 − 80 is below 1400");
+    let e = r.sides("2024-02", 25, &inputs.games);
+    assert_eq!(
+        e.iter().map(|(_, s)| i32::from(s.pd.unwrap())).sum::<i32>(),
+        250,
+        "expected 2.5"
+    );
+    assert_eq!(
+        e.iter().map(|(_, s)| s.change.unwrap()).sum::<i32>(),
+        -8000,
+        "K 40 × −2.0"
+    );
+    assert_eq!(r.run.summaries[r.list("2024-02") - 1].delisted, 1);
+    assert_eq!(r.rating("2024-02", 26), Some(1843), "2F: 6/8 against 1650");
+    assert_eq!(
+        r.row("2024-02", 22).map(|x| (x.2, x.3)),
+        Some((true, None)),
+        "new on the list, no change"
+    );
+}
+
+#[test]
+fn without_the_fresh_start_old_partial_results_still_pool() {
+    let (r, _) = replay(&sonas_2024("sonas3", false), &sonas_world());
+    assert_eq!(
+        r.rating("2024-02", 23),
+        Some(1457),
+        "2C without a fresh start: 6 games pooled, 1/6 + 2 draws against 1650"
+    );
+}
+
+/// Reference §11.3 before 2024: 2B and 2F under the 2014–2024 rules, and each earlier era's formula.
+#[test]
+fn first_ratings_of_each_era() {
+    let s = scenario("initial", "[run]\nfrom = \"2010-01\"\n");
+    let mut start: Vec<(u64, i32, Option<u8>, Option<u32>, Option<i16>)> = (100..109)
+        .map(|o| (o, 2000, None, Some(100), None))
+        .collect();
+    start.extend((110..116).map(|o| (o, 1600, None, Some(100), None)));
+    let nine: Vec<u64> = (100..109).collect();
+    let six: Vec<u64> = (110..116).collect();
+    let mut games = results("2010-03", "", None, 1, &nine, 6, 1); // 6.5/9 vs 2000, 2009–11
+    games.extend(results("2012-03", "", None, 2, &nine, 5, 2)); // 6/9, 2011–14
+    games.extend(results("2012-03", "", None, 3, &nine, 3, 0)); // 3/9
+    games.extend(results("2015-03", "", None, 4, &six, 1, 0)); // 2B, 2014–24
+    games.extend(results("2015-03", "", None, 5, &six, 5, 0)); // 2F, 2014–24
+    games.extend(results("2010-03", "", None, 6, &nine[..8], 6, 0)); // 8 games: not yet
+    let (r, _) = replay(&s, &World { start, games });
+    assert_eq!(
+        r.rating("2010-03", 1),
+        Some(2050),
+        "Ra + 12.5 per half point"
+    );
+    assert_eq!(r.rating("2012-03", 2), Some(2045), "Ra + 15 per half point");
+    assert_eq!(r.rating("2012-03", 3), Some(1875), "Ra + dp(.33)");
+    assert_eq!(r.rating("2015-03", 4), Some(1327), "2B before 2024");
+    assert_eq!(r.rating("2015-03", 5), Some(1680), "2F before 2024");
+    assert_eq!(r.rating("2010-03", 6), None, "nine games were needed");
+    assert_eq!(r.row("2010-03", 1).map(|x| x.1), Some(25), "new players' K");
+}
+
+/// The gate of 2009–11: a Swiss event counts for an unrated player with ≥ 3 rated opponents and ≥ 1 point.
+#[test]
+fn unrated_players_events_pass_the_gate_of_their_era() {
+    let s = scenario("gate", "[run]\nfrom = \"2010-01\"\n");
+    let start = (100..112)
+        .map(|o| (o, 2000, None, Some(100), None))
+        .collect();
+    let mut games = results("2010-03", "A", None, 1, &[100, 101], 2, 0); // two rated opponents: ignored
+    games.extend(results(
+        "2010-03",
+        "B",
+        None,
+        1,
+        &[102, 103, 104, 105],
+        0,
+        1,
+    )); // half a point: ignored
+    games.extend(results(
+        "2010-05",
+        "C",
+        None,
+        1,
+        &[100, 101, 102, 103, 104, 105, 106, 107, 108],
+        4,
+        1,
+    )); // counts
+    let (r, _) = replay(&s, &World { start, games });
+    assert_eq!(r.rating("2010-03", 1), None);
+    assert_eq!(
+        r.rating("2010-05", 1),
+        Some(2000),
+        "4.5/9 vs 2000 only: Ru = Ra (with event A it would be 6.5/11, 2025)"
+    );
+}
+
+/// Reference §3.4, 2022–24: the favourite benefits from the cap once per event, in the game with
+/// the greatest difference; the underdog is capped in every game.
+#[test]
+fn the_400_point_rule_once_per_event() {
+    let s = scenario("once", "[run]\nfrom = \"2023-01\"\n");
+    let start = vec![
+        (1, 2500, Some(10), Some(100), None),
+        (2, 2000, Some(20), Some(100), None),
+        (3, 1900, Some(20), Some(100), None),
+        (4, 2050, Some(20), Some(100), None),
+    ];
+    let games = vec![
+        ("2023-01", "A", None, 1, 2, 2),
+        ("2023-01", "A", None, 1, 3, 2),
+        ("2023-01", "A", None, 1, 4, 2),
+    ];
+    let (r, inputs) = replay(&s, &World { start, games });
+    let sides = r.sides("2023-01", 1, &inputs.games);
+    let capped: Vec<(u64, bool)> = sides.iter().map(|(o, s)| (*o, s.capped)).collect();
+    assert_eq!(
+        capped,
+        [(2, false), (3, true), (4, false)],
+        "only the greatest difference (600) is capped, not 500 or 450"
+    );
+    assert_eq!(sides[0].1.pd, Some(96), "D 500 uncapped");
+    assert!(
+        r.sides("2023-01", 3, &inputs.games)[0].1.capped,
+        "the underdog is capped"
+    );
+}
+
+/// Reference §3.4 from October 2025 (F-P01/F-P02): the 2813 player uses D = 413 (PD .93); his 2400
+/// opponent sees "2800 *".
+#[test]
+fn players_rated_2650_and_above_use_the_true_difference() {
+    let s = scenario("2650", "[run]\nfrom = \"2025-11\"\n");
+    let start = vec![
+        (1, 2813, Some(10), Some(100), None),
+        (2, 2400, Some(10), Some(100), None),
+    ];
+    let (r, inputs) = replay(
+        &s,
+        &World {
+            start,
+            games: vec![("2025-11", "", None, 1, 2, 1)],
+        },
+    );
+    let strong = r.sides("2025-11", 1, &inputs.games)[0].1;
+    let weak = r.sides("2025-11", 2, &inputs.games)[0].1;
+    assert_eq!(
+        (strong.pd, strong.capped, strong.change),
+        (Some(93), false, Some(-430))
+    );
+    assert_eq!(
+        (weak.pd, weak.capped, weak.change),
+        (Some(8), true, Some(420))
+    );
+}
+
+/// Reference §1 (F-P02/F-P03): an event starting 31 Oct and rated on the December list uses the
+/// October list's ratings, not November's.
+#[test]
+fn late_tournaments_use_the_list_in_force_at_their_start() {
+    let s = scenario("late", "[run]\nfrom = \"2025-11\"\n");
+    let start = vec![
+        (1, 2000, Some(20), Some(100), None),
+        (2, 2000, Some(20), Some(100), None),
+        (3, 2000, Some(20), Some(100), None),
+    ];
+    let games = vec![
+        ("2025-11", "Oct", Some("2025-10-05"), 1, 2, 2), // rated on November's list: 1 → 2010
+        ("2025-12", "Late", Some("2025-10-31"), 1, 3, 1), // started under October's list
+    ];
+    let (r, inputs) = replay(&s, &World { start, games });
+    assert_eq!(r.rating("2025-11", 1), Some(2010));
+    let late = r.sides("2025-12", 1, &inputs.games)[0].1;
+    assert_eq!(
+        (late.rating, late.change),
+        (Some(2000), Some(0)),
+        "October's 2000, a draw at D = 0"
+    );
+    assert_eq!(r.rating("2025-12", 1), Some(2010));
+}
+
+/// Reference §3.2: a junior keeps K 40 to the end of the year of the 18th birthday, then 20.
+#[test]
+fn juniors_drop_to_k20_on_the_january_list_after_their_18th_year() {
+    let s = scenario("junior", "[run]\nfrom = \"2020-12\"\nto = \"2021-01\"\n");
+    let start = vec![
+        (1, 2100, None, Some(100), Some(2002)),
+        (2, 2100, None, Some(100), Some(1990)),
+    ];
+    let (r, _) = replay(
+        &s,
+        &World {
+            start,
+            games: vec![("2020-12", "", None, 1, 2, 1)],
+        },
+    );
+    assert_eq!(r.row("2020-12", 1).map(|x| x.1), Some(40));
+    assert_eq!(r.row("2021-01", 1).map(|x| x.1), Some(20));
+    assert_eq!(r.row("2020-12", 2).map(|x| x.1), Some(20));
+}
+
+/// Property: in a closed pool with equal K and no cap on n, every period is zero-sum before rounding.
+#[test]
+fn a_closed_pool_with_equal_k_is_zero_sum() {
+    let s = scenario("zero", "[run]\nfrom = \"2019-01\"\n");
+    let ids: Vec<u64> = (1..=40).collect();
+    let start = ids
+        .iter()
+        .map(|&i| (i, 1400 + (i as i32 * 37) % 900, Some(20), Some(100), None))
+        .collect();
+    let mut games = Vec::new();
+    let mut x: u64 = 7;
+    for month in ["2019-01", "2019-02", "2019-03"] {
+        for _ in 0..200 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (a, b) = (1 + (x >> 33) % 40, 1 + (x >> 45) % 40);
+            if a != b {
+                games.push((month, "", None, a, b, ((x >> 20) % 3) as u8));
+            }
+        }
+    }
+    let (r, _) = replay(&s, &World { start, games });
+    let g = &r.run.games;
+    let total: i64 = g
+        .white
+        .iter()
+        .chain(&g.black)
+        .map(|s| i64::from(s.change.unwrap()))
+        .sum();
+    assert_eq!(total, 0);
+    assert!(
+        g.white
+            .iter()
+            .zip(&g.black)
+            .all(|(w, b)| w.pd.unwrap() + b.pd.unwrap() == 100),
+        "expected scores of both sides sum to 1"
+    );
+}
