@@ -128,7 +128,7 @@ impl Walk {
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        let path_in = |p: String| dir.join(p);
+        let path_in = |p: String| normalize(&dir.join(p));
         let calendar = self.table(top, "calendar", &["start", "end"]);
         let run = self.table(top, "run", &["from", "to"]);
         let data = self.table(
@@ -424,4 +424,25 @@ fn flatten(table: &Table, prefix: &str, out: &mut Vec<(String, Value)>) {
             other => out.push((dotted, other.clone())),
         }
     }
+}
+
+/// `scenarios/../data/x.csv` → `data/x.csv`, without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
 }

@@ -1,0 +1,112 @@
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::{count, set_threads};
+use crate::generate::kaggle_like::{self, Shape};
+use crate::ingest;
+use crate::pipeline::{self, Quiet, ReplayRequest};
+use crate::replay;
+
+/// Time the engine and the whole replay on a generated games file, and print games per second.
+///
+/// Generates a file in the Kaggle 2010 layout (by default 1,000,000 games, 50,000 players, 120
+/// monthly periods), replays it with the scenario (by default scenarios/kaggle2010.toml) and prints
+/// the best and median of several runs: the engine alone (inputs already read) and the whole replay
+/// (parse, replay, every output written).
+#[derive(clap::Args)]
+pub struct Args {
+    #[arg(long, default_value_t = 1_000_000)]
+    games: usize,
+    #[arg(long, default_value_t = 50_000)]
+    players: usize,
+    #[arg(long, default_value_t = 120)]
+    months: u32,
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// Runs of each measurement
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+    #[arg(long, default_value = "scenarios/kaggle2010.toml")]
+    scenario: PathBuf,
+    /// Keep the generated file and the run here instead of a temporary directory
+    #[arg(long, value_name = "DIR")]
+    keep: Option<PathBuf>,
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let threads = set_threads(args.threads)?;
+    let dir = args.keep.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("elosim-bench-{}", std::process::id()))
+    });
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join("games.csv");
+    let shape = Shape {
+        games: args.games,
+        players: args.players,
+        months: args.months,
+        seed: args.seed,
+    };
+    let started = Instant::now();
+    kaggle_like::write(&file, &shape)?;
+    println!(
+        "Generated {} games of {} players over {} months in {:.2} s ({}, {:.1} MB)",
+        count(args.games),
+        count(args.players),
+        args.months,
+        started.elapsed().as_secs_f64(),
+        file.display(),
+        std::fs::metadata(&file)?.len() as f64 / 1e6
+    );
+    let request = ReplayRequest {
+        scenario: args.scenario.clone(),
+        games: Some(file.clone()),
+        out: Some(dir.join("run")),
+        threads,
+        ..ReplayRequest::default()
+    };
+    let (scenario, files) = pipeline::prepare(&request)?;
+    let (inputs, _) = ingest::read_inputs(&files, false)?;
+    let mut engine = Vec::new();
+    let mut lists = 0;
+    for _ in 0..args.runs {
+        let t = Instant::now();
+        let run = replay::run(&scenario, &inputs, &|_, _| {})?;
+        engine.push(t.elapsed().as_secs_f64());
+        lists = run.lists.len() - 1;
+    }
+    let mut whole = Vec::new();
+    let mut stages = Vec::new();
+    for _ in 0..args.runs {
+        let t = Instant::now();
+        let outcome = pipeline::replay(&request, &Quiet)?;
+        whole.push(t.elapsed().as_secs_f64());
+        stages.push(outcome.times);
+    }
+    let games = args.games as f64;
+    let (best, median) = stats(&engine);
+    println!("Engine alone ({lists} lists, {threads} threads): best {:.3} s, median {:.3} s → {} games/s", best, median, count((games / best) as usize));
+    let (best, median) = stats(&whole);
+    let s = stages[whole.iter().position(|&x| x == best).unwrap_or(0)];
+    println!(
+        "Whole replay (parse → every output written): best {:.3} s, median {:.3} s → {} games/s",
+        best,
+        median,
+        count((games / best) as usize)
+    );
+    println!(
+        "  best run's stages: read {:.3} s · replay {:.3} s · write {:.3} s",
+        s.read, s.replay, s.write
+    );
+    if args.keep.is_none() {
+        std::fs::remove_dir_all(&dir)?;
+    }
+    Ok(())
+}
+
+fn stats(seconds: &[f64]) -> (f64, f64) {
+    let mut sorted = seconds.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    (sorted[0], sorted[sorted.len() / 2])
+}

@@ -1,0 +1,73 @@
+//! The command line: one file per subcommand, each its arguments and one call into the library.
+
+mod bench;
+mod check;
+mod explain;
+mod progress;
+mod replay;
+
+use clap::{Parser, Subcommand};
+
+use crate::model::Month;
+
+#[derive(Parser)]
+#[command(
+    name = "elosim",
+    version,
+    about = "Replays reported chess games month by month under a chosen set of rating regulations",
+    long_about = "Replays reported chess games month by month under a chosen set of rating regulations \
+(FIDE's, era by era, or a what-if of your own in a TOML scenario) and writes the monthly rating lists \
+they produce.\n\nStart with `elosim replay`: it replays the Kaggle 2010 games under FIDE's historical \
+regulations into output/kaggle2010/."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Replay(replay::Args),
+    Check(check::Args),
+    Explain(explain::Args),
+    Bench(bench::Args),
+}
+
+pub fn run() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Replay(args) => replay::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Bench(args) => bench::run(args),
+    }
+}
+
+/// Parses `YYYY-MM` arguments.
+fn month(text: &str) -> Result<Month, String> {
+    Month::parse(text).ok_or_else(|| format!("expected a month YYYY-MM, got {text:?}"))
+}
+
+/// Uses `threads` worker threads for the replay (rayon) and the file work (polars).
+fn set_threads(threads: Option<usize>) -> anyhow::Result<usize> {
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // polars reads this once, when it first starts its pool: nothing has touched polars yet here.
+    std::env::set_var("POLARS_MAX_THREADS", threads.to_string());
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()?;
+    Ok(threads)
+}
+
+/// Thousands separated by commas, for people.
+fn count(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

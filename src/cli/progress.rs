@@ -1,0 +1,53 @@
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::pipeline::Progress;
+
+/// A progress bar on stderr when it is a terminal; nothing otherwise or with `--quiet`.
+pub struct Bar(Option<ProgressBar>);
+
+impl Bar {
+    pub fn new(quiet: bool) -> Bar {
+        let shown = !quiet && std::io::stderr().is_terminal();
+        Bar(shown.then(|| {
+            let bar = ProgressBar::new_spinner();
+            bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            bar
+        }))
+    }
+
+    pub fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Progress for Bar {
+    fn stage(&self, name: &str) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(name.to_string());
+            if name != "replaying" {
+                bar.set_style(
+                    ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+                        .expect("a valid template"),
+                );
+            }
+        }
+    }
+
+    fn lists(&self, done: usize, total: usize) {
+        if let Some(bar) = &self.0 {
+            if bar.length() != Some(total as u64) {
+                bar.set_length(total as u64);
+                bar.set_style(
+                    ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} lists {elapsed}")
+                        .expect("a valid template")
+                        .progress_chars("=> "),
+                );
+            }
+            bar.set_position(done as u64);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+use super::{count, month, progress::Bar, set_threads};
+use crate::model::Month;
+use crate::pipeline::{self, ReplayOutcome, ReplayRequest};
+
+/// Replay games under a scenario's regulations and write the monthly lists.
+///
+/// Writes into the output directory (default output/<scenario name>/): scenario.resolved.toml,
+/// lists.parquet, games.parquet, summary.json and, with --csv, lists/YYYY-MM.csv. The directory is
+/// replaced only when every file is complete.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The scenario (TOML); default scenarios/kaggle2010.toml, the Kaggle 2010 games under FIDE's rules
+    scenario: Option<PathBuf>,
+    /// Games file (CSV or Parquet: canonical, Kaggle 2010 or 2011 contest layout); overrides data.games
+    #[arg(long, value_name = "FILE")]
+    games: Option<PathBuf>,
+    /// Players file (id, name, birth_year, federation, sex, title); overrides data.players
+    #[arg(long, value_name = "FILE")]
+    players: Option<PathBuf>,
+    /// The list in force before the first list computed (CSV, Parquet or a FIDE list file)
+    #[arg(long, value_name = "FILE")]
+    start_list: Option<PathBuf>,
+    /// Output directory [default: output/<scenario name>]
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// The first list to compute
+    #[arg(long, value_name = "YYYY-MM", value_parser = month)]
+    from: Option<Month>,
+    /// The last list to compute [default: the list of the last game]
+    #[arg(long, value_name = "YYYY-MM", value_parser = month)]
+    to: Option<Month>,
+    /// Also write one CSV list per month (lists/YYYY-MM.csv)
+    #[arg(long)]
+    csv: bool,
+    /// Skip rows that cannot be rated (a bad score such as the 2011 contest's −1 decoys, a player
+    /// playing himself, an unreadable cell) and report how many, instead of stopping at the first
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Worker threads [default: all cores]; outputs are identical whatever the number
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// No progress bar and no summary
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let threads = set_threads(args.threads)?;
+    let scenario = match args.scenario {
+        Some(s) => s,
+        None => {
+            let default = PathBuf::from("scenarios/kaggle2010.toml");
+            anyhow::ensure!(default.is_file(), "no scenario given, and scenarios/kaggle2010.toml is not in the current directory: run from the repository's root or name a scenario file");
+            default
+        }
+    };
+    let request = ReplayRequest {
+        scenario,
+        games: args.games,
+        players: args.players,
+        start_list: args.start_list,
+        out: args.out,
+        from: args.from,
+        to: args.to,
+        csv: args.csv,
+        skip_invalid: args.skip_invalid,
+        threads,
+    };
+    let bar = Bar::new(args.quiet);
+    let outcome = pipeline::replay(&request, &bar);
+    bar.finish();
+    let outcome = outcome.with_context(|| {
+        format!(
+            "replay of {} failed; nothing was written",
+            request.scenario.display()
+        )
+    })?;
+    if !args.quiet {
+        print!("{}", summary(&outcome));
+    }
+    Ok(())
+}
+
+fn summary(o: &ReplayOutcome) -> String {
+    let run = &o.run;
+    let lists = run.lists.len() - 1;
+    let total =
+        |f: fn(&crate::replay::ListSummary) -> usize| run.summaries.iter().map(f).sum::<usize>();
+    let first = run.lists.get(1).map(|m| m.to_string()).unwrap_or_default();
+    let last = run.lists.last().map(|m| m.to_string()).unwrap_or_default();
+    let skipped: usize = o.report.skipped.values().map(|(n, _)| n).sum();
+    let mut text = format!(
+        "Replayed {} ({}): {} lists, {first} to {last}\n",
+        o.scenario.name,
+        o.scenario.file.display(),
+        lists
+    );
+    text += &format!(
+        "  games    {} read · {} rated or counted towards a first rating · {} not counted (unrated opponents)\n",
+        count(o.report.games_read),
+        count(total(|s| s.games)),
+        count(total(|s| s.games_not_counted))
+    );
+    let window = run.skipped.before_run + run.skipped.after_run;
+    if window > 0 {
+        text += &format!(
+            "           {} outside the lists computed (before {first}: {}, after {last}: {})\n",
+            count(window),
+            count(run.skipped.before_run),
+            count(run.skipped.after_run)
+        );
+    }
+    if skipped > 0 {
+        text += &format!(
+            "  skipped  {} invalid rows (--skip-invalid):\n",
+            count(skipped)
+        );
+        for (reason, (n, first)) in &o.report.skipped {
+            text += &format!("           {} × {reason} (first: {first})\n", count(*n));
+        }
+    }
+    if let Some(start) = &o.report.start_list {
+        text += &format!(
+            "  start    {} players on {}\n",
+            count(o.report.start_list_players),
+            start
+        );
+    }
+    text += &format!(
+        "  players  {} on the last list ({last}) · {} new · {} delisted below the floor\n",
+        count(run.summaries.last().map_or(0, |s| s.players)),
+        count(total(|s| s.new)),
+        count(total(|s| s.delisted))
+    );
+    text += &format!("  files    {}/: lists.parquet ({} rows), games.parquet ({} rows), summary.json, scenario.resolved.toml\n", o.dir.display(), count(run.rows.player.len()), count(run.games.game.len()));
+    text += &format!(
+        "  time     read {:.2} s · replay {:.2} s · write {:.2} s\n",
+        o.times.read, o.times.replay, o.times.write
+    );
+    text
+}

@@ -1,0 +1,53 @@
+use std::path::PathBuf;
+
+/// A problem reading an input file. Row-level problems name the file, the line (or Parquet row),
+/// the column and what was expected; `--skip-invalid` turns those into counted skips.
+#[derive(Debug, thiserror::Error)]
+pub enum IngestError {
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{file} is empty: expected a header line with the columns {expected}")]
+    Empty { file: String, expected: String },
+    #[error("{file}: missing column `{column}`{hint}; the header has: {found}")]
+    MissingColumn {
+        file: String,
+        column: String,
+        found: String,
+        hint: String,
+    },
+    #[error("{file}, {place}, column {column}: {problem}")]
+    Row {
+        file: String,
+        place: String,
+        column: String,
+        problem: String,
+    },
+    #[error("{file}, line {line}: {problem}")]
+    Line {
+        file: String,
+        line: u32,
+        problem: String,
+    },
+    #[error("{file}: {problem}")]
+    File { file: String, problem: String },
+}
+
+impl IngestError {
+    /// Whether `--skip-invalid` may skip the row this error is about.
+    pub fn is_row_level(&self) -> bool {
+        matches!(self, IngestError::Row { .. })
+    }
+
+    /// What a skipped row was skipped for, without its position (for the counts).
+    pub fn reason(&self) -> String {
+        match self {
+            IngestError::Row {
+                column, problem, ..
+            } => format!("{column}: {problem}"),
+            other => other.to_string(),
+        }
+    }
+}

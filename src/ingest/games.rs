@@ -1,0 +1,319 @@
+//! Games files: the canonical layout (design.md), the Kaggle 2010 layout and the 2011 contest's.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::model::{parse_score, Day, Games, HalfPoints, Month, EVENT_NONE};
+use crate::scenario::GameFormat;
+
+use super::error::IngestError;
+use super::ids::RawIds;
+use super::table::{Skips, Table};
+
+/// Games as read: everything but the interned players.
+pub struct RawGames {
+    pub games: Games,
+    pub white: RawIds,
+    pub black: RawIds,
+    pub format: GameFormat,
+}
+
+const SCORES: &str = "1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½";
+const CANONICAL: &str = "period (or date), white, black, score; optionally event, event_start, white_rating, black_rating";
+
+/// The columns of one layout, by index, and how its month is written.
+struct Columns {
+    when: When,
+    event: Option<usize>,
+    event_start: Option<usize>,
+    white: (usize, &'static str),
+    black: (usize, &'static str),
+    score: (usize, &'static str),
+    ratings: Option<(usize, usize)>,
+}
+
+enum When {
+    /// `period` and/or `date` columns.
+    Calendar {
+        period: Option<usize>,
+        date: Option<usize>,
+    },
+    /// A month number counted from `month_1` (the contest layouts).
+    Numbered {
+        column: usize,
+        name: &'static str,
+        month_1: Month,
+    },
+}
+
+pub fn read(
+    path: &Path,
+    format: GameFormat,
+    month_1: Option<Month>,
+    skips: &mut Skips,
+) -> Result<RawGames, IngestError> {
+    let table = Table::open(path, CANONICAL)?;
+    let format = match format {
+        GameFormat::Auto => detect(&table),
+        given => given,
+    };
+    let columns = columns(&table, format, month_1)?;
+    let mut out = RawGames {
+        games: Games {
+            source: table.file().to_string(),
+            event_names: vec![String::new()],
+            ..Games::default()
+        },
+        white: RawIds::default(),
+        black: RawIds::default(),
+        format,
+    };
+    let mut events: HashMap<String, u32> = HashMap::new();
+    table.for_each_row(&mut |line, cells| {
+        let Some(row) = skips.check(parse_row(&table, &columns, line, cells))? else {
+            return Ok(());
+        };
+        let g = &mut out.games;
+        g.period.push(row.period);
+        g.date.push(row.date);
+        let event = match row.event {
+            Some(name) if !name.is_empty() => {
+                let next = events.len() as u32 + 1;
+                *events.entry(name.to_string()).or_insert(next)
+            }
+            _ => EVENT_NONE,
+        };
+        g.event.push(event);
+        g.event_start.push(row.event_start);
+        g.score.push(row.score);
+        if let Some((w, b)) = row.ratings {
+            g.white_rating.push(w);
+            g.black_rating.push(b);
+        }
+        g.source_row.push(line);
+        out.white.push(row.white);
+        out.black.push(row.black);
+        Ok(())
+    })?;
+    sort_event_names(&mut out.games, events);
+    Ok(out)
+}
+
+fn detect(table: &Table) -> GameFormat {
+    if table.find(&["Month #"]).is_some() {
+        GameFormat::Kaggle2010
+    } else if table.find(&["TEID"]).is_some() || table.find(&["WhiteScore"]).is_some() {
+        GameFormat::Contest2011
+    } else {
+        GameFormat::Canonical
+    }
+}
+
+fn columns(
+    table: &Table,
+    format: GameFormat,
+    month_1: Option<Month>,
+) -> Result<Columns, IngestError> {
+    let numbered = |column: &'static str| -> Result<When, IngestError> {
+        let month_1 = month_1.ok_or_else(|| IngestError::File {
+            file: table.file().to_string(),
+            problem: format!("this is a {} games file, whose months are numbered from 1: set data.month-1 in the scenario to the calendar month of month 1", format.name()),
+        })?;
+        Ok(When::Numbered {
+            column: table.require(&[column])?,
+            name: column,
+            month_1,
+        })
+    };
+    Ok(match format {
+        GameFormat::Kaggle2010 => Columns {
+            when: numbered("Month #")?,
+            event: None,
+            event_start: None,
+            white: (table.require(&["White Player #"])?, "White Player #"),
+            black: (table.require(&["Black Player #"])?, "Black Player #"),
+            score: (table.require(&["Score"])?, "Score"),
+            ratings: None,
+        },
+        GameFormat::Contest2011 => Columns {
+            when: numbered("MonthID")?,
+            event: None,
+            event_start: None,
+            white: (table.require(&["WhitePlayer"])?, "WhitePlayer"),
+            black: (table.require(&["BlackPlayer"])?, "BlackPlayer"),
+            score: (table.require(&["WhiteScore"])?, "WhiteScore"),
+            ratings: None,
+        },
+        GameFormat::Canonical | GameFormat::Auto => {
+            let period = table.find(&["period"]);
+            let date = table.find(&["date"]);
+            if period.is_none() && date.is_none() {
+                table.require(&["period", "date"])?;
+            }
+            let ratings = match (table.find(&["white_rating"]), table.find(&["black_rating"])) {
+                (Some(w), Some(b)) => Some((w, b)),
+                (None, None) => None,
+                _ => {
+                    table.require(&["white_rating"])?;
+                    table.require(&["black_rating"])?;
+                    None
+                }
+            };
+            Columns {
+                when: When::Calendar { period, date },
+                event: table.find(&["event"]),
+                event_start: table.find(&["event_start"]),
+                white: (table.require(&["white"])?, "white"),
+                black: (table.require(&["black"])?, "black"),
+                score: (table.require(&["score"])?, "score"),
+                ratings,
+            }
+        }
+    })
+}
+
+struct Row<'a> {
+    period: Option<Month>,
+    date: Option<Day>,
+    event: Option<&'a str>,
+    event_start: Option<Day>,
+    white: &'a str,
+    black: &'a str,
+    score: HalfPoints,
+    ratings: Option<(Option<i32>, Option<i32>)>,
+}
+
+fn parse_row<'a>(
+    table: &Table,
+    c: &Columns,
+    line: u32,
+    cells: &[&'a str],
+) -> Result<Row<'a>, IngestError> {
+    let err = |column: &str, problem: String| table.row_error(line, column, problem);
+    let (period, date) = match c.when {
+        When::Calendar { period, date } => {
+            let period = match period.map(|i| cells[i].trim()).filter(|s| !s.is_empty()) {
+                Some(s) => Some(Month::parse(s).ok_or_else(|| {
+                    err("period", format!("expected a month YYYY-MM, got {s:?}"))
+                })?),
+                None => None,
+            };
+            let date = match date.map(|i| cells[i].trim()).filter(|s| !s.is_empty()) {
+                Some(s) => Some(Day::parse(s).ok_or_else(|| {
+                    err("date", format!("expected a date YYYY-MM-DD, got {s:?}"))
+                })?),
+                None => None,
+            };
+            if period.is_none() && date.is_none() {
+                return Err(err(
+                    if c_has_period(c) { "period" } else { "date" },
+                    "empty: every game needs its period (YYYY-MM) or its date (YYYY-MM-DD)".into(),
+                ));
+            }
+            (period, date)
+        }
+        When::Numbered {
+            column,
+            name,
+            month_1,
+        } => {
+            let s = cells[column].trim();
+            let n: i32 = s
+                .parse()
+                .ok()
+                .filter(|n| (1..=100_000).contains(n))
+                .ok_or_else(|| err(name, format!("expected a month number from 1, got {s:?}")))?;
+            (Some(month_1.plus(n - 1)), None)
+        }
+    };
+    let white = cells[c.white.0].trim();
+    let black = cells[c.black.0].trim();
+    if white.is_empty() {
+        return Err(err(c.white.1, "empty: expected a player id".into()));
+    }
+    if black.is_empty() {
+        return Err(err(c.black.1, "empty: expected a player id".into()));
+    }
+    if white == black {
+        return Err(err(
+            c.black.1,
+            format!("player {white} cannot play himself"),
+        ));
+    }
+    let s = cells[c.score.0].trim();
+    let score = parse_score(s).ok_or_else(|| {
+        err(
+            c.score.1,
+            format!("expected White's score, one of {SCORES}; got {s:?}"),
+        )
+    })?;
+    let event_start = match c
+        .event_start
+        .map(|i| cells[i].trim())
+        .filter(|s| !s.is_empty())
+    {
+        Some(s) => Some(Day::parse(s).ok_or_else(|| {
+            err(
+                "event_start",
+                format!("expected a date YYYY-MM-DD, got {s:?}"),
+            )
+        })?),
+        None => None,
+    };
+    let rating = |i: usize, name: &str| -> Result<Option<i32>, IngestError> {
+        let s = cells[i].trim();
+        if s.is_empty() {
+            return Ok(None);
+        }
+        s.parse::<i32>()
+            .ok()
+            .filter(|r| (0..=4000).contains(r))
+            .map(Some)
+            .ok_or_else(|| {
+                err(
+                    name,
+                    format!("expected a rating from 0 to 4000 or nothing, got {s:?}"),
+                )
+            })
+    };
+    let ratings = match c.ratings {
+        Some((w, b)) => Some((rating(w, "white_rating")?, rating(b, "black_rating")?)),
+        None => None,
+    };
+    Ok(Row {
+        period,
+        date,
+        event: c.event.map(|i| cells[i].trim()),
+        event_start,
+        white,
+        black,
+        score,
+        ratings,
+    })
+}
+
+fn c_has_period(c: &Columns) -> bool {
+    matches!(
+        c.when,
+        When::Calendar {
+            period: Some(_),
+            ..
+        }
+    )
+}
+
+/// Renumbers events in sorted order of their names, so that event ids do not depend on row order.
+fn sort_event_names(games: &mut Games, events: HashMap<String, u32>) {
+    let mut names: Vec<(String, u32)> = events.into_iter().collect();
+    names.sort_unstable();
+    let mut new_id = vec![EVENT_NONE; names.len() + 1];
+    for (rank, (_, old)) in names.iter().enumerate() {
+        new_id[*old as usize] = rank as u32 + 1;
+    }
+    for e in &mut games.event {
+        *e = new_id[*e as usize];
+    }
+    games.event_names = std::iter::once(String::new())
+        .chain(names.into_iter().map(|(n, _)| n))
+        .collect();
+}

@@ -1,0 +1,162 @@
+//! Player ids as read, and their interning into dense [`PlayerId`]s in sorted order of the
+//! original ids, so that the dense ids do not depend on the order of input rows.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::model::{PlayerId, PlayerIds};
+
+/// One column of ids as read: numbers while every id is a plain decimal number, else text.
+#[derive(Debug)]
+pub enum RawIds {
+    Numbers(Vec<u64>),
+    Text(Vec<String>),
+}
+
+impl Default for RawIds {
+    fn default() -> Self {
+        RawIds::Numbers(Vec::new())
+    }
+}
+
+/// A plain decimal number without leading zeros ("007" stays text, so it cannot merge with "7").
+fn plain_number(text: &str) -> Option<u64> {
+    let plain = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'));
+    plain.then(|| text.parse().ok()).flatten()
+}
+
+impl RawIds {
+    pub fn push(&mut self, id: &str) {
+        match self {
+            RawIds::Numbers(numbers) => match plain_number(id) {
+                Some(n) => numbers.push(n),
+                None => {
+                    let mut text: Vec<String> = numbers.iter().map(u64::to_string).collect();
+                    text.push(id.to_string());
+                    *self = RawIds::Text(text);
+                }
+            },
+            RawIds::Text(text) => text.push(id.to_string()),
+        }
+    }
+
+    fn as_text(&self) -> Vec<String> {
+        match self {
+            RawIds::Numbers(v) => v.iter().map(u64::to_string).collect(),
+            RawIds::Text(v) => v.clone(),
+        }
+    }
+}
+
+/// A multiplicative hasher for integer keys: ids are not chosen by an adversary, and SipHash would
+/// dominate the time of interning millions of games.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+/// Interns every column; returns the ids and each column's dense ids, in the columns' order.
+pub fn intern(columns: &[&RawIds]) -> (PlayerIds, Vec<Vec<PlayerId>>) {
+    if columns.iter().all(|c| matches!(c, RawIds::Numbers(_))) {
+        let numbers: Vec<&Vec<u64>> = columns
+            .iter()
+            .map(|c| match c {
+                RawIds::Numbers(v) => v,
+                RawIds::Text(_) => unreachable!(),
+            })
+            .collect();
+        let mut unique: Vec<u64> = numbers.iter().flat_map(|v| v.iter().copied()).collect();
+        unique.sort_unstable();
+        unique.dedup();
+        let max = unique.last().copied().unwrap_or(0);
+        let dense: Vec<Vec<PlayerId>> = if max < 1 << 24 {
+            let mut table = vec![0u32; max as usize + 1];
+            for (i, &id) in unique.iter().enumerate() {
+                table[id as usize] = i as u32;
+            }
+            numbers
+                .iter()
+                .map(|v| v.iter().map(|&id| table[id as usize]).collect())
+                .collect()
+        } else {
+            let map: HashMap<u64, u32, BuildHasherDefault<IdHasher>> = unique
+                .iter()
+                .enumerate()
+                .map(|(i, &id)| (id, i as u32))
+                .collect();
+            numbers
+                .iter()
+                .map(|v| v.iter().map(|id| map[id]).collect())
+                .collect()
+        };
+        return (PlayerIds::Numbers(unique), dense);
+    }
+    let text: Vec<Vec<String>> = columns.iter().map(|c| c.as_text()).collect();
+    let mut unique: Vec<&str> = text
+        .iter()
+        .flat_map(|v| v.iter().map(String::as_str))
+        .collect();
+    unique.sort_unstable();
+    unique.dedup();
+    let map: HashMap<&str, u32> = unique
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| (id, i as u32))
+        .collect();
+    let dense = text
+        .iter()
+        .map(|v| v.iter().map(|id| map[id.as_str()]).collect())
+        .collect();
+    (
+        PlayerIds::Text(unique.into_iter().map(str::to_string).collect()),
+        dense,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(values: &[&str]) -> RawIds {
+        let mut r = RawIds::default();
+        values.iter().for_each(|v| r.push(v));
+        r
+    }
+
+    #[test]
+    fn dense_ids_follow_the_sorted_original_ids() {
+        let (players, dense) = intern(&[&ids(&["30", "10"]), &ids(&["20", "30"])]);
+        assert_eq!(players, PlayerIds::Numbers(vec![10, 20, 30]));
+        assert_eq!(dense, [vec![2, 0], vec![1, 2]]);
+        let (players, dense) = intern(&[&ids(&["4000000000", "7"]), &ids(&["7"])]);
+        assert_eq!(players, PlayerIds::Numbers(vec![7, 4_000_000_000]));
+        assert_eq!(dense, [vec![1, 0], vec![0]]);
+    }
+
+    #[test]
+    fn any_text_id_makes_all_ids_text() {
+        let (players, dense) = intern(&[&ids(&["7", "alice"]), &ids(&["007"])]);
+        assert_eq!(
+            players,
+            PlayerIds::Text(vec!["007".into(), "7".into(), "alice".into()])
+        );
+        assert_eq!(dense, [vec![1, 2], vec![0]]);
+        assert_eq!(players.find("alice"), Some(2));
+    }
+}

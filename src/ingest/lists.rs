@@ -1,0 +1,248 @@
+//! Starting lists (canonical CSV/Parquet, the 2011 contest's `Player,Rating,KFactor,NumGames`, or a
+//! FIDE list file) and players files (`id, name, birth_year, federation, sex, title`).
+
+use std::path::Path;
+
+use super::error::IngestError;
+use super::fide_list;
+use super::ids::RawIds;
+use super::table::{is_parquet, Skips, Table};
+use super::text::{decode, read_bytes};
+
+/// One player of a starting list, before interning.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RawEntry {
+    pub rating: i32,
+    pub k: Option<u8>,
+    pub total_games: Option<u32>,
+    pub ever_2400: Option<bool>,
+    pub ever_2300: Option<bool>,
+    pub inactive: bool,
+    pub birth_year: Option<i16>,
+    pub name: Option<String>,
+    pub federation: Option<String>,
+    pub sex: Option<String>,
+    pub title: Option<String>,
+    /// Line or row, for messages about duplicates.
+    pub line: u32,
+}
+
+pub struct RawList {
+    pub file: String,
+    pub ids: RawIds,
+    pub entries: Vec<RawEntry>,
+    /// What kind of file it was, for the run's summary.
+    pub kind: String,
+}
+
+const START_COLUMNS: &str =
+    "id, rating; optionally k, games, ever_2400, ever_2300, birth_year, flag";
+
+pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
+    if !is_parquet(path) && is_fide_list(path)? {
+        return read_fide(path, skips);
+    }
+    let table = Table::open(path, START_COLUMNS)?;
+    let id = table.require(&["id", "player", "fide_id", "ID Number", "ID_NUMBER"])?;
+    let rating = table.require(&["rating", "rtng"])?;
+    let k = table.find(&["k", "kfactor"]);
+    let games = table.find(&["games", "numgames", "total_games"]);
+    let ever_2400 = table.find(&["ever_2400"]);
+    let ever_2300 = table.find(&["ever_2300"]);
+    let born = table.find(&["birth_year", "born", "b-day"]);
+    let flag = table.find(&["flag", "inactive"]);
+    let mut list = RawList {
+        file: table.file().to_string(),
+        ids: RawIds::default(),
+        entries: Vec::new(),
+        kind: "starting list (table)".into(),
+    };
+    table.for_each_row(&mut |line, cells| {
+        let err = |column: &str, problem: String| table.row_error(line, column, problem);
+        let parsed = (|| {
+            let who = cells[id].trim();
+            if who.is_empty() {
+                return Err(err("id", "empty: expected a player id".into()));
+            }
+            let number = |i: usize, column: &str, max: i64| -> Result<Option<i64>, IngestError> {
+                let s = cells[i].trim();
+                if s.is_empty() {
+                    return Ok(None);
+                }
+                s.parse::<i64>()
+                    .ok()
+                    .filter(|v| (0..=max).contains(v))
+                    .map(Some)
+                    .ok_or_else(|| {
+                        err(
+                            column,
+                            format!("expected a whole number from 0 to {max}, got {s:?}"),
+                        )
+                    })
+            };
+            let flag_value = |i: usize, column: &str| -> Result<Option<bool>, IngestError> {
+                match cells[i].trim().to_ascii_lowercase().as_str() {
+                    "" => Ok(None),
+                    "1" | "true" | "yes" | "y" => Ok(Some(true)),
+                    "0" | "false" | "no" | "n" => Ok(Some(false)),
+                    other => Err(err(
+                        column,
+                        format!("expected true or false, got {other:?}"),
+                    )),
+                }
+            };
+            let rating = number(rating, "rating", 4000)?
+                .ok_or_else(|| err("rating", "empty: expected a rating".into()))?
+                as i32;
+            let inactive = match flag {
+                Some(i) => {
+                    let f = cells[i].trim().to_ascii_lowercase();
+                    f.contains('i') || f == "true" || f == "1"
+                }
+                None => false,
+            };
+            Ok((
+                who,
+                RawEntry {
+                    rating,
+                    k: k.map(|i| number(i, "k", 255))
+                        .transpose()?
+                        .flatten()
+                        .map(|v| v as u8),
+                    total_games: games
+                        .map(|i| number(i, "games", 1_000_000))
+                        .transpose()?
+                        .flatten()
+                        .map(|v| v as u32),
+                    ever_2400: ever_2400
+                        .map(|i| flag_value(i, "ever_2400"))
+                        .transpose()?
+                        .flatten(),
+                    ever_2300: ever_2300
+                        .map(|i| flag_value(i, "ever_2300"))
+                        .transpose()?
+                        .flatten(),
+                    inactive,
+                    birth_year: born
+                        .map(|i| number(i, "birth_year", 2100))
+                        .transpose()?
+                        .flatten()
+                        .filter(|&y| y > 0)
+                        .map(|v| v as i16),
+                    line,
+                    ..RawEntry::default()
+                },
+            ))
+        })();
+        if let Some((who, entry)) = skips.check(parsed)? {
+            list.ids.push(who);
+            list.entries.push(entry);
+        }
+        Ok(())
+    })?;
+    Ok(list)
+}
+
+fn is_fide_list(path: &Path) -> Result<bool, IngestError> {
+    let text = decode(read_bytes(path)?);
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    Ok(fide_list::looks_like_fide_list(first))
+}
+
+fn read_fide(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
+    let fide = fide_list::read(path, skips)?;
+    let mut ids = RawIds::default();
+    let mut entries = Vec::with_capacity(fide.entries.len());
+    for e in fide.entries {
+        ids.push(&e.id);
+        entries.push(RawEntry {
+            rating: e.rating,
+            k: e.k,
+            // A FIDE list's game count is the period's, not a career total.
+            total_games: None,
+            ever_2400: None,
+            ever_2300: None,
+            inactive: e.flag.to_ascii_lowercase().contains('i'),
+            birth_year: e.birth_year,
+            name: Some(e.name),
+            federation: e.federation,
+            sex: e.sex,
+            title: e.title,
+            line: e.line,
+        });
+    }
+    let month = fide.month.map(|m| format!(" of {m}")).unwrap_or_default();
+    let kind = format!("{}{month}", fide.layout.describe());
+    Ok(RawList {
+        file: fide.file,
+        ids,
+        entries,
+        kind,
+    })
+}
+
+/// A players file: `id` and any of `name, birth_year, federation, sex, title`.
+pub fn read_players(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
+    let table = Table::open(
+        path,
+        "id; optionally name, birth_year, federation, sex, title",
+    )?;
+    let id = table.require(&["id", "player"])?;
+    let name = table.find(&["name"]);
+    let born = table.find(&["birth_year", "born"]);
+    let federation = table.find(&["federation", "fed", "region"]);
+    let sex = table.find(&["sex"]);
+    let title = table.find(&["title"]);
+    let mut list = RawList {
+        file: table.file().to_string(),
+        ids: RawIds::default(),
+        entries: Vec::new(),
+        kind: "players file".into(),
+    };
+    table.for_each_row(&mut |line, cells| {
+        let text = |i: Option<usize>| {
+            i.map(|i| cells[i].trim())
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        };
+        let parsed = (|| {
+            let who = cells[id].trim();
+            if who.is_empty() {
+                return Err(table.row_error(line, "id", "empty: expected a player id".into()));
+            }
+            let birth_year = match text(born) {
+                Some(s) => Some(
+                    s.parse::<i16>()
+                        .ok()
+                        .filter(|y| (1850..2100).contains(y))
+                        .ok_or_else(|| {
+                            table.row_error(
+                                line,
+                                "birth_year",
+                                format!("expected a year, got {s:?}"),
+                            )
+                        })?,
+                ),
+                None => None,
+            };
+            Ok((
+                who,
+                RawEntry {
+                    birth_year,
+                    name: text(name),
+                    federation: text(federation),
+                    sex: text(sex),
+                    title: text(title),
+                    line,
+                    ..RawEntry::default()
+                },
+            ))
+        })();
+        if let Some((who, entry)) = skips.check(parsed)? {
+            list.ids.push(who);
+            list.entries.push(entry);
+        }
+        Ok(())
+    })?;
+    Ok(list)
+}

@@ -1,0 +1,212 @@
+//! Tables of text cells from CSV or Parquet, found columns, and counted skips of invalid rows.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use polars::prelude::*;
+
+use super::error::IngestError;
+use super::text::Csv;
+
+/// Rows of text cells, whatever the file format.
+pub enum Table {
+    Csv(Csv),
+    Parquet(ParquetTable),
+}
+
+pub struct ParquetTable {
+    file: String,
+    header: Vec<String>,
+    columns: Vec<Vec<Option<String>>>,
+}
+
+impl Table {
+    /// Opens a CSV (any extension but `.parquet`) or Parquet file. `expected` describes the
+    /// columns for messages about empty files.
+    pub fn open(path: &Path, expected: &str) -> Result<Table, IngestError> {
+        if is_parquet(path) {
+            read_parquet(path).map(Table::Parquet)
+        } else {
+            Csv::open(path, expected).map(Table::Csv)
+        }
+    }
+
+    pub fn file(&self) -> &str {
+        match self {
+            Table::Csv(c) => &c.file,
+            Table::Parquet(p) => &p.file,
+        }
+    }
+
+    pub fn header(&self) -> &[String] {
+        match self {
+            Table::Csv(c) => &c.header,
+            Table::Parquet(p) => &p.header,
+        }
+    }
+
+    /// "line 12" in a CSV file, "row 12" in a Parquet file.
+    pub fn place(&self, line: u32) -> String {
+        match self {
+            Table::Csv(_) => format!("line {line}"),
+            Table::Parquet(_) => format!("row {line}"),
+        }
+    }
+
+    pub fn for_each_row(
+        &self,
+        f: &mut dyn FnMut(u32, &[&str]) -> Result<(), IngestError>,
+    ) -> Result<(), IngestError> {
+        match self {
+            Table::Csv(c) => c.for_each_row(f),
+            Table::Parquet(p) => {
+                let mut cells: Vec<&str> = Vec::with_capacity(p.columns.len());
+                for row in 0..p.columns.first().map_or(0, Vec::len) {
+                    cells.clear();
+                    cells.extend(p.columns.iter().map(|c| c[row].as_deref().unwrap_or("")));
+                    f(row as u32 + 1, &cells)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The index of the first column named like one of `names` (case and surrounding spaces ignored).
+    pub fn find(&self, names: &[&str]) -> Option<usize> {
+        let header = self.header();
+        names
+            .iter()
+            .find_map(|n| header.iter().position(|h| h.trim().eq_ignore_ascii_case(n)))
+    }
+
+    /// Like `find`, but a missing column is an error that lists the header and suggests a near name.
+    pub fn require(&self, names: &[&str]) -> Result<usize, IngestError> {
+        self.find(names).ok_or_else(|| {
+            let header = self.header();
+            let near = header.iter().find(|h| {
+                names
+                    .iter()
+                    .any(|n| edit_distance(&h.to_ascii_lowercase(), &n.to_ascii_lowercase()) <= 2)
+            });
+            IngestError::MissingColumn {
+                file: self.file().to_string(),
+                column: names.join("` or `"),
+                found: header.join(", "),
+                hint: near
+                    .map(|h| format!(" (is `{h}` a misspelling?)"))
+                    .unwrap_or_default(),
+            }
+        })
+    }
+
+    pub fn row_error(&self, line: u32, column: &str, problem: String) -> IngestError {
+        IngestError::Row {
+            file: self.file().to_string(),
+            place: self.place(line),
+            column: column.to_string(),
+            problem,
+        }
+    }
+}
+
+pub fn is_parquet(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
+}
+
+fn read_parquet(path: &Path) -> Result<ParquetTable, IngestError> {
+    let file = path.display().to_string();
+    let problem = |e: PolarsError| IngestError::File {
+        file: file.clone(),
+        problem: format!("not a readable Parquet file: {e}"),
+    };
+    let handle = std::fs::File::open(path).map_err(|source| IngestError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let df = ParquetReader::new(handle).finish().map_err(problem)?;
+    let header: Vec<String> = df
+        .get_column_names()
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    let mut columns = Vec::with_capacity(header.len());
+    for name in &header {
+        let column = df.column(name).map_err(problem)?;
+        let text = column
+            .cast(&DataType::String)
+            .map_err(|e| IngestError::File {
+                file: file.clone(),
+                problem: format!(
+                    "column `{name}` of type {} cannot be read as text: {e}",
+                    column.dtype()
+                ),
+            })?;
+        columns.push(
+            text.str()
+                .map_err(problem)?
+                .iter()
+                .map(|v| v.map(str::to_string))
+                .collect(),
+        );
+    }
+    Ok(ParquetTable {
+        file,
+        header,
+        columns,
+    })
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// Invalid rows: an error, or with `--skip-invalid` a count per reason.
+#[derive(Debug, Default)]
+pub struct Skips {
+    pub skip_invalid: bool,
+    /// Reason → (rows skipped, the first such row's place).
+    pub counts: BTreeMap<String, (usize, String)>,
+}
+
+impl Skips {
+    pub fn new(skip_invalid: bool) -> Skips {
+        Skips {
+            skip_invalid,
+            counts: BTreeMap::new(),
+        }
+    }
+
+    /// Passes a row's value through, or skips the row (`None`) when allowed.
+    pub fn check<T>(&mut self, result: Result<T, IngestError>) -> Result<Option<T>, IngestError> {
+        match result {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if self.skip_invalid && e.is_row_level() => {
+                let place = match &e {
+                    IngestError::Row { file, place, .. } => format!("{file}, {place}"),
+                    _ => String::new(),
+                };
+                self.counts.entry(e.reason()).or_insert((0, place)).0 += 1;
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.counts.values().map(|(n, _)| n).sum()
+    }
+}

@@ -1,0 +1,303 @@
+//! Reading text files: UTF-8 (with or without a byte-order mark) or, failing that, ISO-8859-1 as
+//! FIDE's older lists are; and a CSV tokenizer that keeps exact line numbers for messages.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use super::error::IngestError;
+
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, IngestError> {
+    std::fs::read(path).map_err(|source| IngestError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Decodes UTF-8, else ISO-8859-1 (every byte is a character). A byte-order mark is dropped, and
+/// so is everything from a DOS end-of-file mark (Ctrl-Z, which ends several of FIDE's older lists,
+/// some followed by a row of empty fields).
+pub fn decode(mut bytes: Vec<u8>) -> String {
+    if let Some(end) = bytes.iter().position(|&b| b == 0x1a) {
+        bytes.truncate(end);
+    }
+    let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
+    }
+}
+
+/// A delimited text table: a header line, then one record per line (quoted fields may span lines).
+pub struct Csv {
+    pub file: String,
+    text: String,
+    pub header: Vec<String>,
+    delimiter: u8,
+    body: usize,
+    body_line: u32,
+}
+
+impl Csv {
+    pub fn open(path: &Path, expected: &str) -> Result<Csv, IngestError> {
+        let file = path.display().to_string();
+        let text = decode(read_bytes(path)?);
+        let mut line = 1;
+        let mut offset = 0;
+        // Skip blank lines before the header.
+        while offset < text.len() && text[offset..].starts_with(['\n', '\r']) {
+            line += u32::from(text.as_bytes()[offset] == b'\n');
+            offset += 1;
+        }
+        if offset >= text.len() {
+            return Err(IngestError::Empty {
+                file,
+                expected: expected.into(),
+            });
+        }
+        let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+        let first = text[offset..end].trim_end_matches('\r');
+        let delimiter = sniff_delimiter(first);
+        let mut header = Vec::new();
+        let mut fields = Vec::new();
+        let mut cursor = Cursor {
+            text: &text,
+            pos: offset,
+            line,
+        };
+        if !cursor.record(delimiter, &mut fields, &file)? {
+            return Err(IngestError::Empty {
+                file,
+                expected: expected.into(),
+            });
+        }
+        for f in &fields {
+            header.push(f.resolve(&text).trim().to_string());
+        }
+        let (body, body_line) = (cursor.pos, cursor.line);
+        Ok(Csv {
+            file,
+            text,
+            header,
+            delimiter,
+            body,
+            body_line,
+        })
+    }
+
+    /// Calls `f(line, fields)` for every record after the header; blank lines are skipped. A record
+    /// with more or fewer fields than the header is an error.
+    pub fn for_each_row(
+        &self,
+        f: &mut dyn FnMut(u32, &[&str]) -> Result<(), IngestError>,
+    ) -> Result<(), IngestError> {
+        let mut cursor = Cursor {
+            text: &self.text,
+            pos: self.body,
+            line: self.body_line,
+        };
+        let mut fields = Vec::with_capacity(self.header.len());
+        let mut values: Vec<Cow<str>> = Vec::with_capacity(self.header.len());
+        loop {
+            let line = cursor.line;
+            if !cursor.record(self.delimiter, &mut fields, &self.file)? {
+                return Ok(());
+            }
+            if fields.len() == 1 && fields[0].resolve(&self.text).trim().is_empty() {
+                continue;
+            }
+            if fields.len() != self.header.len() {
+                return Err(IngestError::Line {
+                    file: self.file.clone(),
+                    line,
+                    problem: format!(
+                        "{} fields where the header has {} ({})",
+                        fields.len(),
+                        self.header.len(),
+                        self.header.join(", ")
+                    ),
+                });
+            }
+            values.clear();
+            values.extend(fields.iter().map(|f| f.resolve(&self.text)));
+            let refs: Vec<&str> = values.iter().map(|v| v.as_ref()).collect();
+            f(line, &refs)?;
+        }
+    }
+}
+
+fn sniff_delimiter(first_line: &str) -> u8 {
+    [b',', b'\t', b';']
+        .into_iter()
+        .max_by_key(|&d| first_line.bytes().filter(|&b| b == d).count())
+        .filter(|&d| first_line.as_bytes().contains(&d))
+        .unwrap_or(b',')
+}
+
+/// A field of a record: a slice of the text, or a quoted field with doubled quotes to undo.
+enum Field {
+    Slice(usize, usize),
+    Escaped(usize, usize),
+}
+
+impl Field {
+    fn resolve<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        match *self {
+            Field::Slice(a, b) => Cow::Borrowed(&text[a..b]),
+            Field::Escaped(a, b) => Cow::Owned(text[a..b].replace("\"\"", "\"")),
+        }
+    }
+}
+
+struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+    line: u32,
+}
+
+impl Cursor<'_> {
+    /// Reads one record into `fields`; false at the end of the text.
+    fn record(
+        &mut self,
+        delimiter: u8,
+        fields: &mut Vec<Field>,
+        file: &str,
+    ) -> Result<bool, IngestError> {
+        fields.clear();
+        let bytes = self.text.as_bytes();
+        if self.pos >= bytes.len() {
+            return Ok(false);
+        }
+        loop {
+            if bytes.get(self.pos) == Some(&b'"') {
+                let start = self.pos + 1;
+                let first_line = self.line;
+                let mut i = start;
+                let mut escaped = false;
+                loop {
+                    match bytes.get(i) {
+                        None => {
+                            return Err(IngestError::Line {
+                                file: file.into(),
+                                line: first_line,
+                                problem: "a quoted field is never closed (missing \")".into(),
+                            })
+                        }
+                        Some(b'"') if bytes.get(i + 1) == Some(&b'"') => {
+                            escaped = true;
+                            i += 2;
+                        }
+                        Some(b'"') => break,
+                        Some(b'\n') => {
+                            self.line += 1;
+                            i += 1;
+                        }
+                        Some(_) => i += 1,
+                    }
+                }
+                fields.push(if escaped {
+                    Field::Escaped(start, i)
+                } else {
+                    Field::Slice(start, i)
+                });
+                self.pos = i + 1;
+                // Up to the delimiter or the end of the line; anything else after the quote is an error.
+                let rest_start = self.pos;
+                while self.pos < bytes.len()
+                    && bytes[self.pos] != delimiter
+                    && bytes[self.pos] != b'\n'
+                {
+                    self.pos += 1;
+                }
+                if !self.text[rest_start..self.pos].trim().is_empty() {
+                    return Err(IngestError::Line {
+                        file: file.into(),
+                        line: self.line,
+                        problem: format!(
+                            "text after a closing quote: {:?}",
+                            &self.text[rest_start..self.pos]
+                        ),
+                    });
+                }
+            } else {
+                let start = self.pos;
+                while self.pos < bytes.len()
+                    && bytes[self.pos] != delimiter
+                    && bytes[self.pos] != b'\n'
+                {
+                    self.pos += 1;
+                }
+                let end = if self.pos > start && bytes[self.pos - 1] == b'\r' {
+                    self.pos - 1
+                } else {
+                    self.pos
+                };
+                fields.push(Field::Slice(start, end));
+            }
+            match bytes.get(self.pos) {
+                Some(&b) if b == delimiter => self.pos += 1,
+                Some(b'\n') => {
+                    self.pos += 1;
+                    self.line += 1;
+                    return Ok(true);
+                }
+                _ => return Ok(true),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(text: &str) -> Result<(Vec<String>, Vec<(u32, Vec<String>)>), IngestError> {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("elosim-csv-{}-{n}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let csv = Csv::open(&path, "a, b")?;
+        let mut out = Vec::new();
+        csv.for_each_row(&mut |line, f| {
+            out.push((line, f.iter().map(|s| s.to_string()).collect()));
+            Ok(())
+        })?;
+        Ok((csv.header, out))
+    }
+
+    #[test]
+    fn quoted_fields_crlf_blank_lines_and_line_numbers() {
+        let (header, rows) =
+            rows("\u{feff}\"Month #\",\"Score\"\r\n1,\"a \"\"b\"\"\"\r\n\r\n2,\"x\ny\"\n3,z")
+                .unwrap();
+        assert_eq!(header, ["Month #", "Score"]);
+        assert_eq!(
+            rows,
+            [
+                (2, vec!["1".into(), "a \"b\"".into()]),
+                (4, vec!["2".into(), "x\ny".into()]),
+                (6, vec!["3".into(), "z".into()])
+            ]
+        );
+        let (h, r) = rows_tab();
+        assert_eq!((h.len(), r.len()), (3, 1));
+    }
+
+    fn rows_tab() -> (Vec<String>, Vec<(u32, Vec<String>)>) {
+        rows("a\tb\tc\n1\t2\t3\n").unwrap()
+    }
+
+    #[test]
+    fn malformed_records_are_errors_with_lines() {
+        let e = rows("a,b\n1,2\n1,2,3\n").unwrap_err().to_string();
+        assert!(
+            e.ends_with("line 3: 3 fields where the header has 2 (a, b)"),
+            "{e}"
+        );
+        let e = rows("a,b\n1,\"2\n").unwrap_err().to_string();
+        assert!(e.contains("line 2: a quoted field is never closed"), "{e}");
+        assert!(matches!(rows("\n\n"), Err(IngestError::Empty { .. })));
+    }
+}

@@ -1,0 +1,90 @@
+//! Run directories appear complete or not at all: everything is written into a hidden temporary
+//! directory beside the destination, which replaces the destination only when every file is done.
+
+use std::path::{Path, PathBuf};
+
+use super::OutputError;
+
+/// A directory being written; `commit` puts it in place, dropping it uncommitted removes it.
+pub struct StagedDir {
+    pub path: PathBuf,
+    target: PathBuf,
+    committed: bool,
+}
+
+/// Files that identify a directory as an elosim run (so that it may be replaced).
+const RUN_MARKER: &str = "summary.json";
+
+impl StagedDir {
+    pub fn new(target: &Path) -> Result<StagedDir, OutputError> {
+        if target.exists() {
+            let is_run = target.join(RUN_MARKER).is_file();
+            let empty = std::fs::read_dir(target)
+                .map(|mut d| d.next().is_none())
+                .unwrap_or(false);
+            if !target.is_dir() || !(is_run || empty) {
+                return Err(OutputError::Refused {
+                    dir: target.to_path_buf(),
+                    reason: "it exists and is not an elosim run directory (no summary.json); choose another --out".into(),
+                });
+            }
+        }
+        let parent = target
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        std::fs::create_dir_all(parent).map_err(|source| OutputError::Io {
+            path: parent.to_path_buf(),
+            source,
+        })?;
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "run".into());
+        let path = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+        if path.exists() {
+            std::fs::remove_dir_all(&path).map_err(|source| OutputError::Io {
+                path: path.clone(),
+                source,
+            })?;
+        }
+        std::fs::create_dir_all(&path).map_err(|source| OutputError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(StagedDir {
+            path,
+            target: target.to_path_buf(),
+            committed: false,
+        })
+    }
+
+    /// Replaces the destination by the finished directory.
+    pub fn commit(mut self) -> Result<PathBuf, OutputError> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| OutputError::Io { path, source }
+        };
+        let old = self.path.with_file_name(format!(
+            "{}.old",
+            self.path.file_name().unwrap_or_default().to_string_lossy()
+        ));
+        if self.target.exists() {
+            std::fs::rename(&self.target, &old).map_err(io(&self.target))?;
+        }
+        std::fs::rename(&self.path, &self.target).map_err(io(&self.target))?;
+        self.committed = true;
+        if old.exists() {
+            std::fs::remove_dir_all(&old).map_err(io(&old))?;
+        }
+        Ok(self.target.clone())
+    }
+}
+
+impl Drop for StagedDir {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! The run's tables as Parquet (and CSV lists), with polars.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use polars::prelude::*;
+
+use crate::model::PlayerIds;
+use crate::replay::{Inputs, Run};
+
+use super::OutputError;
+
+fn table_error(path: &Path) -> impl Fn(PolarsError) -> OutputError + '_ {
+    move |e| OutputError::Table {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+/// Player ids keep their type: numbers as Int64, text as String.
+fn id_column(name: &str, ids: &PlayerIds, players: impl Iterator<Item = u32>) -> Column {
+    match ids {
+        PlayerIds::Numbers(v) => {
+            Int64Chunked::from_iter_values(name.into(), players.map(|p| v[p as usize] as i64))
+                .into_series()
+                .into()
+        }
+        PlayerIds::Text(v) => {
+            StringChunked::from_iter_values(name.into(), players.map(|p| v[p as usize].as_str()))
+                .into_series()
+                .into()
+        }
+    }
+}
+
+fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<(), OutputError> {
+    let file = File::create(path).map_err(|source| OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    ParquetWriter::new(file)
+        .with_compression(ParquetCompression::Zstd(None))
+        .finish(df)
+        .map_err(table_error(path))?;
+    Ok(())
+}
+
+fn int_column(name: &str, values: impl Iterator<Item = i32>) -> Column {
+    Int32Chunked::from_iter_values(name.into(), values)
+        .into_series()
+        .into()
+}
+
+fn optional_int_column(name: &str, values: impl Iterator<Item = Option<i32>>) -> Column {
+    Int32Chunked::from_iter_options(name.into(), values)
+        .into_series()
+        .into()
+}
+
+fn optional_float_column(name: &str, values: impl Iterator<Item = Option<f64>>) -> Column {
+    Float64Chunked::from_iter_options(name.into(), values)
+        .into_series()
+        .into()
+}
+
+fn bool_column(name: &str, values: impl Iterator<Item = bool>) -> Column {
+    BooleanChunked::from_iter_values(name.into(), values)
+        .into_series()
+        .into()
+}
+
+fn text_column<'a>(name: &str, values: impl Iterator<Item = &'a str>) -> Column {
+    StringChunked::from_iter_values(name.into(), values)
+        .into_series()
+        .into()
+}
+
+/// `lists.parquet`: one row per (month, player) on the list.
+pub fn write_lists(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), OutputError> {
+    let rows = &run.rows;
+    let months: Vec<String> = run.lists.iter().map(|m| m.to_string()).collect();
+    let month_of_row = (1..run.lists.len())
+        .flat_map(|t| std::iter::repeat_n(months[t].as_str(), rows.starts[t + 1] - rows.starts[t]));
+    let columns = vec![
+        text_column("month", month_of_row),
+        id_column("id", &inputs.players, rows.player.iter().copied()),
+        int_column("rating", rows.rating.iter().copied()),
+        int_column("k", rows.k.iter().map(|&k| i32::from(k))),
+        int_column("games", rows.games.iter().map(|&g| g as i32)),
+        int_column("total_games", rows.total_games.iter().map(|&g| g as i32)),
+        text_column(
+            "status",
+            rows.inactive
+                .iter()
+                .map(|&i| if i { "inactive" } else { "active" }),
+        ),
+        bool_column("new", rows.new.iter().copied()),
+        optional_int_column("change", rows.change.iter().copied()),
+    ];
+    let mut df = DataFrame::new(rows.player.len(), columns).map_err(table_error(path))?;
+    write_parquet(path, &mut df)
+}
+
+/// `games.parquet`: one row per game rated for a player or counted towards a first rating.
+pub fn write_games(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), OutputError> {
+    let g = &run.games;
+    let input = &inputs.games;
+    let months: Vec<String> = run.lists.iter().map(|m| m.to_string()).collect();
+    let index = |i: usize| g.game[i] as usize;
+    let n = g.game.len();
+    let mut columns = vec![
+        text_column(
+            "period",
+            g.list.iter().map(|&t| months[t as usize].as_str()),
+        ),
+        StringChunked::from_iter_options(
+            "event".into(),
+            (0..n).map(|i| {
+                Some(input.event_names[input.event[index(i)] as usize].as_str())
+                    .filter(|e| !e.is_empty())
+            }),
+        )
+        .into_series()
+        .into(),
+        StringChunked::from_iter_values(
+            "event_start".into(),
+            g.event_start.iter().map(|d| d.to_string()),
+        )
+        .into_series()
+        .into(),
+        id_column(
+            "white",
+            &inputs.players,
+            (0..n).map(|i| input.white[index(i)]),
+        ),
+        id_column(
+            "black",
+            &inputs.players,
+            (0..n).map(|i| input.black[index(i)]),
+        ),
+        Float64Chunked::from_iter_values(
+            "score".into(),
+            (0..n).map(|i| f64::from(input.score[index(i)]) / 2.0),
+        )
+        .into_series()
+        .into(),
+    ];
+    for (side, results) in [("white", &g.white), ("black", &g.black)] {
+        columns.push(optional_int_column(
+            &format!("{side}_rating"),
+            results.iter().map(|r| r.rating),
+        ));
+        columns.push(optional_int_column(
+            &format!("{side}_k"),
+            results.iter().map(|r| r.k.map(i32::from)),
+        ));
+        columns.push(optional_float_column(
+            &format!("{side}_expected"),
+            results.iter().map(|r| r.pd.map(|p| f64::from(p) / 100.0)),
+        ));
+        columns.push(optional_float_column(
+            &format!("{side}_change"),
+            results
+                .iter()
+                .map(|r| r.change.map(|c| f64::from(c) / 100.0)),
+        ));
+        columns.push(bool_column(
+            &format!("{side}_capped"),
+            results.iter().map(|r| r.capped),
+        ));
+    }
+    let mut df = DataFrame::new(n, columns).map_err(table_error(path))?;
+    write_parquet(path, &mut df)
+}
+
+/// `lists/YYYY-MM.csv`: one list per month in FIDE's column order.
+pub fn write_csv_lists(dir: &Path, inputs: &Inputs, run: &Run) -> Result<(), OutputError> {
+    std::fs::create_dir_all(dir).map_err(|source| OutputError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let info = &inputs.info;
+    let rows = &run.rows;
+    for t in 1..run.lists.len() {
+        let path = dir.join(format!("{}.csv", run.lists[t]));
+        let io = |source| OutputError::Io {
+            path: path.clone(),
+            source,
+        };
+        let mut w = BufWriter::new(File::create(&path).map_err(io)?);
+        writeln!(
+            w,
+            "id,name,federation,sex,title,rating,games,k,birth_year,flag,total_games,new,change"
+        )
+        .map_err(io)?;
+        for r in rows.starts[t]..rows.starts[t + 1] {
+            let p = rows.player[r] as usize;
+            let text = |v: &Option<String>| v.as_deref().map(csv_field).unwrap_or_default();
+            writeln!(
+                w,
+                "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                csv_field(&inputs.players.label(p as u32)),
+                text(&info.name[p]),
+                text(&info.federation[p]),
+                text(&info.sex[p]),
+                text(&info.title[p]),
+                rows.rating[r],
+                rows.games[r],
+                rows.k[r],
+                info.birth_year[p]
+                    .map(|y| y.to_string())
+                    .unwrap_or_default(),
+                if rows.inactive[r] { "i" } else { "" },
+                rows.total_games[r],
+                rows.new[r],
+                rows.change[r].map(|c| c.to_string()).unwrap_or_default(),
+            )
+            .map_err(io)?;
+        }
+        w.flush().map_err(io)?;
+    }
+    Ok(())
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}

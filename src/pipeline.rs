@@ -1,0 +1,139 @@
+//! A whole replay: scenario and command-line overrides → inputs → engine → run directory.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::ingest::{self, IngestError, IngestReport, InputFiles};
+use crate::model::Month;
+use crate::output::{self, OutputError, Timing, WriteOptions};
+use crate::replay::{self, ReplayError, Run};
+use crate::scenario::{Scenario, ScenarioError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    #[error(transparent)]
+    Ingest(#[from] IngestError),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    #[error("{}: the scenario names no games file (data.games); pass one with --games FILE", .0.display())]
+    NoGames(PathBuf),
+}
+
+/// What to replay and where to write it; `None` fields fall back to the scenario's.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayRequest {
+    pub scenario: PathBuf,
+    pub games: Option<PathBuf>,
+    pub players: Option<PathBuf>,
+    pub start_list: Option<PathBuf>,
+    pub out: Option<PathBuf>,
+    pub from: Option<Month>,
+    pub to: Option<Month>,
+    pub csv: bool,
+    pub skip_invalid: bool,
+    pub threads: usize,
+}
+
+/// Progress of a replay, for a terminal.
+pub trait Progress: Sync {
+    fn stage(&self, _name: &str) {}
+    fn lists(&self, _done: usize, _total: usize) {}
+}
+
+/// No progress shown.
+pub struct Quiet;
+
+impl Progress for Quiet {}
+
+/// Seconds spent in each stage.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StageTimes {
+    pub read: f64,
+    pub replay: f64,
+    pub write: f64,
+}
+
+pub struct ReplayOutcome {
+    pub scenario: Scenario,
+    pub run: Run,
+    pub report: IngestReport,
+    pub dir: PathBuf,
+    pub times: StageTimes,
+}
+
+/// Loads a scenario and applies the request's overrides of its data and window.
+pub fn prepare(request: &ReplayRequest) -> Result<(Scenario, InputFiles), RunError> {
+    let mut scenario = Scenario::load(&request.scenario)?;
+    scenario.set_window(request.from, request.to)?;
+    let data = &mut scenario.data;
+    let pick = |flag: &Option<PathBuf>, own: &mut Option<PathBuf>| {
+        if flag.is_some() {
+            own.clone_from(flag);
+        }
+    };
+    pick(&request.games, &mut data.games);
+    pick(&request.players, &mut data.players);
+    pick(&request.start_list, &mut data.start_list);
+    let games = data
+        .games
+        .clone()
+        .ok_or_else(|| RunError::NoGames(request.scenario.clone()))?;
+    let files = InputFiles {
+        games,
+        format: data.format,
+        month_1: data.month_1,
+        start_list: data.start_list.clone(),
+        players: data.players.clone(),
+    };
+    Ok((scenario, files))
+}
+
+pub fn replay(request: &ReplayRequest, progress: &dyn Progress) -> Result<ReplayOutcome, RunError> {
+    let started = Instant::now();
+    let (mut scenario, files) = prepare(request)?;
+    progress.stage("reading");
+    let (inputs, report) = ingest::read_inputs(&files, request.skip_invalid)?;
+    let read = started.elapsed().as_secs_f64();
+    progress.stage("replaying");
+    let run = replay::run(&scenario, &inputs, &|done, total| {
+        progress.lists(done, total)
+    })?;
+    let replayed = started.elapsed().as_secs_f64();
+    // The resolved scenario states the window actually run, so that it repeats the run alone.
+    scenario.run.to = run.lists.last().copied().filter(|_| run.lists.len() > 1);
+    progress.stage("writing");
+    let dir = request
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("output").join(&scenario.name));
+    let timing = Timing {
+        read_seconds: read,
+        replay_seconds: replayed - read,
+        threads: request.threads,
+    };
+    let dir = output::write_run(
+        &dir,
+        &scenario,
+        &inputs,
+        &run,
+        &report,
+        &WriteOptions { csv: request.csv },
+        &timing,
+    )?;
+    let times = StageTimes {
+        read,
+        replay: replayed - read,
+        write: started.elapsed().as_secs_f64() - replayed,
+    };
+    Ok(ReplayOutcome {
+        scenario,
+        run,
+        report,
+        dir,
+        times,
+    })
+}

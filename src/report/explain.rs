@@ -1,0 +1,402 @@
+//! `elosim explain`: one player's calculation for one list, the way FIDE prints it.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use polars::prelude::*;
+
+use super::run_files::{bool_column, float_column, int_column, text_column, ReportError, RunFiles};
+use crate::model::{Day, Month};
+use crate::rules::{PooledResults, Rounding};
+
+/// One game of the player, from the player's side.
+struct Game {
+    period: String,
+    event: String,
+    start: String,
+    opponent: String,
+    own: Option<i32>,
+    opponent_rating: Option<i32>,
+    score: f64,
+    k: Option<i32>,
+    expected: Option<f64>,
+    change: Option<f64>,
+    capped: bool,
+}
+
+/// The player's row on a list.
+struct ListRow {
+    month: String,
+    rating: i32,
+    k: i32,
+    new: bool,
+}
+
+pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportError> {
+    let run = RunFiles::open(dir)?;
+    let table = |e: PolarsError, name: &str| ReportError::Table {
+        path: dir.join(name),
+        message: e.to_string(),
+    };
+    let games =
+        player_games(&run.read("games.parquet")?, player).map_err(|e| table(e, "games.parquet"))?;
+    let rows =
+        player_rows(&run.read("lists.parquet")?, player).map_err(|e| table(e, "lists.parquet"))?;
+    let month = list.to_string();
+    let now = rows.iter().find(|r| r.month == month);
+    let before = rows.iter().rfind(|r| r.month < month);
+    let this: Vec<&Game> = games.iter().filter(|g| g.period == month).collect();
+    if now.is_none() && this.is_empty() {
+        return Err(ReportError::NotFound(format!(
+            "player {player} is not on the {month} list of {} and has no games rated on it",
+            dir.display()
+        )));
+    }
+    let mut out = String::new();
+    let w = &mut out;
+    let _ = writeln!(
+        w,
+        "Player {player}, list {month} (scenario {}, {})",
+        run.scenario.name,
+        dir.display()
+    );
+    let rules = run.scenario.timeline.at_month(list.plus(-1));
+    let rated_games: Vec<&&Game> = this.iter().filter(|g| g.k.is_some()).collect();
+    let previous_list = run
+        .scenario
+        .timeline
+        .lists_between(run.scenario.calendar.start, list.plus(-1))
+        .last()
+        .map(|m| m.to_string());
+    let on_previous = before.filter(|b| Some(&b.month) == previous_list.as_ref());
+    let own_in_games = this.iter().find_map(|g| g.own);
+    let previous_rating = match (on_previous, own_in_games) {
+        (Some(b), _) => {
+            let _ = writeln!(
+                w,
+                "Previous list {}: rating {} · K {}",
+                b.month, b.rating, b.k
+            );
+            b.rating
+        }
+        (None, Some(seed)) => {
+            let _ = writeln!(w, "First appearance: rated {seed} by the scenario's bootstrap (unknown players are seeded)");
+            seed
+        }
+        (None, None) => {
+            explain_first_rating(w, &run, &games, now, list, player);
+            return Ok(out);
+        }
+    };
+    if this.is_empty() {
+        let _ = writeln!(w, "No games rated on this list.");
+    } else {
+        write_games(w, &run, &this, list);
+    }
+    let rounded = period_change(&rated_games, rules.rounding);
+    let rounding = match rules.rounding {
+        Rounding::PerPeriod => "rounded once for the period, 0.5 away from zero",
+        Rounding::PerTournament => "each tournament rounded, 0.5 away from zero",
+    };
+    // + 0.0 turns a sum of nothing (−0.0) into 0.00.
+    let sum = |f: fn(&Game) -> f64| rated_games.iter().map(|g| f(g)).sum::<f64>() + 0.0;
+    let _ = writeln!(
+        w,
+        "  {} rated games · Σ(score − PD) = {:+.2} · Σ K × (score − PD) = {:+.2} → {:+} ({rounding})",
+        rated_games.len(),
+        sum(|g| g.score - g.expected.unwrap_or(0.0)),
+        sum(|g| g.change.unwrap_or(0.0)),
+        rounded
+    );
+    match now {
+        Some(r) => {
+            let events = r.rating - previous_rating - rounded as i32;
+            let note = if events != 0 {
+                format!("; {events:+} from a one-off event on this list (such as the compression)")
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                w,
+                "New rating on {month}: {} ({:+} from {previous_rating}{note})",
+                r.rating,
+                r.rating - previous_rating
+            );
+        }
+        None => {
+            let _ = writeln!(w, "New rating {} is below the floor of {}: the player is not on the {month} list (delisted)", previous_rating + rounded as i32, rules.floor);
+        }
+    }
+    Ok(out)
+}
+
+/// The games table: opponent, opponent's rating (* where the 350/400-point rule applied), D, PD,
+/// score, K and change.
+fn write_games(w: &mut String, run: &RunFiles, games: &[&Game], list: Month) {
+    let _ = writeln!(w);
+    let _ = writeln!(
+        w,
+        "  #  {:<16} {:<10}  {:>10}  {:>8}  {:>5}  {:>4}  {:>5}  {:>3}  {:>8}",
+        "event", "start", "opponent", "rating", "D", "PD", "score", "K", "change"
+    );
+    for (i, g) in games.iter().enumerate() {
+        let own = g.own.unwrap_or(0);
+        let cap = run
+            .scenario
+            .timeline
+            .at_day(Day::parse(&g.start).unwrap_or(list.first_day()))
+            .diff_cap
+            .points;
+        let (shown, diff) = match g.opponent_rating {
+            Some(o) if g.capped => {
+                let d = (own - o).clamp(-cap, cap);
+                (format!("{}*", own - d), d.to_string())
+            }
+            Some(o) => (o.to_string(), (own - o).to_string()),
+            None => ("unrated".into(), String::new()),
+        };
+        match (g.k, g.expected, g.change) {
+            (Some(k), Some(pd), Some(change)) => {
+                let _ = writeln!(
+                    w,
+                    "{:>3}  {:<16} {:<10}  {:>10}  {:>8}  {:>5}  {:>4.2}  {:>5.1}  {:>3}  {:>+8.2}",
+                    i + 1,
+                    short(&g.event),
+                    g.start,
+                    g.opponent,
+                    shown,
+                    diff,
+                    pd,
+                    g.score,
+                    k,
+                    change
+                );
+            }
+            _ => {
+                let _ = writeln!(
+                    w,
+                    "{:>3}  {:<16} {:<10}  {:>10}  {:>8}  {:>5}  {:>4}  {:>5.1}  {:>3}  {:>8}",
+                    i + 1,
+                    short(&g.event),
+                    g.start,
+                    g.opponent,
+                    shown,
+                    diff,
+                    "",
+                    g.score,
+                    "",
+                    "not rated"
+                );
+            }
+        }
+    }
+    let _ = writeln!(w);
+}
+
+fn short(event: &str) -> String {
+    if event.is_empty() {
+        "(no event)".into()
+    } else if event.chars().count() > 16 {
+        event.chars().take(15).collect::<String>() + "…"
+    } else {
+        event.to_string()
+    }
+}
+
+/// The change as the engine rounds it, from the games' unrounded changes.
+fn period_change(games: &[&&Game], rounding: Rounding) -> i64 {
+    let hundredths = |c: f64| (c * 100.0).round() as i64;
+    let round = crate::rules::rounding::round_hundredths;
+    match rounding {
+        Rounding::PerPeriod => round(games.iter().filter_map(|g| g.change).map(hundredths).sum()),
+        Rounding::PerTournament => {
+            let mut events: Vec<&str> = games.iter().map(|g| g.event.as_str()).collect();
+            events.dedup();
+            events.sort_unstable();
+            events.dedup();
+            events
+                .iter()
+                .map(|e| {
+                    round(
+                        games
+                            .iter()
+                            .filter(|g| g.event == *e)
+                            .filter_map(|g| g.change)
+                            .map(hundredths)
+                            .sum(),
+                    )
+                })
+                .sum()
+        }
+    }
+}
+
+/// An unrated player's pooled games and the first-rating formula (reference §6).
+fn explain_first_rating(
+    w: &mut String,
+    run: &RunFiles,
+    games: &[Game],
+    now: Option<&ListRow>,
+    list: Month,
+    player: &str,
+) {
+    let rules = run.scenario.timeline.at_month(list.plus(-1));
+    let window = rules.initial.window_months;
+    let month = list.to_string();
+    let earliest = list.plus(-(window - 1)).to_string();
+    let pooled: Vec<&Game> = games
+        .iter()
+        .filter(|g| {
+            g.own.is_none()
+                && g.period <= month
+                && g.period >= earliest
+                && g.opponent_rating.is_some()
+        })
+        .collect();
+    let _ = writeln!(w, "Unrated before this list. Games counted towards a first rating within {window} months (lists {earliest} to {month}):");
+    let _ = writeln!(
+        w,
+        "  #  {:<7}  {:<16}  {:>10}  {:>8}  {:>5}",
+        "list", "event", "opponent", "rating", "score"
+    );
+    let mut pool = PooledResults::default();
+    for (i, g) in pooled.iter().enumerate() {
+        let rating = g.opponent_rating.unwrap_or(0);
+        pool.add(PooledResults {
+            games: 1,
+            half_points: (g.score * 2.0) as u32,
+            opponents: i64::from(rating),
+        });
+        let _ = writeln!(
+            w,
+            "{:>3}  {:<7}  {:<16}  {:>10}  {:>8}  {:>5.1}",
+            i + 1,
+            g.period,
+            short(&g.event),
+            g.opponent,
+            rating,
+            g.score
+        );
+    }
+    let initial = &rules.initial;
+    let ra = if pool.games > 0 {
+        pool.opponents as f64 / f64::from(pool.games)
+    } else {
+        0.0
+    };
+    let _ = writeln!(
+        w,
+        "\n  {} games, {} points, Ra = {ra:.1}; at least {} games needed",
+        pool.games,
+        f64::from(pool.half_points) / 2.0,
+        initial.min_games
+    );
+    if initial.formula == crate::rules::InitialFormula::Performance && initial.dummy_games > 0 {
+        let _ = writeln!(
+            w,
+            "  with {} hypothetical draws against {}: Ra = {:.1}, p = {}/{}",
+            initial.dummy_games,
+            initial.dummy_rating,
+            (pool.opponents as f64 + f64::from(initial.dummy_rating * initial.dummy_games as i32))
+                / f64::from(pool.games + initial.dummy_games),
+            f64::from(pool.half_points + initial.dummy_games) / 2.0,
+            pool.games + initial.dummy_games
+        );
+    }
+    let computed = initial.rating(&pool);
+    match (now, computed) {
+        (Some(r), Some(ru)) if r.new => {
+            let note = if r.rating != ru {
+                format!(" (Ru = {ru} before a one-off event on this list, or results discarded by a fresh start)")
+            } else {
+                String::new()
+            };
+            let _ = writeln!(w, "First rating on {month}: {}{note}", r.rating);
+        }
+        (Some(r), _) => {
+            let _ = writeln!(
+                w,
+                "Rated {} on {month} (player {player} was rated before: see the previous lists)",
+                r.rating
+            );
+        }
+        (None, Some(ru)) => {
+            let _ = writeln!(
+                w,
+                "Ru = {ru} is below the floor of {}: no rating yet",
+                rules.floor
+            );
+        }
+        (None, None) => {
+            let _ = writeln!(w, "Not enough games yet: no rating on {month}");
+        }
+    }
+}
+
+fn player_games(df: &DataFrame, player: &str) -> PolarsResult<Vec<Game>> {
+    let white = text_column(df, "white")?;
+    let black = text_column(df, "black")?;
+    let period = text_column(df, "period")?;
+    let event = text_column(df, "event")?;
+    let start = text_column(df, "event_start")?;
+    let score = float_column(df, "score")?;
+    let side = |s: &str| -> PolarsResult<(
+        Vec<Option<i32>>,
+        Vec<Option<i32>>,
+        Vec<Option<f64>>,
+        Vec<Option<f64>>,
+        Vec<Option<bool>>,
+    )> {
+        Ok((
+            int_column(df, &format!("{s}_rating"))?,
+            int_column(df, &format!("{s}_k"))?,
+            float_column(df, &format!("{s}_expected"))?,
+            float_column(df, &format!("{s}_change"))?,
+            bool_column(df, &format!("{s}_capped"))?,
+        ))
+    };
+    let (wr, wk, we, wc, wcap) = side("white")?;
+    let (br, bk, be, bc, bcap) = side("black")?;
+    let mut out = Vec::new();
+    for i in 0..df.height() {
+        let is_white = white[i].as_deref() == Some(player);
+        if !is_white && black[i].as_deref() != Some(player) {
+            continue;
+        }
+        let s = score[i].unwrap_or(0.0);
+        let (own, opp) = if is_white { (0, 1) } else { (1, 0) };
+        let ratings = [wr[i], br[i]];
+        let ids = [&white[i], &black[i]];
+        out.push(Game {
+            period: period[i].clone().unwrap_or_default(),
+            event: event[i].clone().unwrap_or_default(),
+            start: start[i].clone().unwrap_or_default(),
+            opponent: ids[opp].clone().unwrap_or_default(),
+            own: ratings[own],
+            opponent_rating: ratings[opp],
+            score: if is_white { s } else { 1.0 - s },
+            k: if is_white { wk[i] } else { bk[i] },
+            expected: if is_white { we[i] } else { be[i] },
+            change: if is_white { wc[i] } else { bc[i] },
+            capped: (if is_white { wcap[i] } else { bcap[i] }).unwrap_or(false),
+        });
+    }
+    Ok(out)
+}
+
+fn player_rows(df: &DataFrame, player: &str) -> PolarsResult<Vec<ListRow>> {
+    let id = text_column(df, "id")?;
+    let month = text_column(df, "month")?;
+    let rating = int_column(df, "rating")?;
+    let k = int_column(df, "k")?;
+    let new = bool_column(df, "new")?;
+    Ok((0..df.height())
+        .filter(|&i| id[i].as_deref() == Some(player))
+        .map(|i| ListRow {
+            month: month[i].clone().unwrap_or_default(),
+            rating: rating[i].unwrap_or(0),
+            k: k[i].unwrap_or(0),
+            new: new[i].unwrap_or(false),
+        })
+        .collect())
+}

@@ -1,0 +1,78 @@
+//! Reading a run directory's tables back with polars.
+
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+
+use crate::scenario::{Scenario, ScenarioError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{}: not an elosim run directory (no {missing}); write one with `elosim replay --out DIR`", dir.display())]
+    NotARun { dir: PathBuf, missing: &'static str },
+    #[error("cannot read {}: {message}", path.display())]
+    Table { path: PathBuf, message: String },
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    #[error("{0}")]
+    NotFound(String),
+}
+
+/// A run directory's files.
+pub struct RunFiles {
+    pub dir: PathBuf,
+    pub scenario: Scenario,
+}
+
+impl RunFiles {
+    pub fn open(dir: &Path) -> Result<RunFiles, ReportError> {
+        for missing in ["scenario.resolved.toml", "lists.parquet", "games.parquet"] {
+            if !dir.join(missing).is_file() {
+                return Err(ReportError::NotARun {
+                    dir: dir.to_path_buf(),
+                    missing,
+                });
+            }
+        }
+        let scenario = Scenario::load(&dir.join("scenario.resolved.toml"))?;
+        Ok(RunFiles {
+            dir: dir.to_path_buf(),
+            scenario,
+        })
+    }
+
+    pub fn read(&self, name: &str) -> Result<DataFrame, ReportError> {
+        let path = self.dir.join(name);
+        let error = |e: PolarsError| ReportError::Table {
+            path: path.clone(),
+            message: e.to_string(),
+        };
+        let file = std::fs::File::open(&path).map_err(|e| ReportError::Table {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        ParquetReader::new(file).finish().map_err(error)
+    }
+}
+
+/// A column as text (ids may be numbers or text).
+pub fn text_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<String>>> {
+    let column = df.column(name)?.cast(&DataType::String)?;
+    Ok(column
+        .str()?
+        .iter()
+        .map(|v| v.map(str::to_string))
+        .collect())
+}
+
+pub fn int_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<i32>>> {
+    Ok(df.column(name)?.i32()?.iter().collect())
+}
+
+pub fn float_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>> {
+    Ok(df.column(name)?.f64()?.iter().collect())
+}
+
+pub fn bool_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<bool>>> {
+    Ok(df.column(name)?.bool()?.iter().collect())
+}
