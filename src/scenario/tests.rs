@@ -143,13 +143,11 @@ fn what_ifs_extend_the_history() {
             ("2017-01".to_string(), "fresh-start")
         ]
     );
+    let games = s.data.games.as_ref().unwrap();
     assert!(
-        s.data
-            .games
-            .as_ref()
-            .unwrap()
-            .ends_with("../data/kaggle2010/training_data.csv"),
-        "data paths are relative to the file that states them"
+        games.ends_with("data/kaggle2010/training_data.csv") && games.is_file(),
+        "data paths are relative to the file that states them: {}",
+        games.display()
     );
     let k = Scenario::load(&shipped("kaggle2010.toml")).unwrap();
     assert_eq!(
