@@ -70,31 +70,55 @@ fn bool_column(name: &str, values: impl Iterator<Item = bool>) -> Column {
         .into()
 }
 
-fn text_column<'a>(name: &str, values: impl Iterator<Item = &'a str>) -> Column {
-    StringChunked::from_iter_values(name.into(), values)
-        .into_series()
-        .into()
+/// A text column of few distinct values (months, statuses) as a polars Enum: Parquet stores it as
+/// a dictionary of strings, built from the codes without hashing millions of strings.
+fn enum_column(
+    name: &str,
+    categories: &[&str],
+    codes: impl Iterator<Item = usize>,
+) -> PolarsResult<Column> {
+    let dtype =
+        DataType::from_frozen_categories(FrozenCategories::new(categories.iter().copied())?);
+    let series = match dtype.cat_physical()? {
+        CategoricalPhysical::U8 => CategoricalChunked::<Categorical8Type>::from_cats_and_dtype(
+            UInt8Chunked::from_iter_values(name.into(), codes.map(|c| c as u8)),
+            dtype,
+        )
+        .into_series(),
+        CategoricalPhysical::U16 => CategoricalChunked::<Categorical16Type>::from_cats_and_dtype(
+            UInt16Chunked::from_iter_values(name.into(), codes.map(|c| c as u16)),
+            dtype,
+        )
+        .into_series(),
+        CategoricalPhysical::U32 => CategoricalChunked::<Categorical32Type>::from_cats_and_dtype(
+            UInt32Chunked::from_iter_values(name.into(), codes.map(|c| c as u32)),
+            dtype,
+        )
+        .into_series(),
+    };
+    Ok(series.into())
 }
 
 /// `lists.parquet`: one row per (month, player) on the list.
 pub fn write_lists(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), OutputError> {
     let rows = &run.rows;
     let months: Vec<String> = run.lists.iter().map(|m| m.to_string()).collect();
-    let month_of_row = (1..run.lists.len())
-        .flat_map(|t| std::iter::repeat_n(months[t].as_str(), rows.starts[t + 1] - rows.starts[t]));
+    let months: Vec<&str> = months.iter().map(String::as_str).collect();
+    let list_of_row = (1..run.lists.len())
+        .flat_map(|t| std::iter::repeat_n(t, rows.starts[t + 1] - rows.starts[t]));
     let columns = vec![
-        text_column("month", month_of_row),
+        enum_column("month", &months, list_of_row).map_err(table_error(path))?,
         id_column("id", &inputs.players, rows.player.iter().copied()),
         int_column("rating", rows.rating.iter().copied()),
         int_column("k", rows.k.iter().map(|&k| i32::from(k))),
         int_column("games", rows.games.iter().map(|&g| g as i32)),
         int_column("total_games", rows.total_games.iter().map(|&g| g as i32)),
-        text_column(
+        enum_column(
             "status",
-            rows.inactive
-                .iter()
-                .map(|&i| if i { "inactive" } else { "active" }),
-        ),
+            &["active", "inactive"],
+            rows.inactive.iter().map(|&i| usize::from(i)),
+        )
+        .map_err(table_error(path))?,
         bool_column("new", rows.new.iter().copied()),
         optional_int_column("change", rows.change.iter().copied()),
     ];
@@ -107,13 +131,12 @@ pub fn write_games(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), Output
     let g = &run.games;
     let input = &inputs.games;
     let months: Vec<String> = run.lists.iter().map(|m| m.to_string()).collect();
+    let months: Vec<&str> = months.iter().map(String::as_str).collect();
     let index = |i: usize| g.game[i] as usize;
     let n = g.game.len();
     let mut columns = vec![
-        text_column(
-            "period",
-            g.list.iter().map(|&t| months[t as usize].as_str()),
-        ),
+        enum_column("period", &months, g.list.iter().map(|&t| t as usize))
+            .map_err(table_error(path))?,
         StringChunked::from_iter_options(
             "event".into(),
             (0..n).map(|i| {

@@ -9,7 +9,7 @@ mod state;
 
 use crate::model::{Day, Games, Month, PlayerIds, PlayerInfo, StartList};
 use crate::rules::period::is_inactive;
-use crate::rules::DelistedGames;
+use crate::rules::{DelistedGames, EventTiming, Regulations};
 use crate::scenario::{EventKind, Scenario};
 use crate::systems::fide::{Outcome, PeriodRules, SideResult};
 
@@ -107,25 +107,25 @@ pub fn run(
     inputs: &Inputs,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
-    let games = &inputs.games;
-    let schedule = schedule::schedule(scenario, games)?;
+    let schedule = schedule::schedule(scenario, &inputs.games)?;
     let lists = &schedule.lists;
     let timeline = &scenario.timeline;
     let n = inputs.players.len();
+    let start_rules = timeline.at_month(lists[0]);
     let mut state = State::from_start_list(
         n,
         &inputs.start_list,
         inputs.info.birth_year.clone(),
         lists[0],
-        timeline.at_month(lists[0]),
+        start_rules,
         scenario.bootstrap,
     );
 
     // Older lists are kept only for tournaments that started under them and are rated later.
     let mut last_use = vec![0usize; lists.len()];
     for (t, range) in schedule.periods.iter().enumerate() {
-        for pos in range.clone() {
-            let s = schedule.in_force[pos] as usize;
+        for slot in &schedule.slots[range.clone()] {
+            let s = slot.in_force as usize;
             if s + 1 < t {
                 last_use[s] = last_use[s].max(t);
             }
@@ -136,48 +136,35 @@ pub fn run(
         views[0] = Some(state.view());
     }
 
-    let mut index = PlayerIndex::new(n);
-    let mut results = Vec::new();
     let mut run = Run {
         lists: lists.clone(),
         rows: ListRows::default(),
-        games: RatedGames::default(),
+        games: RatedGames::with_capacity(schedule.order.len()),
         summaries: Vec::new(),
         skipped: schedule.skipped,
     };
-    run.rows.starts.extend([0, 0]);
-    let mut listed = Listed {
-        list: vec![u32::MAX; n],
-        rating: vec![0; n],
-    };
-    for (p, shown) in state.shown.iter().enumerate() {
-        if *shown {
-            listed.list[p] = 0;
-            listed.rating[p] = state.rating[p];
-        }
-    }
-    let mut period_games = vec![0u32; n];
-    let mut is_new = vec![false; n];
-
+    let mut publisher = Publisher::new(&state);
+    let mut index = PlayerIndex::new(n);
+    let mut results = Vec::new();
+    let mut outcomes = Vec::new();
     for t in 1..lists.len() {
         let month = lists[t];
         let list_rules = timeline.at_month(lists[t - 1]);
-        apply_events(scenario, month, true, &mut state);
+        apply_events(scenario, month, true, &mut state, &mut publisher);
 
         let range = schedule.periods[t].clone();
-        index.build(games, &schedule, range.clone());
+        index.build(&schedule, range.clone());
         let frozen = Frozen {
             state: &state,
             views: &views,
             previous: t as u32 - 1,
-            games,
             schedule: &schedule,
         };
         let rules = PeriodRules {
             timeline,
             list: list_rules,
         };
-        let outcomes = period::compute(&frozen, &rules, &index, month, &mut results);
+        period::compute(&frozen, &rules, &index, month, &mut results, &mut outcomes);
 
         let mut summary = ListSummary {
             month,
@@ -187,70 +174,28 @@ pub fn run(
             games: 0,
             games_not_counted: 0,
         };
-        record_games(
-            &mut run.games,
-            &mut summary,
-            &index,
-            &results,
-            &schedule,
-            t,
-            range,
-        );
+        run.games
+            .record(&mut summary, &index, &results, &schedule, t);
         for (&player, outcome) in index.players.iter().zip(&outcomes) {
-            let p = player as usize;
-            match *outcome {
-                Outcome::Rated { change, games } if games > 0 => {
-                    period_games[p] = games;
-                    state.shown[p] = true;
-                    state.last_rated_game[p] = Some(month);
-                    state.history[p].total_games += games;
-                    let rating = state.rating[p] + change;
-                    if rating < list_rules.floor {
-                        // Reference §5: "shown as unrated on the next list … treated in the same
-                        // manner as any other unrated player".
-                        state.rated[p] = false;
-                        if list_rules.delisted_games == DelistedGames::Reset {
-                            state.history[p].total_games = 0;
-                        }
-                        summary.delisted += 1;
-                    } else {
-                        state.rating[p] = rating;
-                    }
-                }
-                Outcome::Rated { .. } => {}
-                Outcome::Unrated { counted } => {
-                    let pool = &mut state.pool[p];
-                    if let Some(rating) =
-                        newcomers::add_and_qualify(pool, month, counted, list_rules)
-                    {
-                        state.history[p].total_games += newcomers::pooled_games(pool);
-                        pool.clear();
-                        state.rated[p] = true;
-                        state.rating[p] = rating;
-                        state.shown[p] = true;
-                        state.last_rated_game[p] = Some(month);
-                        period_games[p] = 0;
-                        is_new[p] = true;
-                    }
-                }
-            }
+            apply_outcome(
+                &mut state,
+                &mut publisher,
+                &mut summary,
+                player as usize,
+                *outcome,
+                month,
+                list_rules,
+            );
         }
-        apply_events(scenario, month, false, &mut state);
-        publish(
+        apply_events(scenario, month, false, &mut state, &mut publisher);
+        publisher.publish(
             &mut run.rows,
             &mut summary,
             &mut state,
-            &mut listed,
-            &period_games,
-            &is_new,
             timeline.at_month(month),
             month,
             t,
         );
-        for &player in &index.players {
-            period_games[player as usize] = 0;
-            is_new[player as usize] = false;
-        }
         if last_use[t] > t {
             views[t] = Some(state.view());
         }
@@ -265,24 +210,68 @@ pub fn run(
     Ok(run)
 }
 
-/// Each player's last published list and rating, for the `change` column.
-struct Listed {
-    list: Vec<u32>,
-    rating: Vec<i32>,
+/// Applies one player's period outcome (reference §4–§6).
+fn apply_outcome(
+    state: &mut State,
+    publisher: &mut Publisher,
+    summary: &mut ListSummary,
+    p: usize,
+    outcome: Outcome,
+    month: Month,
+    rules: &Regulations,
+) {
+    match outcome {
+        Outcome::Rated { change, games } if games > 0 => {
+            publisher.played(p, games);
+            state.shown[p] = true;
+            state.last_rated_game[p] = Some(month);
+            state.history[p].total_games += games;
+            let rating = state.rating[p] + change;
+            if rating < rules.floor {
+                // Reference §5: "shown as unrated on the next list … treated in the same manner as
+                // any other unrated player".
+                state.rated[p] = false;
+                if rules.delisted_games == DelistedGames::Reset {
+                    state.history[p].total_games = 0;
+                }
+                summary.delisted += 1;
+            } else {
+                state.rating[p] = rating;
+            }
+        }
+        Outcome::Rated { .. } => {}
+        Outcome::Unrated { counted } => {
+            let pool = &mut state.pool[p];
+            if let Some(rating) = newcomers::add_and_qualify(pool, month, counted, rules) {
+                state.history[p].total_games += newcomers::pooled_games(pool);
+                pool.clear();
+                state.rated[p] = true;
+                state.rating[p] = rating;
+                state.shown[p] = true;
+                state.last_rated_game[p] = Some(month);
+                publisher.rated_first(p);
+            }
+        }
+    }
 }
 
 /// One-off events on `month`, before or after its calculations (reference §8).
-fn apply_events(scenario: &Scenario, month: Month, before: bool, state: &mut State) {
+fn apply_events(
+    scenario: &Scenario,
+    month: Month,
+    before: bool,
+    state: &mut State,
+    publisher: &mut Publisher,
+) {
     for event in scenario.events.iter().filter(|e| e.list == month) {
         match &event.kind {
-            EventKind::Compression(c)
-                if (c.timing == crate::rules::EventTiming::BeforeCalculation) == before =>
-            {
+            EventKind::Compression(c) if (c.timing == EventTiming::BeforeCalculation) == before => {
                 for p in 0..state.players() {
                     if state.rated[p] && state.shown[p] {
                         state.rating[p] = c.apply(state.rating[p]);
                     }
                 }
+                publisher.recompute_all();
             }
             EventKind::FreshStart if !before => state.pool.iter_mut().for_each(Vec::clear),
             _ => {}
@@ -290,78 +279,208 @@ fn apply_events(scenario: &Scenario, month: Month, before: bool, state: &mut Sta
     }
 }
 
-fn record_games(
-    out: &mut RatedGames,
-    summary: &mut ListSummary,
-    index: &PlayerIndex,
-    results: &[SideResult],
-    schedule: &schedule::Schedule,
-    t: usize,
-    range: std::ops::Range<usize>,
-) {
-    let base = range.start;
-    let mut sides = vec![[SideResult::default(); 2]; range.len()];
-    for (side, result) in index.sides.iter().zip(results) {
-        sides[side.pos as usize - base][usize::from(!side.white)] = *result;
-    }
-    for (i, [white, black]) in sides.into_iter().enumerate() {
-        if !(white.counted || black.counted) {
-            summary.games_not_counted += 1;
-            continue;
+impl RatedGames {
+    fn with_capacity(games: usize) -> RatedGames {
+        RatedGames {
+            game: Vec::with_capacity(games),
+            list: Vec::with_capacity(games),
+            event_start: Vec::with_capacity(games),
+            white: Vec::with_capacity(games),
+            black: Vec::with_capacity(games),
         }
-        summary.games += 1;
-        out.game.push(schedule.order[base + i]);
-        out.list.push(t as u32);
-        out.event_start.push(schedule.event_start[base + i]);
-        out.white.push(white);
-        out.black.push(black);
+    }
+
+    /// Appends the period's games that counted for someone, in schedule order.
+    fn record(
+        &mut self,
+        summary: &mut ListSummary,
+        index: &PlayerIndex,
+        results: &[SideResult],
+        schedule: &schedule::Schedule,
+        t: usize,
+    ) {
+        let range = schedule.periods[t].clone();
+        let first = self.game.len();
+        self.white
+            .resize(first + range.len(), SideResult::default());
+        self.black
+            .resize(first + range.len(), SideResult::default());
+        for (side, result) in index.sides.iter().zip(results) {
+            let at = first + side.pos as usize - range.start;
+            if side.white {
+                self.white[at] = *result;
+            } else {
+                self.black[at] = *result;
+            }
+        }
+        let mut kept = first;
+        for (i, pos) in range.enumerate() {
+            let (white, black) = (self.white[first + i], self.black[first + i]);
+            if !(white.counted || black.counted) {
+                summary.games_not_counted += 1;
+                continue;
+            }
+            summary.games += 1;
+            self.white[kept] = white;
+            self.black[kept] = black;
+            self.game.push(schedule.order[pos]);
+            self.list.push(t as u32);
+            self.event_start.push(schedule.event_start[pos]);
+            kept += 1;
+        }
+        self.white.truncate(kept);
+        self.black.truncate(kept);
     }
 }
 
-/// Publishes list t: every rated player shown, with the K of the rules in force from this list on
-/// and the inactivity flag (reference §3.2, §7).
-#[allow(clippy::too_many_arguments)]
-fn publish(
-    rows: &mut ListRows,
-    summary: &mut ListSummary,
-    state: &mut State,
-    listed: &mut Listed,
-    period_games: &[u32],
-    is_new: &[bool],
-    rules: &crate::rules::Regulations,
-    month: Month,
-    t: usize,
-) {
-    for p in 0..state.players() {
-        if !(state.rated[p] && state.shown[p]) {
-            continue;
+/// Publishes lists: K, inactivity and the change since the previous list, for every rated player
+/// shown (reference §3.2, §7).
+struct Publisher {
+    /// Each player's last published list and rating, for the `change` column.
+    last_list: Vec<u32>,
+    last_rating: Vec<i32>,
+    /// Rated games this period, and first ratings this period.
+    period_games: Vec<u32>,
+    first: Vec<bool>,
+    /// Players whose rating or history changed this period: their K is recomputed.
+    touched: Vec<u32>,
+    is_touched: Vec<bool>,
+    /// Recompute every K (a new year for the junior rule, other K rules, a one-off event).
+    all: bool,
+    last_year: i32,
+    last_rules: Option<crate::rules::KRule>,
+    /// The players on the list being published (scratch).
+    listed: Vec<u32>,
+}
+
+impl Publisher {
+    fn new(state: &State) -> Publisher {
+        let n = state.players();
+        let mut last_list = vec![u32::MAX; n];
+        let mut last_rating = vec![0; n];
+        for p in (0..n).filter(|&p| state.shown[p]) {
+            last_list[p] = 0;
+            last_rating[p] = state.rating[p];
         }
-        let rating = state.rating[p];
-        let history = &mut state.history[p];
-        history.publish(rating, &rules.k);
-        let k = rules
-            .k
-            .k_for_list(history, state.birth_year[p], month.year());
-        state.k[p] = k;
-        rows.player.push(p as u32);
-        rows.rating.push(rating);
-        rows.k.push(k);
-        rows.games.push(period_games[p]);
-        rows.total_games.push(history.total_games);
-        rows.inactive.push(
-            state.last_rated_game[p]
-                .is_none_or(|last| is_inactive(month, last, rules.inactive_after_months)),
-        );
-        let first = listed.list[p] == u32::MAX || is_new[p];
-        rows.new.push(first);
-        rows.change
-            .push((listed.list[p] == t as u32 - 1).then(|| rating - listed.rating[p]));
-        listed.list[p] = t as u32;
-        listed.rating[p] = rating;
-        summary.new += usize::from(first);
+        Publisher {
+            last_list,
+            last_rating,
+            period_games: vec![0; n],
+            first: vec![false; n],
+            touched: Vec::new(),
+            is_touched: vec![false; n],
+            all: true,
+            last_year: i32::MIN,
+            last_rules: None,
+            listed: Vec::new(),
+        }
     }
-    summary.players = rows.player.len() - rows.starts[t];
-    rows.starts.push(rows.player.len());
+
+    fn touch(&mut self, p: usize) {
+        if !self.is_touched[p] {
+            self.is_touched[p] = true;
+            self.touched.push(p as u32);
+        }
+    }
+
+    fn played(&mut self, p: usize, games: u32) {
+        self.period_games[p] = games;
+        self.touch(p);
+    }
+
+    fn rated_first(&mut self, p: usize) {
+        self.first[p] = true;
+        self.touch(p);
+    }
+
+    fn recompute_all(&mut self) {
+        self.all = true;
+    }
+
+    fn publish(
+        &mut self,
+        rows: &mut ListRows,
+        summary: &mut ListSummary,
+        state: &mut State,
+        rules: &Regulations,
+        month: Month,
+        t: usize,
+    ) {
+        if rows.starts.is_empty() {
+            rows.starts.extend([0, 0]);
+        }
+        let all = self.all
+            || self.last_year != month.year()
+            || self.last_rules.as_ref() != Some(&rules.k);
+        let recompute = |state: &mut State, p: usize| {
+            let history = &mut state.history[p];
+            history.publish(state.rating[p], &rules.k);
+            state.k[p] = rules
+                .k
+                .k_for_list(history, state.birth_year[p], month.year());
+        };
+        if all {
+            for p in 0..state.players() {
+                if state.rated[p] {
+                    recompute(state, p);
+                }
+            }
+        } else {
+            for &p in &self.touched {
+                if state.rated[p as usize] {
+                    recompute(state, p as usize);
+                }
+            }
+        }
+        // Column by column over the listed players: each loop is one tight gather.
+        self.listed.clear();
+        self.listed.extend(
+            (0..state.players() as u32)
+                .filter(|&p| state.rated[p as usize] && state.shown[p as usize]),
+        );
+        let listed = &self.listed;
+        let at = |p: &u32| *p as usize;
+        rows.player.extend_from_slice(listed);
+        rows.rating
+            .extend(listed.iter().map(|p| state.rating[at(p)]));
+        rows.k.extend(listed.iter().map(|p| state.k[at(p)]));
+        rows.games
+            .extend(listed.iter().map(|p| self.period_games[at(p)]));
+        rows.total_games
+            .extend(listed.iter().map(|p| state.history[at(p)].total_games));
+        let inactive_after = rules.inactive_after_months;
+        rows.inactive.extend(listed.iter().map(|p| {
+            state.last_rated_game[at(p)].is_none_or(|last| is_inactive(month, last, inactive_after))
+        }));
+        let first_row = rows.new.len();
+        rows.new.extend(
+            listed
+                .iter()
+                .map(|p| self.last_list[at(p)] == u32::MAX || self.first[at(p)]),
+        );
+        let previous = t as u32 - 1;
+        rows.change.extend(listed.iter().map(|p| {
+            (self.last_list[at(p)] == previous)
+                .then(|| state.rating[at(p)] - self.last_rating[at(p)])
+        }));
+        for &p in listed {
+            self.last_list[p as usize] = t as u32;
+            self.last_rating[p as usize] = state.rating[p as usize];
+        }
+        summary.new = rows.new[first_row..].iter().filter(|&&new| new).count();
+        let listed = listed.len();
+        summary.players = listed;
+        rows.starts.push(rows.player.len());
+        for &p in &self.touched {
+            self.period_games[p as usize] = 0;
+            self.first[p as usize] = false;
+            self.is_touched[p as usize] = false;
+        }
+        self.touched.clear();
+        self.all = false;
+        self.last_year = month.year();
+        self.last_rules = Some(rules.k.clone());
+    }
 }
 
 #[cfg(test)]

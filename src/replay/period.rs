@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use crate::model::{Games, Month, PlayerId};
+use crate::model::{Month, PlayerId};
 use crate::systems::fide::{self, Outcome, PeriodRules, SideInput, SideResult};
 
 use super::schedule::Schedule;
@@ -16,13 +16,16 @@ pub struct SideRef {
     pub white: bool,
 }
 
-/// The period's games grouped by player (a CSR index), built with a counting sort.
+/// The period's games grouped by player (a CSR index), built with a counting sort. Its buffers are
+/// kept from period to period so that a period allocates nothing.
 pub struct PlayerIndex {
     pub players: Vec<PlayerId>,
     /// `sides[offsets[i]..offsets[i + 1]]` are the games of `players[i]`, in schedule order.
     pub offsets: Vec<usize>,
     pub sides: Vec<SideRef>,
+    /// Per player: games this period, then the player's slot while filling.
     counts: Vec<u32>,
+    fill: Vec<usize>,
 }
 
 impl PlayerIndex {
@@ -32,30 +35,33 @@ impl PlayerIndex {
             offsets: Vec::new(),
             sides: Vec::new(),
             counts: vec![0; players],
+            fill: Vec::new(),
         }
     }
 
-    pub fn build(&mut self, games: &Games, schedule: &Schedule, range: std::ops::Range<usize>) {
+    /// Indexes the games of `range`. Players come in order of first appearance: every player's
+    /// outcome is independent of the others', so the order changes no result.
+    pub fn build(&mut self, schedule: &Schedule, range: std::ops::Range<usize>) {
         self.players.clear();
-        for pos in range.clone() {
-            let g = schedule.order[pos] as usize;
-            for p in [games.white[g], games.black[g]] {
+        for slot in &schedule.slots[range.clone()] {
+            for p in [slot.white, slot.black] {
                 if self.counts[p as usize] == 0 {
                     self.players.push(p);
                 }
                 self.counts[p as usize] += 1;
             }
         }
-        self.players.sort_unstable();
         self.offsets.clear();
         let mut total = 0;
-        for &p in &self.players {
+        for (i, &p) in self.players.iter().enumerate() {
             self.offsets.push(total);
             total += self.counts[p as usize] as usize;
-            self.counts[p as usize] = self.offsets.len() as u32 - 1; // reuse as the player's slot
+            self.counts[p as usize] = i as u32;
         }
         self.offsets.push(total);
-        let mut fill: Vec<usize> = self.offsets[..self.players.len()].to_vec();
+        self.fill.clear();
+        self.fill
+            .extend_from_slice(&self.offsets[..self.players.len()]);
         self.sides.clear();
         self.sides.resize(
             total,
@@ -64,15 +70,14 @@ impl PlayerIndex {
                 white: false,
             },
         );
-        for pos in range {
-            let g = schedule.order[pos] as usize;
-            for (p, white) in [(games.white[g], true), (games.black[g], false)] {
-                let slot = self.counts[p as usize] as usize;
-                self.sides[fill[slot]] = SideRef {
+        for (pos, slot) in range.clone().zip(&schedule.slots[range]) {
+            for (p, white) in [(slot.white, true), (slot.black, false)] {
+                let at = &mut self.fill[self.counts[p as usize] as usize];
+                self.sides[*at] = SideRef {
                     pos: pos as u32,
                     white,
                 };
-                fill[slot] += 1;
+                *at += 1;
             }
         }
         for &p in &self.players {
@@ -88,7 +93,6 @@ pub struct Frozen<'a> {
     pub views: &'a [Option<ListView>],
     /// The previous list's index (the list being frozen).
     pub previous: u32,
-    pub games: &'a Games,
     pub schedule: &'a Schedule,
 }
 
@@ -96,76 +100,89 @@ impl Frozen<'_> {
     /// The side of a game as the rules see it (reference §1: the ratings of the list in force at
     /// the tournament's start).
     fn side(&self, player: PlayerId, r: SideRef) -> SideInput {
-        let pos = r.pos as usize;
-        let g = self.schedule.order[pos] as usize;
-        let opponent = if r.white {
-            self.games.black[g]
-        } else {
-            self.games.white[g]
-        };
-        let in_force = self.schedule.in_force[pos];
-        let then = (in_force != self.previous).then(|| {
-            self.views[in_force as usize]
+        let slot = &self.schedule.slots[r.pos as usize];
+        let opponent = if r.white { slot.black } else { slot.white };
+        let then = (slot.in_force != self.previous).then(|| {
+            self.views[slot.in_force as usize]
                 .as_ref()
                 .expect("older lists in force are kept")
         });
         let (p, o) = (player as usize, opponent as usize);
-        let current = (self.state.rating[p], self.state.k[p]);
         let own = self.state.rated[p].then(|| match then {
             Some(view) if view.rated[p] => (view.rating[p], view.k[p]),
-            _ => current,
+            _ => (self.state.rating[p], self.state.k[p]),
         });
         let opponent = match then {
             Some(view) => view.rated[o].then(|| view.rating[o]),
             None => self.state.rated_at(opponent),
         };
-        let score = self.games.score[g];
         SideInput {
             own,
             opponent,
-            score: if r.white { score } else { 2 - score },
-            event: self.games.event[g],
-            era: self.schedule.era[pos],
+            score: if r.white { slot.score } else { 2 - slot.score },
+            event: slot.event,
+            era: slot.era,
         }
     }
 }
 
-/// Computes every player's outcome in parallel; `results` receives one entry per side of the index.
+/// Players per parallel block: enough that a block's work outweighs handing it to a thread.
+const BLOCK: usize = 2048;
+
+/// Computes every player's outcome, in parallel over blocks of players; `results` receives one
+/// entry per side of the index and `outcomes` one per player, in the index's order.
 pub fn compute(
     frozen: &Frozen<'_>,
     rules: &PeriodRules<'_>,
     index: &PlayerIndex,
     list: Month,
     results: &mut Vec<SideResult>,
-) -> Vec<Outcome> {
+    outcomes: &mut Vec<Outcome>,
+) {
     results.clear();
     results.resize(index.sides.len(), SideResult::default());
-    let mut slices: Vec<&mut [SideResult]> = Vec::with_capacity(index.players.len());
-    let mut rest: &mut [SideResult] = results;
-    for w in index.offsets.windows(2) {
-        let (head, tail) = rest.split_at_mut(w[1] - w[0]);
-        slices.push(head);
-        rest = tail;
+    outcomes.clear();
+    outcomes.resize(
+        index.players.len(),
+        Outcome::Rated {
+            change: 0,
+            games: 0,
+        },
+    );
+    // Blocks of consecutive players own consecutive stretches of `results` and `outcomes`.
+    let mut blocks = Vec::with_capacity(index.players.len() / BLOCK + 1);
+    let (mut results_left, mut outcomes_left): (&mut [SideResult], &mut [Outcome]) =
+        (results, outcomes);
+    for first in (0..index.players.len()).step_by(BLOCK) {
+        let last = (first + BLOCK).min(index.players.len());
+        let (r, r_rest) = std::mem::take(&mut results_left)
+            .split_at_mut(index.offsets[last] - index.offsets[first]);
+        let (o, o_rest) = std::mem::take(&mut outcomes_left).split_at_mut(last - first);
+        results_left = r_rest;
+        outcomes_left = o_rest;
+        blocks.push((first..last, r, o));
     }
     let window = rules.list.initial.window_months;
-    index
-        .players
-        .par_iter()
-        .zip(slices.into_par_iter())
-        .enumerate()
-        .with_min_len(256)
-        .map(|(i, (&player, out))| {
-            let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
-            let p = player as usize;
-            let pooled = super::newcomers::has_counted_results(&frozen.state.pool[p], list, window);
-            fide::rate_player(
-                rules,
-                frozen.state.rated[p],
-                pooled,
-                sides.len(),
-                |j| frozen.side(player, sides[j]),
-                out,
-            )
-        })
-        .collect()
+    blocks
+        .into_par_iter()
+        .for_each(|(players, results, outcomes)| {
+            let base = index.offsets[players.start];
+            for (i, outcome) in players.zip(outcomes) {
+                let player = index.players[i];
+                let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
+                let out = &mut results[index.offsets[i] - base..index.offsets[i + 1] - base];
+                let p = player as usize;
+                let rated = frozen.state.rated[p];
+                let pooled = !rated
+                    && super::newcomers::has_counted_results(&frozen.state.pool[p], list, window);
+                *outcome = fide::rate_player(
+                    rules,
+                    rated,
+                    pooled,
+                    sides.len(),
+                    |j| frozen.side(player, sides[j]),
+                    out,
+                );
+            }
+        });
 }

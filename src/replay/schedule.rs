@@ -2,10 +2,26 @@
 //! and the regulations of that date, and orders the games canonically (so that no output depends on
 //! the order of input rows).
 
-use crate::model::{Day, Games, Month, EVENT_NONE};
+use std::collections::HashMap;
+
+use crate::model::{Day, Games, HalfPoints, Month, PlayerId, EVENT_NONE};
 use crate::scenario::Scenario;
 
 use super::ReplayError;
+
+/// What the engine reads of one game, in schedule order and in one place.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSlot {
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub event: u32,
+    /// The list in force at the tournament's start.
+    pub in_force: u32,
+    /// The era of the tournament's start.
+    pub era: u16,
+    /// White's score.
+    pub score: HalfPoints,
+}
 
 /// The games of a run, in canonical order, with what the engine needs to know about each.
 pub struct Schedule {
@@ -14,14 +30,12 @@ pub struct Schedule {
     /// Indices into the input games, in canonical order: by list, tournament start, event, then
     /// the game's own start, players and score.
     pub order: Vec<u32>,
-    /// For each list index, its games as a range of `order` (empty for the starting list).
-    pub periods: Vec<std::ops::Range<usize>>,
-    /// Per position in `order`: the list in force at the tournament's start.
-    pub in_force: Vec<u32>,
-    /// Per position in `order`: the era of the tournament's start.
-    pub era: Vec<u16>,
+    /// Per position in `order`.
+    pub slots: Vec<GameSlot>,
     /// Per position in `order`: the tournament's start.
     pub event_start: Vec<Day>,
+    /// For each list index, its games as a range of `order` (empty for the starting list).
+    pub periods: Vec<std::ops::Range<usize>>,
     pub skipped: SkippedGames,
 }
 
@@ -34,37 +48,77 @@ pub struct SkippedGames {
     pub moved_to_next_list: usize,
 }
 
+/// Month-indexed answers over the scenario's calendar, so that no game needs a search.
+struct Calendar {
+    first: Month,
+    /// Per calendar month: the first list at or after it (`None` past the last list).
+    list_from: Vec<Option<Month>>,
+}
+
+impl Calendar {
+    fn new(scenario: &Scenario) -> Calendar {
+        let (start, end) = (scenario.calendar.start, scenario.calendar.end);
+        let lists = scenario.timeline.lists_between(start, end);
+        let list_from = (start.0..=end.0)
+            .map(|m| lists.iter().copied().find(|l| l.0 >= m))
+            .collect();
+        Calendar {
+            first: lists.first().copied().unwrap_or(start),
+            list_from,
+        }
+    }
+
+    /// The list a game is rated on: the first list at or after its `period`, or the first list
+    /// after the month of its `date`; `None` outside the calendar (including the first list, which
+    /// is not computed).
+    fn rated_on(&self, period: Option<Month>, date: Option<Day>) -> Option<Month> {
+        let month = match (period, date) {
+            (Some(p), _) => p,
+            (None, Some(d)) => d.month().plus(1),
+            (None, None) => return None,
+        };
+        if month <= self.first {
+            return None;
+        }
+        let offset = usize::try_from(month.since(self.first)).ok()?;
+        self.list_from.get(offset).copied().flatten()
+    }
+}
+
 pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayError> {
-    let timeline = &scenario.timeline;
-    let calendar_lists = timeline.lists_between(scenario.calendar.start, scenario.calendar.end);
-    let last_period = last_list_with_games(&calendar_lists, games);
-    let run_lists = scenario.run_lists(last_period);
+    let calendar = Calendar::new(scenario);
+    let mut rated_on = Vec::with_capacity(games.len());
+    for i in 0..games.len() {
+        rated_on.push(
+            calendar
+                .rated_on(games.period[i], games.date[i])
+                .ok_or_else(|| ReplayError::OutsideCalendar {
+                    file: games.source.clone(),
+                    row: games.source_row[i],
+                    column: if games.period[i].is_some() {
+                        "period"
+                    } else {
+                        "date"
+                    },
+                    value: games.period[i]
+                        .map(|m| m.to_string())
+                        .or_else(|| games.date[i].map(|d| d.to_string()))
+                        .unwrap_or_default(),
+                    start: scenario.calendar.start,
+                    end: scenario.calendar.end,
+                })?,
+        );
+    }
     let mut lists = vec![scenario.start_list_month()];
-    lists.extend(run_lists);
+    lists.extend(scenario.run_lists(rated_on.iter().max().copied()));
     let run_from = lists.get(1).copied().unwrap_or(scenario.run.from);
     let run_to = *lists.last().expect("the starting list");
+    // Per calendar month from the starting list: its index among the run's lists.
+    let index_of = |month: Month| -> usize { lists.partition_point(|&l| l < month) };
 
-    // The list each game is rated on, or why it is not replayed.
     let mut skipped = SkippedGames::default();
     let mut list_of = vec![0u32; games.len()];
-    for i in 0..games.len() {
-        let month = rated_on(&calendar_lists, games.period[i], games.date[i]).ok_or_else(|| {
-            ReplayError::OutsideCalendar {
-                file: games.source.clone(),
-                row: games.source_row[i],
-                column: if games.period[i].is_some() {
-                    "period"
-                } else {
-                    "date"
-                },
-                value: games.period[i]
-                    .map(|m| m.to_string())
-                    .or_else(|| games.date[i].map(|d| d.to_string()))
-                    .unwrap_or_default(),
-                start: scenario.calendar.start,
-                end: scenario.calendar.end,
-            }
-        })?;
+    for (i, &month) in rated_on.iter().enumerate() {
         if games.period[i].is_some_and(|p| p != month) {
             skipped.moved_to_next_list += 1;
         }
@@ -73,128 +127,76 @@ pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayEr
         } else if month > run_to {
             skipped.after_run += 1;
         } else {
-            list_of[i] = lists.partition_point(|&l| l < month) as u32;
+            list_of[i] = index_of(month) as u32;
         }
     }
 
-    let starts = tournament_starts(games, &list_of, &lists)?;
-    let first_day = scenario.calendar.start.first_day().0;
-    let mut keyed: Vec<(u128, u32)> = Vec::with_capacity(games.len());
-    let mut wide: Vec<(u32, i32, u32, i32, u32, u32, u8, u32)> = Vec::new();
-    let fits = games.event_names.len() < 1 << 24 && games.white.len() < u32::MAX as usize;
-    for i in (0..games.len()).filter(|&i| list_of[i] > 0) {
-        let (group, own) = starts[i];
-        let parts = (
-            list_of[i],
-            group.0 - first_day,
-            games.event[i],
-            own.0 - group.0,
-            games.white[i],
-            games.black[i],
-            games.score[i],
-        );
-        match packed_key(parts).filter(|_| fits) {
-            Some(key) => keyed.push((key, i as u32)),
-            None => wide.push((
-                parts.0, parts.1, parts.2, parts.3, parts.4, parts.5, parts.6, i as u32,
-            )),
-        }
-    }
-    let order: Vec<u32> = if wide.is_empty() {
-        keyed.sort_unstable();
-        keyed.into_iter().map(|(_, i)| i).collect()
-    } else {
-        wide.extend(keyed.iter().map(|&(_, i)| {
-            let i = i as usize;
-            let (group, own) = starts[i];
-            (
-                list_of[i],
-                group.0 - first_day,
-                games.event[i],
-                own.0 - group.0,
-                games.white[i],
-                games.black[i],
-                games.score[i],
-                i as u32,
-            )
-        }));
-        wide.sort_unstable();
-        wide.into_iter().map(|t| t.7).collect()
-    };
+    let first_days: Vec<Day> = lists.iter().map(|m| m.first_day()).collect();
+    let starts = tournament_starts(games, &list_of, &first_days, &lists)?;
+    let order = canonical_order(scenario, games, &list_of, &starts);
 
-    let mut periods = vec![0..0; lists.len()];
-    let mut in_force = Vec::with_capacity(order.len());
-    let mut era = Vec::with_capacity(order.len());
+    // The list in force and the era depend only on the start's month, which consecutive games
+    // nearly always share: search again only when it changes.
+    let mut known: Option<(Month, u32, u16)> = None;
+    let mut slots = Vec::with_capacity(order.len());
     let mut event_start = Vec::with_capacity(order.len());
-    let mut begin = 0;
+    let mut periods = vec![0..0; lists.len()];
     for (pos, &g) in order.iter().enumerate() {
         let g = g as usize;
         let t = list_of[g] as usize;
-        if pos > 0 && list_of[order[pos - 1] as usize] as usize != t {
-            begin = pos;
+        if periods[t].is_empty() {
+            periods[t] = pos..pos;
         }
-        periods[t] = begin..pos + 1;
+        periods[t].end = pos + 1;
         let start = starts[g].1;
-        in_force.push(
-            lists
-                .partition_point(|&l| l <= start.month())
-                .saturating_sub(1) as u32,
-        );
-        era.push(timeline.era_index(start.month()) as u16);
+        let (in_force, era) = match known {
+            Some((month, in_force, era)) if month == start.month() => (in_force, era),
+            _ => {
+                let month = start.month();
+                let in_force = lists.partition_point(|&l| l <= month).saturating_sub(1) as u32;
+                let era = scenario.timeline.era_index(month) as u16;
+                known = Some((month, in_force, era));
+                (in_force, era)
+            }
+        };
+        slots.push(GameSlot {
+            white: games.white[g],
+            black: games.black[g],
+            event: games.event[g],
+            in_force,
+            era,
+            score: games.score[g],
+        });
         event_start.push(start);
     }
     Ok(Schedule {
         lists,
         order,
-        periods,
-        in_force,
-        era,
+        slots,
         event_start,
+        periods,
         skipped,
     })
 }
 
-/// The first list a game is rated on: the first list at or after its `period`, or the first list
-/// after the month of its `date`; `None` outside the calendar.
-fn rated_on(calendar_lists: &[Month], period: Option<Month>, date: Option<Day>) -> Option<Month> {
-    let at = match (period, date) {
-        (Some(p), _) => calendar_lists.partition_point(|&l| l < p),
-        (None, Some(d)) => calendar_lists.partition_point(|&l| l <= d.month()),
-        (None, None) => return None,
-    };
-    if period.is_some_and(|p| p <= calendar_lists.first().copied().unwrap_or(p)) {
-        return None; // rated on or before the scenario's first list, which is not computed
-    }
-    if date.is_some_and(|d| d.month() < calendar_lists.first().copied().unwrap_or(d.month())) {
-        return None;
-    }
-    calendar_lists.get(at).copied()
-}
-
-fn last_list_with_games(calendar_lists: &[Month], games: &Games) -> Option<Month> {
-    (0..games.len())
-        .filter_map(|i| rated_on(calendar_lists, games.period[i], games.date[i]))
-        .max()
-}
-
 /// Each game's tournament start and the start of its event group (the earliest start of the
 /// event's games on that list). Without `event_start` a game starts on its `date`, and without
-/// either on the first day of its rating period (the month of the previous list: reference §1,
+/// either on the first day of its rating period, the month of the previous list (reference §1:
 /// "the list published 1.1 is used for events commencing 1.1–31.3").
 fn tournament_starts(
     games: &Games,
     list_of: &[u32],
+    first_days: &[Day],
     lists: &[Month],
 ) -> Result<Vec<(Day, Day)>, ReplayError> {
     let mut own = vec![Day(0); games.len()];
-    let mut group_start: std::collections::HashMap<(u32, u32), Day> =
-        std::collections::HashMap::new();
+    let mut group_start: HashMap<(u32, u32), Day> = HashMap::new();
     for i in (0..games.len()).filter(|&i| list_of[i] > 0) {
         let t = list_of[i] as usize;
         let start = games.event_start[i]
             .or(games.date[i])
-            .unwrap_or_else(|| lists[t - 1].first_day());
-        if start >= lists[t].first_day() {
+            .unwrap_or(first_days[t - 1]);
+        if start >= first_days[t] {
             return Err(ReplayError::StartsAfterList {
                 file: games.source.clone(),
                 row: games.source_row[i],
@@ -217,19 +219,58 @@ fn tournament_starts(
     }
     Ok((0..games.len())
         .map(|i| {
-            let group = group_start
-                .get(&(list_of[i], games.event[i]))
-                .copied()
-                .unwrap_or(own[i]);
+            if games.event[i] == EVENT_NONE || list_of[i] == 0 {
+                return (own[i], own[i]);
+            }
+            let group = group_start[&(list_of[i], games.event[i])];
             // A game without its own start date takes its event's.
             let own = if games.event_start[i].is_none() && games.date[i].is_none() {
                 group
             } else {
                 own[i]
             };
-            (group.min(own), own)
+            (group, own)
         })
         .collect())
+}
+
+/// The replayed games sorted by list, event-group start, event, the game's own start, players and
+/// score: a total order on what a game is, so that input row order changes nothing.
+fn canonical_order(
+    scenario: &Scenario,
+    games: &Games,
+    list_of: &[u32],
+    starts: &[(Day, Day)],
+) -> Vec<u32> {
+    let first_day = scenario.calendar.start.first_day().0;
+    let key = |i: usize| {
+        let (group, own) = starts[i];
+        (
+            list_of[i],
+            group.0 - first_day,
+            games.event[i],
+            own.0 - group.0,
+            games.white[i],
+            games.black[i],
+            games.score[i],
+        )
+    };
+    let replayed = (0..games.len()).filter(|&i| list_of[i] > 0);
+    let packed: Option<Vec<(u128, u32)>> = replayed
+        .clone()
+        .map(|i| packed_key(key(i)).map(|k| (k, i as u32)))
+        .collect();
+    match packed {
+        Some(mut keyed) => {
+            keyed.sort_unstable();
+            keyed.into_iter().map(|(_, i)| i).collect()
+        }
+        None => {
+            let mut wide: Vec<_> = replayed.map(|i| (key(i), i as u32)).collect();
+            wide.sort_unstable();
+            wide.into_iter().map(|(_, i)| i).collect()
+        }
+    }
 }
 
 /// Packs the sort key into 128 bits when every part fits: list 12 bits, event-group start 20 (days),
