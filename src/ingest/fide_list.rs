@@ -68,16 +68,19 @@ const TITLES: &[&str] = &[
 /// or a data row starting with an id.
 pub fn looks_like_fide_list(first_line: &str) -> bool {
     let lower = first_line.to_ascii_lowercase();
-    let header = lower.contains("id_number")
+    let header = (lower.contains("id_number")
         || lower.contains("id number")
         || lower.trim_start().starts_with("code")
-        || lower.contains("rating list");
-    let data = first_line
-        .split_whitespace()
+        || lower.contains("rating list"))
+        && !lower.contains(',');
+    // A data row starts with a FIDE id followed by spaces or a tab (a CSV row's first token would
+    // run on into a comma); names may hold commas.
+    let mut tokens = first_line.split_whitespace();
+    let data = tokens
         .next()
-        .is_some_and(|t| t.len() >= 4 && t.bytes().all(|b| b.is_ascii_digit()))
-        && !first_line.contains(',');
-    (header && !lower.contains(',')) || data
+        .is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+        && tokens.count() >= 2;
+    header || data
 }
 
 pub fn read(path: &Path, skips: &mut Skips) -> Result<FideList, IngestError> {
@@ -697,6 +700,23 @@ mod tests {
             (e.federation.as_deref(), e.birth_year),
             (Some("COL"), Some(1990))
         );
+    }
+
+    #[test]
+    fn lists_are_told_from_tables_by_their_first_line() {
+        assert!(looks_like_fide_list(
+            " 1701991  Aaberg, Anton                         SWE  2383    0  17.01.72"
+        ));
+        assert!(looks_like_fide_list(
+            "ID_number\tName\tTitl\tFed\tRtng\tGame\tsBorn\tFlag"
+        ));
+        assert!(looks_like_fide_list(
+            "   CODE   NAME                          TITLE COUNTRY APR03 GAMES BIRTHDAY FLAG"
+        ));
+        assert!(looks_like_fide_list("1st January 2000 FIDE Rating List"));
+        assert!(!looks_like_fide_list("id,rating,k"));
+        assert!(!looks_like_fide_list("101,2100,20,100"));
+        assert!(!looks_like_fide_list("Player,Rating,KFactor,NumGames"));
     }
 
     #[test]

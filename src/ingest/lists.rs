@@ -55,7 +55,7 @@ pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, Ingest
         file: table.file().to_string(),
         ids: RawIds::default(),
         entries: Vec::new(),
-        kind: "starting list (table)".into(),
+        kind: "table of id, rating, k, games".into(),
     };
     table.for_each_row(&mut |line, cells| {
         let err = |column: &str, problem: String| table.row_error(line, column, problem);

@@ -79,9 +79,15 @@ pub fn read_inputs(
     let mut info = PlayerInfo::with_players(players.len());
     let mut start_list = StartList::default();
     if let Some(list) = &start {
-        check_duplicates(list, &start_dense)?;
+        let keep = first_occurrences(list, &start_dense, &mut skips)?;
         start_list.source = list.file.clone();
-        for (entry, &player) in list.entries.iter().zip(&start_dense) {
+        for ((entry, &player), _) in list
+            .entries
+            .iter()
+            .zip(&start_dense)
+            .zip(&keep)
+            .filter(|(_, &k)| k)
+        {
             let p = player as usize;
             info.birth_year[p] = entry.birth_year;
             info.name[p] = entry.name.clone();
@@ -156,23 +162,33 @@ pub fn read_inputs(
     ))
 }
 
-fn check_duplicates(list: &lists::RawList, dense: &[u32]) -> Result<(), IngestError> {
+/// Which entries of a starting list to keep: a player listed twice (FIDE's own lists hold a few
+/// ids twice, sometimes for two different people) is an error, or with `--skip-invalid` the first
+/// entry is kept and the others counted.
+fn first_occurrences(
+    list: &lists::RawList,
+    dense: &[u32],
+    skips: &mut Skips,
+) -> Result<Vec<bool>, IngestError> {
+    let mut keep = vec![true; dense.len()];
     let mut order: Vec<usize> = (0..dense.len()).collect();
     order.sort_by_key(|&i| (dense[i], i));
-    for w in order.windows(2) {
-        if dense[w[0]] == dense[w[1]] {
-            let (a, b) = (&list.entries[w[0]], &list.entries[w[1]]);
-            return Err(IngestError::Line {
-                file: list.file.clone(),
-                line: b.line,
-                problem: format!(
-                    "the player of line {} appears again: a starting list holds each player once",
-                    a.line
-                ),
-            });
+    let mut first = 0;
+    for (k, &i) in order.iter().enumerate() {
+        if k == 0 || dense[i] != dense[order[k - 1]] {
+            first = i;
+            continue;
         }
+        let duplicate = IngestError::Row {
+            file: list.file.clone(),
+            place: format!("line {} (first listed on line {})", list.entries[i].line, list.entries[first].line),
+            column: "id".into(),
+            problem: "a player listed twice; a starting list holds each player once (the first entry is kept)".into(),
+        };
+        skips.check::<()>(Err(duplicate))?;
+        keep[i] = false;
     }
-    Ok(())
+    Ok(keep)
 }
 
 pub fn sha256(path: &Path) -> Result<String, IngestError> {

@@ -45,12 +45,17 @@ impl Table {
         }
     }
 
+    /// What a row's number counts: lines of a CSV file, rows of a Parquet file.
+    pub fn row_word(&self) -> &'static str {
+        match self {
+            Table::Csv(_) => "line",
+            Table::Parquet(_) => "row",
+        }
+    }
+
     /// "line 12" in a CSV file, "row 12" in a Parquet file.
     pub fn place(&self, line: u32) -> String {
-        match self {
-            Table::Csv(_) => format!("line {line}"),
-            Table::Parquet(_) => format!("row {line}"),
-        }
+        format!("{} {line}", self.row_word())
     }
 
     pub fn for_each_row(

@@ -8,7 +8,7 @@ pub const EVENT_NONE: u32 = 0;
 ///
 /// A row gives its rating period, its date, or both; when only the date is known the period is the
 /// first list after it in the scenario's calendar (resolved by the replay).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Games {
     pub period: Vec<Option<Month>>,
     pub date: Vec<Option<Day>>,
@@ -22,12 +22,34 @@ pub struct Games {
     /// Ratings recorded in the source (for reports on actual ratings); empty when the source has none.
     pub white_rating: Vec<Option<i32>>,
     pub black_rating: Vec<Option<i32>>,
-    /// Line or row of each game in its source file, for messages.
+    /// Line (CSV) or row (Parquet) of each game in its source file, for messages.
     pub source_row: Vec<u32>,
+    /// "line" or "row": what `source_row` counts.
+    pub row_word: &'static str,
     /// `event_names[0]` is the empty name of [`EVENT_NONE`].
     pub event_names: Vec<String>,
     /// The file the games came from, for messages.
     pub source: String,
+}
+
+impl Default for Games {
+    fn default() -> Games {
+        Games {
+            period: Vec::new(),
+            date: Vec::new(),
+            event: Vec::new(),
+            event_start: Vec::new(),
+            white: Vec::new(),
+            black: Vec::new(),
+            score: Vec::new(),
+            white_rating: Vec::new(),
+            black_rating: Vec::new(),
+            source_row: Vec::new(),
+            row_word: "line",
+            event_names: Vec::new(),
+            source: String::new(),
+        }
+    }
 }
 
 impl Games {

@@ -104,7 +104,7 @@ pub fn write_lists(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), Output
     let rows = &run.rows;
     let months: Vec<String> = run.lists.iter().map(|m| m.to_string()).collect();
     let months: Vec<&str> = months.iter().map(String::as_str).collect();
-    let list_of_row = (1..run.lists.len())
+    let list_of_row = (0..run.lists.len())
         .flat_map(|t| std::iter::repeat_n(t, rows.starts[t + 1] - rows.starts[t]));
     let columns = vec![
         enum_column("month", &months, list_of_row).map_err(table_error(path))?,
@@ -205,7 +205,7 @@ pub fn write_csv_lists(dir: &Path, inputs: &Inputs, run: &Run) -> Result<(), Out
     })?;
     let info = &inputs.info;
     let rows = &run.rows;
-    for t in 1..run.lists.len() {
+    for t in 0..run.lists.len() {
         let path = dir.join(format!("{}.csv", run.lists[t]));
         let io = |source| OutputError::Io {
             path: path.clone(),

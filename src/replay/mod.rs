@@ -28,18 +28,20 @@ pub struct Inputs {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
-    #[error("{file}, row {row}, column {column}: {value} is outside the scenario's calendar: games are rated on the lists after {start} and up to {end} (widen [calendar] in the scenario or drop these games)")]
+    #[error("{file}, {row_word} {row}, column {column}: {value} is outside the scenario's calendar: games are rated on the lists after {start} and up to {end} (widen [calendar] in the scenario or drop these games)")]
     OutsideCalendar {
         file: String,
+        row_word: &'static str,
         row: u32,
         column: &'static str,
         value: String,
         start: Month,
         end: Month,
     },
-    #[error("{file}, row {row}, column {column}: the tournament starts on {start}, not before the list it is rated on ({list}); expected a start before {list}-01")]
+    #[error("{file}, {row_word} {row}, column {column}: the tournament starts on {start}, not before the list it is rated on ({list}); expected a start before {list}-01")]
     StartsAfterList {
         file: String,
+        row_word: &'static str,
         row: u32,
         column: &'static str,
         start: Day,
@@ -50,7 +52,7 @@ pub enum ReplayError {
 /// The lists of a run, one row per (list, player) on the list.
 #[derive(Debug, Default)]
 pub struct ListRows {
-    /// `rows[starts[t]..starts[t + 1]]` are list t's rows (list 0, the starting list, has none).
+    /// `rows[starts[t]..starts[t + 1]]` are list t's rows; list 0 is the starting list, as given.
     pub starts: Vec<usize>,
     pub player: Vec<u32>,
     pub rating: Vec<i32>,
@@ -143,7 +145,23 @@ pub fn run(
         summaries: Vec::new(),
         skipped: schedule.skipped,
     };
-    let mut publisher = Publisher::new(&state);
+    let mut publisher = Publisher::new(state.players());
+    let mut start = ListSummary {
+        month: lists[0],
+        players: 0,
+        new: 0,
+        delisted: 0,
+        games: 0,
+        games_not_counted: 0,
+    };
+    publisher.publish(
+        &mut run.rows,
+        &mut start,
+        &mut state,
+        start_rules,
+        lists[0],
+        0,
+    );
     let mut index = PlayerIndex::new(n);
     let mut results = Vec::new();
     let mut outcomes = Vec::new();
@@ -249,7 +267,7 @@ fn apply_outcome(
                 state.rating[p] = rating;
                 state.shown[p] = true;
                 state.last_rated_game[p] = Some(month);
-                publisher.rated_first(p);
+                publisher.rated_first(p, counted.games);
             }
         }
     }
@@ -354,14 +372,8 @@ struct Publisher {
 }
 
 impl Publisher {
-    fn new(state: &State) -> Publisher {
-        let n = state.players();
-        let mut last_list = vec![u32::MAX; n];
-        let mut last_rating = vec![0; n];
-        for p in (0..n).filter(|&p| state.shown[p]) {
-            last_list[p] = 0;
-            last_rating[p] = state.rating[p];
-        }
+    fn new(n: usize) -> Publisher {
+        let (last_list, last_rating) = (vec![u32::MAX; n], vec![0; n]);
         Publisher {
             last_list,
             last_rating,
@@ -388,8 +400,10 @@ impl Publisher {
         self.touch(p);
     }
 
-    fn rated_first(&mut self, p: usize) {
+    /// A first rating; `games` are the period's games behind it.
+    fn rated_first(&mut self, p: usize, games: u32) {
         self.first[p] = true;
+        self.period_games[p] = games;
         self.touch(p);
     }
 
@@ -407,8 +421,10 @@ impl Publisher {
         t: usize,
     ) {
         if rows.starts.is_empty() {
-            rows.starts.extend([0, 0]);
+            rows.starts.push(0);
         }
+        // The starting list (t = 0) is published as given: its K and ratings are the input's.
+        let starting = t == 0;
         let all = self.all
             || self.last_year != month.year()
             || self.last_rules.as_ref() != Some(&rules.k);
@@ -419,7 +435,8 @@ impl Publisher {
                 .k
                 .k_for_list(history, state.birth_year[p], month.year());
         };
-        if all {
+        if starting {
+        } else if all {
             for p in 0..state.players() {
                 if state.rated[p] {
                     recompute(state, p);
@@ -456,11 +473,11 @@ impl Publisher {
         rows.new.extend(
             listed
                 .iter()
-                .map(|p| self.last_list[at(p)] == u32::MAX || self.first[at(p)]),
+                .map(|p| !starting && (self.last_list[at(p)] == u32::MAX || self.first[at(p)])),
         );
-        let previous = t as u32 - 1;
+        let previous = (t as u32).checked_sub(1);
         rows.change.extend(listed.iter().map(|p| {
-            (self.last_list[at(p)] == previous)
+            (Some(self.last_list[at(p)]) == previous)
                 .then(|| state.rating[at(p)] - self.last_rating[at(p)])
         }));
         for &p in listed {
@@ -477,9 +494,11 @@ impl Publisher {
             self.is_touched[p as usize] = false;
         }
         self.touched.clear();
-        self.all = false;
-        self.last_year = month.year();
-        self.last_rules = Some(rules.k.clone());
+        if !starting {
+            self.all = false;
+            self.last_year = month.year();
+            self.last_rules = Some(rules.k.clone());
+        }
     }
 }
 

@@ -94,6 +94,7 @@ pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayEr
                 .rated_on(games.period[i], games.date[i])
                 .ok_or_else(|| ReplayError::OutsideCalendar {
                     file: games.source.clone(),
+                    row_word: games.row_word,
                     row: games.source_row[i],
                     column: if games.period[i].is_some() {
                         "period"
@@ -199,6 +200,7 @@ fn tournament_starts(
         if start >= first_days[t] {
             return Err(ReplayError::StartsAfterList {
                 file: games.source.clone(),
+                row_word: games.row_word,
                 row: games.source_row[i],
                 column: if games.event_start[i].is_some() {
                     "event_start"

@@ -1,0 +1,750 @@
+//! The command line on small fixtures and on the shipped real data: bad input, determinism,
+//! hand-computed periods, and the real files of `data/`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn elosim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_elosim"))
+        .args(args)
+        .output()
+        .expect("the elosim binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A scratch directory per test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("elosim-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, contents: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path.display().to_string()
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn history() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/fide-historical.toml")
+        .display()
+        .to_string()
+}
+
+/// Runs a replay expected to fail: non-zero exit, every `expected` fragment in the message, no
+/// output directory left behind.
+fn fails(name: &str, args: &[&str], expected: &[&str]) {
+    let dir = scratch(name);
+    let out = dir.join("run");
+    let mut all = vec!["replay", "--quiet", "--out", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let result = elosim(&all);
+    let stderr = text(&result.stderr);
+    assert!(
+        !result.status.success(),
+        "{name}: expected a failure, got success"
+    );
+    for e in expected {
+        assert!(stderr.contains(e), "{name}: {e:?} not in:\n{stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+    assert!(!out.exists(), "{name}: a failed run left {}", out.display());
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name() != "games.csv"
+                && !e.file_name().to_string_lossy().ends_with(".toml")
+                && !e.file_name().to_string_lossy().ends_with(".csv")
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "{name}: left {leftovers:?}");
+}
+
+/// A scenario over the small 2019 world with the given extra TOML.
+fn scenario_with(dir: &Path, extra: &str) -> String {
+    write(
+        dir,
+        "s.toml",
+        &format!(
+            "extends = {:?}\n[run]\nfrom = \"2019-03\"\n{extra}",
+            history()
+        ),
+    )
+}
+
+#[test]
+fn bad_games_files_are_rejected_with_file_line_column_and_expectation() {
+    let dir = scratch("bad-games");
+    let scenario = scenario_with(&dir, "");
+    let header = "period,white,black,score\n";
+    let cases: &[(&str, String, &[&str])] = &[
+        (
+            "misspelled-column",
+            "period,whte,black,score\n2019-03,1,2,1\n".into(),
+            &[
+                "missing column `white`",
+                "is `whte` a misspelling?",
+                "period, whte, black, score",
+            ],
+        ),
+        (
+            "missing-column",
+            "period,white,black\n2019-03,1,2\n".into(),
+            &["missing column `score`"],
+        ),
+        (
+            "no-period-or-date",
+            "white,black,score\n1,2,1\n".into(),
+            &["missing column `period` or `date`"],
+        ),
+        (
+            "bad-score",
+            format!("{header}2019-03,1,2,1\n2019-03,1,3,1-1\n"),
+            &[
+                "line 3, column score",
+                "expected White's score",
+                "got \"1-1\"",
+            ],
+        ),
+        (
+            "score-out-of-range",
+            format!("{header}2019-03,1,2,2\n"),
+            &["line 2, column score", "got \"2\""],
+        ),
+        (
+            "negative-score",
+            format!("{header}2019-03,1,2,-1\n"),
+            &["line 2, column score", "got \"-1\""],
+        ),
+        (
+            "bad-month",
+            format!("{header}2019-13,1,2,1\n"),
+            &[
+                "line 2, column period",
+                "expected a month YYYY-MM, got \"2019-13\"",
+            ],
+        ),
+        (
+            "plays-himself",
+            format!("{header}2019-03,7,7,1\n"),
+            &["line 2, column black", "player 7 cannot play himself"],
+        ),
+        (
+            "empty-file",
+            String::new(),
+            &["is empty: expected a header line"],
+        ),
+        ("header-only-blank", "\n\n".into(), &["is empty"]),
+        (
+            "ragged-row",
+            format!("{header}2019-03,1,2\n"),
+            &["line 2: 3 fields where the header has 4"],
+        ),
+        (
+            "outside-calendar",
+            format!("{header}2019-03,1,2,1\n2031-05,1,2,0\n"),
+            &[
+                "line 3, column period",
+                "2031-05 is outside the scenario's calendar",
+            ],
+        ),
+        (
+            "before-calendar",
+            format!("{header}1999-05,1,2,0\n"),
+            &[
+                "line 2, column period",
+                "1999-05 is outside the scenario's calendar",
+            ],
+        ),
+        (
+            "starts-after-its-list",
+            "period,event_start,white,black,score\n2019-03,2019-03-15,1,2,1\n".into(),
+            &[
+                "line 2, column event_start",
+                "not before the list it is rated on (2019-03)",
+            ],
+        ),
+        (
+            "unclosed-quote",
+            format!("{header}2019-03,\"1,2,1\n"),
+            &["line 2: a quoted field is never closed"],
+        ),
+    ];
+    for (name, contents, expected) in cases {
+        let games = write(&dir, &format!("{name}.csv"), contents);
+        fails(name, &[&scenario, "--games", &games], expected);
+    }
+}
+
+#[test]
+fn bad_scenarios_report_every_problem_with_its_key_path() {
+    let dir = scratch("bad-scenarios");
+    let games = fixture("games-2019.csv");
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("unknown-key", "[[revision]]\nfrom = \"2019-01\"\nk.nwe = 3\n", &["revision[1] (from 2019-01).k.nwe: unknown key `k.nwe`"]),
+        ("unknown-top-key", "colour = \"blue\"\n", &["colour: unknown key"]),
+        ("out-of-order", "[[revision]]\nfrom = \"2019-01\"\nfloor = 1000\n[[revision]]\nfrom = \"2018-01\"\nfloor = 1000\n", &["revision[2] (from 2018-01): revisions must be in date order"]),
+        ("event-outside", "[[event]]\nkind = \"compression\"\nlist = \"2031-01\"\n", &["event[1]: list 2031-01 is outside the scenario's months"]),
+        ("event-off-list", "[[event]]\nkind = \"fresh-start\"\nlist = \"2010-02\"\n", &["event[1]: 2010-02 has no list"]),
+        ("negative-k", "[[revision]]\nfrom = \"2019-01\"\nk.new = -40\n", &["k.new: expected a whole number from 0 to 255, got -40"]),
+        ("negative-floor", "[[revision]]\nfrom = \"2019-01\"\nfloor = -1000\n", &["floor: expected a whole number from 0 to 4000, got -1000"]),
+        ("two-problems", "[[revision]]\nfrom = \"2019-01\"\nk.new = -1\nlists = \"weekly\"\n", &["2 problems in the scenario", "k.new", "lists: expected one of \"monthly\", \"bimonthly\", \"quarterly\", got \"weekly\""]),
+    ];
+    for (name, extra, expected) in cases {
+        let scenario = write(
+            &dir,
+            &format!("{name}.toml"),
+            &format!("extends = {:?}\n{extra}", history()),
+        );
+        fails(
+            name,
+            &[&scenario, "--games", &games, "--from", "2019-03"],
+            expected,
+        );
+        let check = elosim(&["check", &scenario]);
+        assert!(!check.status.success(), "check {name}");
+        assert!(
+            text(&check.stderr).contains(expected[0]),
+            "check {name}: {}",
+            text(&check.stderr)
+        );
+    }
+    let syntax = write(&dir, "syntax.toml", "name = \"unterminated\n");
+    fails(
+        "syntax",
+        &[&syntax, "--games", &games],
+        &["syntax.toml is not valid TOML"],
+    );
+    fails(
+        "missing-scenario",
+        &["no-such.toml"],
+        &["cannot read scenario no-such.toml"],
+    );
+    fails(
+        "bad-window",
+        &[&history(), "--games", &games, "--from", "2030-01"],
+        &["--from/--to", "after the scenario's last month"],
+    );
+}
+
+#[test]
+fn decoys_are_errors_unless_skipped_and_then_counted() {
+    let dir = scratch("decoys");
+    let games = write(&dir, "contest.csv", "TEID,MonthID,WhitePlayer,BlackPlayer,WhiteScore,Leaderboard\n1,133,1,2,0.5,Private\n2,133,3,4,-1,Spurious\n3,134,1,3,1,Public\n4,135,2,4,-1,Spurious\n");
+    let scenario = write(&dir, "s.toml", &format!("extends = {:?}\n[data]\nformat = \"contest2011\"\nmonth-1 = \"2000-01\"\n[run]\nfrom = \"2011-01\"\n", history()));
+    fails(
+        "decoy",
+        &[&scenario, "--games", &games],
+        &["contest.csv, line 3, column WhiteScore", "got \"-1\""],
+    );
+    let out = dir.join("run");
+    let ok = elosim(&[
+        "replay",
+        &scenario,
+        "--games",
+        &games,
+        "--skip-invalid",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    let stdout = text(&ok.stdout);
+    assert!(
+        stdout.contains("2 invalid rows (--skip-invalid)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("2 × WhiteScore"), "{stdout}");
+    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(summary.contains("\"rows\": 2"), "{summary}");
+    let kaggle = write(
+        &dir,
+        "kaggle.csv",
+        "\"Month #\",\"White Player #\",\"Black Player #\",\"Score\"\n1,1,2,1\n",
+    );
+    fails(
+        "kaggle-without-month-1",
+        &[&history(), "--games", &kaggle],
+        &[
+            "kaggle.csv: this is a kaggle2010 games file",
+            "set data.month-1",
+        ],
+    );
+}
+
+#[test]
+fn bad_starting_lists_are_rejected() {
+    let dir = scratch("bad-lists");
+    let scenario = fixture("scenario-2019.toml");
+    let duplicate = write(&dir, "dup.csv", "id,rating\n101,2100\n102,2000\n101,2050\n");
+    fails(
+        "duplicate-player",
+        &[&scenario, "--start-list", &duplicate],
+        &["dup.csv, line 4 (first listed on line 2), column id: a player listed twice"],
+    );
+    let bad_rating = write(&dir, "rating.csv", "id,rating\n101,twenty\n");
+    fails(
+        "bad-rating",
+        &[&scenario, "--start-list", &bad_rating],
+        &["rating.csv, line 2, column rating", "got \"twenty\""],
+    );
+    let fide = write(&dir, "list.txt", "ID_NUMBER NAME                         TITLE COUNTRY APR04 GAMES BIRTHDAY   FLAG\n 1701991  Aaberg, Anton                         SWE  2383    0  17.01.72\n 1407589  Aabling-Thomsen, Jakob                DEN  21x8    0  26.06.85\n");
+    fails(
+        "fide-list-row",
+        &[&scenario, "--start-list", &fide],
+        &[
+            "list.txt, line 3, column rating",
+            "expected a rating (a number) before the games count, got \"21x8\"",
+        ],
+    );
+    let tabbed = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fide-lists/2006-01.TXT");
+    fails(
+        "placeholder-rows",
+        &[&scenario, "--start-list", tabbed.to_str().unwrap()],
+        &[
+            "2006-01.TXT, line 130, column rating",
+            "expected a rating from 1000 to 4000, got \"0\"",
+        ],
+    );
+}
+
+/// Reads every file of a run, with `summary.json` stripped of its timing (and optionally of the
+/// input checksums), for byte comparisons.
+fn run_files(dir: &Path, drop_inputs: bool) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let name = path.strip_prefix(dir).unwrap().display().to_string();
+            let mut bytes = std::fs::read(&path).unwrap();
+            if name == "summary.json" {
+                let mut json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+                json.as_object_mut().unwrap().remove("timing");
+                if drop_inputs {
+                    json.as_object_mut().unwrap().remove("inputs");
+                }
+                bytes = serde_json::to_vec(&json).unwrap();
+            }
+            if name == "scenario.resolved.toml" && drop_inputs {
+                bytes = text(&bytes)
+                    .lines()
+                    .filter(|l| !l.starts_with("games =") && !l.starts_with("# Resolved"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .into_bytes();
+            }
+            files.push((name, bytes));
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn outputs_are_identical_whatever_the_threads_and_the_row_order() {
+    let dir = scratch("determinism");
+    let scenario = fixture("scenario-2019.toml");
+    let replay = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec![
+            "replay",
+            &scenario,
+            "--quiet",
+            "--csv",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let r = elosim(&args);
+        assert!(r.status.success(), "{}", text(&r.stderr));
+        out
+    };
+    let one = run_files(&replay("one", &["--threads", "1"]), false);
+    let two = run_files(&replay("two", &["--threads", "2"]), false);
+    assert!(
+        one.len() >= 6,
+        "{:?}",
+        one.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    assert_eq!(one, two, "--threads 1 and --threads 2 differ");
+    let shuffled = fixture("games-2019-shuffled.csv");
+    let a = run_files(&replay("ordered", &[]), true);
+    let b = run_files(&replay("shuffled", &["--games", &shuffled]), true);
+    assert_eq!(a, b, "shuffling rows and columns changed an output");
+
+    let kaggle1 = run_files(&replay_kaggle(&dir, "k1", "1"), false);
+    let kaggle2 = run_files(&replay_kaggle(&dir, "k2", "2"), false);
+    assert_eq!(
+        kaggle1, kaggle2,
+        "the Kaggle replay differs between --threads 1 and 2"
+    );
+}
+
+fn replay_kaggle(dir: &Path, name: &str, threads: &str) -> PathBuf {
+    let out = dir.join(name);
+    let r = elosim(&[
+        "replay",
+        "scenarios/kaggle2010.toml",
+        "--quiet",
+        "--threads",
+        threads,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    out
+}
+
+/// The period of player 101 on the March 2019 list, computed by hand (reference §2, §3, §11.2):
+/// vs 2000 won, D 100, PD .64: +.36 · vs 2200 drawn, D −100, PD .36: +.14 · vs 1650 won, D 450
+/// capped at 400, PD .92: +.08 · vs 2100 lost, D 0: −.50 · Σ +.08 × K 20 = +1.60 → +2 → 2102.
+#[test]
+fn explain_prints_a_period_computed_by_hand() {
+    let dir = scratch("explain");
+    let out = dir.join("run");
+    let r = elosim(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--quiet",
+        "--csv",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let e = elosim(&[
+        "explain",
+        out.to_str().unwrap(),
+        "--player",
+        "101",
+        "--period",
+        "2019-03",
+    ]);
+    let shown = text(&e.stdout);
+    assert!(e.status.success(), "{}", text(&e.stderr));
+    for expected in [
+        "Previous list 2019-02: rating 2100 · K 20",
+        "Spring Open      2019-02-10         102      2000    100  0.64    1.0   20     +7.20",
+        "Spring Open      2019-02-10         103      2200   -100  0.36    0.5   20     +2.80",
+        "Spring Open      2019-02-10         104     1700*    400  0.92    1.0   20     +1.60",
+        "Spring Open      2019-02-10         105      2100      0  0.50    0.0   20    -10.00",
+        "4 rated games · Σ(score − PD) = +0.08 · Σ K × (score − PD) = +1.60 → +2 (rounded once for the period, 0.5 away from zero)",
+        "New rating on 2019-03: 2102 (+2 from 2100)",
+    ] {
+        assert!(shown.contains(expected), "{expected:?} not in:\n{shown}");
+    }
+    // Player 201's first rating, by hand: 3/5 against the March ratings 1993, 2197, 1652, 2110,
+    // 1792: Ra = 1948.8, one half point over 50 % → + 20 → 1968.8 → 1969 (reference §6.3).
+    let first = text(
+        &elosim(&[
+            "explain",
+            out.to_str().unwrap(),
+            "--player",
+            "201",
+            "--period",
+            "2019-04",
+        ])
+        .stdout,
+    );
+    assert!(first.contains("5 games, 3 points, Ra = 1948.8"), "{first}");
+    assert!(first.contains("First rating on 2019-04: 1969"), "{first}");
+    let list = std::fs::read_to_string(out.join("lists/2019-04.csv")).unwrap();
+    assert!(
+        list.lines().any(|l| l.starts_with("201,,,,,1969,5,40,")),
+        "{list}"
+    );
+    // The whole run's lists, as reviewed by hand above, are the golden files.
+    for month in ["2019-03", "2019-04"] {
+        let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/golden/small-2019/{month}.csv"));
+        assert_eq!(
+            std::fs::read_to_string(out.join(format!("lists/{month}.csv"))).unwrap(),
+            std::fs::read_to_string(golden).unwrap(),
+            "{month}"
+        );
+    }
+    let missing = elosim(&[
+        "explain",
+        out.to_str().unwrap(),
+        "--player",
+        "999",
+        "--period",
+        "2019-03",
+    ]);
+    assert!(
+        !missing.status.success()
+            && text(&missing.stderr).contains("player 999 is not on the 2019-03 list")
+    );
+    let not_a_run = elosim(&[
+        "explain",
+        dir.to_str().unwrap(),
+        "--player",
+        "101",
+        "--period",
+        "2019-03",
+    ]);
+    assert!(
+        text(&not_a_run.stderr).contains("not an elosim run directory"),
+        "{}",
+        text(&not_a_run.stderr)
+    );
+}
+
+#[test]
+fn the_default_replay_writes_every_file() {
+    let dir = scratch("default");
+    let out = dir.join("run");
+    let r = elosim(&["replay", "--out", out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let stdout = text(&r.stdout);
+    assert!(
+        stdout.contains(
+            "Replayed kaggle2010 (scenarios/kaggle2010.toml): 100 lists, 2012-08 to 2020-11"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("65,053 read · 65,053 rated"), "{stdout}");
+    for file in [
+        "scenario.resolved.toml",
+        "lists.parquet",
+        "games.parquet",
+        "summary.json",
+    ] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["games"]["read"], 65053);
+    assert_eq!(summary["lists"].as_array().unwrap().len(), 100);
+    assert_eq!(summary["players"]["ids"], 7301);
+    // The resolved scenario repeats the run alone.
+    let again = dir.join("again");
+    let r = elosim(&[
+        "replay",
+        out.join("scenario.resolved.toml").to_str().unwrap(),
+        "--quiet",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert_eq!(
+        std::fs::read(out.join("lists.parquet")).unwrap(),
+        std::fs::read(again.join("lists.parquet")).unwrap()
+    );
+    // A second run replaces the first; a directory that is not a run is never replaced.
+    let stranger = dir.join("stranger");
+    std::fs::create_dir_all(&stranger).unwrap();
+    std::fs::write(stranger.join("notes.txt"), "mine").unwrap();
+    let r = elosim(&["replay", "--quiet", "--out", stranger.to_str().unwrap()]);
+    assert!(
+        text(&r.stderr).contains("is not an elosim run directory"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(stranger.join("notes.txt")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+fn the_2011_contest_replays_with_its_decoys_skipped() {
+    let dir = scratch("contest");
+    let out = dir.join("run");
+    let r = elosim(&[
+        "replay",
+        "scenarios/contest2011.toml",
+        "--skip-invalid",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let stdout = text(&r.stdout);
+    assert!(stdout.contains("88,457 read"), "{stdout}");
+    assert!(
+        stdout.contains("11,543 × WhiteScore: expected White's score"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("14,118 players on data/contest2011/initial_ratings.csv"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn sonas_2017_resolves_and_replays() {
+    let check = elosim(&["check", "scenarios/sonas-2017.toml"]);
+    let shown = text(&check.stdout);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    assert!(
+        shown.contains("Era 9: tournaments starting 2017-01 to 2017-06"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("2017-01  compression: ratings below 2000 rise by 0.40 × (2000 − R)"),
+        "{shown}"
+    );
+    assert!(shown.contains("2017-01  fresh start"), "{shown}");
+    assert!(!shown.contains("2024-03  compression"), "{shown}");
+    let dir = scratch("sonas");
+    let r = elosim(&[
+        "replay",
+        "scenarios/sonas-2017.toml",
+        "--quiet",
+        "--out",
+        dir.join("run").to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let resolved = std::fs::read_to_string(dir.join("run/scenario.resolved.toml")).unwrap();
+    assert!(
+        resolved.contains("kind = \"fresh-start\"\nlist = \"2017-01\""),
+        "{resolved}"
+    );
+}
+
+#[test]
+fn real_fide_list_files_serve_as_starting_lists() {
+    let dir = scratch("fide-lists");
+    let games = write(
+        &dir,
+        "games.csv",
+        "period,white,black,score\n2001-04,1701991,1401815,1\n",
+    );
+    let list = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/fide-lists")
+            .join(name)
+            .display()
+            .to_string()
+    };
+    // FIDE's own lists hold a few ids twice (APR03: 13, OCT03: 4, Jan 2007: 13 by a separate
+    // count of the files): --skip-invalid keeps each player's first entry and says how many.
+    let cases = [
+        (
+            "JAN01FRL.TXT",
+            "2001-04",
+            &[
+                "36,978 players",
+                "FIDE list, fixed width (2000–2004 layout) of 2001-01",
+            ][..],
+        ),
+        (
+            "APR03FRL.TXT",
+            "2003-07",
+            &[
+                "45,650 players",
+                "of 2003-04",
+                "13 × id: a player listed twice",
+            ][..],
+        ),
+        (
+            "OCT03FRL.TXT",
+            "2004-01",
+            &[
+                "49,260 players",
+                "of 2003-10",
+                "4 × id: a player listed twice",
+            ][..],
+        ),
+        (
+            "2007-01.TXT",
+            "2007-04",
+            &[
+                "77,043 players",
+                "tab separated (2001–2008 layout) of 2007-01",
+                "13 × id: a player listed twice",
+            ][..],
+        ),
+        (
+            "rapid_sep12frl.txt",
+            "2012-10",
+            &[
+                "5,906 players",
+                "monthly layout with Gms, K, B-day) of 2012-09",
+            ][..],
+        ),
+    ];
+    for (file, from, expected) in cases {
+        let games = write(
+            &dir,
+            "g.csv",
+            &format!("period,white,black,score\n{from},1701991,1401815,1\n"),
+        );
+        let out = dir.join(file);
+        let r = elosim(&[
+            "replay",
+            &history(),
+            "--games",
+            &games,
+            "--start-list",
+            &list(file),
+            "--from",
+            from,
+            "--to",
+            from,
+            "--skip-invalid",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let stdout = text(&r.stdout);
+        assert!(r.status.success(), "{file}: {}", text(&r.stderr));
+        for e in expected {
+            assert!(stdout.contains(e), "{file}: {e:?} not in {stdout}");
+        }
+    }
+    let dup = elosim(&[
+        "replay",
+        &history(),
+        "--games",
+        &games,
+        "--start-list",
+        &list("APR03FRL.TXT"),
+        "--from",
+        "2003-07",
+        "--out",
+        dir.join("x").to_str().unwrap(),
+    ]);
+    assert!(text(&dup.stderr).contains("APR03FRL.TXT, line 10566 (first listed on line 10565), column id: a player listed twice"), "{}", text(&dup.stderr));
+    let out = dir.join("placeholders");
+    let games = write(
+        &dir,
+        "g.csv",
+        "period,white,black,score\n2006-04,1701991,1401815,1\n",
+    );
+    let r = elosim(&[
+        "replay",
+        &history(),
+        "--games",
+        &games,
+        "--start-list",
+        &list("2006-01.TXT"),
+        "--from",
+        "2006-04",
+        "--skip-invalid",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = text(&r.stdout);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert!(
+        stdout.contains("87 × rating: expected a rating from 1000 to 4000, got \"0\""),
+        "{stdout}"
+    );
+}
