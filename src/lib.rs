@@ -1,5 +1,28 @@
 //! elosim replays reported chess games month by month under a chosen set of rating regulations and
 //! writes the rating lists those regulations produce.
+//!
+//! The engine (`model`, `rules`, `scenario`, `systems`, `replay`, `generate`) is plain Rust; polars
+//! lives in `ingest` (reading Parquet), `output` (writing a run) and `report` (reading runs back).
+//!
+//! A replay from a scenario file, through the library:
+//!
+//! ```
+//! use elosim::pipeline::{prepare, ReplayRequest};
+//!
+//! // The small world of the tests: a starting list of February 2019 and two months of games.
+//! let request = ReplayRequest { scenario: "tests/fixtures/scenario-2019.toml".into(), ..Default::default() };
+//! let (scenario, files) = prepare(&request)?;
+//! let (inputs, _report) = elosim::ingest::read_inputs(&files, false)?;
+//! let run = elosim::replay::run(&scenario, &inputs, &|_done, _total| {})?;
+//!
+//! // Player 101: +0.36 +0.14 +0.08 −0.50 = +0.08 × K 20 = +1.60 → 2100 + 2 on the March list.
+//! let march = run.lists.iter().position(|m| m.to_string() == "2019-03").unwrap();
+//! let player = inputs.players.find("101").unwrap();
+//! let rows = &run.rows;
+//! let row = (rows.starts[march]..rows.starts[march + 1]).find(|&r| rows.player[r] == player).unwrap();
+//! assert_eq!(rows.rating[row], 2102);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod cli;
 pub mod generate;
