@@ -242,6 +242,24 @@ fn rating(text: &str, line: u32, file: &str) -> Result<i32, IngestError> {
         })
 }
 
+/// A FIDE id: digits only.
+fn fide_id<'a>(
+    token: &'a str,
+    line: u32,
+    file: &str,
+    column: &str,
+) -> Result<&'a str, IngestError> {
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(row_error(
+            file,
+            line,
+            column,
+            format!("expected a FIDE id (digits), got {token:?}"),
+        ));
+    }
+    Ok(token)
+}
+
 fn is_federation(token: &str) -> bool {
     token.len() == 3 && token.bytes().all(|b| b.is_ascii_uppercase())
 }
@@ -299,15 +317,7 @@ fn parse_fixed(
     file: &str,
 ) -> Result<FideEntry, IngestError> {
     let t = tokens(line);
-    let id = t[0].1;
-    if !id.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(row_error(
-            file,
-            number,
-            "id",
-            format!("expected a FIDE id (digits) at the start of the line, got {id:?}"),
-        ));
-    }
+    let id = fide_id(t[0].1, number, file, "id")?;
     let mut tail = Tail {
         tokens: &t,
         end: t.len(),
@@ -395,15 +405,7 @@ impl MonthlyColumns {
 
     fn parse(&self, line: &str, number: u32, file: &str) -> Result<FideEntry, IngestError> {
         let t = tokens(line);
-        let id = t[0].1;
-        if !id.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(row_error(
-                file,
-                number,
-                "ID Number",
-                format!("expected a FIDE id (digits), got {id:?}"),
-            ));
-        }
+        let id = fide_id(t[0].1, number, file, "ID Number")?;
         let mut tail: Vec<&str> = t.iter().rev().map(|x| x.1).take(5).collect();
         let flag = if tail.first().is_some_and(|s| is_flag(s)) {
             tail.remove(0).to_string()
@@ -531,15 +533,7 @@ impl TabColumns {
             });
         }
         let get = |i: Option<usize>| i.map(|i| cells[i]).filter(|s| !s.is_empty());
-        let id = cells[self.id];
-        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(row_error(
-                file,
-                number,
-                "id",
-                format!("expected a FIDE id (digits), got {id:?}"),
-            ));
-        }
+        let id = fide_id(cells[self.id], number, file, "id")?;
         let (title, federation) = split_title(get(self.title), get(self.federation));
         if let Some(fed) = federation
             .as_deref()

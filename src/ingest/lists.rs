@@ -51,92 +51,87 @@ pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, Ingest
     let ever_2300 = table.find(&["ever_2300"]);
     let born = table.find(&["birth_year", "born", "b-day"]);
     let flag = table.find(&["flag", "inactive"]);
-    let mut list = RawList {
-        file: table.file().to_string(),
-        ids: RawIds::default(),
-        entries: Vec::new(),
-        kind: "table of id, rating, k, games".into(),
-    };
-    table.for_each_row(&mut |line, cells| {
-        let err = |column: &str, problem: String| table.row_error(line, column, problem);
-        let parsed = (|| {
-            let who = cells[id].trim();
-            if who.is_empty() {
-                return Err(err("id", "empty: expected a player id".into()));
-            }
-            let number = |i: usize, column: &str, max: i64| -> Result<Option<i64>, IngestError> {
-                let s = cells[i].trim();
-                if s.is_empty() {
-                    return Ok(None);
-                }
-                s.parse::<i64>()
-                    .ok()
-                    .filter(|v| (0..=max).contains(v))
-                    .map(Some)
-                    .ok_or_else(|| {
-                        err(
-                            column,
-                            format!("expected a whole number from 0 to {max}, got {s:?}"),
-                        )
-                    })
-            };
-            let flag_value = |i: usize, column: &str| -> Result<Option<bool>, IngestError> {
-                match cells[i].trim().to_ascii_lowercase().as_str() {
-                    "" => Ok(None),
-                    "1" | "true" | "yes" | "y" => Ok(Some(true)),
-                    "0" | "false" | "no" | "n" => Ok(Some(false)),
-                    other => Err(err(
+    collect(
+        &table,
+        id,
+        "table of id, rating, k, games",
+        skips,
+        |line, cells| {
+            let err = |column: &str, problem: String| table.row_error(line, column, problem);
+            let number =
+                |i: Option<usize>, column: &str, max: i64| -> Result<Option<i64>, IngestError> {
+                    let Some(s) = i.map(|i| cells[i].trim()).filter(|s| !s.is_empty()) else {
+                        return Ok(None);
+                    };
+                    s.parse::<i64>()
+                        .ok()
+                        .filter(|v| (0..=max).contains(v))
+                        .map(Some)
+                        .ok_or_else(|| {
+                            err(
+                                column,
+                                format!("expected a whole number from 0 to {max}, got {s:?}"),
+                            )
+                        })
+                };
+            let yes_no = |i: Option<usize>, column: &str| -> Result<Option<bool>, IngestError> {
+                match i.map(|i| cells[i].trim().to_ascii_lowercase()).as_deref() {
+                    None | Some("") => Ok(None),
+                    Some("1" | "true" | "yes" | "y") => Ok(Some(true)),
+                    Some("0" | "false" | "no" | "n") => Ok(Some(false)),
+                    Some(other) => Err(err(
                         column,
                         format!("expected true or false, got {other:?}"),
                     )),
                 }
             };
-            let rating = number(rating, "rating", 4000)?
-                .ok_or_else(|| err("rating", "empty: expected a rating".into()))?
-                as i32;
-            let inactive = match flag {
-                Some(i) => {
-                    let f = cells[i].trim().to_ascii_lowercase();
-                    f.contains('i') || f == "true" || f == "1"
-                }
-                None => false,
-            };
-            Ok((
-                who,
-                RawEntry {
-                    rating,
-                    k: k.map(|i| number(i, "k", 255))
-                        .transpose()?
-                        .flatten()
-                        .map(|v| v as u8),
-                    total_games: games
-                        .map(|i| number(i, "games", 1_000_000))
-                        .transpose()?
-                        .flatten()
-                        .map(|v| v as u32),
-                    ever_2400: ever_2400
-                        .map(|i| flag_value(i, "ever_2400"))
-                        .transpose()?
-                        .flatten(),
-                    ever_2300: ever_2300
-                        .map(|i| flag_value(i, "ever_2300"))
-                        .transpose()?
-                        .flatten(),
-                    inactive,
-                    birth_year: born
-                        .map(|i| number(i, "birth_year", 2100))
-                        .transpose()?
-                        .flatten()
-                        .filter(|&y| y > 0)
-                        .map(|v| v as i16),
-                    line,
-                    ..RawEntry::default()
-                },
-            ))
-        })();
-        if let Some((who, entry)) = skips.check(parsed)? {
+            let inactive = flag.is_some_and(|i| {
+                let f = cells[i].trim().to_ascii_lowercase();
+                f.contains('i') || f == "true" || f == "1"
+            });
+            Ok(RawEntry {
+                rating: number(Some(rating), "rating", 4000)?
+                    .ok_or_else(|| err("rating", "empty: expected a rating".into()))?
+                    as i32,
+                k: number(k, "k", 255)?.map(|v| v as u8),
+                total_games: number(games, "games", 1_000_000)?.map(|v| v as u32),
+                ever_2400: yes_no(ever_2400, "ever_2400")?,
+                ever_2300: yes_no(ever_2300, "ever_2300")?,
+                inactive,
+                birth_year: number(born, "birth_year", 2100)?
+                    .filter(|&y| y > 0)
+                    .map(|v| v as i16),
+                ..RawEntry::default()
+            })
+        },
+    )
+}
+
+/// Reads every row of a table into a list: the id column, and the rest by `parse`; rows that
+/// cannot be read are errors or counted skips.
+fn collect(
+    table: &Table,
+    id: usize,
+    kind: &str,
+    skips: &mut Skips,
+    parse: impl Fn(u32, &[&str]) -> Result<RawEntry, IngestError>,
+) -> Result<RawList, IngestError> {
+    let mut list = RawList {
+        file: table.file().to_string(),
+        ids: RawIds::default(),
+        entries: Vec::new(),
+        kind: kind.into(),
+    };
+    table.for_each_row(&mut |line, cells| {
+        let who = cells[id].trim();
+        let parsed = if who.is_empty() {
+            Err(table.row_error(line, "id", "empty: expected a player id".into()))
+        } else {
+            parse(line, cells)
+        };
+        if let Some(entry) = skips.check(parsed)? {
             list.ids.push(who);
-            list.entries.push(entry);
+            list.entries.push(RawEntry { line, ..entry });
         }
         Ok(())
     })?;
@@ -193,56 +188,30 @@ pub fn read_players(path: &Path, skips: &mut Skips) -> Result<RawList, IngestErr
     let federation = table.find(&["federation", "fed", "region"]);
     let sex = table.find(&["sex"]);
     let title = table.find(&["title"]);
-    let mut list = RawList {
-        file: table.file().to_string(),
-        ids: RawIds::default(),
-        entries: Vec::new(),
-        kind: "players file".into(),
-    };
-    table.for_each_row(&mut |line, cells| {
+    collect(&table, id, "players file", skips, |line, cells| {
         let text = |i: Option<usize>| {
             i.map(|i| cells[i].trim())
                 .filter(|s| !s.is_empty())
                 .map(str::to_string)
         };
-        let parsed = (|| {
-            let who = cells[id].trim();
-            if who.is_empty() {
-                return Err(table.row_error(line, "id", "empty: expected a player id".into()));
-            }
-            let birth_year = match text(born) {
-                Some(s) => Some(
-                    s.parse::<i16>()
-                        .ok()
-                        .filter(|y| (1850..2100).contains(y))
-                        .ok_or_else(|| {
-                            table.row_error(
-                                line,
-                                "birth_year",
-                                format!("expected a year, got {s:?}"),
-                            )
-                        })?,
-                ),
-                None => None,
-            };
-            Ok((
-                who,
-                RawEntry {
-                    birth_year,
-                    name: text(name),
-                    federation: text(federation),
-                    sex: text(sex),
-                    title: text(title),
-                    line,
-                    ..RawEntry::default()
-                },
-            ))
-        })();
-        if let Some((who, entry)) = skips.check(parsed)? {
-            list.ids.push(who);
-            list.entries.push(entry);
-        }
-        Ok(())
-    })?;
-    Ok(list)
+        let birth_year = match text(born) {
+            Some(s) => Some(
+                s.parse::<i16>()
+                    .ok()
+                    .filter(|y| (1850..2100).contains(y))
+                    .ok_or_else(|| {
+                        table.row_error(line, "birth_year", format!("expected a year, got {s:?}"))
+                    })?,
+            ),
+            None => None,
+        };
+        Ok(RawEntry {
+            birth_year,
+            name: text(name),
+            federation: text(federation),
+            sex: text(sex),
+            title: text(title),
+            ..RawEntry::default()
+        })
+    })
 }

@@ -155,40 +155,26 @@ fn write_games(w: &mut String, run: &RunFiles, games: &[&Game], list: Month) {
             Some(o) => (o.to_string(), (own - o).to_string()),
             None => ("unrated".into(), String::new()),
         };
-        match (g.k, g.expected, g.change) {
+        let (pd, k, change) = match (g.k, g.expected, g.change) {
             (Some(k), Some(pd), Some(change)) => {
-                let _ = writeln!(
-                    w,
-                    "{:>3}  {:<16} {:<10}  {:>10}  {:>8}  {:>5}  {:>4.2}  {:>5.1}  {:>3}  {:>+8.2}",
-                    i + 1,
-                    short(&g.event),
-                    g.start,
-                    g.opponent,
-                    shown,
-                    diff,
-                    pd,
-                    g.score,
-                    k,
-                    change
-                );
+                (format!("{pd:.2}"), k.to_string(), format!("{change:+.2}"))
             }
-            _ => {
-                let _ = writeln!(
-                    w,
-                    "{:>3}  {:<16} {:<10}  {:>10}  {:>8}  {:>5}  {:>4}  {:>5.1}  {:>3}  {:>8}",
-                    i + 1,
-                    short(&g.event),
-                    g.start,
-                    g.opponent,
-                    shown,
-                    diff,
-                    "",
-                    g.score,
-                    "",
-                    "not rated"
-                );
-            }
-        }
+            _ => (String::new(), String::new(), "not rated".into()),
+        };
+        let _ = writeln!(
+            w,
+            "{:>3}  {:<16} {:<10}  {:>10}  {:>8}  {:>5}  {:>4}  {:>5.1}  {:>3}  {:>8}",
+            i + 1,
+            short(&g.event),
+            g.start,
+            g.opponent,
+            shown,
+            diff,
+            pd,
+            g.score,
+            k,
+            change
+        );
     }
     let _ = writeln!(w);
 }
