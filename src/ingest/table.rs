@@ -6,7 +6,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::error::IngestError;
-use super::text::Csv;
+use super::text::{Csv, RowFn};
 
 /// Rows of text cells, whatever the file format.
 pub enum Table {
@@ -58,10 +58,7 @@ impl Table {
         format!("{} {line}", self.row_word())
     }
 
-    pub fn for_each_row(
-        &self,
-        f: &mut dyn FnMut(u32, &[&str]) -> Result<(), IngestError>,
-    ) -> Result<(), IngestError> {
+    pub fn for_each_row(&self, f: &mut RowFn<'_>) -> Result<(), IngestError> {
         match self {
             Table::Csv(c) => c.for_each_row(f),
             Table::Parquet(p) => {

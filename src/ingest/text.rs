@@ -6,6 +6,9 @@ use std::path::Path;
 
 use super::error::IngestError;
 
+/// Called with each record's line number and fields.
+pub type RowFn<'a> = dyn FnMut(u32, &[&str]) -> Result<(), IngestError> + 'a;
+
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, IngestError> {
     std::fs::read(path).map_err(|source| IngestError::Io {
         path: path.to_path_buf(),
@@ -89,10 +92,7 @@ impl Csv {
 
     /// Calls `f(line, fields)` for every record after the header; blank lines are skipped. A record
     /// with more or fewer fields than the header is an error.
-    pub fn for_each_row(
-        &self,
-        f: &mut dyn FnMut(u32, &[&str]) -> Result<(), IngestError>,
-    ) -> Result<(), IngestError> {
+    pub fn for_each_row(&self, f: &mut RowFn<'_>) -> Result<(), IngestError> {
         let mut cursor = Cursor {
             text: &self.text,
             pos: self.body,
@@ -253,7 +253,9 @@ impl Cursor<'_> {
 mod tests {
     use super::*;
 
-    fn rows(text: &str) -> Result<(Vec<String>, Vec<(u32, Vec<String>)>), IngestError> {
+    type Rows = (Vec<String>, Vec<(u32, Vec<String>)>);
+
+    fn rows(text: &str) -> Result<Rows, IngestError> {
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path = std::env::temp_dir().join(format!("elosim-csv-{}-{n}", std::process::id()));
@@ -285,7 +287,7 @@ mod tests {
         assert_eq!((h.len(), r.len()), (3, 1));
     }
 
-    fn rows_tab() -> (Vec<String>, Vec<(u32, Vec<String>)>) {
+    fn rows_tab() -> Rows {
         rows("a\tb\tc\n1\t2\t3\n").unwrap()
     }
 

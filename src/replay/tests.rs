@@ -21,18 +21,23 @@ fn m(text: &str) -> Month {
     Month::parse(text).unwrap()
 }
 
+/// (id, rating, K, total games, birth year)
+type Start = (u64, i32, Option<u8>, Option<u32>, Option<i16>);
+/// (period, event, event start, white, black, White's score in half points)
+type GameRow = (
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    u64,
+    u64,
+    u8,
+);
+
 struct World {
     /// (id, rating, K, total games, birth year)
-    start: Vec<(u64, i32, Option<u8>, Option<u32>, Option<i16>)>,
+    start: Vec<Start>,
     /// (period, event, event start, white, black, White's score in half points)
-    games: Vec<(
-        &'static str,
-        &'static str,
-        Option<&'static str>,
-        u64,
-        u64,
-        u8,
-    )>,
+    games: Vec<GameRow>,
 }
 
 struct Replayed {
@@ -181,14 +186,7 @@ fn results(
     opponents: &[u64],
     wins: usize,
     draws: usize,
-) -> Vec<(
-    &'static str,
-    &'static str,
-    Option<&'static str>,
-    u64,
-    u64,
-    u8,
-)> {
+) -> Vec<GameRow> {
     opponents
         .iter()
         .enumerate()
@@ -534,7 +532,7 @@ fn without_the_fresh_start_old_partial_results_still_pool() {
 #[test]
 fn first_ratings_of_each_era() {
     let s = scenario("initial", "[run]\nfrom = \"2010-01\"\n");
-    let mut start: Vec<(u64, i32, Option<u8>, Option<u32>, Option<i16>)> = (100..109)
+    let mut start: Vec<Start> = (100..109)
         .map(|o| (o, 2000, None, Some(100), None))
         .collect();
     start.extend((110..116).map(|o| (o, 1600, None, Some(100), None)));

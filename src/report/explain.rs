@@ -326,23 +326,10 @@ fn player_games(df: &DataFrame, player: &str) -> PolarsResult<Vec<Game>> {
     let event = text_column(df, "event")?;
     let start = text_column(df, "event_start")?;
     let score = float_column(df, "score")?;
-    let side = |s: &str| -> PolarsResult<(
-        Vec<Option<i32>>,
-        Vec<Option<i32>>,
-        Vec<Option<f64>>,
-        Vec<Option<f64>>,
-        Vec<Option<bool>>,
-    )> {
-        Ok((
-            int_column(df, &format!("{s}_rating"))?,
-            int_column(df, &format!("{s}_k"))?,
-            float_column(df, &format!("{s}_expected"))?,
-            float_column(df, &format!("{s}_change"))?,
-            bool_column(df, &format!("{s}_capped"))?,
-        ))
-    };
-    let (wr, wk, we, wc, wcap) = side("white")?;
-    let (br, bk, be, bc, bcap) = side("black")?;
+    let sides = [
+        SideColumns::read(df, "white")?,
+        SideColumns::read(df, "black")?,
+    ];
     let mut out = Vec::new();
     for i in 0..df.height() {
         let is_white = white[i].as_deref() == Some(player);
@@ -351,23 +338,44 @@ fn player_games(df: &DataFrame, player: &str) -> PolarsResult<Vec<Game>> {
         }
         let s = score[i].unwrap_or(0.0);
         let (own, opp) = if is_white { (0, 1) } else { (1, 0) };
-        let ratings = [wr[i], br[i]];
         let ids = [&white[i], &black[i]];
+        let mine = &sides[own];
         out.push(Game {
             period: period[i].clone().unwrap_or_default(),
             event: event[i].clone().unwrap_or_default(),
             start: start[i].clone().unwrap_or_default(),
             opponent: ids[opp].clone().unwrap_or_default(),
-            own: ratings[own],
-            opponent_rating: ratings[opp],
+            own: mine.rating[i],
+            opponent_rating: sides[opp].rating[i],
             score: if is_white { s } else { 1.0 - s },
-            k: if is_white { wk[i] } else { bk[i] },
-            expected: if is_white { we[i] } else { be[i] },
-            change: if is_white { wc[i] } else { bc[i] },
-            capped: (if is_white { wcap[i] } else { bcap[i] }).unwrap_or(false),
+            k: mine.k[i],
+            expected: mine.expected[i],
+            change: mine.change[i],
+            capped: mine.capped[i].unwrap_or(false),
         });
     }
     Ok(out)
+}
+
+/// One side's columns of `games.parquet` (`white_rating`, `white_k`, …).
+struct SideColumns {
+    rating: Vec<Option<i32>>,
+    k: Vec<Option<i32>>,
+    expected: Vec<Option<f64>>,
+    change: Vec<Option<f64>>,
+    capped: Vec<Option<bool>>,
+}
+
+impl SideColumns {
+    fn read(df: &DataFrame, side: &str) -> PolarsResult<SideColumns> {
+        Ok(SideColumns {
+            rating: int_column(df, &format!("{side}_rating"))?,
+            k: int_column(df, &format!("{side}_k"))?,
+            expected: float_column(df, &format!("{side}_expected"))?,
+            change: float_column(df, &format!("{side}_change"))?,
+            capped: bool_column(df, &format!("{side}_capped"))?,
+        })
+    }
 }
 
 fn player_rows(df: &DataFrame, player: &str) -> PolarsResult<Vec<ListRow>> {

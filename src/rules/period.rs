@@ -25,7 +25,7 @@ impl ListCadence {
     }
 
     pub fn has_list_in(self, month: Month) -> bool {
-        (month.month() - 1) % self.months() == 0
+        (month.month() - 1).is_multiple_of(self.months())
     }
 
     /// For messages: when the lists fall.

@@ -85,10 +85,10 @@ fn rate_rated(
     out: &mut [SideResult],
 ) -> Outcome {
     let rated_games = (0..sides).filter(|&i| side(i).opponent.is_some()).count() as u32;
-    for i in 0..sides {
+    for (i, result) in out.iter_mut().enumerate().take(sides) {
         let s = side(i);
         let (Some((own, k)), Some(opponent)) = (s.own, s.opponent) else {
-            out[i] = SideResult {
+            *result = SideResult {
                 rating: s.own.map(|(r, _)| r),
                 ..SideResult::default()
             };
@@ -103,7 +103,7 @@ fn rate_rated(
         let pd = fide_pd(if capped { cap.clamp(diff) } else { diff });
         let k = era.k.capped(k, rated_games);
         let change = i32::from(k) * (i32::from(s.score) * 50 - pd);
-        out[i] = SideResult {
+        *result = SideResult {
             rating: Some(own),
             k: Some(k),
             pd: Some(pd as u8),
