@@ -757,26 +757,69 @@ fn parquet_games_and_players_files_are_read() {
     let dir = scratch("parquet");
     let scenario = fixture("scenario-2019.toml");
     let first = dir.join("first");
-    let r = elosim(&["replay", &scenario, "--quiet", "--csv", "--out", first.to_str().unwrap()]);
+    let r = elosim(&[
+        "replay",
+        &scenario,
+        "--quiet",
+        "--csv",
+        "--out",
+        first.to_str().unwrap(),
+    ]);
     assert!(r.status.success(), "{}", text(&r.stderr));
     let again = dir.join("again");
     let games = first.join("games.parquet");
-    let r = elosim(&["replay", &scenario, "--quiet", "--csv", "--games", games.to_str().unwrap(), "--out", again.to_str().unwrap()]);
+    let r = elosim(&[
+        "replay",
+        &scenario,
+        "--quiet",
+        "--csv",
+        "--games",
+        games.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+    ]);
     assert!(r.status.success(), "{}", text(&r.stderr));
     for month in ["2019-03", "2019-04"] {
-        let list = |run: &Path| std::fs::read_to_string(run.join(format!("lists/{month}.csv"))).unwrap();
+        let list =
+            |run: &Path| std::fs::read_to_string(run.join(format!("lists/{month}.csv"))).unwrap();
         assert_eq!(list(&first), list(&again), "{month}");
     }
     let not_parquet = write(&dir, "broken.parquet", "period,white,black,score\n");
-    fails("not-parquet", &[&scenario, "--games", &not_parquet], &["broken.parquet: not a readable Parquet file"]);
+    fails(
+        "not-parquet",
+        &[&scenario, "--games", &not_parquet],
+        &["broken.parquet: not a readable Parquet file"],
+    );
 
     // Player 102 (1993 after March, never 2300+) born in 2005 is a junior in 2019: K 40, not 20.
-    let players = write(&dir, "players.csv", "id,name,birth_year,federation\n102,\"Junior, Jan\",2005,NED\n999,Nobody,1970,ENG\n");
+    let players = write(
+        &dir,
+        "players.csv",
+        "id,name,birth_year,federation\n102,\"Junior, Jan\",2005,NED\n999,Nobody,1970,ENG\n",
+    );
     let junior = dir.join("junior");
-    let r = elosim(&["replay", &scenario, "--quiet", "--csv", "--players", &players, "--out", junior.to_str().unwrap()]);
+    let r = elosim(&[
+        "replay",
+        &scenario,
+        "--quiet",
+        "--csv",
+        "--players",
+        &players,
+        "--out",
+        junior.to_str().unwrap(),
+    ]);
     assert!(r.status.success(), "{}", text(&r.stderr));
     let list = std::fs::read_to_string(junior.join("lists/2019-03.csv")).unwrap();
-    assert!(list.lines().any(|l| l == "102,\"Junior, Jan\",NED,,,1993,1,40,2005,,101,false,-7"), "{list}");
+    assert!(
+        list.lines()
+            .any(|l| l == "102,\"Junior, Jan\",NED,,,1993,1,40,2005,,101,false,-7"),
+        "{list}"
+    );
     let plain = std::fs::read_to_string(first.join("lists/2019-03.csv")).unwrap();
-    assert!(plain.lines().any(|l| l.starts_with("102,,,,,1993,1,20,1975,")), "{plain}");
+    assert!(
+        plain
+            .lines()
+            .any(|l| l.starts_with("102,,,,,1993,1,20,1975,")),
+        "{plain}"
+    );
 }
