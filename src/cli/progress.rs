@@ -27,13 +27,13 @@ impl Bar {
 impl Progress for Bar {
     fn stage(&self, name: &str) {
         if let Some(bar) = &self.0 {
-            bar.set_message(name.to_string());
             if name != "replaying" {
                 bar.set_style(
                     ProgressStyle::with_template("{spinner} {msg} {elapsed}")
                         .expect("a valid template"),
                 );
             }
+            bar.set_message(name.to_string());
         }
     }
 

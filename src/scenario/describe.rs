@@ -20,10 +20,10 @@ pub fn describe(s: &Scenario) -> String {
         .unwrap_or_else(|| "the list of the last game".into());
     let _ = writeln!(w, "Calendar: {} to {}; the run computes the lists from {} to {}, starting from the list of {}", s.calendar.start, s.calendar.end, s.run.from, to, s.start_list_month());
     let data = &s.data;
-    let show = |p: &Option<std::path::PathBuf>| {
-        p.as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_else(|| "none".into())
+    let show = |p: &Option<std::path::PathBuf>| match p {
+        Some(p) if p.is_file() => p.display().to_string(),
+        Some(p) => format!("{} (NOT FOUND)", p.display()),
+        None => "none".into(),
     };
     let _ = writeln!(
         w,

@@ -312,6 +312,26 @@ fn check_marks_what_changed() {
         "{text}"
     );
     assert!(text.contains("* floor        1200"), "{text}");
+    let kaggle = Scenario::load(&shipped("kaggle2010.toml"))
+        .unwrap()
+        .describe();
+    assert!(
+        kaggle.contains("data/kaggle2010/training_data.csv (layout kaggle2010, month 1 = 2012-08)"),
+        "{kaggle}"
+    );
+    let dir = scratch("check");
+    let missing = write(
+        &dir,
+        "m.toml",
+        &format!(
+            "extends = {:?}\n[data]\ngames = \"nowhere.csv\"\n",
+            shipped("fide-historical.toml")
+        ),
+    );
+    assert!(Scenario::load(&missing)
+        .unwrap()
+        .describe()
+        .contains("nowhere.csv (NOT FOUND)"));
     assert!(
         text.contains("2024-03  compression: ratings below 2000 rise by 0.40 × (2000 − R)"),
         "{text}"
