@@ -736,3 +736,39 @@ fn a_closed_pool_with_equal_k_is_zero_sum() {
         "expected scores of both sides sum to 1"
     );
 }
+
+/// Reference §11.2 (4), the 2014-era analogue: 1010 − 20 = 990 < 1000 → delisted, and the player
+/// then starts again as a newcomer whose results pool towards a new first rating (§5).
+#[test]
+fn a_player_below_the_floor_is_delisted_and_starts_again() {
+    let s = scenario("floor2014", "[run]\nfrom = \"2015-03\"\n");
+    let mut start: Vec<Start> = vec![
+        (1, 1010, Some(20), Some(100), None),
+        (2, 1010, Some(20), Some(100), None),
+        (3, 1010, Some(20), Some(100), None),
+    ];
+    start.extend((10..15).map(|o| (o, 1200, Some(20), Some(100), None)));
+    let mut games = vec![
+        ("2015-03", "", None, 2, 1, 2),
+        ("2015-03", "", None, 3, 1, 2),
+    ];
+    games.extend(results("2015-05", "", None, 1, &[10, 11, 12, 13, 14], 2, 1));
+    let (r, _) = replay(&s, &World { start, games });
+    assert_eq!(r.rating("2015-02", 1), Some(1010));
+    assert_eq!(
+        r.rating("2015-03", 1),
+        None,
+        "1010 − 10 − 10 = 990 is below 1000"
+    );
+    assert_eq!(r.run.summaries[r.list("2015-03") - 1].delisted, 1);
+    assert_eq!(
+        r.rating("2015-04", 1),
+        None,
+        "unrated until a new first rating"
+    );
+    assert_eq!(
+        r.row("2015-05", 1).map(|x| (x.0, x.1, x.2)),
+        Some((1200, 40, true)),
+        "2.5/5 against 1200: Ru = Ra, new again with K 40"
+    );
+}
