@@ -11,6 +11,18 @@ fn elosim(args: &[&str]) -> Output {
         .expect("the elosim binary runs")
 }
 
+/// Runs elosim expecting success; returns its standard output.
+fn succeeds(args: &[&str]) -> String {
+    let r = elosim(args);
+    assert!(
+        r.status.success(),
+        "elosim {}: {}",
+        args.join(" "),
+        text(&r.stderr)
+    );
+    text(&r.stdout)
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -400,7 +412,7 @@ fn outputs_are_identical_whatever_the_threads_and_the_row_order() {
 
 fn replay_kaggle(dir: &Path, name: &str, threads: &str) -> PathBuf {
     let out = dir.join(name);
-    let r = elosim(&[
+    succeeds(&[
         "replay",
         "scenarios/kaggle2010.toml",
         "--quiet",
@@ -409,7 +421,6 @@ fn replay_kaggle(dir: &Path, name: &str, threads: &str) -> PathBuf {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(r.status.success(), "{}", text(&r.stderr));
     out
 }
 
@@ -420,7 +431,7 @@ fn replay_kaggle(dir: &Path, name: &str, threads: &str) -> PathBuf {
 fn explain_prints_a_period_computed_by_hand() {
     let dir = scratch("explain");
     let out = dir.join("run");
-    let r = elosim(&[
+    succeeds(&[
         "replay",
         &fixture("scenario-2019.toml"),
         "--quiet",
@@ -428,7 +439,6 @@ fn explain_prints_a_period_computed_by_hand() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(r.status.success(), "{}", text(&r.stderr));
     let e = elosim(&[
         "explain",
         out.to_str().unwrap(),
@@ -511,9 +521,7 @@ fn explain_prints_a_period_computed_by_hand() {
 fn the_default_replay_writes_every_file() {
     let dir = scratch("default");
     let out = dir.join("run");
-    let r = elosim(&["replay", "--out", out.to_str().unwrap()]);
-    assert!(r.status.success(), "{}", text(&r.stderr));
-    let stdout = text(&r.stdout);
+    let stdout = succeeds(&["replay", "--out", out.to_str().unwrap()]);
     assert!(
         stdout.contains(
             "Replayed kaggle2010 (scenarios/kaggle2010.toml): 100 lists, 2012-08 to 2020-11"
@@ -536,14 +544,13 @@ fn the_default_replay_writes_every_file() {
     assert_eq!(summary["players"]["ids"], 7301);
     // The resolved scenario repeats the run alone.
     let again = dir.join("again");
-    let r = elosim(&[
+    succeeds(&[
         "replay",
         out.join("scenario.resolved.toml").to_str().unwrap(),
         "--quiet",
         "--out",
         again.to_str().unwrap(),
     ]);
-    assert!(r.status.success(), "{}", text(&r.stderr));
     assert_eq!(
         std::fs::read(out.join("lists.parquet")).unwrap(),
         std::fs::read(again.join("lists.parquet")).unwrap()
@@ -568,15 +575,13 @@ fn the_default_replay_writes_every_file() {
 fn the_2011_contest_replays_with_its_decoys_skipped() {
     let dir = scratch("contest");
     let out = dir.join("run");
-    let r = elosim(&[
+    let stdout = succeeds(&[
         "replay",
         "scenarios/contest2011.toml",
         "--skip-invalid",
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(r.status.success(), "{}", text(&r.stderr));
-    let stdout = text(&r.stdout);
     assert!(stdout.contains("88,457 read"), "{stdout}");
     assert!(
         stdout.contains("11,543 × WhiteScore: expected White's score"),
@@ -604,14 +609,13 @@ fn sonas_2017_resolves_and_replays() {
     assert!(shown.contains("2017-01  fresh start"), "{shown}");
     assert!(!shown.contains("2024-03  compression"), "{shown}");
     let dir = scratch("sonas");
-    let r = elosim(&[
+    succeeds(&[
         "replay",
         "scenarios/sonas-2017.toml",
         "--quiet",
         "--out",
         dir.join("run").to_str().unwrap(),
     ]);
-    assert!(r.status.success(), "{}", text(&r.stderr));
     let resolved = std::fs::read_to_string(dir.join("run/scenario.resolved.toml")).unwrap();
     assert!(
         resolved.contains("kind = \"fresh-start\"\nlist = \"2017-01\""),
@@ -757,7 +761,7 @@ fn parquet_games_and_players_files_are_read() {
     let dir = scratch("parquet");
     let scenario = fixture("scenario-2019.toml");
     let first = dir.join("first");
-    let r = elosim(&[
+    succeeds(&[
         "replay",
         &scenario,
         "--quiet",
@@ -765,10 +769,9 @@ fn parquet_games_and_players_files_are_read() {
         "--out",
         first.to_str().unwrap(),
     ]);
-    assert!(r.status.success(), "{}", text(&r.stderr));
     let again = dir.join("again");
     let games = first.join("games.parquet");
-    let r = elosim(&[
+    succeeds(&[
         "replay",
         &scenario,
         "--quiet",
@@ -778,7 +781,6 @@ fn parquet_games_and_players_files_are_read() {
         "--out",
         again.to_str().unwrap(),
     ]);
-    assert!(r.status.success(), "{}", text(&r.stderr));
     for month in ["2019-03", "2019-04"] {
         let list =
             |run: &Path| std::fs::read_to_string(run.join(format!("lists/{month}.csv"))).unwrap();
@@ -798,7 +800,7 @@ fn parquet_games_and_players_files_are_read() {
         "id,name,birth_year,federation\n102,\"Junior, Jan\",2005,NED\n999,Nobody,1970,ENG\n",
     );
     let junior = dir.join("junior");
-    let r = elosim(&[
+    succeeds(&[
         "replay",
         &scenario,
         "--quiet",
@@ -808,7 +810,6 @@ fn parquet_games_and_players_files_are_read() {
         "--out",
         junior.to_str().unwrap(),
     ]);
-    assert!(r.status.success(), "{}", text(&r.stderr));
     let list = std::fs::read_to_string(junior.join("lists/2019-03.csv")).unwrap();
     assert!(
         list.lines()
