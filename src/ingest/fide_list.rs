@@ -15,7 +15,7 @@ use crate::model::Month;
 
 use super::error::IngestError;
 use super::table::Skips;
-use super::text::{decode, read_bytes};
+use super::text::{decode, read_bytes, sha256};
 
 /// One player on a FIDE list.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +54,7 @@ impl FideLayout {
 
 pub struct FideList {
     pub file: String,
+    pub sha256: String,
     pub layout: FideLayout,
     /// The list's month, from its header or file name.
     pub month: Option<Month>,
@@ -85,7 +86,9 @@ pub fn looks_like_fide_list(first_line: &str) -> bool {
 
 pub fn read(path: &Path, skips: &mut Skips) -> Result<FideList, IngestError> {
     let file = path.display().to_string();
-    let text = decode(read_bytes(path)?);
+    let bytes = read_bytes(path)?;
+    let sha256 = sha256(&bytes);
+    let text = decode(bytes);
     let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
     let first = lines
         .iter()
@@ -144,6 +147,7 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<FideList, IngestError> {
     }
     Ok(FideList {
         file,
+        sha256,
         layout,
         month,
         entries,

@@ -16,6 +16,7 @@ pub struct RawGames {
     pub white: RawIds,
     pub black: RawIds,
     pub format: GameFormat,
+    pub sha256: String,
 }
 
 const SCORES: &str = "1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½";
@@ -67,6 +68,7 @@ pub fn read(
         white: RawIds::default(),
         black: RawIds::default(),
         format,
+        sha256: table.sha256().to_string(),
     };
     let mut events: HashMap<String, u32> = HashMap::new();
     table.for_each_row(&mut |line, cells| {

@@ -7,7 +7,7 @@ use super::error::IngestError;
 use super::fide_list;
 use super::ids::RawIds;
 use super::table::{is_parquet, Skips, Table};
-use super::text::{decode, read_bytes};
+use super::text::decode;
 
 /// One player of a starting list, before interning.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -33,6 +33,7 @@ pub struct RawList {
     pub entries: Vec<RawEntry>,
     /// What kind of file it was, for the run's summary.
     pub kind: String,
+    pub sha256: String,
 }
 
 const START_COLUMNS: &str =
@@ -121,6 +122,7 @@ fn collect(
         ids: RawIds::default(),
         entries: Vec::new(),
         kind: kind.into(),
+        sha256: table.sha256().to_string(),
     };
     table.for_each_row(&mut |line, cells| {
         let who = cells[id].trim();
@@ -138,8 +140,20 @@ fn collect(
     Ok(list)
 }
 
+/// Whether a file is a FIDE list, from its first non-blank line (only the file's start is read).
 fn is_fide_list(path: &Path) -> Result<bool, IngestError> {
-    let text = decode(read_bytes(path)?);
+    use std::io::Read;
+    let io = |source| IngestError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut start = Vec::new();
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(64 * 1024)
+        .read_to_end(&mut start)
+        .map_err(io)?;
+    let text = decode(start);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     Ok(fide_list::looks_like_fide_list(first))
 }
@@ -173,6 +187,7 @@ fn read_fide(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
         ids,
         entries,
         kind,
+        sha256: fide.sha256,
     })
 }
 

@@ -11,9 +11,7 @@ mod table;
 mod text;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-use sha2::{Digest, Sha256};
+use std::path::PathBuf;
 
 use crate::model::{Month, PlayerInfo, StartEntry, StartList};
 use crate::replay::Inputs;
@@ -130,16 +128,11 @@ pub fn read_inputs(
         }
     }
 
-    let mut checksums = Vec::new();
-    for path in [
-        Some(&files.games),
-        files.start_list.as_ref(),
-        files.players.as_ref(),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        checksums.push((path.clone(), sha256(path)?));
+    let mut checksums = vec![(files.games.clone(), raw.sha256.clone())];
+    for (path, list) in [(&files.start_list, &start), (&files.players, &players_file)] {
+        if let (Some(path), Some(list)) = (path, list) {
+            checksums.push((path.clone(), list.sha256.clone()));
+        }
     }
     let report = IngestReport {
         format: raw.format,
@@ -189,12 +182,4 @@ fn first_occurrences(
         keep[i] = false;
     }
     Ok(keep)
-}
-
-pub fn sha256(path: &Path) -> Result<String, IngestError> {
-    let bytes = text::read_bytes(path)?;
-    Ok(Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::error::IngestError;
-use super::text::{Csv, RowFn};
+use super::text::{read_bytes, sha256, Csv, RowFn};
 
 /// Rows of text cells, whatever the file format.
 pub enum Table {
@@ -16,6 +16,7 @@ pub enum Table {
 
 pub struct ParquetTable {
     file: String,
+    sha256: String,
     header: Vec<String>,
     columns: Vec<Vec<Option<String>>>,
 }
@@ -35,6 +36,14 @@ impl Table {
         match self {
             Table::Csv(c) => &c.file,
             Table::Parquet(p) => &p.file,
+        }
+    }
+
+    /// The SHA-256 of the file's bytes.
+    pub fn sha256(&self) -> &str {
+        match self {
+            Table::Csv(c) => &c.sha256,
+            Table::Parquet(p) => &p.sha256,
         }
     }
 
@@ -122,11 +131,11 @@ fn read_parquet(path: &Path) -> Result<ParquetTable, IngestError> {
         file: file.clone(),
         problem: format!("not a readable Parquet file: {e}"),
     };
-    let handle = std::fs::File::open(path).map_err(|source| IngestError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let df = ParquetReader::new(handle).finish().map_err(problem)?;
+    let bytes = read_bytes(path)?;
+    let sha256 = sha256(&bytes);
+    let df = ParquetReader::new(std::io::Cursor::new(bytes))
+        .finish()
+        .map_err(problem)?;
     let header: Vec<String> = df
         .get_column_names()
         .iter()
@@ -154,6 +163,7 @@ fn read_parquet(path: &Path) -> Result<ParquetTable, IngestError> {
     }
     Ok(ParquetTable {
         file,
+        sha256,
         header,
         columns,
     })

@@ -9,6 +9,16 @@ use super::error::IngestError;
 /// Called with each record's line number and fields.
 pub type RowFn<'a> = dyn FnMut(u32, &[&str]) -> Result<(), IngestError> + 'a;
 
+/// The SHA-256 of a file's bytes, in hex, for `summary.json`: computed from the bytes a reader
+/// already holds, so that no input is read twice.
+pub fn sha256(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, IngestError> {
     std::fs::read(path).map_err(|source| IngestError::Io {
         path: path.to_path_buf(),
@@ -36,6 +46,7 @@ pub fn decode(mut bytes: Vec<u8>) -> String {
 /// A delimited text table: a header line, then one record per line (quoted fields may span lines).
 pub struct Csv {
     pub file: String,
+    pub sha256: String,
     text: String,
     pub header: Vec<String>,
     delimiter: u8,
@@ -46,7 +57,9 @@ pub struct Csv {
 impl Csv {
     pub fn open(path: &Path, expected: &str) -> Result<Csv, IngestError> {
         let file = path.display().to_string();
-        let text = decode(read_bytes(path)?);
+        let bytes = read_bytes(path)?;
+        let sha256 = sha256(&bytes);
+        let text = decode(bytes);
         let mut line = 1;
         let mut offset = 0;
         // Skip blank lines before the header.
@@ -82,6 +95,7 @@ impl Csv {
         let (body, body_line) = (cursor.pos, cursor.line);
         Ok(Csv {
             file,
+            sha256,
             text,
             header,
             delimiter,

@@ -197,7 +197,6 @@ fn period_change(games: &[&&Game], rounding: Rounding) -> i64 {
         Rounding::PerPeriod => round(games.iter().filter_map(|g| g.change).map(hundredths).sum()),
         Rounding::PerTournament => {
             let mut events: Vec<&str> = games.iter().map(|g| g.event.as_str()).collect();
-            events.dedup();
             events.sort_unstable();
             events.dedup();
             events
