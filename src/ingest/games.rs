@@ -8,6 +8,7 @@ use crate::scenario::GameFormat;
 
 use super::error::IngestError;
 use super::ids::RawIds;
+use super::pgn::{self, PgnCounts};
 use super::table::{Skips, Table};
 
 /// Games as read: everything but the interned players.
@@ -17,6 +18,8 @@ pub struct RawGames {
     pub black: RawIds,
     pub format: GameFormat,
     pub sha256: String,
+    /// What a PGN source counted besides its games.
+    pub pgn: Option<PgnCounts>,
 }
 
 const SCORES: &str = "1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½";
@@ -53,6 +56,11 @@ pub fn read(
     month_1: Option<Month>,
     skips: &mut Skips,
 ) -> Result<RawGames, IngestError> {
+    if format == GameFormat::Pgn || (format == GameFormat::Auto && pgn::is_pgn(path)) {
+        let (mut raw, counts) = pgn::read(path, skips)?;
+        raw.pgn = Some(counts);
+        return Ok(raw);
+    }
     let table = Table::open(path, CANONICAL)?;
     let format = match format {
         GameFormat::Auto => detect(&table),
@@ -69,6 +77,7 @@ pub fn read(
         black: RawIds::default(),
         format,
         sha256: table.sha256().to_string(),
+        pgn: None,
     };
     let mut events: HashMap<String, u32> = HashMap::new();
     table.for_each_row(&mut |line, cells| {
@@ -146,7 +155,8 @@ fn columns(
             score: (table.require(&["WhiteScore"])?, "WhiteScore"),
             ratings: None,
         },
-        GameFormat::Canonical | GameFormat::Auto => {
+        // PGN files never reach here: `read` hands them to the PGN reader.
+        GameFormat::Canonical | GameFormat::Auto | GameFormat::Pgn => {
             let period = table.find(&["period"]);
             let date = table.find(&["date"]);
             if period.is_none() && date.is_none() {
@@ -305,7 +315,7 @@ fn c_has_period(c: &Columns) -> bool {
 }
 
 /// Renumbers events in sorted order of their names, so that event ids do not depend on row order.
-fn sort_event_names(games: &mut Games, events: HashMap<String, u32>) {
+pub(super) fn sort_event_names(games: &mut Games, events: HashMap<String, u32>) {
     let mut names: Vec<(String, u32)> = events.into_iter().collect();
     names.sort_unstable();
     let mut new_id = vec![EVENT_NONE; names.len() + 1];

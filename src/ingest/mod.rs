@@ -7,6 +7,7 @@ pub mod fide_list;
 mod games;
 mod ids;
 mod lists;
+mod pgn;
 mod table;
 mod text;
 
@@ -19,6 +20,7 @@ use crate::scenario::GameFormat;
 
 pub use error::IngestError;
 pub use fide_list::{FideEntry, FideLayout, FideList};
+pub use pgn::{is_pgn, PgnCounts};
 pub use table::Skips;
 
 /// The files of one replay.
@@ -36,6 +38,8 @@ pub struct InputFiles {
 pub struct IngestReport {
     pub format: GameFormat,
     pub games_read: usize,
+    /// What a PGN source counted besides its games.
+    pub pgn: Option<PgnCounts>,
     pub players: usize,
     /// Invalid rows skipped with `--skip-invalid`: reason → (count, first place).
     pub skipped: BTreeMap<String, (usize, String)>,
@@ -137,6 +141,7 @@ pub fn read_inputs(
     let report = IngestReport {
         format: raw.format,
         games_read: games.len(),
+        pgn: raw.pgn,
         players: players.len(),
         skipped: skips.counts,
         start_list: start.as_ref().map(|s| format!("{} ({})", s.file, s.kind)),

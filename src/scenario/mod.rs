@@ -82,6 +82,8 @@ named_enum! {
         Kaggle2010 = "kaggle2010",
         /// `TEID,MonthID,WhitePlayer,BlackPlayer,WhiteScore,Leaderboard` (Deloitte/FIDE 2011).
         Contest2011 = "contest2011",
+        /// PGN tag sections (`.pgn`, `.pgn.gz`): Event, Date, EventDate, White, Black, Result, ratings.
+        Pgn = "pgn",
     }
 }
 

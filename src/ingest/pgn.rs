@@ -1,0 +1,450 @@
+//! PGN files, plain or gzip-compressed, read for their tag pairs only (PGN standard §8.1): the
+//! movetext is skipped line by line without parsing moves. Our own reader because the best-known
+//! PGN crates are GPL-3 and elosim is MIT/Apache; it only needs the seven-tag roster and the
+//! rating tags, and it must survive files from the wild (unterminated tags and comments, stray
+//! braces, megabyte-long movetext lines) without panicking.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+
+use crate::model::{Day, Games, HalfPoints, Month, EVENT_NONE};
+use crate::scenario::GameFormat;
+
+use super::error::IngestError;
+use super::games::{sort_event_names, RawGames};
+use super::ids::RawIds;
+use super::table::Skips;
+use super::text::{decode, read_bytes, sha256};
+
+/// What reading a PGN file counted besides the games it kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PgnCounts {
+    /// Games in the file (every tag section).
+    pub games: usize,
+    /// Games with the result `*` (unfinished or unknown), left out.
+    pub unfinished: usize,
+    /// Games kept without both WhiteElo and BlackElo (reports on ratings cannot place them).
+    pub without_ratings: usize,
+    /// Tag lines that are not `[Name "value"]`, ignored.
+    pub malformed_tags: usize,
+    /// `{` comments still open when the next game's `[Event` tag began.
+    pub unterminated_comments: usize,
+}
+
+/// Whether a path names a PGN file (`.pgn`, `.pgn.gz`).
+pub fn is_pgn(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name.ends_with(".pgn") || name.ends_with(".pgn.gz")
+}
+
+/// Reads a PGN file's games. A game without players, result or date is an invalid row (an error,
+/// or a counted skip with `--skip-invalid`); unfinished games are always left out and counted.
+pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, PgnCounts), IngestError> {
+    let file = path.display().to_string();
+    let bytes = read_bytes(path)?;
+    let checksum = sha256(&bytes);
+    let text = decode(gunzip(&file, bytes)?);
+    let mut out = RawGames {
+        games: Games {
+            source: file.clone(),
+            row_word: "line",
+            event_names: vec![String::new()],
+            ..Games::default()
+        },
+        white: RawIds::default(),
+        black: RawIds::default(),
+        format: GameFormat::Pgn,
+        sha256: checksum,
+        pgn: None,
+    };
+    let mut events: HashMap<String, u32> = HashMap::new();
+    let mut counts = PgnCounts::default();
+    let (mut unfinished, mut without_ratings) = (0, 0);
+    scan(&text, &mut counts, &mut |tags| {
+        match skips.check(game_row(&file, tags))? {
+            Some(Verdict::Game(row)) => {
+                if row.white_rating.is_none() || row.black_rating.is_none() {
+                    without_ratings += 1;
+                }
+                push(&mut out, &mut events, row);
+            }
+            Some(Verdict::Unfinished) => unfinished += 1,
+            None => {}
+        }
+        Ok(())
+    })?;
+    counts.unfinished = unfinished;
+    counts.without_ratings = without_ratings;
+    sort_event_names(&mut out.games, events);
+    Ok((out, counts))
+}
+
+/// The file's bytes, decompressed when they start with gzip's magic number.
+fn gunzip(file: &str, bytes: Vec<u8>) -> Result<Vec<u8>, IngestError> {
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Ok(bytes);
+    }
+    let mut plain = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes.as_slice())
+        .read_to_end(&mut plain)
+        .map_err(|e| IngestError::File {
+            file: file.to_string(),
+            problem: format!("not a readable gzip file: {e}"),
+        })?;
+    Ok(plain)
+}
+
+/// The tags of one game that elosim uses.
+#[derive(Debug, Default)]
+struct Tags {
+    /// The line of the game's first tag.
+    line: u32,
+    event: Option<String>,
+    date: Option<String>,
+    event_date: Option<String>,
+    white: Option<String>,
+    black: Option<String>,
+    result: Option<String>,
+    white_elo: Option<String>,
+    black_elo: Option<String>,
+    white_fide_id: Option<String>,
+    black_fide_id: Option<String>,
+    /// Any tag seen (kept or not).
+    any: bool,
+    movetext: bool,
+}
+
+impl Tags {
+    fn set(&mut self, name: &str, value: String) {
+        let slot = match name {
+            "Event" => &mut self.event,
+            "Date" => &mut self.date,
+            "EventDate" => &mut self.event_date,
+            "White" => &mut self.white,
+            "Black" => &mut self.black,
+            "Result" => &mut self.result,
+            "WhiteElo" => &mut self.white_elo,
+            "BlackElo" => &mut self.black_elo,
+            "WhiteFideId" => &mut self.white_fide_id,
+            "BlackFideId" => &mut self.black_fide_id,
+            _ => return,
+        };
+        *slot = Some(value);
+    }
+}
+
+/// Walks the file line by line and calls `game` with each game's tags. A game ends where the next
+/// tag section begins (a tag after movetext, or a second `[Event` tag) or at the end of the file.
+fn scan(
+    text: &str,
+    counts: &mut PgnCounts,
+    game: &mut dyn FnMut(&Tags) -> Result<(), IngestError>,
+) -> Result<(), IngestError> {
+    let mut tags = Tags::default();
+    let mut in_comment = false;
+    for (n, line) in text.lines().enumerate() {
+        let line_no = u32::try_from(n + 1).unwrap_or(u32::MAX);
+        let rest = line.trim();
+        if in_comment {
+            if rest.starts_with("[Event ") {
+                // A `{` never closed would swallow the rest of the file: end it at the next game.
+                counts.unterminated_comments += 1;
+                in_comment = false;
+            } else {
+                if let Some(end) = rest.find('}') {
+                    in_comment = skip_movetext(&rest[end + 1..]);
+                }
+                continue;
+            }
+        }
+        if rest.is_empty() || rest.starts_with('%') {
+            continue;
+        }
+        if rest.starts_with('[') {
+            if tags.movetext || (tags.event.is_some() && rest.starts_with("[Event ")) {
+                finish(&mut tags, counts, game)?;
+            }
+            if !tags.any {
+                tags.line = line_no;
+                tags.any = true;
+            }
+            match parse_tag(rest) {
+                Some((name, value)) => tags.set(name, value),
+                None => counts.malformed_tags += 1,
+            }
+            continue;
+        }
+        tags.movetext = true;
+        in_comment = skip_movetext(rest);
+    }
+    finish(&mut tags, counts, game)
+}
+
+fn finish(
+    tags: &mut Tags,
+    counts: &mut PgnCounts,
+    game: &mut dyn FnMut(&Tags) -> Result<(), IngestError>,
+) -> Result<(), IngestError> {
+    let done = std::mem::take(tags);
+    if done.any {
+        counts.games += 1;
+        game(&done)?;
+    }
+    Ok(())
+}
+
+/// Skips one line of movetext; returns whether it leaves a `{` comment open.
+fn skip_movetext(line: &str) -> bool {
+    let mut rest = line;
+    loop {
+        let Some(at) = rest.find(['{', ';']) else {
+            return false;
+        };
+        if rest.as_bytes()[at] == b';' {
+            return false;
+        }
+        match rest[at + 1..].find('}') {
+            Some(end) => rest = &rest[at + 1 + end + 1..],
+            None => return true,
+        }
+    }
+}
+
+/// `[Name "value"]` with the standard's `\"` and `\\` escapes; `None` for anything else.
+fn parse_tag(line: &str) -> Option<(&str, String)> {
+    let inner = line.strip_prefix('[')?;
+    let name_end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let (name, rest) = inner.split_at(name_end);
+    let mut chars = rest.trim_start().strip_prefix('"')?.chars();
+    let mut value = String::new();
+    loop {
+        match chars.next()? {
+            '\\' => value.push(chars.next()?),
+            '"' => break,
+            c => value.push(c),
+        }
+    }
+    let after: String = chars.collect();
+    (!name.is_empty() && after.trim_start().starts_with(']')).then_some((name, value))
+}
+
+/// One game as the canonical table holds it.
+#[derive(Debug, PartialEq)]
+struct GameRow {
+    line: u32,
+    event: Option<String>,
+    date: Day,
+    event_start: Option<Day>,
+    white: String,
+    black: String,
+    score: HalfPoints,
+    white_rating: Option<i32>,
+    black_rating: Option<i32>,
+}
+
+#[derive(Debug, PartialEq)]
+enum Verdict {
+    Game(GameRow),
+    Unfinished,
+}
+
+fn game_row(file: &str, tags: &Tags) -> Result<Verdict, IngestError> {
+    let problem = |column: &str, problem: String| IngestError::Row {
+        file: file.to_string(),
+        place: format!("line {}", tags.line),
+        column: column.to_string(),
+        problem,
+    };
+    let score = match tags.result.as_deref().map(str::trim) {
+        Some("1-0") => 2,
+        Some("0-1") => 0,
+        Some("1/2-1/2") => 1,
+        Some("*") => return Ok(Verdict::Unfinished),
+        other => {
+            return Err(problem(
+                "Result",
+                format!("expected 1-0, 0-1, 1/2-1/2 or *, got {:?}", other.unwrap_or("")),
+            ))
+        }
+    };
+    let player = |name: &Option<String>, fide_id: &Option<String>, column: &str| {
+        let fide_id = fide_id.as_deref().map(str::trim);
+        if let Some(id) = fide_id.filter(|id| is_fide_id(id)) {
+            return Ok(id.to_string());
+        }
+        match name.as_deref().map(str::trim) {
+            Some(name) if !name.is_empty() && name != "?" => Ok(name.to_string()),
+            other => Err(problem(
+                column,
+                format!("expected a player's name or a {column}FideId tag, got {:?}", other.unwrap_or("")),
+            )),
+        }
+    };
+    let white = player(&tags.white, &tags.white_fide_id, "White")?;
+    let black = player(&tags.black, &tags.black_fide_id, "Black")?;
+    let date = tags
+        .date
+        .as_deref()
+        .and_then(pgn_date)
+        .or_else(|| tags.event_date.as_deref().and_then(pgn_date))
+        .ok_or_else(|| {
+            problem(
+                "Date",
+                format!(
+                    "expected YYYY.MM.DD with at least the year and month known (or an EventDate), got {:?}",
+                    tags.date.as_deref().unwrap_or("")
+                ),
+            )
+        })?;
+    Ok(Verdict::Game(GameRow {
+        line: tags.line,
+        event: tags.event.clone().filter(|e| !e.trim().is_empty() && e != "?"),
+        date,
+        event_start: tags
+            .event_date
+            .as_deref()
+            .filter(|d| !d.contains('?'))
+            .and_then(pgn_date),
+        white,
+        black,
+        score,
+        white_rating: tags.white_elo.as_deref().and_then(elo),
+        black_rating: tags.black_elo.as_deref().and_then(elo),
+    }))
+}
+
+fn is_fide_id(text: &str) -> bool {
+    !text.is_empty() && text != "0" && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `YYYY.MM.DD` with an unknown day (`??`) read as the month's first day; `None` when the year or
+/// month is unknown.
+fn pgn_date(text: &str) -> Option<Day> {
+    let mut parts = text.trim().split(['.', '-', '/']);
+    let year = parts.next()?.parse().ok()?;
+    let month = parts.next()?.parse().ok()?;
+    let day = parts.next().and_then(|d| d.parse().ok()).unwrap_or(1);
+    Day::from_ymd(year, month, day).or_else(|| Month::new(year, month).map(Month::first_day))
+}
+
+/// A rating tag: 1 to 4000; "0", "-", "?" and empty mean no rating.
+fn elo(text: &str) -> Option<i32> {
+    text.trim().parse().ok().filter(|r| (1..=4000).contains(r))
+}
+
+fn push(out: &mut RawGames, events: &mut HashMap<String, u32>, row: GameRow) {
+    let g = &mut out.games;
+    g.period.push(None);
+    g.date.push(Some(row.date));
+    let event = match row.event {
+        Some(name) => {
+            let next = events.len() as u32 + 1;
+            *events.entry(name).or_insert(next)
+        }
+        None => EVENT_NONE,
+    };
+    g.event.push(event);
+    g.event_start.push(row.event_start);
+    g.score.push(row.score);
+    g.white_rating.push(row.white_rating);
+    g.black_rating.push(row.black_rating);
+    g.source_row.push(row.line);
+    out.white.push(&row.white);
+    out.black.push(&row.black);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games(text: &str) -> (Vec<Result<Verdict, String>>, PgnCounts) {
+        let mut counts = PgnCounts::default();
+        let mut found = Vec::new();
+        scan(text, &mut counts, &mut |tags| {
+            found.push(game_row("t.pgn", tags).map_err(|e| e.to_string()));
+            Ok(())
+        })
+        .unwrap();
+        (found, counts)
+    }
+
+    fn game(verdict: &Result<Verdict, String>) -> &GameRow {
+        match verdict {
+            Ok(Verdict::Game(row)) => row,
+            other => panic!("not a game: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn reads_the_tags_and_skips_movetext_with_comments() {
+        let (found, counts) = games(concat!(
+            "[Event \"Reykjavik \\\"Blitz\\\"\"]\n[Date \"2004.03.17\"]\n",
+            "[White \"Kasparov, Garry\"]\n[Black \"Carlsen, Magnus\"]\n",
+            "[WhiteElo \"2831\"]\n[BlackElo \"2484\"]\n[Result \"1-0\"]\n\n",
+            "1. c4 {a comment with [brackets]\n[Site \"not a tag\"] inside} Nf6 ; rest {\n",
+            "2. Nc3 1-0\n\n",
+            "[Event \"Second\"]\n[Date \"1999.??.??\"]\n[EventDate \"1999.05.??\"]\n",
+            "[White \"A\"]\n[Black \"B\"]\n[WhiteFideId \"4100018\"]\n[Result \"1/2-1/2\"]\n",
+            "%escaped line\n1. e4 1/2-1/2\n",
+        ));
+        assert_eq!(counts.games, 2);
+        let first = game(&found[0]);
+        assert_eq!(first.event.as_deref(), Some("Reykjavik \"Blitz\""));
+        assert_eq!(first.date, Day::from_ymd(2004, 3, 17).unwrap());
+        assert_eq!((first.white_rating, first.black_rating), (Some(2831), Some(2484)));
+        assert_eq!(first.score, 2);
+        assert_eq!(first.line, 1);
+        let second = game(&found[1]);
+        assert_eq!(second.white, "4100018");
+        assert_eq!(second.black, "B");
+        assert_eq!(second.date, Day::from_ymd(1999, 5, 1).unwrap());
+        assert_eq!(second.event_start, None);
+        assert_eq!(second.white_rating, None);
+        assert_eq!(second.line, 13);
+    }
+
+    #[test]
+    fn unfinished_and_incomplete_games_are_told_apart() {
+        let (found, _) = games(concat!(
+            "[Event \"E\"]\n[Date \"2001.01.01\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n*\n",
+            "[Event \"E\"]\n[Date \"2001.01.01\"]\n[White \"A\"]\n[Result \"1-0\"]\n\n1-0\n",
+            "[Event \"E\"]\n[Date \"????.??.??\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n",
+        ));
+        assert_eq!(found[0], Ok(Verdict::Unfinished));
+        assert_eq!(
+            found[1].as_ref().unwrap_err(),
+            "t.pgn, line 8, column Black: expected a player's name or a BlackFideId tag, got \"\""
+        );
+        assert!(found[2].as_ref().unwrap_err().contains("line 14, column Date"));
+    }
+
+    #[test]
+    fn survives_malformed_files() {
+        let (found, counts) = games(concat!(
+            "[Event \"E\"]\n[Date \"2001.01.01\n[White A]\n[Black \"B\"]\n[Result \"0-1\"]\n",
+            "1. e4 { never closed\n} } stray braces }\n{ open again\n",
+            "[Event \"F\"]\n[Date \"2001.02.01\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"1-0\"]\n",
+            "[Event \"G\"]\n[Date \"2001.02.01\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"1-0\"]\n[",
+        ));
+        assert_eq!(counts.malformed_tags, 3);
+        assert_eq!(counts.unterminated_comments, 1);
+        assert_eq!(counts.games, 3);
+        assert!(found[0].as_ref().unwrap_err().contains("column White"));
+        assert_eq!(game(&found[1]).event.as_deref(), Some("F"));
+        assert_eq!(game(&found[2]).event.as_deref(), Some("G"));
+    }
+
+    #[test]
+    fn long_movetext_and_odd_bytes_do_not_panic() {
+        let mut text = String::from("[Event \"E\"]\n[Result \"1-0\"]\n");
+        text.push_str(&"1. e4 e5 {x} ".repeat(200_000));
+        text.push_str("\n[Ev\u{e9}nt \"\u{e9}\"]\n{\n[\"\n\\\n");
+        let (found, counts) = games(&text);
+        assert_eq!(counts.games, 2);
+        assert_eq!(found.len(), 2);
+    }
+}
