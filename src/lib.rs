@@ -2,7 +2,8 @@
 //! writes the rating lists those regulations produce.
 //!
 //! The engine (`model`, `rules`, `scenario`, `systems`, `replay`, `generate`) is plain Rust; polars
-//! lives in `ingest` (reading Parquet), `output` (writing a run) and `report` (reading runs back).
+//! lives in `ingest` (reading Parquet), `output` (writing a run) and `report` (reading runs back);
+//! plotters only in `plot`.
 //!
 //! A replay from a scenario file, through the library:
 //!
@@ -31,6 +32,7 @@ pub mod model;
 mod named;
 pub mod output;
 pub mod pipeline;
+pub mod plot;
 pub mod replay;
 pub mod report;
 pub mod rules;

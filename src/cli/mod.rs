@@ -2,6 +2,7 @@
 
 mod bench;
 mod check;
+mod crosstable;
 mod explain;
 mod progress;
 mod replay;
@@ -29,6 +30,7 @@ struct Cli {
 enum Command {
     Replay(replay::Args),
     Check(check::Args),
+    Crosstable(crosstable::Args),
     Explain(explain::Args),
     Bench(bench::Args),
 }
@@ -37,6 +39,7 @@ pub fn run() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Replay(args) => replay::run(args),
         Command::Check(args) => check::run(args),
+        Command::Crosstable(args) => crosstable::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Bench(args) => bench::run(args),
     }
@@ -45,6 +48,31 @@ pub fn run() -> anyhow::Result<()> {
 /// Parses `YYYY-MM` arguments.
 fn month(text: &str) -> Result<Month, String> {
     Month::parse(text).ok_or_else(|| format!("expected a month YYYY-MM, got {text:?}"))
+}
+
+/// A window's first month: `YYYY-MM`, or `YYYY` for its January.
+fn first_month(text: &str) -> Result<Month, String> {
+    year_or_month(text, 1)
+}
+
+/// A window's last month: `YYYY-MM`, or `YYYY` for its December.
+fn last_month(text: &str) -> Result<Month, String> {
+    year_or_month(text, 12)
+}
+
+fn year_or_month(text: &str, month_of_year: u32) -> Result<Month, String> {
+    Month::parse(text)
+        .or_else(|| text.parse().ok().and_then(|y| Month::new(y, month_of_year)))
+        .ok_or_else(|| format!("expected a month YYYY-MM or a year YYYY, got {text:?}"))
+}
+
+/// Prints a report, or writes it to `out` (complete or not at all).
+fn write_output(out: Option<&std::path::Path>, text: &str) -> anyhow::Result<()> {
+    match out {
+        Some(path) => crate::output::write_file(path, text.as_bytes())?,
+        None => print!("{text}"),
+    }
+    Ok(())
 }
 
 /// Uses `threads` worker threads for the replay (rayon) and the file work (polars).
@@ -61,13 +89,5 @@ fn set_threads(threads: Option<usize>) -> anyhow::Result<usize> {
 
 /// Thousands separated by commas, for people.
 fn count(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::report::thousands(n as u64)
 }

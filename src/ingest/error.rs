@@ -4,7 +4,7 @@ use std::path::PathBuf;
 /// the column and what was expected; `--skip-invalid` turns those into counted skips.
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,
@@ -18,7 +18,7 @@ pub enum IngestError {
         found: String,
         hint: String,
     },
-    #[error("{file}, {place}, column {column}: {problem}")]
+    #[error("{file}, {place}, column {column}: {problem} (--skip-invalid leaves out such rows and counts them)")]
     Row {
         file: String,
         place: String,

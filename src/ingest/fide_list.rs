@@ -639,7 +639,7 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert_eq!(err, "f.txt, line 7, column rating: expected a rating (a number) before the games count, got \"21x8\"");
+        assert_eq!(err, "f.txt, line 7, column rating: expected a rating (a number) before the games count, got \"21x8\" (--skip-invalid leaves out such rows and counts them)");
     }
 
     #[test]
@@ -673,7 +673,7 @@ mod tests {
             .to_string();
         assert_eq!(
             shifted,
-            "f, line 9, column federation: expected a three-letter federation, got \"SP     2\""
+            "f, line 9, column federation: expected a three-letter federation, got \"SP     2\" (--skip-invalid leaves out such rows and counts them)"
         );
         let cols = TabColumns::new(
             "ID_number\tName                            Title\tFed\tRtng\tGames\tBorn\tFlag",

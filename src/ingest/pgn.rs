@@ -415,10 +415,10 @@ mod tests {
             "[Event \"E\"]\n[Date \"????.??.??\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n",
         ));
         assert_eq!(found[0], Ok(Verdict::Unfinished));
-        assert_eq!(
-            found[1].as_ref().unwrap_err(),
-            "t.pgn, line 8, column Black: expected a player's name or a BlackFideId tag, got \"\""
-        );
+        assert!(found[1]
+            .as_ref()
+            .unwrap_err()
+            .starts_with("t.pgn, line 8, column Black: expected a player's name or a BlackFideId tag, got \"\""));
         assert!(found[2].as_ref().unwrap_err().contains("line 14, column Date"));
     }
 

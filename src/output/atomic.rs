@@ -88,3 +88,28 @@ impl Drop for StagedDir {
         }
     }
 }
+
+/// Writes one file under a temporary name beside it and renames it when complete, so that the
+/// final name never holds a half-written file.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let io = |source| OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if path.is_dir() {
+        return Err(OutputError::Refused {
+            dir: path.to_path_buf(),
+            reason: "it is a directory; give a file name".into(),
+        });
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&temporary, bytes).map_err(io)?;
+    std::fs::rename(&temporary, path).map_err(|e| {
+        let _ = std::fs::remove_file(&temporary);
+        io(e)
+    })
+}

@@ -11,11 +11,12 @@ use crate::ingest::IngestReport;
 use crate::replay::{Inputs, Run};
 use crate::scenario::Scenario;
 
+pub use atomic::write_file;
 pub use summary::Timing;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,

@@ -1,6 +1,10 @@
 //! Tables and texts made from a run's output files (never from engine internals).
 
+pub mod crosstable;
 pub mod explain;
+pub mod game_source;
 mod run_files;
+mod text;
 
 pub use run_files::{ReportError, RunFiles};
+pub use text::{thousands, TextTable};

@@ -16,6 +16,10 @@ pub enum ReportError {
     Scenario(#[from] ScenarioError),
     #[error("{0}")]
     NotFound(String),
+    #[error("{}: the games carry no ratings (no WhiteElo/BlackElo tags, or no white_rating/black_rating columns); give a run directory, or a file that records the players' ratings", path.display())]
+    NoRatings { path: PathBuf },
+    #[error(transparent)]
+    Ingest(#[from] crate::ingest::IngestError),
 }
 
 /// A run directory's files.
@@ -42,6 +46,15 @@ impl RunFiles {
     }
 
     pub fn read(&self, name: &str) -> Result<DataFrame, ReportError> {
+        self.read_some(name, None)
+    }
+
+    /// Only the named columns of one of the run's tables.
+    pub fn read_columns(&self, name: &str, columns: &[&str]) -> Result<DataFrame, ReportError> {
+        self.read_some(name, Some(columns.iter().map(|c| c.to_string()).collect()))
+    }
+
+    fn read_some(&self, name: &str, columns: Option<Vec<String>>) -> Result<DataFrame, ReportError> {
         let path = self.dir.join(name);
         let error = |e: PolarsError| ReportError::Table {
             path: path.clone(),
@@ -51,7 +64,10 @@ impl RunFiles {
             path: path.clone(),
             message: e.to_string(),
         })?;
-        ParquetReader::new(file).finish().map_err(error)
+        ParquetReader::new(file)
+            .with_columns(columns)
+            .finish()
+            .map_err(error)
     }
 }
 

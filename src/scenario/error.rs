@@ -27,7 +27,7 @@ impl fmt::Display for Problem {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
-    #[error("cannot read scenario {}: {source}", path.display())]
+    #[error("cannot read scenario {}", path.display())]
     Read {
         path: PathBuf,
         source: std::io::Error,

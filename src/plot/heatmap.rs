@@ -1,0 +1,110 @@
+//! A crosstable as a coloured grid, in Sonas's blue–red gradient.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{diverging, FONT, SIZE};
+
+/// One cell: its text and the value that colours it (`None`: white, as Sonas's `=0%` and ×).
+#[derive(Clone, Debug)]
+pub struct HeatCell {
+    pub text: String,
+    pub value: Option<f64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Heatmap {
+    pub title: String,
+    /// A line under the title (what the cells mean).
+    pub subtitle: String,
+    /// Written above the row labels (the window).
+    pub corner: String,
+    pub columns: Vec<String>,
+    /// Each row's long label (Sonas's total) and its group.
+    pub rows: Vec<(String, String)>,
+    pub cells: Vec<Vec<HeatCell>>,
+    /// The value drawn in full colour (and beyond).
+    pub full_at: f64,
+    /// The legend's unit, e.g. "percentage points".
+    pub unit: String,
+}
+
+fn style(size: u32, h: HPos) -> TextStyle<'static> {
+    TextStyle::from((FONT, size).into_font())
+        .color(&BLACK)
+        .pos(Pos::new(h, VPos::Center))
+}
+
+impl Heatmap {
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let (width, height) = (SIZE.0 as i32, SIZE.1 as i32);
+        area.draw(&Text::new(self.title.clone(), (width / 2, 24), style(24, HPos::Center)))?;
+        area.draw(&Text::new(self.subtitle.clone(), (width / 2, 52), style(14, HPos::Center)))?;
+        let (left, top, bottom) = (300, 110, 80);
+        let n_cols = self.columns.len().max(1) as i32;
+        let n_rows = self.rows.len().max(1) as i32;
+        let cell_w = (width - left - 20) / n_cols;
+        let cell_h = ((height - top - bottom) / n_rows).min(48);
+        let font = if cell_w < 60 { 12 } else { 14 };
+        area.draw(&Text::new(self.corner.clone(), (10, top - 20), style(14, HPos::Left)))?;
+        for (c, name) in self.columns.iter().enumerate() {
+            let x = left + c as i32 * cell_w + cell_w / 2;
+            area.draw(&Text::new("vs.", (x, top - 32), style(font, HPos::Center)))?;
+            area.draw(&Text::new(name.clone(), (x, top - 14), style(font, HPos::Center)))?;
+        }
+        for (r, (total, group)) in self.rows.iter().enumerate() {
+            let y = top + r as i32 * cell_h;
+            let middle = y + cell_h / 2;
+            area.draw(&Text::new(total.clone(), (left - 80, middle), style(font, HPos::Right)))?;
+            area.draw(&Text::new(group.clone(), (left - 70, middle), style(font, HPos::Left)))?;
+            for (c, cell) in self.cells[r].iter().enumerate() {
+                let x = left + c as i32 * cell_w;
+                let fill = cell.value.map_or(WHITE, |v| diverging(v, self.full_at));
+                area.draw(&Rectangle::new([(x, y), (x + cell_w, y + cell_h)], fill.filled()))?;
+                area.draw(&Rectangle::new(
+                    [(x, y), (x + cell_w, y + cell_h)],
+                    RGBColor(210, 210, 210).stroke_width(1),
+                ))?;
+                let dark = cell.value.is_some_and(|v| v.abs() > self.full_at * 0.6);
+                let colour = if dark { WHITE } else { BLACK };
+                area.draw(&Text::new(
+                    cell.text.clone(),
+                    (x + cell_w / 2, y + cell_h / 2),
+                    style(font, HPos::Center).color(&colour),
+                ))?;
+            }
+        }
+        self.draw_legend(area, height - 45)
+    }
+
+    /// A colour bar from −full to +full under the grid.
+    fn draw_legend<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        y: i32,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let (x0, w, h) = (400, 400, 16);
+        let steps = 80;
+        for i in 0..steps {
+            let v = -self.full_at + 2.0 * self.full_at * (f64::from(i) + 0.5) / f64::from(steps);
+            let x = x0 + i * w / steps;
+            area.draw(&Rectangle::new(
+                [(x, y), (x + w / steps + 1, y + h)],
+                diverging(v, self.full_at).filled(),
+            ))?;
+        }
+        let label = |v: f64| format!("{v:+.0}");
+        area.draw(&Text::new(label(-self.full_at), (x0 - 8, y + h / 2), style(13, HPos::Right)))?;
+        area.draw(&Text::new(label(self.full_at), (x0 + w + 8, y + h / 2), style(13, HPos::Left)))?;
+        area.draw(&Text::new(
+            format!("red: row group underperformed · blue: outperformed ({})", self.unit),
+            (x0 + w / 2, y + h + 14),
+            style(13, HPos::Center),
+        ))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,180 @@
+//! Pictures of report tables (design.md: plotters lives only here). SVG needs no system library;
+//! PNG text is drawn with DejaVu Sans embedded in the binary (no fontconfig), so a picture looks
+//! the same on every machine.
+
+mod bars;
+mod heatmap;
+mod lines;
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+pub use bars::BarChart;
+pub use heatmap::{HeatCell, Heatmap};
+pub use lines::{LineChart, Series};
+
+/// The size pictures are drawn at, in pixels: readable at 1200×800 as the issue asks.
+pub const SIZE: (u32, u32) = (1200, 800);
+
+/// The font family every text uses.
+const FONT: &str = "sans-serif";
+
+/// DejaVu Sans (Bitstream Vera licence, see `font/LICENSE-DejaVu.txt`).
+static DEJAVU_SANS: &[u8] = include_bytes!("font/DejaVuSans.ttf");
+
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    #[error("{}: cannot tell the picture format; name the file .svg or .png", path.display())]
+    Format { path: PathBuf },
+    #[error("cannot draw {}: {message}", path.display())]
+    Draw { path: PathBuf, message: String },
+    #[error("cannot write {}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// One picture, ready to draw.
+pub enum Picture {
+    Heatmap(Heatmap),
+    Lines(LineChart),
+    Bars(BarChart),
+}
+
+impl Picture {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        area.fill(&WHITE).map_err(|e| e.to_string())?;
+        match self {
+            Picture::Heatmap(h) => h.draw(area),
+            Picture::Lines(l) => l.draw(area),
+            Picture::Bars(b) => b.draw(area),
+        }
+        .map_err(|e| e.to_string())?;
+        area.present().map_err(|e| e.to_string())
+    }
+
+    /// The picture as an SVG document (for files and for inlining in HTML).
+    pub fn svg(&self) -> Result<String, String> {
+        register_font();
+        let mut out = String::new();
+        {
+            let area = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+            self.draw(&area)?;
+        }
+        Ok(out)
+    }
+
+    /// Writes the picture as SVG or PNG, by the path's extension, under a temporary name that is
+    /// renamed when complete.
+    pub fn save(&self, path: &Path) -> Result<(), PlotError> {
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let draw_error = |message| PlotError::Draw {
+            path: path.to_path_buf(),
+            message,
+        };
+        let temporary = temporary_name(path);
+        match extension.as_deref() {
+            Some("svg") => {
+                let svg = self.svg().map_err(draw_error)?;
+                std::fs::write(&temporary, svg).map_err(|source| PlotError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+            }
+            Some("png") => {
+                register_font();
+                let area = BitMapBackend::new(&temporary, SIZE).into_drawing_area();
+                if let Err(message) = self.draw(&area) {
+                    let _ = std::fs::remove_file(&temporary);
+                    return Err(draw_error(message));
+                }
+            }
+            _ => {
+                return Err(PlotError::Format {
+                    path: path.to_path_buf(),
+                })
+            }
+        }
+        std::fs::rename(&temporary, path).map_err(|source| {
+            let _ = std::fs::remove_file(&temporary);
+            PlotError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        })
+    }
+}
+
+/// `.name.tmp-PID.ext` beside the file (the extension kept, so the PNG encoder recognises it).
+fn temporary_name(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let extension = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.tmp-{}{extension}", std::process::id()))
+}
+
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        for style in [FontStyle::Normal, FontStyle::Bold] {
+            // The font is compiled in and known to be valid; a failure would only lose text.
+            let _ = plotters::style::register_font(FONT, style, DEJAVU_SANS);
+        }
+    });
+}
+
+/// A colour between white and `full` (0 = white, 1 = full).
+fn shade(full: RGBColor, t: f64) -> RGBColor {
+    let t = t.clamp(0.0, 1.0);
+    let mix = |c: u8| (255.0 - (255.0 - f64::from(c)) * t).round() as u8;
+    RGBColor(mix(full.0), mix(full.1), mix(full.2))
+}
+
+/// Sonas's gradient: blue where the row outperformed, red where it underperformed; full colour
+/// at `full_at` percentage points.
+pub fn diverging(points: f64, full_at: f64) -> RGBColor {
+    let t = (points.abs() / full_at).min(1.0);
+    if points >= 0.0 {
+        shade(RGBColor(33, 102, 172), t)
+    } else {
+        shade(RGBColor(178, 24, 43), t)
+    }
+}
+
+/// Blue (earliest) to red (latest) for the `i`-th of `n` dated series.
+pub fn by_date(i: usize, n: usize) -> RGBColor {
+    let t = if n > 1 { i as f64 / (n - 1) as f64 } else { 0.0 };
+    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
+    RGBColor(mix(33, 200), mix(102, 30), mix(200, 40))
+}
+
+/// Distinct colours for series that are not ordered in time.
+pub fn categorical(i: usize) -> RGBColor {
+    const COLOURS: [RGBColor; 8] = [
+        RGBColor(31, 119, 180),
+        RGBColor(230, 159, 0),
+        RGBColor(0, 158, 115),
+        RGBColor(204, 121, 167),
+        RGBColor(213, 94, 0),
+        RGBColor(86, 180, 233),
+        RGBColor(120, 120, 120),
+        RGBColor(240, 228, 66),
+    ];
+    COLOURS[i % COLOURS.len()]
+}
+
+/// Hex notation of a colour, for HTML.
+pub fn hex(colour: RGBColor) -> String {
+    format!("#{:02x}{:02x}{:02x}", colour.0, colour.1, colour.2)
+}

@@ -1,0 +1,328 @@
+//! A crosstable as text (Sonas's layout), Markdown, CSV (one row per cell) and JSON.
+
+use serde_json::{json, Value};
+
+use crate::named::named_enum;
+use crate::plot::{HeatCell, Heatmap, Picture};
+
+use super::{signed_percent, Below, Crosstable, Expectation, Sums};
+use crate::report::{thousands, TextTable};
+
+named_enum! {
+    /// How a table is written.
+    pub enum Format {
+        /// Aligned text for the terminal.
+        Text = "text",
+        /// A Markdown table.
+        Md = "md",
+        Csv = "csv",
+        Json = "json",
+    }
+}
+
+impl Crosstable {
+    pub fn render(&self, format: Format, title: &str) -> String {
+        match format {
+            Format::Text => self.text(title),
+            Format::Md => self.markdown(title),
+            Format::Csv => self.csv(),
+            Format::Json => {
+                let mut text = serde_json::to_string_pretty(&self.json(title)).unwrap_or_default();
+                text.push('\n');
+                text
+            }
+        }
+    }
+
+    /// The months the table covers, as given.
+    pub fn window_text(&self) -> String {
+        match (self.selection.from, self.selection.to) {
+            (Some(f), Some(t)) => format!("{f} to {t}"),
+            (Some(f), None) => format!("from {f}"),
+            (None, Some(t)) => format!("to {t}"),
+            (None, None) => "all months".to_string(),
+        }
+    }
+
+    fn expectation_text(&self) -> &'static str {
+        match self.expectation {
+            Expectation::Fide => "FIDE's table with the 400-point rule",
+            Expectation::Logistic => "the logistic curve",
+        }
+    }
+
+    /// What the cells mean and what happened to the games, one sentence per line.
+    pub fn notes(&self) -> Vec<String> {
+        let c = &self.counts;
+        let mut notes = vec![
+            format!(
+                "Each cell: the row group's score minus its expected score ({}), in percentage points per game; blue (+) the row group outperformed, red (-) underperformed.",
+                self.expectation_text()
+            ),
+            format!(
+                "=0%: fewer than {} games; ×: a group against itself.",
+                self.min_games.max(1)
+            ),
+            format!("Games used: {}.", thousands(c.used)),
+        ];
+        let mut left_out = Vec::new();
+        if c.outside_window > 0 {
+            left_out.push(format!("{} outside {}", thousands(c.outside_window), self.window_text()));
+        }
+        if c.below_lowest > 0 {
+            left_out.push(format!(
+                "{} with a player rated below {} (dropped; --below group keeps them as one group)",
+                thousands(c.below_lowest),
+                self.grouping.lowest
+            ));
+        }
+        if c.not_established > 0 {
+            left_out.push(format!(
+                "{} with a player who had fewer than {} earlier rated games",
+                thousands(c.not_established),
+                self.selection.established.unwrap_or(0)
+            ));
+        }
+        if c.without_ratings > 0 {
+            left_out.push(format!(
+                "{} without both players' ratings",
+                thousands(c.without_ratings)
+            ));
+        }
+        if !left_out.is_empty() {
+            notes.push(format!("Left out: {}.", left_out.join("; ")));
+        }
+        if self.grouping.below == Below::Group {
+            notes.push(format!(
+                "Players rated below {} form the group <{}.",
+                self.grouping.lowest, self.grouping.lowest
+            ));
+        }
+        notes
+    }
+
+    fn text(&self, title: &str) -> String {
+        let mut table = TextTable::default();
+        let mut first = vec![String::new(), "opponent".to_string()];
+        let mut second = vec![self.window_text(), "player".to_string()];
+        for &col in &self.shown {
+            first.push("vs.".to_string());
+            second.push(self.label(col));
+        }
+        table.push(first);
+        table.push(second);
+        for &row in &self.shown {
+            let mut line = vec![self.row_text(row), self.label(row)];
+            line.extend(self.shown.iter().map(|&col| self.cell_text(row, col)));
+            table.push(line);
+        }
+        let mut out = format!("{title}\n\n{}\n", table.render(&[1]));
+        for note in self.notes() {
+            out.push_str(&note);
+            out.push('\n');
+        }
+        out
+    }
+
+    fn markdown(&self, title: &str) -> String {
+        let mut out = format!("**{title}** ({})\n\n| | player |", self.window_text());
+        for &col in &self.shown {
+            out.push_str(&format!(" vs. {} |", self.label(col)));
+        }
+        out.push_str("\n|---|---|");
+        out.push_str(&"---:|".repeat(self.shown.len()));
+        out.push('\n');
+        for &row in &self.shown {
+            out.push_str(&format!("| {} | {} |", self.row_text(row), self.label(row)));
+            for &col in &self.shown {
+                out.push_str(&format!(" {} |", self.cell_text(row, col)));
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+        for note in self.notes() {
+            out.push_str(&note);
+            out.push_str("  \n");
+        }
+        out
+    }
+
+    /// The cells with games (not the diagonal), then each row group against all others.
+    fn data_rows(&self) -> Vec<(String, String, Sums, bool)> {
+        let mut rows = Vec::new();
+        for &row in &self.shown {
+            for &col in &self.shown {
+                let cell = self.cell(row, col);
+                if row != col && cell.games > 0 {
+                    rows.push((self.key(row), self.key(col), *cell, self.too_few(cell)));
+                }
+            }
+        }
+        for &row in &self.shown {
+            let total = self.row_total(row);
+            if total.games > 0 {
+                rows.push((self.key(row), "all".to_string(), total, self.too_few(&total)));
+            }
+        }
+        rows
+    }
+
+    fn csv(&self) -> String {
+        let mut out =
+            String::from("row_group,col_group,games,score,expected,diff,ci_low,ci_high,few_games\n");
+        for (row, col, s, few) in self.data_rows() {
+            let (low, high) = interval(&s);
+            out.push_str(&format!(
+                "{row},{col},{},{:.6},{:.6},{:.4},{low},{high},{few}\n",
+                s.games,
+                s.score(),
+                s.expected(),
+                s.diff(),
+            ));
+        }
+        out
+    }
+
+    pub fn json(&self, title: &str) -> Value {
+        let cells: Vec<Value> = self
+            .data_rows()
+            .into_iter()
+            .map(|(row, col, s, few)| {
+                let (low, high) = interval(&s);
+                json!({
+                    "row_group": row,
+                    "col_group": col,
+                    "games": s.games,
+                    "score": round(s.score(), 6),
+                    "expected": round(s.expected(), 6),
+                    "diff": round(s.diff(), 4),
+                    "ci_low": low.parse::<f64>().ok(),
+                    "ci_high": high.parse::<f64>().ok(),
+                    "few_games": few,
+                })
+            })
+            .collect();
+        let groups: Vec<Value> = self
+            .shown
+            .iter()
+            .map(|&g| json!({"group": self.key(g), "label": self.label(g), "row_label": self.row_text(g)}))
+            .collect();
+        json!({
+            "title": title,
+            "window": {"from": self.selection.from.map(|m| m.to_string()), "to": self.selection.to.map(|m| m.to_string())},
+            "expected": self.expectation.name(),
+            "width": self.grouping.width,
+            "lowest": self.grouping.lowest,
+            "top": self.grouping.top,
+            "below": self.grouping.below.name(),
+            "min_games": self.min_games,
+            "established": self.selection.established,
+            "counts": {
+                "used": self.counts.used,
+                "outside_window": self.counts.outside_window,
+                "below_lowest": self.counts.below_lowest,
+                "not_established": self.counts.not_established,
+                "without_ratings": self.counts.without_ratings,
+            },
+            "groups": groups,
+            "cells": cells,
+        })
+    }
+}
+
+/// The 95% interval of a cell's difference, as text with two decimals (empty under two games).
+fn interval(s: &Sums) -> (String, String) {
+    let margin = s.margin();
+    if margin.is_nan() {
+        return (String::new(), String::new());
+    }
+    (
+        format!("{:.2}", s.diff() - margin),
+        format!("{:.2}", s.diff() + margin),
+    )
+}
+
+fn round(value: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (value * scale).round() / scale
+}
+
+/// Two crosstables' cells subtracted (first minus second), in Sonas's layout: how much closer to
+/// zero one set of ratings is than the other. Cells where either table has too few games: `=0%`.
+pub fn difference_text(a: &Crosstable, b: &Crosstable, title: &str) -> String {
+    let shown: Vec<usize> = a.shown.iter().copied().filter(|g| b.shown.contains(g)).collect();
+    let mut table = TextTable::default();
+    let mut first = vec![String::new(), "opponent".to_string()];
+    let mut second = vec![String::new(), "player".to_string()];
+    for &col in &shown {
+        first.push("vs.".to_string());
+        second.push(a.label(col));
+    }
+    table.push(first);
+    table.push(second);
+    for &row in &shown {
+        let (ra, rb) = (a.row_total(row), b.row_total(row));
+        let label = if ra.games > 0 && rb.games > 0 {
+            format!("{} in total", signed_percent(ra.diff() - rb.diff(), 1))
+        } else {
+            "no games".to_string()
+        };
+        let mut line = vec![label, a.label(row)];
+        for &col in &shown {
+            let (ca, cb) = (a.cell(row, col), b.cell(row, col));
+            line.push(if row == col {
+                "×".to_string()
+            } else if a.too_few(ca) || b.too_few(cb) {
+                "=0%".to_string()
+            } else {
+                signed_percent(ca.diff() - cb.diff(), 0)
+            });
+        }
+        table.push(line);
+    }
+    format!(
+        "{title}\n\n{}\nEach cell: the first table's difference minus the second's, in percentage points.\n",
+        table.render(&[1])
+    )
+}
+
+impl Crosstable {
+    /// The table as a heatmap in Sonas's colours (full colour at 15 percentage points).
+    pub fn picture(&self, title: &str) -> Picture {
+        let cells = self
+            .shown
+            .iter()
+            .map(|&row| {
+                self.shown
+                    .iter()
+                    .map(|&col| {
+                        let cell = self.cell(row, col);
+                        let value = (row != col && !self.too_few(cell)).then(|| cell.diff());
+                        HeatCell {
+                            text: self.cell_text(row, col),
+                            value,
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Picture::Heatmap(Heatmap {
+            title: title.to_string(),
+            subtitle: format!(
+                "row group's score minus expected ({}), percentage points per game; =0%: fewer than {} games",
+                self.expectation_text(),
+                self.min_games.max(1)
+            ),
+            corner: self.window_text(),
+            columns: self.shown.iter().map(|&g| self.label(g)).collect(),
+            rows: self
+                .shown
+                .iter()
+                .map(|&g| (self.row_text(g), self.label(g)))
+                .collect(),
+            cells,
+            full_at: 15.0,
+            unit: "percentage points".to_string(),
+        })
+    }
+}

@@ -1,0 +1,263 @@
+//! Games with the ratings their players had when they played them: what crosstables and
+//! expectation curves are made of. From a run directory (`games.parquet`: the ratings the run
+//! used), a PGN file (WhiteElo/BlackElo) or a canonical games file with `white_rating` and
+//! `black_rating`.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use polars::prelude::*;
+
+use crate::ingest::{self, InputFiles, PgnCounts};
+use crate::model::{HalfPoints, Month};
+use crate::scenario::GameFormat;
+
+use super::run_files::{ReportError, RunFiles};
+
+/// Rated games, one entry per game in each column.
+#[derive(Debug, Default)]
+pub struct RatedGames {
+    /// What the games are, for titles: the run's scenario or the file's name.
+    pub label: String,
+    pub month: Vec<Month>,
+    pub white_rating: Vec<i32>,
+    pub black_rating: Vec<i32>,
+    /// White's score in half points.
+    pub score: Vec<HalfPoints>,
+    /// Rated games each side had played before the game's month (for `--established`), when asked.
+    pub prior_games: Option<(Vec<u32>, Vec<u32>)>,
+    /// Games in the source that lack one of the two ratings (an unrated player), left out.
+    pub without_ratings: usize,
+    /// What a PGN source counted besides its games.
+    pub pgn: Option<PgnCounts>,
+}
+
+impl RatedGames {
+    pub fn len(&self) -> usize {
+        self.month.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.month.is_empty()
+    }
+
+    /// The first and last months with games.
+    pub fn span(&self) -> Option<(Month, Month)> {
+        let first = self.month.iter().min()?;
+        let last = self.month.iter().max()?;
+        Some((*first, *last))
+    }
+}
+
+/// Reads `source`: a run directory, a PGN file or a games file with recorded ratings. With
+/// `prior_games`, also counts each side's earlier rated games (a run adds its starting list's).
+pub fn read_rated_games(
+    source: &Path,
+    prior_games: bool,
+    skip_invalid: bool,
+) -> Result<RatedGames, ReportError> {
+    if source.is_dir() {
+        return read_run(&RunFiles::open(source)?, prior_games);
+    }
+    let files = InputFiles {
+        games: source.to_path_buf(),
+        format: GameFormat::Auto,
+        month_1: None,
+        start_list: None,
+        players: None,
+    };
+    let (inputs, report) = ingest::read_inputs(&files, skip_invalid)?;
+    let g = &inputs.games;
+    if !g.has_recorded_ratings() {
+        return Err(ReportError::NoRatings {
+            path: source.to_path_buf(),
+        });
+    }
+    let mut out = RatedGames {
+        label: file_label(source),
+        pgn: report.pgn,
+        ..RatedGames::default()
+    };
+    let mut kept = Vec::with_capacity(g.len());
+    for i in 0..g.len() {
+        let (Some(white), Some(black)) = (g.white_rating[i], g.black_rating[i]) else {
+            out.without_ratings += 1;
+            continue;
+        };
+        let Some(month) = g.period[i].or(g.date[i].map(|d| d.month())) else {
+            out.without_ratings += 1;
+            continue;
+        };
+        out.month.push(month);
+        out.white_rating.push(white);
+        out.black_rating.push(black);
+        out.score.push(g.score[i]);
+        kept.push(i);
+    }
+    if prior_games {
+        let white: Vec<u32> = kept.iter().map(|&i| g.white[i]).collect();
+        let black: Vec<u32> = kept.iter().map(|&i| g.black[i]).collect();
+        out.prior_games = Some(count_prior_games(
+            &out.month,
+            &white,
+            &black,
+            &vec![0; inputs.players.len()],
+        ));
+    }
+    Ok(out)
+}
+
+fn file_label(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+fn read_run(run: &RunFiles, prior_games: bool) -> Result<RatedGames, ReportError> {
+    let mut columns = vec!["period", "white_rating", "black_rating", "score"];
+    if prior_games {
+        columns.extend(["white", "black"]);
+    }
+    let df = run.read_columns("games.parquet", &columns)?;
+    let path = run.dir.join("games.parquet");
+    let table = |e: PolarsError| ReportError::Table {
+        path: path.clone(),
+        message: e.to_string(),
+    };
+    let months = month_column(&df, "period").map_err(table)?;
+    let white = df.column("white_rating").and_then(|c| c.i32().cloned()).map_err(table)?;
+    let black = df.column("black_rating").and_then(|c| c.i32().cloned()).map_err(table)?;
+    let score = df.column("score").and_then(|c| c.f64().cloned()).map_err(table)?;
+    let mut out = RatedGames {
+        label: run.scenario.name.clone(),
+        ..RatedGames::default()
+    };
+    let mut kept = Vec::with_capacity(df.height());
+    for (i, (((month, w), b), s)) in months
+        .iter()
+        .zip(white.iter())
+        .zip(black.iter())
+        .zip(score.iter())
+        .enumerate()
+    {
+        let (Some(w), Some(b), Some(s)) = (w, b, s) else {
+            out.without_ratings += 1;
+            continue;
+        };
+        out.month.push(*month);
+        out.white_rating.push(w);
+        out.black_rating.push(b);
+        out.score.push((s * 2.0).round().clamp(0.0, 2.0) as HalfPoints);
+        kept.push(i);
+    }
+    if prior_games {
+        out.prior_games = Some(run_prior_games(run, &df, &kept, &out.month).map_err(table)?);
+    }
+    Ok(out)
+}
+
+/// A month column (an Enum or text `YYYY-MM`) as months; each distinct text is parsed once.
+pub fn month_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Month>> {
+    let text = df.column(name)?.cast(&DataType::String)?;
+    let mut parsed: HashMap<&str, Month> = HashMap::new();
+    text.str()?
+        .iter()
+        .map(|v| {
+            let v = v.unwrap_or("");
+            if let Some(&m) = parsed.get(v) {
+                return Ok(m);
+            }
+            let m = Month::parse(v).ok_or_else(|| {
+                polars_err!(ComputeError: "column {name}: expected a month YYYY-MM, got {v:?}")
+            })?;
+            parsed.insert(v, m);
+            Ok(m)
+        })
+        .collect()
+}
+
+/// Prior rated games in a run: the starting list's counts, then the run's own games.
+fn run_prior_games(
+    run: &RunFiles,
+    games: &DataFrame,
+    kept: &[usize],
+    months: &[Month],
+) -> PolarsResult<(Vec<u32>, Vec<u32>)> {
+    let white = super::run_files::text_column(games, "white")?;
+    let black = super::run_files::text_column(games, "black")?;
+    let mut index: HashMap<String, u32> = HashMap::new();
+    let mut intern = |id: &Option<String>| {
+        let id = id.clone().unwrap_or_default();
+        let next = index.len() as u32;
+        *index.entry(id).or_insert(next)
+    };
+    let white: Vec<u32> = kept.iter().map(|&i| intern(&white[i])).collect();
+    let black: Vec<u32> = kept.iter().map(|&i| intern(&black[i])).collect();
+    let lists = run
+        .read_columns("lists.parquet", &["month", "id", "total_games"])
+        .map_err(|e| polars_err!(ComputeError: "{e}"))?;
+    let list_months = month_column(&lists, "month")?;
+    let ids = super::run_files::text_column(&lists, "id")?;
+    let totals = lists.column("total_games")?.i32()?;
+    let mut start = vec![0u32; index.len()];
+    if let Some(&first) = list_months.first() {
+        for ((m, id), total) in list_months.iter().zip(&ids).zip(totals.iter()) {
+            if *m != first {
+                break;
+            }
+            if let (Some(id), Some(total)) = (id, total) {
+                if let Some(&p) = index.get(id) {
+                    start[p as usize] = total.max(0) as u32;
+                }
+            }
+        }
+    }
+    Ok(count_prior_games(months, &white, &black, &start))
+}
+
+/// Each side's games before the game's month: `start` plus the source's games of earlier months.
+fn count_prior_games(
+    months: &[Month],
+    white: &[u32],
+    black: &[u32],
+    start: &[u32],
+) -> (Vec<u32>, Vec<u32>) {
+    let players = white
+        .iter()
+        .chain(black)
+        .map(|&p| p as usize + 1)
+        .max()
+        .unwrap_or(0)
+        .max(start.len());
+    let mut played = vec![0u32; players];
+    played[..start.len()].copy_from_slice(start);
+    let mut order: Vec<usize> = (0..months.len()).collect();
+    order.sort_by_key(|&i| months[i]);
+    let (mut prior_white, mut prior_black) = (vec![0; months.len()], vec![0; months.len()]);
+    for month in order.chunk_by(|&a, &b| months[a] == months[b]) {
+        for &i in month {
+            prior_white[i] = played[white[i] as usize];
+            prior_black[i] = played[black[i] as usize];
+        }
+        for &i in month {
+            played[white[i] as usize] += 1;
+            played[black[i] as usize] += 1;
+        }
+    }
+    (prior_white, prior_black)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prior_games_count_earlier_months_only() {
+        let m = |n| Month::new(2020, n).unwrap();
+        let months = [m(2), m(1), m(1), m(3)];
+        let (w, b) = count_prior_games(&months, &[0, 0, 1, 0], &[1, 2, 2, 2], &[5, 0, 0]);
+        assert_eq!(w, vec![6, 5, 0, 7]);
+        assert_eq!(b, vec![1, 0, 0, 2]);
+    }
+}
+

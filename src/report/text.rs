@@ -1,0 +1,82 @@
+//! Text helpers shared by the reports: numbers for people and aligned tables.
+
+/// Thousands separated by commas: 6865 → "6,865".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Rows of cells printed in aligned columns.
+#[derive(Debug, Default)]
+pub struct TextTable {
+    rows: Vec<Vec<String>>,
+}
+
+impl TextTable {
+    pub fn push(&mut self, row: Vec<String>) {
+        self.rows.push(row);
+    }
+
+    /// The table with two spaces between columns; the columns in `left` are aligned left, the
+    /// others right.
+    pub fn render(&self, left: &[usize]) -> String {
+        let columns = self.rows.iter().map(Vec::len).max().unwrap_or(0);
+        let width = |c: usize| {
+            self.rows
+                .iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        let widths: Vec<usize> = (0..columns).map(width).collect();
+        let mut out = String::new();
+        for row in &self.rows {
+            let mut line = String::new();
+            for (c, cell) in row.iter().enumerate() {
+                if c > 0 {
+                    line.push_str("  ");
+                }
+                let pad = widths[c] - cell.chars().count();
+                if left.contains(&c) {
+                    line.push_str(cell);
+                    line.push_str(&" ".repeat(pad));
+                } else {
+                    line.push_str(&" ".repeat(pad));
+                    line.push_str(cell);
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(6865), "6,865");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn columns_align() {
+        let mut t = TextTable::default();
+        t.push(vec!["a".into(), "bb".into(), "1".into()]);
+        t.push(vec!["ccc".into(), "d".into(), "22".into()]);
+        assert_eq!(t.render(&[1]), "  a  bb   1\nccc  d   22\n");
+    }
+}
