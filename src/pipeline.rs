@@ -88,6 +88,7 @@ pub fn prepare(request: &ReplayRequest) -> Result<(Scenario, InputFiles), RunErr
         month_1: data.month_1,
         start_list: data.start_list.clone(),
         players: data.players.clone(),
+        pgn_dates: crate::ingest::Dates::NeedMonth,
     };
     Ok((scenario, files))
 }

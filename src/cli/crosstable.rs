@@ -4,7 +4,9 @@ use anyhow::Context;
 
 use super::{first_month, last_month, write_output};
 use crate::model::Month;
-use crate::report::crosstable::{difference_text, Below, Crosstable, Expectation, Format, Grouping, Selection};
+use crate::report::crosstable::{
+    difference_text, Below, Crosstable, Expectation, Format, Grouping, Selection,
+};
 use crate::report::game_source::{read_rated_games, RatedGames};
 
 /// Sonas's summary crosstable: rating group against rating group, actual minus expected score.
@@ -102,7 +104,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             );
         }
         let title = args.title.clone().unwrap_or_else(|| {
-            format!("{}: summary crosstable, {}", games.label, table.window_text())
+            format!(
+                "{}: summary crosstable, {}",
+                games.label,
+                table.window_text()
+            )
         });
         Ok((table, title))
     };
@@ -127,16 +133,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     t.render(Format::Csv, "")
                         .lines()
                         .enumerate()
-                        .map(|(i, l)| if i == 0 { format!("table,{l}\n") } else { format!("{tag},{l}\n") })
+                        .map(|(i, l)| {
+                            if i == 0 {
+                                format!("table,{l}\n")
+                            } else {
+                                format!("{tag},{l}\n")
+                            }
+                        })
                         .collect::<String>()
                 };
-                let second_rows: String = tagged(second, "second").lines().skip(1).map(|l| format!("{l}\n")).collect();
+                let second_rows: String = tagged(second, "second")
+                    .lines()
+                    .skip(1)
+                    .map(|l| format!("{l}\n"))
+                    .collect();
                 tagged(&first, "first") + &second_rows
             }
             Format::Text | Format::Md => format!(
                 "{text}\n{}\n{}",
                 second.render(format, second_title),
-                difference_text(&first, second, "Difference: the first table minus the second")
+                difference_text(
+                    &first,
+                    second,
+                    "Difference: the first table minus the second"
+                )
             ),
         };
     }
@@ -153,24 +173,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 fn load(source: &Path, args: &Args) -> anyhow::Result<RatedGames> {
     let games = read_rated_games(source, args.established.is_some(), args.skip_invalid)
         .with_context(|| format!("reading games from {}", source.display()))?;
-    if let Some(pgn) = games.pgn {
-        if pgn.unfinished + pgn.malformed_tags + pgn.unterminated_comments > 0 {
-            eprintln!(
-                "{}: {} games; left out {} unfinished (*); ignored {} malformed tag lines and {} unclosed comments",
-                source.display(),
-                pgn.games,
-                pgn.unfinished,
-                pgn.malformed_tags,
-                pgn.unterminated_comments
-            );
-        }
+    for note in games.source_notes() {
+        eprintln!("{note}");
     }
     Ok(games)
 }
 
 /// `table.svg` → `table-vs.svg`.
 fn vs_path(path: &Path) -> PathBuf {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let extension = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let extension = path
+        .extension()
+        .map(|e| e.to_string_lossy().into_owned())
+        .unwrap_or_default();
     path.with_file_name(format!("{stem}-vs.{extension}"))
 }

@@ -3,6 +3,7 @@
 mod bench;
 mod check;
 mod crosstable;
+mod curve;
 mod explain;
 mod progress;
 mod replay;
@@ -31,6 +32,7 @@ enum Command {
     Replay(replay::Args),
     Check(check::Args),
     Crosstable(crosstable::Args),
+    Curve(curve::Args),
     Explain(explain::Args),
     Bench(bench::Args),
 }
@@ -40,6 +42,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Replay(args) => replay::run(args),
         Command::Check(args) => check::run(args),
         Command::Crosstable(args) => crosstable::run(args),
+        Command::Curve(args) => curve::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Bench(args) => bench::run(args),
     }

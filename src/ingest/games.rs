@@ -54,10 +54,11 @@ pub fn read(
     path: &Path,
     format: GameFormat,
     month_1: Option<Month>,
+    pgn_dates: pgn::Dates,
     skips: &mut Skips,
 ) -> Result<RawGames, IngestError> {
     if format == GameFormat::Pgn || (format == GameFormat::Auto && pgn::is_pgn(path)) {
-        let (mut raw, counts) = pgn::read(path, skips)?;
+        let (mut raw, counts) = pgn::read(path, pgn_dates, skips)?;
         raw.pgn = Some(counts);
         return Ok(raw);
     }

@@ -20,7 +20,7 @@ use crate::scenario::GameFormat;
 
 pub use error::IngestError;
 pub use fide_list::{FideEntry, FideLayout, FideList};
-pub use pgn::{is_pgn, PgnCounts};
+pub use pgn::{is_pgn, Dates, PgnCounts};
 pub use table::Skips;
 
 /// The files of one replay.
@@ -31,6 +31,8 @@ pub struct InputFiles {
     pub month_1: Option<Month>,
     pub start_list: Option<PathBuf>,
     pub players: Option<PathBuf>,
+    /// Whether a PGN game dated by its year only is kept (reports) or invalid (replays).
+    pub pgn_dates: Dates,
 }
 
 /// What reading found, for the run's summary.
@@ -56,7 +58,13 @@ pub fn read_inputs(
     skip_invalid: bool,
 ) -> Result<(Inputs, IngestReport), IngestError> {
     let mut skips = Skips::new(skip_invalid);
-    let raw = games::read(&files.games, files.format, files.month_1, &mut skips)?;
+    let raw = games::read(
+        &files.games,
+        files.format,
+        files.month_1,
+        files.pgn_dates,
+        &mut skips,
+    )?;
     let start = files
         .start_list
         .as_deref()

@@ -30,6 +30,17 @@ pub struct PgnCounts {
     pub malformed_tags: usize,
     /// `{` comments still open when the next game's `[Event` tag began.
     pub unterminated_comments: usize,
+    /// Games known only by their year, placed in its January (reports only, see [`Dates`]).
+    pub dated_by_year: usize,
+}
+
+/// What to do with a game whose date gives only the year ("1988.??.??", common in collections).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dates {
+    /// An invalid row: a replay needs the month.
+    NeedMonth,
+    /// Placed in the year's January and counted: reports over whole years stay exact.
+    YearIsEnough,
 }
 
 /// Whether a path names a PGN file (`.pgn`, `.pgn.gz`).
@@ -43,7 +54,11 @@ pub fn is_pgn(path: &Path) -> bool {
 
 /// Reads a PGN file's games. A game without players, result or date is an invalid row (an error,
 /// or a counted skip with `--skip-invalid`); unfinished games are always left out and counted.
-pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, PgnCounts), IngestError> {
+pub fn read(
+    path: &Path,
+    dates: Dates,
+    skips: &mut Skips,
+) -> Result<(RawGames, PgnCounts), IngestError> {
     let file = path.display().to_string();
     let bytes = read_bytes(path)?;
     let checksum = sha256(&bytes);
@@ -63,10 +78,11 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, PgnCounts), Ing
     };
     let mut events: HashMap<String, u32> = HashMap::new();
     let mut counts = PgnCounts::default();
-    let (mut unfinished, mut without_ratings) = (0, 0);
+    let (mut unfinished, mut without_ratings, mut dated_by_year) = (0, 0, 0);
     scan(&text, &mut counts, &mut |tags| {
-        match skips.check(game_row(&file, tags))? {
+        match skips.check(game_row(&file, tags, dates))? {
             Some(Verdict::Game(row)) => {
+                dated_by_year += usize::from(row.by_year);
                 if row.white_rating.is_none() || row.black_rating.is_none() {
                     without_ratings += 1;
                 }
@@ -79,6 +95,7 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, PgnCounts), Ing
     })?;
     counts.unfinished = unfinished;
     counts.without_ratings = without_ratings;
+    counts.dated_by_year = dated_by_year;
     sort_event_names(&mut out.games, events);
     Ok((out, counts))
 }
@@ -244,6 +261,8 @@ struct GameRow {
     score: HalfPoints,
     white_rating: Option<i32>,
     black_rating: Option<i32>,
+    /// Dated to January because only the year is known.
+    by_year: bool,
 }
 
 #[derive(Debug, PartialEq)]
@@ -252,7 +271,7 @@ enum Verdict {
     Unfinished,
 }
 
-fn game_row(file: &str, tags: &Tags) -> Result<Verdict, IngestError> {
+fn game_row(file: &str, tags: &Tags, dates: Dates) -> Result<Verdict, IngestError> {
     let problem = |column: &str, problem: String| IngestError::Row {
         file: file.to_string(),
         place: format!("line {}", tags.line),
@@ -267,7 +286,10 @@ fn game_row(file: &str, tags: &Tags) -> Result<Verdict, IngestError> {
         other => {
             return Err(problem(
                 "Result",
-                format!("expected 1-0, 0-1, 1/2-1/2 or *, got {:?}", other.unwrap_or("")),
+                format!(
+                    "expected 1-0, 0-1, 1/2-1/2 or *, got {:?}",
+                    other.unwrap_or("")
+                ),
             ))
         }
     };
@@ -280,17 +302,26 @@ fn game_row(file: &str, tags: &Tags) -> Result<Verdict, IngestError> {
             Some(name) if !name.is_empty() && name != "?" => Ok(name.to_string()),
             other => Err(problem(
                 column,
-                format!("expected a player's name or a {column}FideId tag, got {:?}", other.unwrap_or("")),
+                format!(
+                    "expected a player's name or a {column}FideId tag, got {:?}",
+                    other.unwrap_or("")
+                ),
             )),
         }
     };
     let white = player(&tags.white, &tags.white_fide_id, "White")?;
     let black = player(&tags.black, &tags.black_fide_id, "Black")?;
-    let date = tags
+    let by_month = tags
         .date
         .as_deref()
         .and_then(pgn_date)
-        .or_else(|| tags.event_date.as_deref().and_then(pgn_date))
+        .or_else(|| tags.event_date.as_deref().and_then(pgn_date));
+    let by_year = match (by_month, dates) {
+        (None, Dates::YearIsEnough) => tags.date.as_deref().and_then(pgn_year),
+        _ => None,
+    };
+    let date = by_month
+        .or(by_year)
         .ok_or_else(|| {
             problem(
                 "Date",
@@ -302,7 +333,10 @@ fn game_row(file: &str, tags: &Tags) -> Result<Verdict, IngestError> {
         })?;
     Ok(Verdict::Game(GameRow {
         line: tags.line,
-        event: tags.event.clone().filter(|e| !e.trim().is_empty() && e != "?"),
+        event: tags
+            .event
+            .clone()
+            .filter(|e| !e.trim().is_empty() && e != "?"),
         date,
         event_start: tags
             .event_date
@@ -314,6 +348,7 @@ fn game_row(file: &str, tags: &Tags) -> Result<Verdict, IngestError> {
         score,
         white_rating: tags.white_elo.as_deref().and_then(elo),
         black_rating: tags.black_elo.as_deref().and_then(elo),
+        by_year: by_month.is_none(),
     }))
 }
 
@@ -329,6 +364,12 @@ fn pgn_date(text: &str) -> Option<Day> {
     let month = parts.next()?.parse().ok()?;
     let day = parts.next().and_then(|d| d.parse().ok()).unwrap_or(1);
     Day::from_ymd(year, month, day).or_else(|| Month::new(year, month).map(Month::first_day))
+}
+
+/// January 1st of a date's year, when the year is known.
+fn pgn_year(text: &str) -> Option<Day> {
+    let year = text.trim().split(['.', '-', '/']).next()?.parse().ok()?;
+    Day::from_ymd(year, 1, 1)
 }
 
 /// A rating tag: 1 to 4000; "0", "-", "?" and empty mean no rating.
@@ -365,7 +406,7 @@ mod tests {
         let mut counts = PgnCounts::default();
         let mut found = Vec::new();
         scan(text, &mut counts, &mut |tags| {
-            found.push(game_row("t.pgn", tags).map_err(|e| e.to_string()));
+            found.push(game_row("t.pgn", tags, Dates::NeedMonth).map_err(|e| e.to_string()));
             Ok(())
         })
         .unwrap();
@@ -395,7 +436,10 @@ mod tests {
         let first = game(&found[0]);
         assert_eq!(first.event.as_deref(), Some("Reykjavik \"Blitz\""));
         assert_eq!(first.date, Day::from_ymd(2004, 3, 17).unwrap());
-        assert_eq!((first.white_rating, first.black_rating), (Some(2831), Some(2484)));
+        assert_eq!(
+            (first.white_rating, first.black_rating),
+            (Some(2831), Some(2484))
+        );
         assert_eq!(first.score, 2);
         assert_eq!(first.line, 1);
         let second = game(&found[1]);
@@ -415,11 +459,33 @@ mod tests {
             "[Event \"E\"]\n[Date \"????.??.??\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n",
         ));
         assert_eq!(found[0], Ok(Verdict::Unfinished));
-        assert!(found[1]
+        assert!(found[1].as_ref().unwrap_err().starts_with(
+            "t.pgn, line 8, column Black: expected a player's name or a BlackFideId tag, got \"\""
+        ));
+        assert!(found[2]
             .as_ref()
             .unwrap_err()
-            .starts_with("t.pgn, line 8, column Black: expected a player's name or a BlackFideId tag, got \"\""));
-        assert!(found[2].as_ref().unwrap_err().contains("line 14, column Date"));
+            .contains("line 14, column Date"));
+    }
+
+    #[test]
+    fn a_year_is_enough_for_reports_only() {
+        let mut tags = Tags {
+            date: Some("1988.??.??".into()),
+            white: Some("A".into()),
+            black: Some("B".into()),
+            result: Some("1-0".into()),
+            ..Tags::default()
+        };
+        assert!(game_row("t.pgn", &tags, Dates::NeedMonth).is_err());
+        let row = game_row("t.pgn", &tags, Dates::YearIsEnough).unwrap();
+        let Verdict::Game(row) = row else { panic!() };
+        assert_eq!(
+            (row.date, row.by_year),
+            (Day::from_ymd(1988, 1, 1).unwrap(), true)
+        );
+        tags.date = Some("????.??.??".into());
+        assert!(game_row("t.pgn", &tags, Dates::YearIsEnough).is_err());
     }
 
     #[test]

@@ -53,7 +53,9 @@ impl BarChart {
                     Rectangle::new([(x0, 0.0), (x0 + slot * 0.9, v)], colour.filled())
                 }))?
                 .label(name)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 16, y + 6)], colour.filled()));
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 6), (x + 16, y + 6)], colour.filled())
+                });
         }
         chart
             .configure_series_labels()

@@ -42,29 +42,56 @@ impl Heatmap {
         area: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let (width, height) = (SIZE.0 as i32, SIZE.1 as i32);
-        area.draw(&Text::new(self.title.clone(), (width / 2, 24), style(24, HPos::Center)))?;
-        area.draw(&Text::new(self.subtitle.clone(), (width / 2, 52), style(14, HPos::Center)))?;
+        area.draw(&Text::new(
+            self.title.clone(),
+            (width / 2, 24),
+            style(24, HPos::Center),
+        ))?;
+        area.draw(&Text::new(
+            self.subtitle.clone(),
+            (width / 2, 52),
+            style(14, HPos::Center),
+        ))?;
         let (left, top, bottom) = (300, 110, 80);
         let n_cols = self.columns.len().max(1) as i32;
         let n_rows = self.rows.len().max(1) as i32;
         let cell_w = (width - left - 20) / n_cols;
         let cell_h = ((height - top - bottom) / n_rows).min(48);
         let font = if cell_w < 60 { 12 } else { 14 };
-        area.draw(&Text::new(self.corner.clone(), (10, top - 20), style(14, HPos::Left)))?;
+        area.draw(&Text::new(
+            self.corner.clone(),
+            (10, top - 20),
+            style(14, HPos::Left),
+        ))?;
         for (c, name) in self.columns.iter().enumerate() {
             let x = left + c as i32 * cell_w + cell_w / 2;
             area.draw(&Text::new("vs.", (x, top - 32), style(font, HPos::Center)))?;
-            area.draw(&Text::new(name.clone(), (x, top - 14), style(font, HPos::Center)))?;
+            area.draw(&Text::new(
+                name.clone(),
+                (x, top - 14),
+                style(font, HPos::Center),
+            ))?;
         }
         for (r, (total, group)) in self.rows.iter().enumerate() {
             let y = top + r as i32 * cell_h;
             let middle = y + cell_h / 2;
-            area.draw(&Text::new(total.clone(), (left - 80, middle), style(font, HPos::Right)))?;
-            area.draw(&Text::new(group.clone(), (left - 70, middle), style(font, HPos::Left)))?;
+            area.draw(&Text::new(
+                total.clone(),
+                (left - 80, middle),
+                style(font, HPos::Right),
+            ))?;
+            area.draw(&Text::new(
+                group.clone(),
+                (left - 70, middle),
+                style(font, HPos::Left),
+            ))?;
             for (c, cell) in self.cells[r].iter().enumerate() {
                 let x = left + c as i32 * cell_w;
                 let fill = cell.value.map_or(WHITE, |v| diverging(v, self.full_at));
-                area.draw(&Rectangle::new([(x, y), (x + cell_w, y + cell_h)], fill.filled()))?;
+                area.draw(&Rectangle::new(
+                    [(x, y), (x + cell_w, y + cell_h)],
+                    fill.filled(),
+                ))?;
                 area.draw(&Rectangle::new(
                     [(x, y), (x + cell_w, y + cell_h)],
                     RGBColor(210, 210, 210).stroke_width(1),
@@ -78,7 +105,7 @@ impl Heatmap {
                 ))?;
             }
         }
-        self.draw_legend(area, height - 45)
+        self.draw_legend(area, (top + n_rows * cell_h + 30).min(height - 45))
     }
 
     /// A colour bar from −full to +full under the grid.
@@ -98,10 +125,21 @@ impl Heatmap {
             ))?;
         }
         let label = |v: f64| format!("{v:+.0}");
-        area.draw(&Text::new(label(-self.full_at), (x0 - 8, y + h / 2), style(13, HPos::Right)))?;
-        area.draw(&Text::new(label(self.full_at), (x0 + w + 8, y + h / 2), style(13, HPos::Left)))?;
         area.draw(&Text::new(
-            format!("red: row group underperformed · blue: outperformed ({})", self.unit),
+            label(-self.full_at),
+            (x0 - 8, y + h / 2),
+            style(13, HPos::Right),
+        ))?;
+        area.draw(&Text::new(
+            label(self.full_at),
+            (x0 + w + 8, y + h / 2),
+            style(13, HPos::Left),
+        ))?;
+        area.draw(&Text::new(
+            format!(
+                "red: row group underperformed · blue: outperformed ({})",
+                self.unit
+            ),
             (x0 + w / 2, y + h + 14),
             style(13, HPos::Center),
         ))?;

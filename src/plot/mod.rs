@@ -154,7 +154,11 @@ pub fn diverging(points: f64, full_at: f64) -> RGBColor {
 
 /// Blue (earliest) to red (latest) for the `i`-th of `n` dated series.
 pub fn by_date(i: usize, n: usize) -> RGBColor {
-    let t = if n > 1 { i as f64 / (n - 1) as f64 } else { 0.0 };
+    let t = if n > 1 {
+        i as f64 / (n - 1) as f64
+    } else {
+        0.0
+    };
     let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
     RGBColor(mix(33, 200), mix(102, 30), mix(200, 40))
 }

@@ -3,12 +3,12 @@
 //! used), a PGN file (WhiteElo/BlackElo) or a canonical games file with `white_rating` and
 //! `black_rating`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use polars::prelude::*;
 
-use crate::ingest::{self, InputFiles, PgnCounts};
+use crate::ingest::{self, Dates, InputFiles, PgnCounts};
 use crate::model::{HalfPoints, Month};
 use crate::scenario::GameFormat;
 
@@ -30,6 +30,8 @@ pub struct RatedGames {
     pub without_ratings: usize,
     /// What a PGN source counted besides its games.
     pub pgn: Option<PgnCounts>,
+    /// Invalid games left out with `--skip-invalid`: reason → (count, first place).
+    pub invalid: BTreeMap<String, (usize, String)>,
 }
 
 impl RatedGames {
@@ -39,6 +41,39 @@ impl RatedGames {
 
     pub fn is_empty(&self) -> bool {
         self.month.is_empty()
+    }
+
+    /// Invalid games left out with `--skip-invalid`.
+    pub fn invalid_games(&self) -> usize {
+        self.invalid.values().map(|(n, _)| n).sum()
+    }
+
+    /// What was left out of the source and why, one line each, for the terminal.
+    pub fn source_notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if let Some(pgn) = self.pgn {
+            notes.push(format!(
+                "{}: {} games in the file; {} unfinished (*) left out; {} dated by year only, placed in January (windows of whole years stay exact); {} malformed tag lines and {} unclosed comments ignored",
+                self.label, pgn.games, pgn.unfinished, pgn.dated_by_year, pgn.malformed_tags, pgn.unterminated_comments
+            ));
+        }
+        const SHOWN: usize = 5;
+        for (reason, (count, first)) in self.invalid.iter().take(SHOWN) {
+            notes.push(format!("{}: {count} invalid games left out (--skip-invalid): {reason}; the first at {first}", self.label));
+        }
+        if self.invalid.len() > SHOWN {
+            notes.push(format!(
+                "{}: and {} more invalid games for {} other reasons",
+                self.label,
+                self.invalid
+                    .values()
+                    .skip(SHOWN)
+                    .map(|(n, _)| n)
+                    .sum::<usize>(),
+                self.invalid.len() - SHOWN
+            ));
+        }
+        notes
     }
 
     /// The first and last months with games.
@@ -65,6 +100,7 @@ pub fn read_rated_games(
         month_1: None,
         start_list: None,
         players: None,
+        pgn_dates: Dates::YearIsEnough,
     };
     let (inputs, report) = ingest::read_inputs(&files, skip_invalid)?;
     let g = &inputs.games;
@@ -76,6 +112,7 @@ pub fn read_rated_games(
     let mut out = RatedGames {
         label: file_label(source),
         pgn: report.pgn,
+        invalid: report.skipped,
         ..RatedGames::default()
     };
     let mut kept = Vec::with_capacity(g.len());
@@ -125,9 +162,18 @@ fn read_run(run: &RunFiles, prior_games: bool) -> Result<RatedGames, ReportError
         message: e.to_string(),
     };
     let months = month_column(&df, "period").map_err(table)?;
-    let white = df.column("white_rating").and_then(|c| c.i32().cloned()).map_err(table)?;
-    let black = df.column("black_rating").and_then(|c| c.i32().cloned()).map_err(table)?;
-    let score = df.column("score").and_then(|c| c.f64().cloned()).map_err(table)?;
+    let white = df
+        .column("white_rating")
+        .and_then(|c| c.i32().cloned())
+        .map_err(table)?;
+    let black = df
+        .column("black_rating")
+        .and_then(|c| c.i32().cloned())
+        .map_err(table)?;
+    let score = df
+        .column("score")
+        .and_then(|c| c.f64().cloned())
+        .map_err(table)?;
     let mut out = RatedGames {
         label: run.scenario.name.clone(),
         ..RatedGames::default()
@@ -147,7 +193,8 @@ fn read_run(run: &RunFiles, prior_games: bool) -> Result<RatedGames, ReportError
         out.month.push(*month);
         out.white_rating.push(w);
         out.black_rating.push(b);
-        out.score.push((s * 2.0).round().clamp(0.0, 2.0) as HalfPoints);
+        out.score
+            .push((s * 2.0).round().clamp(0.0, 2.0) as HalfPoints);
         kept.push(i);
     }
     if prior_games {
@@ -167,9 +214,9 @@ pub fn month_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Month>> {
             if let Some(&m) = parsed.get(v) {
                 return Ok(m);
             }
-            let m = Month::parse(v).ok_or_else(|| {
-                polars_err!(ComputeError: "column {name}: expected a month YYYY-MM, got {v:?}")
-            })?;
+            let m = Month::parse(v).ok_or_else(
+                || polars_err!(ComputeError: "column {name}: expected a month YYYY-MM, got {v:?}"),
+            )?;
             parsed.insert(v, m);
             Ok(m)
         })
@@ -260,4 +307,3 @@ mod tests {
         assert_eq!(b, vec![1, 0, 0, 2]);
     }
 }
-

@@ -1,6 +1,7 @@
 //! Tables and texts made from a run's output files (never from engine internals).
 
 pub mod crosstable;
+pub mod curve;
 pub mod explain;
 pub mod game_source;
 mod run_files;

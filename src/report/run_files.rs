@@ -54,7 +54,11 @@ impl RunFiles {
         self.read_some(name, Some(columns.iter().map(|c| c.to_string()).collect()))
     }
 
-    fn read_some(&self, name: &str, columns: Option<Vec<String>>) -> Result<DataFrame, ReportError> {
+    fn read_some(
+        &self,
+        name: &str,
+        columns: Option<Vec<String>>,
+    ) -> Result<DataFrame, ReportError> {
         let path = self.dir.join(name);
         let error = |e: PolarsError| ReportError::Table {
             path: path.clone(),

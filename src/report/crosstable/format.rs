@@ -67,7 +67,11 @@ impl Crosstable {
         ];
         let mut left_out = Vec::new();
         if c.outside_window > 0 {
-            left_out.push(format!("{} outside {}", thousands(c.outside_window), self.window_text()));
+            left_out.push(format!(
+                "{} outside {}",
+                thousands(c.outside_window),
+                self.window_text()
+            ));
         }
         if c.below_lowest > 0 {
             left_out.push(format!(
@@ -161,15 +165,21 @@ impl Crosstable {
         for &row in &self.shown {
             let total = self.row_total(row);
             if total.games > 0 {
-                rows.push((self.key(row), "all".to_string(), total, self.too_few(&total)));
+                rows.push((
+                    self.key(row),
+                    "all".to_string(),
+                    total,
+                    self.too_few(&total),
+                ));
             }
         }
         rows
     }
 
     fn csv(&self) -> String {
-        let mut out =
-            String::from("row_group,col_group,games,score,expected,diff,ci_low,ci_high,few_games\n");
+        let mut out = String::from(
+            "row_group,col_group,games,score,expected,diff,ci_low,ci_high,few_games\n",
+        );
         for (row, col, s, few) in self.data_rows() {
             let (low, high) = interval(&s);
             out.push_str(&format!(
@@ -250,7 +260,12 @@ fn round(value: f64, decimals: i32) -> f64 {
 /// Two crosstables' cells subtracted (first minus second), in Sonas's layout: how much closer to
 /// zero one set of ratings is than the other. Cells where either table has too few games: `=0%`.
 pub fn difference_text(a: &Crosstable, b: &Crosstable, title: &str) -> String {
-    let shown: Vec<usize> = a.shown.iter().copied().filter(|g| b.shown.contains(g)).collect();
+    let shown: Vec<usize> = a
+        .shown
+        .iter()
+        .copied()
+        .filter(|g| b.shown.contains(g))
+        .collect();
     let mut table = TextTable::default();
     let mut first = vec![String::new(), "opponent".to_string()];
     let mut second = vec![String::new(), "player".to_string()];

@@ -24,7 +24,7 @@ fn fixture() -> RatedGames {
         score: games.iter().map(|g| g.3).collect(),
         prior_games: None,
         without_ratings: 3,
-        pgn: None,
+        ..RatedGames::default()
     }
 }
 
@@ -111,10 +111,22 @@ fn sonas_layout() {
     assert_eq!(signed_percent(-2.5, 0), "-3%");
     let text = t.render(Format::Text, "Fixture");
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[2], "                    opponent      vs.      vs.      vs.    vs.");
-    assert_eq!(lines[3], "2010-01 to 2010-12  player    1200-99  1300-99  1400-99  1500+");
-    assert_eq!(lines[4], " +39.0% in 2 games  1200-99         ×     +39%      =0%    =0%");
-    assert_eq!(lines[5], " -33.0% in 4 games  1300-99      -39%        ×      =0%    =0%");
+    assert_eq!(
+        lines[2],
+        "                    opponent      vs.      vs.      vs.    vs."
+    );
+    assert_eq!(
+        lines[3],
+        "2010-01 to 2010-12  player    1200-99  1300-99  1400-99  1500+"
+    );
+    assert_eq!(
+        lines[4],
+        " +39.0% in 2 games  1200-99         ×     +39%      =0%    =0%"
+    );
+    assert_eq!(
+        lines[5],
+        " -33.0% in 4 games  1300-99      -39%        ×      =0%    =0%"
+    );
 }
 
 #[test]
@@ -125,7 +137,10 @@ fn csv_has_one_row_per_cell_and_one_total_per_row() {
         lines[0],
         "row_group,col_group,games,score,expected,diff,ci_low,ci_high,few_games"
     );
-    assert_eq!(lines[1], "1200,1300,2,0.750000,0.360000,39.0000,-10.00,88.00,false");
+    assert_eq!(
+        lines[1],
+        "1200,1300,2,0.750000,0.360000,39.0000,-10.00,88.00,false"
+    );
     assert!(lines.contains(&"1500,1400,1,0.500000,0.920000,-42.0000,,,true"));
     assert!(lines.contains(&"1300,all,4,0.125000,0.455000,-33.0000,-54.26,-11.74,false"));
     // 8 off-diagonal cells with games and 4 row totals.
@@ -158,7 +173,13 @@ fn established_players_only() {
         established: Some(30),
         ..Selection::all()
     };
-    let t = Crosstable::build(&games, table(Expectation::Fide).grouping, Expectation::Fide, 1, selection);
+    let t = Crosstable::build(
+        &games,
+        table(Expectation::Fide).grouping,
+        Expectation::Fide,
+        1,
+        selection,
+    );
     assert_eq!(t.counts.not_established, 1);
     assert_eq!(t.cell(2, 3).games, 0);
 }
@@ -172,7 +193,13 @@ fn order_of_games_does_not_matter() {
     games.black_rating.reverse();
     games.score.reverse();
     let grouping = table(Expectation::Logistic).grouping;
-    let b = Crosstable::build(&games, grouping, Expectation::Logistic, 2, table(Expectation::Logistic).selection)
-        .render(Format::Json, "x");
+    let b = Crosstable::build(
+        &games,
+        grouping,
+        Expectation::Logistic,
+        2,
+        table(Expectation::Logistic).selection,
+    )
+    .render(Format::Json, "x");
     assert_eq!(a, b);
 }
