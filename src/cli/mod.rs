@@ -5,6 +5,7 @@ mod check;
 mod crosstable;
 mod curve;
 mod explain;
+mod histogram;
 mod progress;
 mod replay;
 
@@ -33,6 +34,7 @@ enum Command {
     Check(check::Args),
     Crosstable(crosstable::Args),
     Curve(curve::Args),
+    Histogram(histogram::Args),
     Explain(explain::Args),
     Bench(bench::Args),
 }
@@ -43,6 +45,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Check(args) => check::run(args),
         Command::Crosstable(args) => crosstable::run(args),
         Command::Curve(args) => curve::run(args),
+        Command::Histogram(args) => histogram::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Bench(args) => bench::run(args),
     }

@@ -188,9 +188,9 @@ fn month_in_header(header: &str) -> Option<Month> {
 }
 
 /// `JAN01FRL.TXT`, `rapid_sep12frl.txt`, `2006-01.TXT`.
-fn month_in_file_name(path: &Path) -> Option<Month> {
+pub(super) fn month_in_file_name(path: &Path) -> Option<Month> {
     let stem = path.file_stem()?.to_string_lossy().to_ascii_lowercase();
-    if let Some(m) = Month::parse(stem.get(..7)?) {
+    if let Some(m) = stem.get(..7).and_then(Month::parse) {
         return Some(m);
     }
     stem.split(['_', '-', '.'])

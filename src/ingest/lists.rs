@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use crate::model::Month;
+
 use super::error::IngestError;
 use super::fide_list;
 use super::ids::RawIds;
@@ -34,6 +36,33 @@ pub struct RawList {
     /// What kind of file it was, for the run's summary.
     pub kind: String,
     pub sha256: String,
+}
+
+/// A rating list read for its ratings only (histograms).
+#[derive(Debug)]
+pub struct ListRatings {
+    pub file: String,
+    /// From a FIDE list's header or any list's file name (`JAN01FRL.TXT`, `2006-01.csv`).
+    pub month: Option<Month>,
+    pub ratings: Vec<i32>,
+}
+
+/// Reads the ratings of a FIDE list file or a canonical list (`id, rating, …`).
+pub fn read_list_ratings(path: &Path, skips: &mut Skips) -> Result<ListRatings, IngestError> {
+    if !is_parquet(path) && is_fide_list(path)? {
+        let list = fide_list::read(path, skips)?;
+        return Ok(ListRatings {
+            file: list.file,
+            month: list.month,
+            ratings: list.entries.iter().map(|e| e.rating).collect(),
+        });
+    }
+    let list = read_start_list(path, skips)?;
+    Ok(ListRatings {
+        file: list.file,
+        month: fide_list::month_in_file_name(path),
+        ratings: list.entries.iter().map(|e| e.rating).collect(),
+    })
 }
 
 const START_COLUMNS: &str =

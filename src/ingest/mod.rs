@@ -20,6 +20,7 @@ use crate::scenario::GameFormat;
 
 pub use error::IngestError;
 pub use fide_list::{FideEntry, FideLayout, FideList};
+pub use lists::{read_list_ratings, ListRatings};
 pub use pgn::{is_pgn, Dates, PgnCounts};
 pub use table::Skips;
 

@@ -29,16 +29,19 @@ impl BarChart {
             .iter()
             .flat_map(|g| g.2.iter().copied())
             .fold(1.0, f64::max);
+        let y_top = top * 1.08;
         let mut chart = ChartBuilder::on(area)
             .caption(&self.title, (FONT, 26))
             .margin(24)
             .x_label_area_size(60)
             .y_label_area_size(80)
-            .build_cartesian_2d(f64::from(low)..f64::from(high), 0.0..top * 1.08)?;
+            .build_cartesian_2d(f64::from(low)..f64::from(high), 0.0..y_top)?;
         chart
             .configure_mesh()
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| super::axis_number(*y, y_top))
             .label_style((FONT, 16))
             .axis_desc_style((FONT, 18))
             .light_line_style(RGBColor(235, 235, 235))

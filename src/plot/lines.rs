@@ -33,6 +33,7 @@ impl LineChart {
         &self,
         area: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let y_top = self.y_range.1;
         let mut chart = ChartBuilder::on(area)
             .caption(&self.title, (FONT, 26))
             .margin(24)
@@ -46,6 +47,8 @@ impl LineChart {
             .configure_mesh()
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| super::axis_number(*y, y_top))
             .label_style((FONT, 16))
             .axis_desc_style((FONT, 18))
             .light_line_style(RGBColor(235, 235, 235))

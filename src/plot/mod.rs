@@ -182,3 +182,18 @@ pub fn categorical(i: usize) -> RGBColor {
 pub fn hex(colour: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", colour.0, colour.1, colour.2)
 }
+
+/// An axis number: two decimals on a 0–1 scale, else whole numbers with thousands separators.
+fn axis_number(value: f64, top: f64) -> String {
+    if top <= 1.5 {
+        format!("{value:.2}")
+    } else {
+        let whole = value.round();
+        let text = crate::report::thousands(whole.abs() as u64);
+        if whole < 0.0 {
+            format!("-{text}")
+        } else {
+            text
+        }
+    }
+}

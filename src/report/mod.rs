@@ -4,6 +4,7 @@ pub mod crosstable;
 pub mod curve;
 pub mod explain;
 pub mod game_source;
+pub mod histogram;
 mod run_files;
 mod text;
 
