@@ -6,8 +6,10 @@ mod crosstable;
 mod curve;
 mod explain;
 mod histogram;
+mod ingest;
 mod progress;
 mod replay;
+mod report;
 
 use clap::{Parser, Subcommand};
 
@@ -36,6 +38,8 @@ enum Command {
     Curve(curve::Args),
     Histogram(histogram::Args),
     Explain(explain::Args),
+    Report(report::Args),
+    Ingest(ingest::Args),
     Bench(bench::Args),
 }
 
@@ -47,6 +51,8 @@ pub fn run() -> anyhow::Result<()> {
         Command::Curve(args) => curve::run(args),
         Command::Histogram(args) => histogram::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Ingest(args) => ingest::run(args),
         Command::Bench(args) => bench::run(args),
     }
 }

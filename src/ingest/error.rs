@@ -41,12 +41,16 @@ impl IngestError {
         matches!(self, IngestError::Row { .. })
     }
 
-    /// What a skipped row was skipped for, without its position (for the counts).
+    /// What a skipped row was skipped for, without its position or the value found, so that rows
+    /// with the same problem are counted together.
     pub fn reason(&self) -> String {
         match self {
             IngestError::Row {
                 column, problem, ..
-            } => format!("{column}: {problem}"),
+            } => {
+                let expected = problem.rsplit_once(", got ").map_or(problem.as_str(), |(e, _)| e);
+                format!("{column}: {expected}")
+            }
             other => other.to_string(),
         }
     }

@@ -13,6 +13,7 @@ use crate::scenario::Scenario;
 
 pub use atomic::write_file;
 pub use summary::Timing;
+pub use tables::write_canonical_games;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {

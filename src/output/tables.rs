@@ -6,7 +6,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use crate::model::PlayerIds;
+use crate::model::{Games, PlayerIds};
 use crate::replay::{Inputs, Run};
 
 use super::OutputError;
@@ -252,4 +252,140 @@ fn csv_field(text: &str) -> String {
     } else {
         text.to_string()
     }
+}
+
+/// Canonical games (design.md's columns: date or period, event, event_start, white, black, score,
+/// white_rating, black_rating) as Parquet, or CSV when the name ends in `.csv`; written under a
+/// temporary name and renamed when complete.
+pub fn write_canonical_games(
+    path: &Path,
+    games: &Games,
+    players: &PlayerIds,
+) -> Result<(), OutputError> {
+    let n = games.len();
+    let period: Vec<Option<String>> = games
+        .period
+        .iter()
+        .map(|m| m.map(|m| m.to_string()))
+        .collect();
+    let date: Vec<Option<String>> = games
+        .date
+        .iter()
+        .map(|d| d.map(|d| d.to_string()))
+        .collect();
+    let event: Vec<Option<String>> = games
+        .event
+        .iter()
+        .map(|&e| Some(games.event_names[e as usize].clone()).filter(|e| !e.is_empty()))
+        .collect();
+    let event_start: Vec<Option<String>> = games
+        .event_start
+        .iter()
+        .map(|d| d.map(|d| d.to_string()))
+        .collect();
+    let score: Vec<f64> = games.score.iter().map(|&s| f64::from(s) / 2.0).collect();
+    let ratings = games.has_recorded_ratings();
+    let mut named: Vec<(&str, Vec<Option<String>>)> = Vec::new();
+    if period.iter().any(Option::is_some) {
+        named.push(("period", period));
+    }
+    if date.iter().any(Option::is_some) {
+        named.push(("date", date));
+    }
+    named.push(("event", event));
+    named.push(("event_start", event_start));
+    let staged = staged_name(path);
+    let csv = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    let result = if csv {
+        write_games_csv(&staged, games, players, &named, &score, ratings)
+    } else {
+        let mut columns: Vec<Column> = named
+            .iter()
+            .map(|(name, values)| {
+                StringChunked::from_iter_options(
+                    (*name).into(),
+                    values.iter().map(|v| v.as_deref()),
+                )
+                .into_series()
+                .into()
+            })
+            .collect();
+        columns.push(id_column("white", players, games.white.iter().copied()));
+        columns.push(id_column("black", players, games.black.iter().copied()));
+        columns.push(
+            Float64Chunked::from_iter_values("score".into(), score.iter().copied())
+                .into_series()
+                .into(),
+        );
+        if ratings {
+            columns.push(optional_int_column(
+                "white_rating",
+                games.white_rating.iter().copied(),
+            ));
+            columns.push(optional_int_column(
+                "black_rating",
+                games.black_rating.iter().copied(),
+            ));
+        }
+        DataFrame::new(n, columns)
+            .map_err(table_error(path))
+            .and_then(|mut df| write_parquet(&staged, &mut df))
+    };
+    result
+        .and_then(|()| {
+            std::fs::rename(&staged, path).map_err(|source| OutputError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        })
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&staged);
+        })
+}
+
+fn staged_name(path: &Path) -> std::path::PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+fn write_games_csv(
+    path: &Path,
+    games: &Games,
+    players: &PlayerIds,
+    named: &[(&str, Vec<Option<String>>)],
+    score: &[f64],
+    ratings: bool,
+) -> Result<(), OutputError> {
+    let io = |source| OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut out = BufWriter::new(File::create(path).map_err(io)?);
+    let mut header: Vec<&str> = named.iter().map(|(n, _)| *n).collect();
+    header.extend(["white", "black", "score"]);
+    if ratings {
+        header.extend(["white_rating", "black_rating"]);
+    }
+    writeln!(out, "{}", header.join(",")).map_err(io)?;
+    let rating = |r: Option<i32>| r.map_or(String::new(), |r| r.to_string());
+    for i in 0..games.len() {
+        let mut fields: Vec<String> = named
+            .iter()
+            .map(|(_, v)| csv_field(v[i].as_deref().unwrap_or("")))
+            .collect();
+        fields.push(csv_field(&players.label(games.white[i])));
+        fields.push(csv_field(&players.label(games.black[i])));
+        fields.push(score[i].to_string());
+        if ratings {
+            fields.push(rating(games.white_rating[i]));
+            fields.push(rating(games.black_rating[i]));
+        }
+        writeln!(out, "{}", fields.join(",")).map_err(io)?;
+    }
+    out.flush().map_err(io)
 }

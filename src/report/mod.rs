@@ -5,6 +5,7 @@ pub mod curve;
 pub mod explain;
 pub mod game_source;
 pub mod histogram;
+pub mod html;
 mod run_files;
 mod text;
 

@@ -1,0 +1,415 @@
+//! One self-contained HTML file for a run (and optionally a second run beside it): the scenario,
+//! Sonas's crosstables as coloured tables, the expectation curve and the January histograms as
+//! inline SVG, and the monthly summary. No scripts, no external fonts or styles: it opens anywhere.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::model::Month;
+use crate::plot::{diverging, hex, Picture};
+
+use super::crosstable::{Crosstable, Expectation, Grouping, Selection};
+use super::curve::{self, Bins, Curve, Era};
+use super::game_source::{read_rated_games, RatedGames};
+use super::histogram::{run_lists, Histogram, Months};
+use super::run_files::{ReportError, RunFiles};
+use super::thousands;
+
+/// What the report shows.
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    /// Crosstable windows (also the curve's eras); empty: the run's years in up to three parts.
+    pub windows: Vec<Era>,
+    pub grouping: Grouping,
+    pub min_games: u64,
+}
+
+/// One run's tables, read once.
+struct RunData {
+    dir: PathBuf,
+    run: RunFiles,
+    games: RatedGames,
+    summary: Value,
+}
+
+impl RunData {
+    fn read(dir: &Path) -> Result<RunData, ReportError> {
+        let run = RunFiles::open(dir)?;
+        let summary_path = dir.join("summary.json");
+        let summary = std::fs::read_to_string(&summary_path)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .ok_or_else(|| ReportError::NotARun {
+                dir: dir.to_path_buf(),
+                missing: "summary.json",
+            })?;
+        let games = read_rated_games(dir, false, false)?;
+        Ok(RunData {
+            dir: dir.to_path_buf(),
+            run,
+            games,
+            summary,
+        })
+    }
+
+    fn name(&self) -> &str {
+        &self.run.scenario.name
+    }
+}
+
+/// The run's years cut into up to three windows of whole years.
+pub fn default_windows(games: &RatedGames) -> Vec<Era> {
+    let Some((first, last)) = games.span() else {
+        return Vec::new();
+    };
+    let years = last.year() - first.year() + 1;
+    let parts = years.min(3);
+    let mut windows = Vec::new();
+    let mut start = first.year();
+    for i in 0..parts {
+        let end = first.year() + (years * (i + 1)) / parts - 1;
+        windows.push(Era {
+            from: Month::new(start, 1).unwrap_or(first),
+            to: Month::new(end, 12).unwrap_or(last),
+        });
+        start = end + 1;
+    }
+    windows
+}
+
+pub fn html_report(
+    dir: &Path,
+    vs: Option<&Path>,
+    options: &ReportOptions,
+) -> Result<String, ReportError> {
+    let first = RunData::read(dir)?;
+    let second = vs.map(RunData::read).transpose()?;
+    let windows = if options.windows.is_empty() {
+        default_windows(&first.games)
+    } else {
+        options.windows.clone()
+    };
+    let runs: Vec<&RunData> = std::iter::once(&first).chain(second.as_ref()).collect();
+    let mut page = String::new();
+    let title = match &second {
+        Some(s) => format!("elosim report: {} vs {}", first.name(), s.name()),
+        None => format!("elosim report: {}", first.name()),
+    };
+    let _ = write!(page, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n", escape(&title), escape(&title));
+    page.push_str("<h2>Scenario and run</h2>\n<div class=\"row\">\n");
+    for run in &runs {
+        page.push_str(&run_summary(run));
+    }
+    page.push_str("</div>\n");
+
+    page.push_str("<h2>Summary crosstables</h2>\n<p>Each cell: the row group's score minus its expected score (FIDE's table with the 400-point rule), in percentage points per game, using each game's own rating difference and the ratings the run used. Blue: the row group outperformed; red: underperformed; <code>=0%</code>: fewer than ");
+    let _ = write!(
+        page,
+        "{} games; ×: a group against itself. Row labels: the group against all others.</p>\n",
+        options.min_games
+    );
+    for window in &windows {
+        let _ = writeln!(page, "<h3>{window}</h3>\n<div class=\"row\">");
+        let mut tables = Vec::new();
+        for run in &runs {
+            let table = Crosstable::build(
+                &run.games,
+                options.grouping,
+                Expectation::Fide,
+                options.min_games,
+                Selection {
+                    from: Some(window.from),
+                    to: Some(window.to),
+                    established: None,
+                },
+            );
+            page.push_str(&crosstable_html(&table, run.name()));
+            tables.push(table);
+        }
+        page.push_str("</div>\n");
+        if let [a, b] = tables.as_slice() {
+            page.push_str(&difference_html(a, b, runs[0].name(), runs[1].name()));
+        }
+    }
+
+    page.push_str("<h2>Expectation curve</h2>\n<p>The rating favourite's mean score by rating advantage (25-point bins with at least 50 games), one line per window, against FIDE's table in black.</p>\n");
+    let bins = Bins {
+        width: 25,
+        min: 0,
+        max: 800,
+    };
+    let mut series = Vec::new();
+    for run in &runs {
+        for window in &windows {
+            let name = if runs.len() > 1 {
+                format!("{} {window}", run.name())
+            } else {
+                window.to_string()
+            };
+            series.push(curve::series(
+                &run.games,
+                name,
+                Some(*window),
+                bins,
+                Expectation::Fide,
+            ));
+        }
+    }
+    let curve = Curve {
+        bins,
+        expectation: Expectation::Fide,
+        min_games: 50,
+        series,
+        dated: runs.len() == 1,
+    };
+    page.push_str(&svg(&curve.picture("Expectation curve")));
+
+    page.push_str("<h2>Rating histograms</h2>\n<div class=\"row\">\n");
+    for run in &runs {
+        let mut lists = run_lists(&run.dir, &Months::Januaries)?;
+        if lists.is_empty() {
+            lists = run_lists(&run.dir, &Months::Chosen(first_and_last(run)))?;
+        }
+        let histogram = Histogram::build(&lists, 25);
+        let _ = write!(
+            page,
+            "<div class=\"half\">{}</div>\n",
+            svg(&histogram.picture(&format!("{}: players per 25-point bin", run.name())))
+        );
+    }
+    page.push_str("</div>\n");
+
+    page.push_str("<h2>Monthly summary</h2>\n<div class=\"row\">\n");
+    for run in &runs {
+        page.push_str(&monthly_html(run));
+    }
+    page.push_str("</div>\n");
+    let _ = write!(
+        page,
+        "<footer>Written by elosim {}: self-contained, no scripts and no external files.</footer>\n</body>\n</html>\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    Ok(page)
+}
+
+const STYLE: &str = "body{font-family:sans-serif;margin:24px;color:#222;max-width:1800px}\
+h1{font-size:26px}h2{margin-top:36px;border-bottom:1px solid #ccc}\
+.row{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}.half{flex:1 1 560px;min-width:0}\
+svg{max-width:100%;height:auto}table{border-collapse:collapse;font-size:13px}\
+td,th{padding:3px 6px;border:1px solid #ddd;text-align:right;white-space:nowrap}\
+th{background:#f4f4f4}td.label{text-align:left}caption{font-weight:bold;text-align:left;padding:4px 0}\
+pre{background:#f8f8f8;padding:8px;font-size:12px;overflow-x:auto}footer{margin-top:40px;color:#777;font-size:12px}\
+.scroll{overflow-x:auto;max-width:100%}";
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn svg(picture: &Picture) -> String {
+    match picture.svg() {
+        Ok(svg) => format!("<figure>{svg}</figure>\n"),
+        Err(e) => format!("<p>Could not draw this figure: {}</p>\n", escape(&e)),
+    }
+}
+
+fn number(value: &Value) -> String {
+    value
+        .as_u64()
+        .map(thousands)
+        .unwrap_or_else(|| value.to_string())
+}
+
+fn run_summary(run: &RunData) -> String {
+    let s = &run.summary;
+    let mut out = String::from("<div class=\"half\">\n");
+    let _ = writeln!(out, "<table><caption>{}</caption>", escape(run.name()));
+    let rows = [
+        ("run directory", escape(&run.dir.display().to_string())),
+        ("rating system", escape(s["system"].as_str().unwrap_or(""))),
+        (
+            "lists",
+            format!(
+                "{} to {}",
+                s["first_list"].as_str().unwrap_or("?"),
+                s["last_list"].as_str().unwrap_or("?")
+            ),
+        ),
+        ("games read", number(&s["games"]["read"])),
+        (
+            "games rated or counted",
+            number(&s["games"]["rated_or_counted"]),
+        ),
+        ("players", number(&s["players"]["ids"])),
+        ("first ratings", number(&s["players"]["new"])),
+        (
+            "delisted below the floor",
+            number(&s["players"]["delisted"]),
+        ),
+        ("on the last list", number(&s["players"]["on_last_list"])),
+    ];
+    for (name, value) in rows {
+        let _ = writeln!(
+            out,
+            "<tr><th>{name}</th><td class=\"label\">{value}</td></tr>"
+        );
+    }
+    out.push_str("</table>\n");
+    let _ = writeln!(
+        out,
+        "<details><summary>Regulations, era by era</summary><pre>{}</pre></details>\n</div>",
+        escape(&run.run.scenario.describe())
+    );
+    out
+}
+
+fn cell_style(value: Option<f64>) -> String {
+    match value {
+        Some(v) => {
+            let colour = diverging(v, 15.0);
+            let text = if v.abs() > 9.0 { "#fff" } else { "#000" };
+            format!(" style=\"background:{};color:{text}\"", hex(colour))
+        }
+        None => String::new(),
+    }
+}
+
+fn crosstable_html(table: &Crosstable, name: &str) -> String {
+    let mut out = String::from("<div class=\"half scroll\"><table>");
+    let _ = write!(
+        out,
+        "<caption>{} ({} games)</caption><tr><th>{}</th><th>player</th>",
+        escape(name),
+        thousands(table.counts.used),
+        escape(&table.window_text())
+    );
+    for &col in &table.shown {
+        let _ = write!(out, "<th>vs.<br>{}</th>", table.label(col));
+    }
+    out.push_str("</tr>\n");
+    for &row in &table.shown {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><th>{}</th>",
+            table.row_text(row),
+            table.label(row)
+        );
+        for &col in &table.shown {
+            let cell = table.cell(row, col);
+            let value = (row != col && !table.too_few(cell)).then(|| cell.diff());
+            let _ = write!(
+                out,
+                "<td{} title=\"{} games\">{}</td>",
+                cell_style(value),
+                cell.games,
+                table.cell_text(row, col)
+            );
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table></div>\n");
+    out
+}
+
+fn difference_html(a: &Crosstable, b: &Crosstable, name_a: &str, name_b: &str) -> String {
+    let shown: Vec<usize> = a
+        .shown
+        .iter()
+        .copied()
+        .filter(|g| b.shown.contains(g))
+        .collect();
+    let mut out = format!(
+        "<div class=\"scroll\"><table><caption>{} minus {}, cell by cell (percentage points)</caption><tr><th></th>",
+        escape(name_a),
+        escape(name_b)
+    );
+    for &col in &shown {
+        let _ = write!(out, "<th>vs.<br>{}</th>", a.label(col));
+    }
+    out.push_str("</tr>\n");
+    for &row in &shown {
+        let _ = write!(out, "<tr><th>{}</th>", a.label(row));
+        for &col in &shown {
+            let (ca, cb) = (a.cell(row, col), b.cell(row, col));
+            let (text, value) = if row == col {
+                ("×".to_string(), None)
+            } else if a.too_few(ca) || b.too_few(cb) {
+                ("=0%".to_string(), None)
+            } else {
+                let d = ca.diff() - cb.diff();
+                (super::crosstable::signed_percent(d, 0), Some(d))
+            };
+            let _ = write!(out, "<td{}>{text}</td>", cell_style(value));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table></div>\n");
+    out
+}
+
+fn first_and_last(run: &RunData) -> Vec<Month> {
+    let lists = run.summary["lists"].as_array();
+    let month = |v: Option<&Value>| v.and_then(|l| l["month"].as_str()).and_then(Month::parse);
+    let first = month(lists.and_then(|l| l.first()));
+    let last = month(lists.and_then(|l| l.last()));
+    first
+        .into_iter()
+        .chain(last.filter(|l| Some(*l) != first))
+        .collect()
+}
+
+fn monthly_html(run: &RunData) -> String {
+    let mut out = format!(
+        "<div class=\"half scroll\"><table><caption>{}: per list</caption><tr><th>list</th><th>players</th><th>new</th><th>delisted</th><th>games</th></tr>\n",
+        escape(run.name())
+    );
+    for list in run.summary["lists"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"label\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(list["month"].as_str().unwrap_or("")),
+            number(&list["players"]),
+            number(&list["new"]),
+            number(&list["delisted"]),
+            number(&list["games"])
+        );
+    }
+    out.push_str("</table></div>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_windows_cut_whole_years() {
+        let games = RatedGames {
+            month: vec![Month::new(2012, 8).unwrap(), Month::new(2020, 11).unwrap()],
+            ..RatedGames::default()
+        };
+        let w: Vec<String> = default_windows(&games)
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(w, vec!["2012-2014", "2015-2017", "2018-2020"]);
+        let games = RatedGames {
+            month: vec![Month::new(2019, 3).unwrap()],
+            ..RatedGames::default()
+        };
+        let w: Vec<String> = default_windows(&games)
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(w, vec!["2019"]);
+    }
+
+    #[test]
+    fn text_is_escaped() {
+        assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+    }
+}
