@@ -1,4 +1,4 @@
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::{count, set_threads};
@@ -6,6 +6,11 @@ use crate::generate::kaggle_like::{self, Shape};
 use crate::ingest;
 use crate::pipeline::{self, Quiet, ReplayRequest};
 use crate::replay;
+use crate::report::crosstable::{Below, Crosstable, Expectation, Grouping, Selection};
+use crate::report::curve::{series, Bins};
+use crate::report::game_source::read_rated_games;
+use crate::report::histogram::{run_lists, Histogram, Months};
+use crate::report::html::default_windows;
 
 /// Time the engine and the whole replay on a generated games file, and print games per second.
 ///
@@ -99,9 +104,67 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "  best run's stages: read {:.3} s · replay {:.3} s · write {:.3} s",
         s.read, s.replay, s.write
     );
+    time_reports(&dir.join("run"), args.runs)?;
     if args.keep.is_none() {
         std::fs::remove_dir_all(&dir)?;
     }
+    Ok(())
+}
+
+/// Times the three report tables on the run just written, each from reading the run's Parquet
+/// to the finished table.
+fn time_reports(run: &Path, runs: usize) -> anyhow::Result<()> {
+    let grouping = Grouping {
+        width: 100,
+        lowest: 1000,
+        top: 2500,
+        below: Below::Drop,
+    };
+    let bins = Bins {
+        width: 25,
+        min: 0,
+        max: 800,
+    };
+    let measure = |name: &str, work: &dyn Fn() -> anyhow::Result<u64>| -> anyhow::Result<()> {
+        let mut seconds = Vec::new();
+        let mut rows = 0;
+        for _ in 0..runs {
+            let t = Instant::now();
+            rows = work()?;
+            seconds.push(t.elapsed().as_secs_f64());
+        }
+        let (best, median) = stats(&seconds);
+        println!(
+            "{name}: best {best:.3} s, median {median:.3} s ({} rows read)",
+            count(rows as usize)
+        );
+        Ok(())
+    };
+    measure("Crosstable (read games.parquet, tabulate)", &|| {
+        let g = read_rated_games(run, false, false)?;
+        let t = Crosstable::build(&g, grouping, Expectation::Fide, 100, Selection::all());
+        Ok(t.counts.used)
+    })?;
+    measure("Expectation curve (read games.parquet, 3 eras)", &|| {
+        let g = read_rated_games(run, false, false)?;
+        let eras = default_windows(&g);
+        let n: u64 = eras
+            .iter()
+            .map(|e| {
+                series(&g, e.to_string(), Some(*e), bins, Expectation::Fide)
+                    .points
+                    .iter()
+                    .map(|p| p.games)
+                    .sum::<u64>()
+            })
+            .sum();
+        Ok(n)
+    })?;
+    measure("Histogram (read lists.parquet, every January)", &|| {
+        let lists = run_lists(run, &Months::Januaries)?;
+        let h = Histogram::build(&lists, 25);
+        Ok(h.lists.iter().map(|l| l.2).sum())
+    })?;
     Ok(())
 }
 

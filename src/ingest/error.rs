@@ -48,7 +48,9 @@ impl IngestError {
             IngestError::Row {
                 column, problem, ..
             } => {
-                let expected = problem.rsplit_once(", got ").map_or(problem.as_str(), |(e, _)| e);
+                let expected = problem
+                    .rsplit_once(", got ")
+                    .map_or(problem.as_str(), |(e, _)| e);
                 format!("{column}: {expected}")
             }
             other => other.to_string(),
