@@ -824,3 +824,291 @@ fn parquet_games_and_players_files_are_read() {
         "{plain}"
     );
 }
+
+/// The hand-computed crosstable of `report::crosstable`'s unit tests, through the command line
+/// from a CSV games file with recorded ratings (FIDE table: PD(100) .64, PD(150) .70, PD(200) .76,
+/// PD(400) .92 for D 450 under the 400-point rule).
+#[test]
+fn crosstable_from_a_rated_games_file_gives_the_hand_computed_cells() {
+    let base = [
+        "crosstable",
+        &fixture("rated-games.csv"),
+        "--lowest",
+        "1200",
+        "--top",
+        "1500",
+        "--min-games",
+        "2",
+        "--from",
+        "2010",
+        "--to",
+        "2010",
+    ];
+    let csv = succeeds(&[&base[..], &["--format", "csv"]].concat());
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "row_group,col_group,games,score,expected,diff,ci_low,ci_high,few_games"
+    );
+    assert_eq!(
+        lines[1],
+        "1200,1300,2,0.750000,0.360000,39.0000,-10.00,88.00,false"
+    );
+    assert!(csv.contains("\n1500,1400,1,0.500000,0.920000,-42.0000,,,true\n"));
+    assert!(csv.contains("\n1300,all,4,0.125000,0.455000,-33.0000,-54.26,-11.74,false\n"));
+    let text = succeeds(&base);
+    assert!(
+        text.contains(" +39.0% in 2 games  1200-99         ×     +39%      =0%    =0%"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Left out: 1 outside 2010-01 to 2010-12; 1 with a player rated below 1200"),
+        "{text}"
+    );
+    assert!(text.contains("1 without both players' ratings"), "{text}");
+    let json = succeeds(&[&base[..], &["--format", "json"]].concat());
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["counts"]["used"], 6);
+    assert_eq!(value["cells"][0]["diff"], 39.0);
+}
+
+#[test]
+fn pgn_files_feed_reports_and_convert_to_canonical_games() {
+    let dir = scratch("pgn");
+    let pgn = fixture("tricky.pgn");
+    let out = dir.join("games.csv");
+    let r = elosim(&["ingest", &pgn, "--out", out.to_str().unwrap()]);
+    assert!(!r.status.success());
+    let stderr = text(&r.stderr);
+    assert!(
+        stderr.contains("tricky.pgn, line 38, column Date"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+    let r = elosim(&[
+        "ingest",
+        &pgn,
+        "--out",
+        out.to_str().unwrap(),
+        "--skip-invalid",
+    ]);
+    let stderr = text(&r.stderr);
+    assert!(r.status.success(), "{stderr}");
+    assert!(stderr.contains("4 games in the file; 1 unfinished (*) left out; 1 kept without both ratings; 1 malformed tag lines and 1 unclosed comments ignored"), "{stderr}");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(
+        csv,
+        "date,event,event_start,white,black,score,white_rating,black_rating\n\
+         2019-03-02,Test Open,,100001,\"Beta, B\",0.5,2310,2150\n\
+         2019-03-04,Test Open,,\"Beta, B\",\"Gamma, C\",1,,2150\n"
+    );
+    // Reports keep the game known by its year only, in its January.
+    let r = elosim(&[
+        "crosstable",
+        &pgn,
+        "--lowest",
+        "2000",
+        "--min-games",
+        "1",
+        "--format",
+        "csv",
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let csv = text(&r.stdout);
+    assert!(
+        csv.contains("2300,2100,1,0.500000,0.710000,-21.0000,,,false"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("2100,2400,1,1.000000,0.190000,81.0000,,,false"),
+        "{csv}"
+    );
+    assert!(text(&r.stderr).contains("1 dated by year only"));
+}
+
+#[test]
+fn curves_histograms_and_plots_are_written() {
+    let dir = scratch("pictures");
+    let rated = fixture("rated-games.csv");
+    let svg = dir.join("curve.svg");
+    let table = succeeds(&[
+        "curve",
+        &rated,
+        "--width",
+        "100",
+        "--min-games",
+        "1",
+        "--eras",
+        "2010,2011",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(table.contains("advantage  2010: score"), "{table}");
+    let svg_text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        svg_text.starts_with("<svg")
+            && svg_text.contains("the favourite&apos;s rating advantage (rating points)")
+    );
+    let png = dir.join("table.png");
+    succeeds(&[
+        "crosstable",
+        &rated,
+        "--lowest",
+        "1200",
+        "--top",
+        "1500",
+        "--plot",
+        png.to_str().unwrap(),
+    ]);
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let lists = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/fide-lists")
+            .join(name)
+            .display()
+            .to_string()
+    };
+    let csv = succeeds(&[
+        "histogram",
+        &lists("2006-01.TXT"),
+        &lists("2007-01.TXT"),
+        "--width",
+        "100",
+        "--format",
+        "csv",
+        "--skip-invalid",
+    ]);
+    assert!(
+        csv.starts_with("month,bin_low,bin_high,players\n2006-01,"),
+        "{csv}"
+    );
+    assert!(csv.contains("\n2007-01,2700,2800,"), "{csv}");
+}
+
+#[test]
+fn the_html_report_is_self_contained() {
+    let dir = scratch("report");
+    let run = dir.join("run");
+    succeeds(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    let html_path = dir.join("report.html");
+    succeeds(&[
+        "report",
+        run.to_str().unwrap(),
+        "--vs",
+        run.to_str().unwrap(),
+        "--min-games",
+        "1",
+        "--out",
+        html_path.to_str().unwrap(),
+    ]);
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(
+        html.contains("<svg")
+            && html.contains("Summary crosstables")
+            && html.contains("Monthly summary")
+    );
+    for external in ["<script", "<link", "src=", "@import", "url("] {
+        assert!(!html.contains(external), "{external} in the report");
+    }
+    let histogram = succeeds(&[
+        "histogram",
+        run.to_str().unwrap(),
+        "--months",
+        "2019-03,2019-04",
+    ]);
+    assert!(histogram.contains("2019-03  2019-04"), "{histogram}");
+}
+
+#[test]
+fn report_commands_reject_bad_input_clearly() {
+    let dir = scratch("report-bad");
+    let rated = fixture("rated-games.csv");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["crosstable".into(), fixture("games-2019.csv")],
+            "carry no ratings",
+        ),
+        (
+            vec![
+                "crosstable".into(),
+                rated.clone(),
+                "--from".into(),
+                "1990".into(),
+                "--to".into(),
+                "1991".into(),
+            ],
+            "no games to tabulate in 1990-01 to 1991-12",
+        ),
+        (
+            vec![
+                "crosstable".into(),
+                rated.clone(),
+                "--width".into(),
+                "0".into(),
+            ],
+            "--width must be at least 1",
+        ),
+        (
+            vec![
+                "curve".into(),
+                rated.clone(),
+                "--eras".into(),
+                "2008-2012,2012-2016".into(),
+            ],
+            "overlap",
+        ),
+        (
+            vec!["curve".into(), rated.clone(), "--width".into(), "0".into()],
+            "--width must be at least 1",
+        ),
+        (
+            vec![
+                "crosstable".into(),
+                rated.clone(),
+                "--out".into(),
+                "/nonexistent/dir/t.csv".into(),
+            ],
+            "cannot write /nonexistent/dir/t.csv",
+        ),
+        (
+            vec![
+                "crosstable".into(),
+                rated.clone(),
+                "--lowest".into(),
+                "1200".into(),
+                "--plot".into(),
+                dir.join("t.gif").display().to_string(),
+            ],
+            "name the file .svg or .png",
+        ),
+        (vec!["histogram".into(), rated.clone()], "missing column"),
+        (
+            vec!["report".into(), dir.display().to_string()],
+            "not an elosim run directory",
+        ),
+    ];
+    for (args, expected) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = elosim(&args);
+        let stderr = text(&r.stderr);
+        assert!(!r.status.success(), "{args:?} succeeded");
+        assert!(
+            stderr.contains(expected),
+            "{args:?}: {expected:?} not in {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .collect();
+    assert!(left.is_empty(), "left {left:?}");
+}
