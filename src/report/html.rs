@@ -105,9 +105,9 @@ pub fn html_report(
     page.push_str("</div>\n");
 
     page.push_str("<h2>Summary crosstables</h2>\n<p>Each cell: the row group's score minus its expected score (FIDE's table with the 400-point rule), in percentage points per game, using each game's own rating difference and the ratings the run used. Blue: the row group outperformed; red: underperformed; <code>=0%</code>: fewer than ");
-    let _ = write!(
+    let _ = writeln!(
         page,
-        "{} games; ×: a group against itself. Row labels: the group against all others.</p>\n",
+        "{} games; ×: a group against itself. Row labels: the group against all others.</p>",
         options.min_games
     );
     for window in &windows {
@@ -173,9 +173,9 @@ pub fn html_report(
             lists = run_lists(&run.dir, &Months::Chosen(first_and_last(run)))?;
         }
         let histogram = Histogram::build(&lists, 25);
-        let _ = write!(
+        let _ = writeln!(
             page,
-            "<div class=\"half\">{}</div>\n",
+            "<div class=\"half\">{}</div>",
             svg(&histogram.picture(&format!("{}: players per 25-point bin", run.name())))
         );
     }
