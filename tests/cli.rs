@@ -924,6 +924,25 @@ fn pgn_files_feed_reports_and_convert_to_canonical_games() {
         "{csv}"
     );
     assert!(text(&r.stderr).contains("1 dated by year only"));
+    // The same file gzip-compressed gives the same table.
+    let gz = dir.join("tricky.pgn.gz");
+    let mut encoder = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::default(),
+    );
+    std::io::Write::write_all(&mut encoder, &std::fs::read(&pgn).unwrap()).unwrap();
+    encoder.finish().unwrap();
+    let from_gz = succeeds(&[
+        "crosstable",
+        gz.to_str().unwrap(),
+        "--lowest",
+        "2000",
+        "--min-games",
+        "1",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(from_gz, csv);
 }
 
 #[test]

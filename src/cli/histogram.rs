@@ -19,6 +19,9 @@ pub struct Args {
     /// The run's lists to show (YYYY-MM, comma-separated); default: every January list
     #[arg(long, value_delimiter = ',', value_parser = month)]
     months: Vec<Month>,
+    /// Every January list of the run (the default)
+    #[arg(long, conflicts_with_all = ["months", "pair"])]
+    januaries: bool,
     /// Two of the run's lists drawn as bars side by side (before,after)
     #[arg(long, value_delimiter = ',', value_parser = month, num_args = 1, conflicts_with = "months")]
     pair: Vec<Month>,

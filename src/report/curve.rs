@@ -329,7 +329,7 @@ impl Curve {
             series.push(Series {
                 name: "with the 400-point rule".to_string(),
                 colour: plotters::style::RGBColor(120, 120, 120),
-                points: (min..=max)
+                points: (min.max(400)..=max)
                     .map(|d| (f64::from(d), Expectation::Fide.fraction(d)))
                     .collect(),
                 dashed: true,
