@@ -894,7 +894,7 @@ fn pgn_files_feed_reports_and_convert_to_canonical_games() {
     ]);
     let stderr = text(&r.stderr);
     assert!(r.status.success(), "{stderr}");
-    assert!(stderr.contains("4 games in the file; 1 unfinished (*) left out; 1 kept without both ratings; 1 malformed tag lines and 1 unclosed comments ignored"), "{stderr}");
+    assert!(stderr.contains("4 games in the file · 1 unfinished (*) left out · 1 without both ratings · 1 malformed tag lines and 1 unclosed comments ignored"), "{stderr}");
     let csv = std::fs::read_to_string(&out).unwrap();
     assert_eq!(
         csv,

@@ -7,10 +7,9 @@ use crate::ingest;
 use crate::pipeline::{self, Quiet, ReplayRequest};
 use crate::replay;
 use crate::report::crosstable::{Below, Crosstable, Expectation, Grouping, Selection};
-use crate::report::curve::{series, Bins};
+use crate::report::curve::{series, Bins, Era};
 use crate::report::game_source::read_rated_games;
 use crate::report::histogram::{run_lists, Histogram, Months};
-use crate::report::html::default_windows;
 
 /// Time the engine and the whole replay on a generated games file, and print games per second.
 ///
@@ -147,7 +146,7 @@ fn time_reports(run: &Path, runs: usize) -> anyhow::Result<()> {
     })?;
     measure("Expectation curve (read games.parquet, 3 eras)", &|| {
         let g = read_rated_games(run, false, false)?;
-        let eras = default_windows(&g);
+        let eras = Era::thirds(&g);
         let n: u64 = eras
             .iter()
             .map(|e| {

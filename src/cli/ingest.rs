@@ -48,14 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.out.display()
     );
     if let Some(pgn) = report.pgn {
-        eprintln!(
-            "  {} games in the file; {} unfinished (*) left out; {} kept without both ratings; {} malformed tag lines and {} unclosed comments ignored",
-            count(pgn.games),
-            count(pgn.unfinished),
-            count(pgn.without_ratings),
-            count(pgn.malformed_tags),
-            count(pgn.unterminated_comments)
-        );
+        eprintln!("  {}", pgn.describe());
     }
     for (reason, (n, first)) in &report.skipped {
         eprintln!(

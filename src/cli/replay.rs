@@ -105,6 +105,9 @@ fn summary(o: &ReplayOutcome) -> String {
         count(total(|s| s.games)),
         count(total(|s| s.games_not_counted))
     );
+    if let Some(pgn) = o.report.pgn {
+        text += &format!("  pgn      {}\n", pgn.describe());
+    }
     let window = run.skipped.before_run + run.skipped.after_run;
     if window > 0 {
         text += &format!(

@@ -34,6 +34,31 @@ pub struct PgnCounts {
     pub dated_by_year: usize,
 }
 
+impl PgnCounts {
+    /// One line for people: what the file held besides the games kept.
+    pub fn describe(&self) -> String {
+        let n = |v: usize| v.to_string();
+        let mut text = format!(
+            "{} games in the file · {} unfinished (*) left out · {} without both ratings",
+            n(self.games),
+            n(self.unfinished),
+            n(self.without_ratings)
+        );
+        if self.dated_by_year > 0 {
+            text += &format!(
+                " · {} dated by year only, placed in January",
+                n(self.dated_by_year)
+            );
+        }
+        text += &format!(
+            " · {} malformed tag lines and {} unclosed comments ignored",
+            n(self.malformed_tags),
+            n(self.unterminated_comments)
+        );
+        text
+    }
+}
+
 /// What to do with a game whose date gives only the year ("1988.??.??", common in collections).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dates {

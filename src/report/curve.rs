@@ -63,6 +63,26 @@ impl Era {
     pub fn contains(&self, month: Month) -> bool {
         self.from <= month && month <= self.to
     }
+
+    /// The games' years cut into up to three eras of whole years (the report's default windows).
+    pub fn thirds(games: &RatedGames) -> Vec<Era> {
+        let Some((first, last)) = games.span() else {
+            return Vec::new();
+        };
+        let years = last.year() - first.year() + 1;
+        let parts = years.min(3);
+        let mut eras = Vec::new();
+        let mut start = first.year();
+        for i in 0..parts {
+            let end = first.year() + (years * (i + 1)) / parts - 1;
+            eras.push(Era {
+                from: Month::new(start, 1).unwrap_or(first),
+                to: Month::new(end, 12).unwrap_or(last),
+            });
+            start = end + 1;
+        }
+        eras
+    }
 }
 
 impl std::fmt::Display for Era {

@@ -52,10 +52,7 @@ impl RatedGames {
     pub fn source_notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
         if let Some(pgn) = self.pgn {
-            notes.push(format!(
-                "{}: {} games in the file; {} unfinished (*) left out; {} dated by year only, placed in January (windows of whole years stay exact); {} malformed tag lines and {} unclosed comments ignored",
-                self.label, pgn.games, pgn.unfinished, pgn.dated_by_year, pgn.malformed_tags, pgn.unterminated_comments
-            ));
+            notes.push(format!("{}: {}", self.label, pgn.describe()));
         }
         const SHOWN: usize = 5;
         for (reason, (count, first)) in self.invalid.iter().take(SHOWN) {

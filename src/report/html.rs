@@ -59,26 +59,6 @@ impl RunData {
     }
 }
 
-/// The run's years cut into up to three windows of whole years.
-pub fn default_windows(games: &RatedGames) -> Vec<Era> {
-    let Some((first, last)) = games.span() else {
-        return Vec::new();
-    };
-    let years = last.year() - first.year() + 1;
-    let parts = years.min(3);
-    let mut windows = Vec::new();
-    let mut start = first.year();
-    for i in 0..parts {
-        let end = first.year() + (years * (i + 1)) / parts - 1;
-        windows.push(Era {
-            from: Month::new(start, 1).unwrap_or(first),
-            to: Month::new(end, 12).unwrap_or(last),
-        });
-        start = end + 1;
-    }
-    windows
-}
-
 pub fn html_report(
     dir: &Path,
     vs: Option<&Path>,
@@ -87,7 +67,7 @@ pub fn html_report(
     let first = RunData::read(dir)?;
     let second = vs.map(RunData::read).transpose()?;
     let windows = if options.windows.is_empty() {
-        default_windows(&first.games)
+        Era::thirds(&first.games)
     } else {
         options.windows.clone()
     };
@@ -392,19 +372,13 @@ mod tests {
             month: vec![Month::new(2012, 8).unwrap(), Month::new(2020, 11).unwrap()],
             ..RatedGames::default()
         };
-        let w: Vec<String> = default_windows(&games)
-            .iter()
-            .map(|e| e.to_string())
-            .collect();
+        let w: Vec<String> = Era::thirds(&games).iter().map(|e| e.to_string()).collect();
         assert_eq!(w, vec!["2012-2014", "2015-2017", "2018-2020"]);
         let games = RatedGames {
             month: vec![Month::new(2019, 3).unwrap()],
             ..RatedGames::default()
         };
-        let w: Vec<String> = default_windows(&games)
-            .iter()
-            .map(|e| e.to_string())
-            .collect();
+        let w: Vec<String> = Era::thirds(&games).iter().map(|e| e.to_string()).collect();
         assert_eq!(w, vec!["2019"]);
     }
 
