@@ -15,8 +15,8 @@ use crate::report::histogram::{run_lists, Histogram, Months};
 ///
 /// Generates a file in the Kaggle 2010 layout (by default 1,000,000 games, 50,000 players, 120
 /// monthly periods), replays it with the scenario (by default scenarios/kaggle2010.toml) and prints
-/// the best and median of several runs: the engine alone (inputs already read) and the whole replay
-/// (parse, replay, every output written).
+/// the best and median of several runs: the engine alone (inputs already read), the whole replay
+/// (parse, replay, every output written), and the crosstable, curve and histogram of the run.
 #[derive(clap::Args)]
 pub struct Args {
     #[arg(long, default_value_t = 1_000_000)]

@@ -23,7 +23,8 @@ use crate::model::Month;
     long_about = "Replays reported chess games month by month under a chosen set of rating regulations \
 (FIDE's, era by era, or a what-if of your own in a TOML scenario) and writes the monthly rating lists \
 they produce.\n\nStart with `elosim replay`: it replays the Kaggle 2010 games under FIDE's historical \
-regulations into output/kaggle2010/."
+regulations into output/kaggle2010/. Then `elosim crosstable output/kaggle2010` prints Sonas's \
+summary crosstable of the run, and `elosim report output/kaggle2010` writes an HTML report of it."
 )]
 struct Cli {
     #[command(subcommand)]
