@@ -129,11 +129,11 @@ impl Crosstable {
     }
 
     fn markdown(&self, title: &str) -> String {
-        let mut out = format!("**{title}** ({})\n\n| | player |", self.window_text());
+        let mut out = format!("**{title}**\n\n| {} | player |", self.window_text());
         for &col in &self.shown {
             out.push_str(&format!(" vs. {} |", self.label(col)));
         }
-        out.push_str("\n|---|---|");
+        out.push_str("\n|---:|---|");
         out.push_str(&"---:|".repeat(self.shown.len()));
         out.push('\n');
         for &row in &self.shown {
