@@ -5,6 +5,7 @@ mod check;
 mod crosstable;
 mod curve;
 mod explain;
+mod generate;
 mod histogram;
 mod ingest;
 mod progress;
@@ -40,6 +41,7 @@ enum Command {
     Histogram(histogram::Args),
     Explain(explain::Args),
     Report(report::Args),
+    Generate(generate::Args),
     Ingest(ingest::Args),
     Bench(bench::Args),
 }
@@ -53,6 +55,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Histogram(args) => histogram::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Report(args) => report::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Ingest(args) => ingest::run(args),
         Command::Bench(args) => bench::run(args),
     }

@@ -17,6 +17,23 @@ impl Bar {
         }))
     }
 
+    /// `done` of `total` steps, named by `unit` ("lists", "months").
+    pub fn steps(&self, done: usize, total: usize, unit: &str) {
+        if let Some(bar) = &self.0 {
+            if bar.length() != Some(total as u64) {
+                bar.set_length(total as u64);
+                bar.set_style(
+                    ProgressStyle::with_template(&format!(
+                        "{{msg}} [{{bar:40}}] {{pos}}/{{len}} {unit} {{elapsed}}"
+                    ))
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+                );
+            }
+            bar.set_position(done as u64);
+        }
+    }
+
     pub fn finish(&self) {
         if let Some(bar) = &self.0 {
             bar.finish_and_clear();
@@ -38,16 +55,6 @@ impl Progress for Bar {
     }
 
     fn lists(&self, done: usize, total: usize) {
-        if let Some(bar) = &self.0 {
-            if bar.length() != Some(total as u64) {
-                bar.set_length(total as u64);
-                bar.set_style(
-                    ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} lists {elapsed}")
-                        .expect("a valid template")
-                        .progress_chars("=> "),
-                );
-            }
-            bar.set_position(done as u64);
-        }
+        self.steps(done, total, "lists");
     }
 }

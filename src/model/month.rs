@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// A calendar month, stored as `year * 12 + (month - 1)` so that months order and subtract as integers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Month(pub i32);
 
 impl Month {

@@ -4,6 +4,7 @@
 mod atomic;
 mod summary;
 mod tables;
+mod world;
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,7 @@ use crate::scenario::Scenario;
 pub use atomic::write_file;
 pub use summary::Timing;
 pub use tables::write_canonical_games;
+pub use world::WorldWriter;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {

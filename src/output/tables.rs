@@ -11,7 +11,7 @@ use crate::replay::{Inputs, Run};
 
 use super::OutputError;
 
-fn table_error(path: &Path) -> impl Fn(PolarsError) -> OutputError + '_ {
+pub(super) fn table_error(path: &Path) -> impl Fn(PolarsError) -> OutputError + '_ {
     move |e| OutputError::Table {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -34,7 +34,7 @@ fn id_column(name: &str, ids: &PlayerIds, players: impl Iterator<Item = u32>) ->
     }
 }
 
-fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<(), OutputError> {
+pub(super) fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<(), OutputError> {
     let file = File::create(path).map_err(|source| OutputError::Io {
         path: path.to_path_buf(),
         source,
@@ -46,7 +46,7 @@ fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<(), OutputError> {
     Ok(())
 }
 
-fn int_column(name: &str, values: impl Iterator<Item = i32>) -> Column {
+pub(super) fn int_column(name: &str, values: impl Iterator<Item = i32>) -> Column {
     Int32Chunked::from_iter_values(name.into(), values)
         .into_series()
         .into()
@@ -72,7 +72,7 @@ fn bool_column(name: &str, values: impl Iterator<Item = bool>) -> Column {
 
 /// A text column of few distinct values (months, statuses) as a polars Enum: Parquet stores it as
 /// a dictionary of strings, built from the codes without hashing millions of strings.
-fn enum_column(
+pub(super) fn enum_column(
     name: &str,
     categories: &[&str],
     codes: impl Iterator<Item = usize>,

@@ -1,0 +1,369 @@
+//! Tournaments: Swiss opens paired round by round by score and by the rating the organiser sees,
+//! and round robins among similar players (Berger tables). Pairing and playing interleave, since a
+//! Swiss round's pairings depend on the results so far.
+
+use crate::model::{Day, Month};
+
+use super::people::Player;
+use super::play::OrganiserRatings;
+use super::{Settings, SplitMix64};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Swiss,
+    RoundRobin,
+}
+
+/// One event of a month, before it is played.
+#[derive(Clone, Debug)]
+pub struct EventPlan {
+    pub kind: Kind,
+    /// Player indices.
+    pub players: Vec<usize>,
+    pub rounds: u32,
+    pub start: Day,
+    /// The list its games are rated on: the first month after it ends.
+    pub period: Month,
+}
+
+/// Swiss opens of 16 to 120 players.
+const SWISS_SIZES: (u64, u64) = (16, 120);
+/// Round robins of 6 to 12 players.
+const ROUND_ROBIN_SIZES: (u64, u64) = (6, 12);
+/// Rounds of a Swiss: 5 to 11, nine the most common.
+const SWISS_ROUNDS: [u32; 11] = [5, 6, 7, 7, 8, 9, 9, 9, 9, 10, 11];
+
+/// Splits a month's players into events: most into Swiss opens of their region, some into
+/// international opens (where regions mix), some into round robins among players the organisers
+/// rate alike. A region too small for an open sends its players to the international ones.
+pub fn plan_month(
+    participants: &[usize],
+    players: &[Player],
+    organisers: &OrganiserRatings,
+    settings: &Settings,
+    month: Month,
+    rng: &mut SplitMix64,
+) -> Vec<EventPlan> {
+    let mut regional: Vec<Vec<usize>> = vec![Vec::new(); usize::from(settings.regions)];
+    let mut international = Vec::new();
+    let mut round_robin = Vec::new();
+    for &p in participants {
+        let u = rng.unit();
+        if u < settings.round_robin_share {
+            round_robin.push(p);
+        } else if u < settings.round_robin_share + settings.international_share {
+            international.push(p);
+        } else {
+            regional[usize::from(players[p].region)].push(p);
+        }
+    }
+    let mut plans = Vec::new();
+    for mut pool in regional {
+        if (pool.len() as u64) < SWISS_SIZES.0 {
+            international.append(&mut pool);
+            continue;
+        }
+        swiss_events(pool, month, rng, &mut plans);
+    }
+    swiss_events(international, month, rng, &mut plans);
+    round_robin.sort_by(|&a, &b| {
+        let r = |p: usize| organisers.get(p).unwrap_or(f64::NEG_INFINITY);
+        r(b).total_cmp(&r(a)).then(a.cmp(&b))
+    });
+    for group in cut(&round_robin, ROUND_ROBIN_SIZES, rng) {
+        let rounds = (group.len() - 1 + group.len() % 2) as u32;
+        plans.push(plan(
+            Kind::RoundRobin,
+            group,
+            rounds,
+            rounds + 1,
+            month,
+            rng,
+        ));
+    }
+    plans
+}
+
+fn swiss_events(
+    mut pool: Vec<usize>,
+    month: Month,
+    rng: &mut SplitMix64,
+    plans: &mut Vec<EventPlan>,
+) {
+    shuffle(&mut pool, rng);
+    for group in cut(&pool, SWISS_SIZES, rng) {
+        let rounds = SWISS_ROUNDS[rng.below(SWISS_ROUNDS.len() as u64) as usize];
+        // Opens are played over weekends and holidays: about two rounds a day.
+        plans.push(plan(
+            Kind::Swiss,
+            group,
+            rounds,
+            rounds.div_ceil(2) + 1,
+            month,
+            rng,
+        ));
+    }
+}
+
+/// Consecutive groups of sizes drawn from `sizes`; a remainder too small for an event joins the
+/// last group.
+fn cut(pool: &[usize], sizes: (u64, u64), rng: &mut SplitMix64) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut rest = pool;
+    while !rest.is_empty() {
+        let size = (sizes.0 + rng.below(sizes.1 - sizes.0 + 1)) as usize;
+        if rest.len() < sizes.0 as usize {
+            match groups.last_mut() {
+                Some(last) => last.extend_from_slice(rest),
+                None if rest.len() >= 2 => groups.push(rest.to_vec()),
+                None => {}
+            }
+            break;
+        }
+        let (group, after) = rest.split_at(size.min(rest.len()));
+        groups.push(group.to_vec());
+        rest = after;
+    }
+    groups
+}
+
+fn plan(
+    kind: Kind,
+    players: Vec<usize>,
+    rounds: u32,
+    days: u32,
+    month: Month,
+    rng: &mut SplitMix64,
+) -> EventPlan {
+    let first = month.first_day();
+    let start = Day(first.0 + rng.below(28) as i32);
+    let end = Day(start.0 + days as i32 - 1);
+    EventPlan {
+        kind,
+        players,
+        rounds,
+        start,
+        period: end.month().plus(1),
+    }
+}
+
+fn shuffle(v: &mut [usize], rng: &mut SplitMix64) {
+    for i in (1..v.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        v.swap(i, j);
+    }
+}
+
+/// White's score in half points for a game between two players of the event (by their index).
+pub type Play<'a> = dyn FnMut(usize, usize) -> u8 + 'a;
+
+/// A Swiss tournament of `rounds` rounds among players whose organiser ratings are `seen`
+/// (`None`: unrated, ranked last). Simplified Dutch system: within each score group, sorted by
+/// rating, the top half meets the bottom half; players who cannot be paired without a rematch
+/// float down; an odd player out gets a bye (a point, no game).
+pub fn swiss(seen: &[Option<f64>], rounds: u32, rng: &mut SplitMix64, play: &mut Play<'_>) {
+    let n = seen.len();
+    if n < 2 {
+        return;
+    }
+    let mut score = vec![0u32; n];
+    let mut colour = vec![0i32; n];
+    let mut had_bye = vec![false; n];
+    let mut met: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let rating = |i: usize| seen[i].unwrap_or(f64::NEG_INFINITY);
+    for _ in 0..rounds {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| {
+            score[b]
+                .cmp(&score[a])
+                .then(rating(b).total_cmp(&rating(a)))
+                .then(a.cmp(&b))
+        });
+        if n % 2 == 1 {
+            let bye = order
+                .iter()
+                .rposition(|&p| !had_bye[p])
+                .unwrap_or(order.len() - 1);
+            let p = order.remove(bye);
+            had_bye[p] = true;
+            score[p] += 2;
+        }
+        for (a, b) in pair_round(&order, &score, &met) {
+            let (white, black) = colours(a, b, &colour, rng);
+            let result = play(white, black);
+            score[white] += u32::from(result);
+            score[black] += u32::from(2 - result);
+            colour[white] += 1;
+            colour[black] -= 1;
+            met[a].push(b);
+            met[b].push(a);
+        }
+    }
+}
+
+/// Pairs one round: score groups from the top, each folded (top half against bottom half), with
+/// the players a group cannot pair carried down to the next.
+fn pair_round(order: &[usize], score: &[u32], met: &[Vec<usize>]) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::with_capacity(order.len() / 2);
+    let mut carried: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < order.len() {
+        let s = score[order[i]];
+        let mut group = std::mem::take(&mut carried);
+        while i < order.len() && score[order[i]] == s {
+            group.push(order[i]);
+            i += 1;
+        }
+        carried = fold(&group, met, &mut pairs);
+    }
+    // Players left at the bottom have all met: break up an earlier pair to make two new ones,
+    // or as a last resort let them meet again.
+    while let [a, b, ..] = carried[..] {
+        carried.drain(..2);
+        let fresh = |x: usize, y: usize| !met[x].contains(&y);
+        let swap = pairs.iter().enumerate().find_map(|(k, &(c, d))| {
+            if fresh(a, c) && fresh(b, d) {
+                Some((k, (a, c), (b, d)))
+            } else if fresh(a, d) && fresh(b, c) {
+                Some((k, (a, d), (b, c)))
+            } else {
+                None
+            }
+        });
+        match swap {
+            Some((k, first, second)) => {
+                pairs[k] = first;
+                pairs.push(second);
+            }
+            None => pairs.push((a, b)),
+        }
+    }
+    pairs
+}
+
+/// Pairs a score group, sorted by rating: each player, from the top, takes the first opponent not
+/// yet met from the bottom half (the fold), else from the rest of the top half; returns the
+/// players it could not pair.
+fn fold(group: &[usize], met: &[Vec<usize>], pairs: &mut Vec<(usize, usize)>) -> Vec<usize> {
+    let half = group.len() / 2;
+    let mut taken = vec![false; group.len()];
+    let mut unpaired = Vec::new();
+    for i in 0..group.len() {
+        if taken[i] {
+            continue;
+        }
+        taken[i] = true;
+        let a = group[i];
+        let from = half.max(i + 1);
+        let partner = (from..group.len())
+            .chain(i + 1..from)
+            .find(|&j| !taken[j] && !met[a].contains(&group[j]));
+        match partner {
+            Some(j) => {
+                taken[j] = true;
+                pairs.push((a, group[j]));
+            }
+            None => unpaired.push(a),
+        }
+    }
+    unpaired
+}
+
+/// White to the player who has had Black more often; a coin decides ties.
+fn colours(a: usize, b: usize, colour: &[i32], rng: &mut SplitMix64) -> (usize, usize) {
+    match colour[a].cmp(&colour[b]) {
+        std::cmp::Ordering::Less => (a, b),
+        std::cmp::Ordering::Greater => (b, a),
+        std::cmp::Ordering::Equal if rng.unit() < 0.5 => (a, b),
+        std::cmp::Ordering::Equal => (b, a),
+    }
+}
+
+/// A single round robin (Berger tables, the circle method): everyone meets everyone once.
+pub fn round_robin(n: usize, play: &mut Play<'_>) {
+    if n < 2 {
+        return;
+    }
+    let slots = n + n % 2;
+    let mut circle: Vec<usize> = (0..slots).collect();
+    let mut whites = vec![0u32; n];
+    for round in 0..slots - 1 {
+        for board in 0..slots / 2 {
+            let (a, b) = (circle[board], circle[slots - 1 - board]);
+            if a >= n || b >= n {
+                continue;
+            }
+            // White to whoever has had it less, so that colours stay balanced.
+            if whites[a] < whites[b] || (whites[a] == whites[b] && round % 2 == 0) {
+                whites[a] += 1;
+                play(a, b);
+            } else {
+                whites[b] += 1;
+                play(b, a);
+            }
+        }
+        circle[1..].rotate_right(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_round_robin_meets_everyone_once() {
+        for n in [2, 5, 10] {
+            let mut met = std::collections::BTreeSet::new();
+            let mut whites = vec![0; n];
+            round_robin(n, &mut |w, b| {
+                assert!(met.insert((w.min(b), w.max(b))), "rematch {w}-{b}");
+                whites[w] += 1;
+                1
+            });
+            assert_eq!(met.len(), n * (n - 1) / 2);
+            assert!(whites.iter().all(|&w| w + 1 >= (n - 1) / 2), "{whites:?}");
+        }
+    }
+
+    #[test]
+    fn a_swiss_has_no_rematches_and_pairs_leaders_together() {
+        let seen: Vec<Option<f64>> = (0..40)
+            .map(|i| (i != 39).then_some(2400.0 - 20.0 * i as f64))
+            .collect();
+        let mut rng = SplitMix64::new(3);
+        let mut games = Vec::new();
+        // The higher-rated player always wins.
+        swiss(&seen, 7, &mut rng, &mut |w, b| {
+            games.push((w, b));
+            if seen[w].unwrap_or(0.0) >= seen[b].unwrap_or(0.0) {
+                2
+            } else {
+                0
+            }
+        });
+        assert_eq!(games.len(), 7 * 20);
+        let mut pairs: Vec<(usize, usize)> =
+            games.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(pairs.len(), games.len(), "a rematch");
+        // Round 1 folds the field: the top seed meets the 21st.
+        assert!(games[..20]
+            .iter()
+            .any(|&(a, b)| (a.min(b), a.max(b)) == (0, 20)));
+        // In the last round the two leaders (seeds 1 and 2 win everything) have met.
+        assert!(pairs.contains(&(0, 1)));
+    }
+
+    #[test]
+    fn an_odd_field_gives_one_bye_a_round() {
+        let seen = vec![Some(2000.0); 9];
+        let mut rng = SplitMix64::new(5);
+        let mut games = 0;
+        swiss(&seen, 5, &mut rng, &mut |_, _| {
+            games += 1;
+            1
+        });
+        assert_eq!(games, 5 * 4);
+    }
+}

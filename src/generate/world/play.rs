@@ -1,0 +1,176 @@
+//! Game results drawn from the true strengths, and the organisers' own ratings.
+
+use super::SplitMix64;
+
+/// The expected score of a player `diff` points stronger: the normal curve with σ = 200·√2 that
+/// FIDE's table 8.1.2 tabulates (reference §2), so that true strengths live on the rating scale
+/// the FIDE engine assumes.
+pub fn expected(diff: f64) -> f64 {
+    0.5 * erfc(-diff / 400.0)
+}
+
+/// The complementary error function (Numerical Recipes' erfcc, relative error below 1.2e-7).
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
+}
+
+/// The draw rate: higher between strong players and between equals (a fifth of games at 1200, half
+/// at 2700 between equals), falling as the strength difference grows.
+pub fn draw_rate(white: f64, black: f64) -> f64 {
+    let level = ((white + black) / 2.0 - 1200.0) / 1500.0;
+    let equal = 0.20 + 0.30 * level.clamp(0.0, 1.0);
+    equal * (-(white - black).abs() / 350.0).exp()
+}
+
+/// White's result in half points. White's first-move advantage is worth about 30 points.
+pub fn result(white: f64, black: f64, rng: &mut SplitMix64) -> u8 {
+    let e = expected(white + 30.0 - black);
+    let draw = draw_rate(white, black).min(2.0 * e.min(1.0 - e));
+    let win = e - draw / 2.0;
+    let u = rng.unit();
+    if u < win {
+        2
+    } else if u < win + draw {
+        1
+    } else {
+        0
+    }
+}
+
+/// The ratings organisers see when they pair: a plain Elo kept by the generator itself (K 20,
+/// updated once a month, the logistic curve), since the world is generated before any replay.
+/// A newcomer gets their first month's performance (opponents' average ± 400 × (W − L)/n).
+#[derive(Clone, Debug, Default)]
+pub struct OrganiserRatings {
+    rating: Vec<Option<f64>>,
+    /// This month's Σ(score − expected) of rated players, and newcomers' opponents and points.
+    delta: Vec<f64>,
+    opponents: Vec<f64>,
+    points: Vec<f64>,
+    games: Vec<u32>,
+}
+
+const K: f64 = 20.0;
+
+impl OrganiserRatings {
+    pub fn grow(&mut self, players: usize) {
+        self.rating.resize(players, None);
+        self.delta.resize(players, 0.0);
+        self.opponents.resize(players, 0.0);
+        self.points.resize(players, 0.0);
+        self.games.resize(players, 0);
+    }
+
+    pub fn get(&self, player: usize) -> Option<f64> {
+        self.rating[player]
+    }
+
+    pub fn set(&mut self, player: usize, rating: f64) {
+        self.rating[player] = Some(rating);
+    }
+
+    /// Notes one game (White's half points) for the month's update.
+    pub fn record(&mut self, white: usize, black: usize, half_points: u8) {
+        let score = f64::from(half_points) / 2.0;
+        for (p, o, s) in [(white, black, score), (black, white, 1.0 - score)] {
+            match (self.rating[p], self.rating[o]) {
+                (Some(r), Some(ro)) => {
+                    self.delta[p] += s - 1.0 / (1.0 + 10f64.powf((ro - r) / 400.0));
+                }
+                (None, Some(ro)) => {
+                    self.opponents[p] += ro;
+                    self.points[p] += s;
+                    self.games[p] += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Applies the month's results.
+    pub fn update(&mut self) {
+        for p in 0..self.rating.len() {
+            match self.rating[p] {
+                Some(r) if self.delta[p] != 0.0 => self.rating[p] = Some(r + K * self.delta[p]),
+                None if self.games[p] > 0 => {
+                    let n = f64::from(self.games[p]);
+                    let average = self.opponents[p] / n;
+                    let margin = (2.0 * self.points[p] - n) / n;
+                    self.rating[p] = Some(average + 400.0 * margin);
+                }
+                _ => {}
+            }
+            self.delta[p] = 0.0;
+            self.opponents[p] = 0.0;
+            self.points[p] = 0.0;
+            self.games[p] = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_expectation_is_fides_normal_curve() {
+        assert!((expected(0.0) - 0.5).abs() < 1e-7);
+        // Table 8.1.2: 100 points → .64, 200 → .76, 400 → .92 (rounded).
+        assert!((expected(100.0) - 0.64).abs() < 0.005);
+        assert!((expected(200.0) - 0.76).abs() < 0.005);
+        assert!((expected(400.0) - 0.92).abs() < 0.005);
+        assert!((expected(-300.0) + expected(300.0) - 1.0).abs() < 1e-7);
+    }
+
+    #[test]
+    fn results_follow_the_strengths_with_realistic_draws() {
+        let mut rng = SplitMix64::new(9);
+        let games = 200_000;
+        let (mut points, mut draws) = (0u64, 0u64);
+        for _ in 0..games {
+            let r = result(2000.0, 1930.0, &mut rng);
+            points += u64::from(r);
+            draws += u64::from(r == 1);
+        }
+        let score = points as f64 / 2.0 / games as f64;
+        assert!((score - expected(100.0)).abs() < 0.005, "{score}");
+        let rate = draws as f64 / games as f64;
+        assert!((rate - draw_rate(2000.0, 1930.0)).abs() < 0.005, "{rate}");
+        assert!(draw_rate(2600.0, 2600.0) > 2.0 * draw_rate(1300.0, 1300.0));
+        assert!(draw_rate(2000.0, 2000.0) > 2.0 * draw_rate(2000.0, 1600.0));
+    }
+
+    #[test]
+    fn organisers_rate_newcomers_by_performance_then_by_elo() {
+        let mut r = OrganiserRatings::default();
+        r.grow(3);
+        r.set(0, 2000.0);
+        r.set(1, 2000.0);
+        r.record(0, 2, 0);
+        r.record(1, 2, 1);
+        r.record(0, 1, 2);
+        r.update();
+        // Newcomer 2: 1.5 of 2 against 2000 → 2000 + 400 × 0.5.
+        assert_eq!(r.get(2), Some(2200.0));
+        // Player 0 beat an equal player: +10; games against the unrated newcomer do not count.
+        assert_eq!(r.get(0), Some(2010.0));
+        assert_eq!(r.get(1), Some(1990.0));
+    }
+}

@@ -1,0 +1,249 @@
+//! Writing a generated world (`elosim generate`): `games.parquet` and `truth.parquet` one row group
+//! per month as the world is generated, then `players.parquet`, `start-list.parquet` and
+//! `summary.json`, all in a staged directory that replaces the destination only when complete.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+
+use crate::generate::world::{MonthBatch, Sex, World, WorldSink};
+use crate::model::Month;
+
+use super::atomic::StagedDir;
+use super::tables::{enum_column, int_column, table_error, write_parquet};
+use super::OutputError;
+
+/// The open directory of a world being generated.
+pub struct WorldWriter {
+    staged: StagedDir,
+    games: Batched,
+    truth: Batched,
+    /// Games per calendar year, for the summary.
+    pub games_by_year: std::collections::BTreeMap<i32, u64>,
+}
+
+struct Batched {
+    path: PathBuf,
+    writer: Option<BatchedWriter<File>>,
+}
+
+impl Batched {
+    fn new(path: PathBuf) -> Batched {
+        Batched { path, writer: None }
+    }
+
+    fn write(&mut self, df: &DataFrame) -> Result<(), OutputError> {
+        let error = table_error(&self.path);
+        if self.writer.is_none() {
+            let file = File::create(&self.path).map_err(|source| OutputError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+            let writer = ParquetWriter::new(file)
+                .with_compression(ParquetCompression::Zstd(None))
+                .batched(df.schema())
+                .map_err(&error)?;
+            self.writer = Some(writer);
+        }
+        match &mut self.writer {
+            Some(w) => w.write_batch(df).map_err(error),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(self) -> Result<(), OutputError> {
+        match self.writer {
+            Some(w) => w.finish().map(|_| ()).map_err(table_error(&self.path)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl WorldWriter {
+    pub fn new(dir: &Path) -> Result<WorldWriter, OutputError> {
+        let staged = StagedDir::new(dir)?;
+        let games = Batched::new(staged.path.join("games.parquet"));
+        let truth = Batched::new(staged.path.join("truth.parquet"));
+        Ok(WorldWriter {
+            staged,
+            games,
+            truth,
+            games_by_year: Default::default(),
+        })
+    }
+
+    fn write_month(&mut self, b: &MonthBatch) -> Result<(), OutputError> {
+        let n = b.white.len();
+        let month_text = |m: &Month| m.to_string();
+        let games = DataFrame::new(
+            n,
+            vec![
+                StringChunked::from_iter_values("period".into(), b.period.iter().map(month_text))
+                    .into_series()
+                    .into(),
+                Int64Chunked::from_iter_values("event".into(), b.event.iter().map(|&e| e as i64))
+                    .into_series()
+                    .into(),
+                StringChunked::from_iter_values(
+                    "event_start".into(),
+                    b.event_start.iter().map(|d| d.to_string()),
+                )
+                .into_series()
+                .into(),
+                id_column("white", &b.white),
+                id_column("black", &b.black),
+                Float64Chunked::from_iter_values(
+                    "score".into(),
+                    b.score.iter().map(|&s| f64::from(s) / 2.0),
+                )
+                .into_series()
+                .into(),
+            ],
+        )
+        .map_err(table_error(&self.games.path))?;
+        self.games.write(&games)?;
+        *self.games_by_year.entry(b.month.year()).or_default() += n as u64;
+        let truth = DataFrame::new(
+            b.truth_id.len(),
+            vec![
+                id_column("id", &b.truth_id),
+                StringChunked::from_iter_values(
+                    "month".into(),
+                    std::iter::repeat_n(b.month.to_string(), b.truth_id.len()),
+                )
+                .into_series()
+                .into(),
+                Float32Chunked::from_iter_values(
+                    "strength".into(),
+                    b.truth_strength.iter().map(|&s| (s * 10.0).round() / 10.0),
+                )
+                .into_series()
+                .into(),
+            ],
+        )
+        .map_err(table_error(&self.truth.path))?;
+        self.truth.write(&truth)
+    }
+
+    /// Writes the players, the starting list and the summary, and puts the directory in place.
+    pub fn finish(self, world: &World) -> Result<PathBuf, OutputError> {
+        let summary = self.summary(world);
+        self.games.finish()?;
+        self.truth.finish()?;
+        let at = |name: &str| self.staged.path.join(name);
+        write_players(&at("players.parquet"), world)?;
+        write_start_list(&at("start-list.parquet"), world)?;
+        std::fs::write(at("summary.json"), summary.as_bytes()).map_err(|source| {
+            OutputError::Io {
+                path: at("summary.json"),
+                source,
+            }
+        })?;
+        self.staged.commit()
+    }
+}
+
+impl WorldWriter {
+    /// What was generated, year by year (no timing, so that equal seeds give equal files).
+    fn summary(&self, world: &World) -> String {
+        let s = &world.settings;
+        let mut newcomers: std::collections::BTreeMap<i32, u64> = Default::default();
+        for p in world.players.iter().skip(world.start_list.len()) {
+            *newcomers
+                .entry(s.start.plus(p.first_month as i32).year())
+                .or_default() += 1;
+        }
+        let years: Vec<serde_json::Value> = self
+            .games_by_year
+            .iter()
+            .map(|(year, games)| {
+                serde_json::json!({
+                    "year": year,
+                    "games": games,
+                    "new_players": newcomers.get(year).copied().unwrap_or(0),
+                })
+            })
+            .collect();
+        let value = serde_json::json!({
+            "elosim": env!("CARGO_PKG_VERSION"),
+            "preset": s.preset.name(),
+            "scale": s.scale,
+            "seed": s.seed,
+            "first_month": s.start.to_string(),
+            "last_month": s.start.plus(s.months as i32 - 1).to_string(),
+            "players": world.players.len(),
+            "start_list": world.start_list.len(),
+            "games": world.games,
+            "years": years,
+        });
+        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+impl WorldSink for WorldWriter {
+    fn month(&mut self, batch: &MonthBatch) -> Result<(), String> {
+        self.write_month(batch).map_err(|e| e.to_string())
+    }
+}
+
+fn id_column(name: &str, ids: &[u32]) -> Column {
+    Int64Chunked::from_iter_values(name.into(), ids.iter().map(|&i| i64::from(i)))
+        .into_series()
+        .into()
+}
+
+/// `players.parquet`: id, birth_year, sex, federation (the region), first_month.
+fn write_players(path: &Path, world: &World) -> Result<(), OutputError> {
+    let p = &world.players;
+    let regions: Vec<String> = (1..=world.settings.regions)
+        .map(|r| format!("R{r:02}"))
+        .collect();
+    let regions: Vec<&str> = regions.iter().map(String::as_str).collect();
+    let months: Vec<String> = (0..world.settings.months)
+        .map(|t| world.settings.start.plus(t as i32).to_string())
+        .collect();
+    let months: Vec<&str> = months.iter().map(String::as_str).collect();
+    let columns = vec![
+        id_column("id", &p.iter().map(|p| p.id).collect::<Vec<_>>()),
+        int_column("birth_year", p.iter().map(|p| p.born.floor() as i32)),
+        enum_column(
+            "sex",
+            &["M", "F"],
+            p.iter().map(|p| usize::from(p.sex == Sex::Female)),
+        )
+        .map_err(table_error(path))?,
+        enum_column(
+            "federation",
+            &regions,
+            p.iter().map(|p| usize::from(p.region)),
+        )
+        .map_err(table_error(path))?,
+        enum_column(
+            "first_month",
+            &months,
+            p.iter().map(|p| p.first_month as usize),
+        )
+        .map_err(table_error(path))?,
+    ];
+    let mut df = DataFrame::new(p.len(), columns).map_err(table_error(path))?;
+    write_parquet(path, &mut df)
+}
+
+/// `start-list.parquet`: id, rating, k, total_games, ever_2400.
+fn write_start_list(path: &Path, world: &World) -> Result<(), OutputError> {
+    let s = &world.start_list;
+    let columns = vec![
+        id_column("id", &s.iter().map(|r| r.id).collect::<Vec<_>>()),
+        int_column("rating", s.iter().map(|r| r.rating)),
+        int_column("k", s.iter().map(|r| i32::from(r.k))),
+        int_column("total_games", s.iter().map(|r| r.total_games as i32)),
+        BooleanChunked::from_iter_values("ever_2400".into(), s.iter().map(|r| r.ever_2400))
+            .into_series()
+            .into(),
+    ];
+    let mut df = DataFrame::new(s.len(), columns).map_err(table_error(path))?;
+    write_parquet(path, &mut df)
+}
