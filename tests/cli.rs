@@ -1138,30 +1138,13 @@ fn report_commands_reject_bad_input_clearly() {
 fn a_generated_world_is_repeatable_and_replays() {
     let dir = scratch("generate");
     let (a, b) = (dir.join("a"), dir.join("b"));
-    succeeds(&[
-        "generate",
-        "--scale",
-        "0.003",
-        "--seed",
-        "7",
-        "--quiet",
-        "--out",
-        a.to_str().unwrap(),
-        "--threads",
-        "1",
-    ]);
-    succeeds(&[
-        "generate",
-        "--scale",
-        "0.003",
-        "--seed",
-        "7",
-        "--quiet",
-        "--out",
-        b.to_str().unwrap(),
-        "--threads",
-        "2",
-    ]);
+    for (out, threads) in [(&a, "1"), (&b, "2")] {
+        let out = out.to_str().unwrap();
+        let args = [
+            "generate", "--scale", "0.003", "--seed", "7", "--quiet", "--out", out,
+        ];
+        succeeds(&[&args[..], &["--threads", threads]].concat());
+    }
     for file in [
         "games.parquet",
         "truth.parquet",
