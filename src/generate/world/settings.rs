@@ -116,7 +116,7 @@ impl Settings {
                 quit_adult: 0.08,
                 female_share: 0.12,
                 regions: 40,
-                events_per_year: 2.5,
+                events_per_year: 2.0,
                 arrivals_per_month: 1_000.0,
                 arrivals_growth: 0.11,
                 entry_mean: 1500.0,
