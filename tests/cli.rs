@@ -611,7 +611,7 @@ fn sonas_2017_resolves_and_replays() {
     let dir = scratch("sonas");
     succeeds(&[
         "replay",
-        "scenarios/sonas-2017.toml",
+        "scenarios/kaggle2010-sonas-2017.toml",
         "--quiet",
         "--out",
         dir.join("run").to_str().unwrap(),

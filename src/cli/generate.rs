@@ -45,7 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/world-{}-{}", args.preset, args.scale)));
     let started = Instant::now();
-    let mut writer = WorldWriter::new(&out)?;
+    let mut writer = WorldWriter::new(&out, settings.start, settings.months)?;
     let bar = Bar::new(args.quiet);
     bar.stage("generating");
     let world = world::generate(&settings, &mut writer, &|done, total| {

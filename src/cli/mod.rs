@@ -2,6 +2,7 @@
 
 mod bench;
 mod check;
+mod compare;
 mod crosstable;
 mod curve;
 mod explain;
@@ -39,6 +40,7 @@ enum Command {
     Crosstable(crosstable::Args),
     Curve(curve::Args),
     Histogram(histogram::Args),
+    Compare(compare::Args),
     Explain(explain::Args),
     Report(report::Args),
     Generate(generate::Args),
@@ -53,6 +55,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Crosstable(args) => crosstable::run(args),
         Command::Curve(args) => curve::run(args),
         Command::Histogram(args) => histogram::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Report(args) => report::run(args),
         Command::Generate(args) => generate::run(args),

@@ -17,6 +17,10 @@ use super::OutputError;
 /// The open directory of a world being generated.
 pub struct WorldWriter {
     staged: StagedDir,
+    /// Every month a table may name (the world's months and the lists after them), for the
+    /// dictionary-encoded month columns.
+    months: Vec<String>,
+    first: Month,
     games: Batched,
     truth: Batched,
     /// Games per calendar year, for the summary.
@@ -61,27 +65,42 @@ impl Batched {
 }
 
 impl WorldWriter {
-    pub fn new(dir: &Path) -> Result<WorldWriter, OutputError> {
+    pub fn new(dir: &Path, first: Month, months: u32) -> Result<WorldWriter, OutputError> {
         let staged = StagedDir::new(dir)?;
+        // Events end at most a month after they start, and are rated on the next list.
+        let months = (0..months as i32 + 2)
+            .map(|t| first.plus(t).to_string())
+            .collect();
         let games = Batched::new(staged.path.join("games.parquet"));
         let truth = Batched::new(staged.path.join("truth.parquet"));
         Ok(WorldWriter {
             staged,
+            months,
+            first,
             games,
             truth,
             games_by_year: Default::default(),
         })
     }
 
+    fn month_index(&self, month: Month) -> usize {
+        month
+            .since(self.first)
+            .clamp(0, self.months.len() as i32 - 1) as usize
+    }
+
     fn write_month(&mut self, b: &MonthBatch) -> Result<(), OutputError> {
+        let months: Vec<&str> = self.months.iter().map(String::as_str).collect();
         let n = b.white.len();
-        let month_text = |m: &Month| m.to_string();
         let games = DataFrame::new(
             n,
             vec![
-                StringChunked::from_iter_values("period".into(), b.period.iter().map(month_text))
-                    .into_series()
-                    .into(),
+                enum_column(
+                    "period",
+                    &months,
+                    b.period.iter().map(|&m| self.month_index(m)),
+                )
+                .map_err(table_error(&self.games.path))?,
                 Int64Chunked::from_iter_values("event".into(), b.event.iter().map(|&e| e as i64))
                     .into_series()
                     .into(),
@@ -108,12 +127,12 @@ impl WorldWriter {
             b.truth_id.len(),
             vec![
                 id_column("id", &b.truth_id),
-                StringChunked::from_iter_values(
-                    "month".into(),
-                    std::iter::repeat_n(b.month.to_string(), b.truth_id.len()),
+                enum_column(
+                    "month",
+                    &months,
+                    std::iter::repeat_n(self.month_index(b.month), b.truth_id.len()),
                 )
-                .into_series()
-                .into(),
+                .map_err(table_error(&self.truth.path))?,
                 Float32Chunked::from_iter_values(
                     "strength".into(),
                     b.truth_strength.iter().map(|&s| (s * 10.0).round() / 10.0),

@@ -8,6 +8,7 @@ pub mod histogram;
 pub mod html;
 mod run_files;
 mod text;
+pub mod truth;
 
 pub use run_files::{ReportError, RunFiles};
 pub use text::{thousands, TextTable};

@@ -143,7 +143,10 @@ fn what_ifs_extend_the_history() {
             ("2017-01".to_string(), "fresh-start")
         ]
     );
-    let games = s.data.games.as_ref().unwrap();
+    assert!(s.data.games.is_none(), "the what-if names no data, as the history");
+    let on_kaggle = Scenario::load(&shipped("kaggle2010-sonas-2017.toml")).unwrap();
+    assert_eq!(on_kaggle.events, s.events);
+    let games = on_kaggle.data.games.as_ref().unwrap();
     assert!(
         games.ends_with("data/kaggle2010/training_data.csv") && games.is_file(),
         "data paths are relative to the file that states them: {}",
@@ -163,7 +166,12 @@ fn what_ifs_extend_the_history() {
 #[test]
 fn the_resolved_file_reloads_to_the_same_rules() {
     let dir = scratch("resolved");
-    for name in ["fide-historical.toml", "sonas-2017.toml", "kaggle2010.toml"] {
+    for name in [
+        "fide-historical.toml",
+        "sonas-2017.toml",
+        "kaggle2010.toml",
+        "kaggle2010-sonas-2017.toml",
+    ] {
         let s = Scenario::load(&shipped(name)).unwrap();
         let again = Scenario::load(&write(&dir, name, &s.resolved_toml())).unwrap();
         assert_eq!(again.timeline, s.timeline, "{name}");

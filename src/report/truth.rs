@@ -1,0 +1,282 @@
+//! Ratings against true strength (generated worlds): on each January list, the mean published
+//! rating minus the player's true strength that month, per band of true strength. Banding by true
+//! strength keeps the bands fixed while ratings move; the overall mean does not depend on banding.
+//! A negative mean is deflation: ratings below what the players can do.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use polars::prelude::*;
+use serde_json::{json, Value};
+
+use crate::model::Month;
+use crate::plot::{by_date, LineChart, Picture, Series};
+
+use super::crosstable::Format;
+use super::game_source::month_column;
+use super::run_files::{ReportError, RunFiles};
+use super::{thousands, TextTable};
+
+/// Players' true strength by month (a world's `truth.parquet`), keyed by id as text.
+pub struct Truth {
+    by_month: HashMap<Month, HashMap<i64, f32>>,
+}
+
+impl Truth {
+    pub fn read(path: &Path) -> Result<Truth, ReportError> {
+        let table = |e: PolarsError| ReportError::Table {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        let file = std::fs::File::open(path).map_err(|e| ReportError::Table {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let df = ParquetReader::new(file)
+            .with_columns(Some(vec!["id".into(), "month".into(), "strength".into()]))
+            .finish()
+            .map_err(table)?;
+        let months = month_column(&df, "month").map_err(table)?;
+        let ids = df
+            .column("id")
+            .and_then(|c| c.cast(&DataType::Int64))
+            .map_err(table)?;
+        let strength = df
+            .column("strength")
+            .and_then(|c| c.cast(&DataType::Float32))
+            .map_err(table)?;
+        let mut by_month: HashMap<Month, HashMap<i64, f32>> = HashMap::new();
+        for ((m, id), s) in months
+            .iter()
+            .zip(ids.i64().map_err(table)?.iter())
+            .zip(strength.f32().map_err(table)?.iter())
+        {
+            if let (Some(id), Some(s)) = (id, s) {
+                by_month.entry(*m).or_default().insert(id, s);
+            }
+        }
+        Ok(Truth { by_month })
+    }
+}
+
+/// Rating minus strength for one run: per January list, per band.
+#[derive(Clone, Debug)]
+pub struct Drift {
+    pub name: String,
+    pub width: i32,
+    /// Band lower bounds, over all years.
+    pub bands: Vec<i32>,
+    /// (January, per band (players, Σ rating − strength), all players).
+    pub years: Vec<(Month, Vec<(u64, f64)>, (u64, f64))>,
+}
+
+impl Drift {
+    /// Compares every January list of the run with the truth of that month.
+    pub fn measure(run_dir: &Path, truth: &Truth, width: i32) -> Result<Drift, ReportError> {
+        let run = RunFiles::open(run_dir)?;
+        let path = run_dir.join("lists.parquet");
+        let table = |e: PolarsError| ReportError::Table {
+            path: path.clone(),
+            message: e.to_string(),
+        };
+        let df = run.read_columns("lists.parquet", &["month", "id", "rating"])?;
+        let months = month_column(&df, "month").map_err(table)?;
+        let ids = df
+            .column("id")
+            .and_then(|c| c.cast(&DataType::Int64))
+            .map_err(|_| {
+                ReportError::NotFound(format!(
+                    "{}: player ids are not numbers, so they cannot be a generated world's",
+                    path.display()
+                ))
+            })?;
+        let ids = ids.i64().map_err(table)?;
+        let ratings = df
+            .column("rating")
+            .and_then(|c| c.i32().cloned())
+            .map_err(table)?;
+        let band = |s: f32| (s as i32).div_euclid(width) * width;
+        let mut sums: std::collections::BTreeMap<Month, HashMap<i32, (u64, f64)>> =
+            Default::default();
+        for ((m, id), r) in months.iter().zip(ids.iter()).zip(ratings.iter()) {
+            if m.month() != 1 {
+                continue;
+            }
+            let (Some(id), Some(r), Some(truth)) = (id, r, truth.by_month.get(m)) else {
+                continue;
+            };
+            if let Some(&s) = truth.get(&id) {
+                let cell = sums.entry(*m).or_default().entry(band(s)).or_default();
+                cell.0 += 1;
+                cell.1 += f64::from(r) - f64::from(s);
+            }
+        }
+        if sums.is_empty() {
+            return Err(ReportError::NotFound(format!(
+                "{}: no January list shares players with the truth; is it a replay of this world?",
+                run_dir.display()
+            )));
+        }
+        let mut bands: Vec<i32> = sums.values().flat_map(|b| b.keys().copied()).collect();
+        bands.sort_unstable();
+        bands.dedup();
+        let years = sums
+            .into_iter()
+            .map(|(m, b)| {
+                let cells: Vec<(u64, f64)> = bands
+                    .iter()
+                    .map(|k| b.get(k).copied().unwrap_or((0, 0.0)))
+                    .collect();
+                let all = cells.iter().fold((0, 0.0), |a, c| (a.0 + c.0, a.1 + c.1));
+                (m, cells, all)
+            })
+            .collect();
+        Ok(Drift {
+            name: run.scenario.name.clone(),
+            width,
+            bands,
+            years,
+        })
+    }
+
+    fn mean((n, sum): (u64, f64)) -> Option<f64> {
+        (n > 0).then(|| sum / n as f64)
+    }
+
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Csv => {
+                let mut out = String::from("run,month,band_low,band_high,players,mean_diff\n");
+                for (m, cells, all) in &self.years {
+                    for (b, c) in self.bands.iter().zip(cells) {
+                        if let Some(mean) = Drift::mean(*c) {
+                            out.push_str(&format!(
+                                "{},{m},{b},{},{},{mean:.2}\n",
+                                self.name,
+                                b + self.width,
+                                c.0
+                            ));
+                        }
+                    }
+                    if let Some(mean) = Drift::mean(*all) {
+                        out.push_str(&format!("{},{m},all,all,{},{mean:.2}\n", self.name, all.0));
+                    }
+                }
+                out
+            }
+            Format::Json => format!(
+                "{}\n",
+                serde_json::to_string_pretty(&self.json()).unwrap_or_default()
+            ),
+            Format::Text | Format::Md => {
+                let mut table = TextTable::default();
+                let mut header = vec!["list".to_string(), "all".to_string()];
+                header.extend(
+                    self.bands
+                        .iter()
+                        .map(|b| format!("{b}-{}", b + self.width - 1)),
+                );
+                table.push(header);
+                for (m, cells, all) in &self.years {
+                    let mut line = vec![m.to_string(), signed(Drift::mean(*all))];
+                    line.extend(cells.iter().map(|c| signed(Drift::mean(*c))));
+                    table.push(line);
+                }
+                let players = self.years.last().map_or(0, |y| y.2 .0);
+                format!(
+                    "{}: published rating minus true strength (rating points), January lists, by band of true strength\n\n{}\nNegative: deflation (ratings below strength). {} players compared on the last January list.\n",
+                    self.name,
+                    table.render(&[0]),
+                    thousands(players)
+                )
+            }
+        }
+    }
+
+    pub fn json(&self) -> Value {
+        let years: Vec<Value> = self
+            .years
+            .iter()
+            .map(|(m, cells, all)| {
+                let bands: Vec<Value> = self
+                    .bands
+                    .iter()
+                    .zip(cells)
+                    .filter(|(_, c)| c.0 > 0)
+                    .map(|(b, c)| json!({"band": b, "players": c.0, "mean_diff": Drift::mean(*c).map(|v| (v * 100.0).round() / 100.0)}))
+                    .collect();
+                json!({"month": m.to_string(), "players": all.0, "mean_diff": Drift::mean(*all).map(|v| (v * 100.0).round() / 100.0), "bands": bands})
+            })
+            .collect();
+        json!({"run": self.name, "width": self.width, "years": years})
+    }
+}
+
+fn signed(value: Option<f64>) -> String {
+    value.map_or(String::new(), |v| format!("{v:+.0}"))
+}
+
+/// The deflation chart: one line per band over the years (and the whole list, in black), for one
+/// or several runs (later runs dashed).
+pub fn drift_picture(drifts: &[Drift], min_players: u64) -> Picture {
+    let mut series = Vec::new();
+    let (mut low, mut high) = (0.0f64, 0.0f64);
+    for (r, drift) in drifts.iter().enumerate() {
+        let year = |m: &Month| f64::from(m.year());
+        let bands = drift.bands.len();
+        for (b, band) in drift.bands.iter().enumerate() {
+            let points: Vec<(f64, f64)> = drift
+                .years
+                .iter()
+                .filter(|y| y.1[b].0 >= min_players)
+                .filter_map(|y| Drift::mean(y.1[b]).map(|v| (year(&y.0), v)))
+                .collect();
+            if points.is_empty() {
+                continue;
+            }
+            for p in &points {
+                low = low.min(p.1);
+                high = high.max(p.1);
+            }
+            series.push(Series {
+                name: format!("{}: {band}-{}", drift.name, band + drift.width - 1),
+                colour: by_date(b, bands),
+                points,
+                dashed: r > 0,
+                markers: r == 0,
+            });
+        }
+        series.push(Series {
+            name: format!("{}: all players", drift.name),
+            colour: plotters::style::RGBColor(0, 0, 0),
+            points: drift
+                .years
+                .iter()
+                .filter_map(|y| Drift::mean(y.2).map(|v| (year(&y.0), v)))
+                .collect(),
+            dashed: r > 0,
+            markers: true,
+        });
+    }
+    let first = drifts
+        .iter()
+        .flat_map(|d| d.years.first())
+        .map(|y| y.0.year())
+        .min()
+        .unwrap_or(2000);
+    let last = drifts
+        .iter()
+        .flat_map(|d| d.years.last())
+        .map(|y| y.0.year())
+        .max()
+        .unwrap_or(first + 1);
+    Picture::Lines(LineChart {
+        title: "Published rating minus true strength, January lists".to_string(),
+        x_label: "year (January list)".to_string(),
+        y_label: "mean rating − true strength (rating points)".to_string(),
+        x_range: (f64::from(first), f64::from(last.max(first + 1))),
+        y_range: (low - 20.0, high + 20.0),
+        series,
+        legend_lower_right: false,
+    })
+}
