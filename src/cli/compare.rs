@@ -2,7 +2,7 @@ use std::path::PathBuf;
 
 use super::write_output;
 use crate::report::crosstable::Format;
-use crate::report::truth::{drift_picture, Drift, Truth};
+use crate::report::truth::{drift_picture, BandBy, Drift, Truth};
 
 /// Compare runs with the true strengths of a generated world (`elosim generate`).
 ///
@@ -21,6 +21,9 @@ pub struct Args {
     /// Band width in rating points of true strength
     #[arg(long, default_value_t = 200)]
     width: i32,
+    /// Band players by their true strength, or by their published rating (as crosstables do)
+    #[arg(long, default_value = "strength", value_parser = BandBy::NAMES.to_vec())]
+    by: String,
     /// Bands with fewer players in a year are not drawn
     #[arg(long, default_value_t = 50)]
     min_players: u64,
@@ -40,11 +43,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         anyhow::bail!("--width must be at least 1, got {}", args.width);
     }
     let format = Format::parse(&args.format).unwrap_or(Format::Text);
+    let by = BandBy::parse(&args.by).unwrap_or(BandBy::Strength);
     let truth = Truth::read(&args.truth)?;
     let drifts = args
         .runs
         .iter()
-        .map(|run| Drift::measure(run, &truth, args.width))
+        .map(|run| Drift::measure(run, &truth, args.width, by))
         .collect::<Result<Vec<_>, _>>()?;
     let text = match format {
         Format::Json => {

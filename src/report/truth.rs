@@ -10,6 +10,7 @@ use polars::prelude::*;
 use serde_json::{json, Value};
 
 use crate::model::Month;
+use crate::named::named_enum;
 use crate::plot::{by_date, LineChart, Picture, Series};
 
 use super::crosstable::Format;
@@ -59,10 +60,21 @@ impl Truth {
     }
 }
 
+named_enum! {
+    /// What the bands group players by.
+    pub enum BandBy {
+        /// True strength: fixed bands while ratings move (the default).
+        Strength = "strength",
+        /// Published rating, as crosstables group players.
+        Rating = "rating",
+    }
+}
+
 /// Rating minus strength for one run: per January list, per band.
 #[derive(Clone, Debug)]
 pub struct Drift {
     pub name: String,
+    pub by: BandBy,
     pub width: i32,
     /// Band lower bounds, over all years.
     pub bands: Vec<i32>,
@@ -72,7 +84,12 @@ pub struct Drift {
 
 impl Drift {
     /// Compares every January list of the run with the truth of that month.
-    pub fn measure(run_dir: &Path, truth: &Truth, width: i32) -> Result<Drift, ReportError> {
+    pub fn measure(
+        run_dir: &Path,
+        truth: &Truth,
+        width: i32,
+        by: BandBy,
+    ) -> Result<Drift, ReportError> {
         let run = RunFiles::open(run_dir)?;
         let path = run_dir.join("lists.parquet");
         let table = |e: PolarsError| ReportError::Table {
@@ -95,7 +112,13 @@ impl Drift {
             .column("rating")
             .and_then(|c| c.i32().cloned())
             .map_err(table)?;
-        let band = |s: f32| (s as i32).div_euclid(width) * width;
+        let band = |rating: i32, strength: f32| {
+            let value = match by {
+                BandBy::Strength => strength as i32,
+                BandBy::Rating => rating,
+            };
+            value.div_euclid(width) * width
+        };
         let mut sums: std::collections::BTreeMap<Month, HashMap<i32, (u64, f64)>> =
             Default::default();
         for ((m, id), r) in months.iter().zip(ids.iter()).zip(ratings.iter()) {
@@ -106,7 +129,7 @@ impl Drift {
                 continue;
             };
             if let Some(&s) = truth.get(&id) {
-                let cell = sums.entry(*m).or_default().entry(band(s)).or_default();
+                let cell = sums.entry(*m).or_default().entry(band(r, s)).or_default();
                 cell.0 += 1;
                 cell.1 += f64::from(r) - f64::from(s);
             }
@@ -133,6 +156,7 @@ impl Drift {
             .collect();
         Ok(Drift {
             name: run.scenario.name.clone(),
+            by,
             width,
             bands,
             years,
@@ -184,8 +208,12 @@ impl Drift {
                 }
                 let players = self.years.last().map_or(0, |y| y.2 .0);
                 format!(
-                    "{}: published rating minus true strength (rating points), January lists, by band of true strength\n\n{}\nNegative: deflation (ratings below strength). {} players compared on the last January list.\n",
+                    "{}: published rating minus true strength (rating points), January lists, by band of {}\n\n{}\nNegative: deflation (ratings below strength). {} players compared on the last January list.\n",
                     self.name,
+                    match self.by {
+                        BandBy::Strength => "true strength",
+                        BandBy::Rating => "published rating",
+                    },
                     table.render(&[0]),
                     thousands(players)
                 )
@@ -208,7 +236,7 @@ impl Drift {
                 json!({"month": m.to_string(), "players": all.0, "mean_diff": Drift::mean(*all).map(|v| (v * 100.0).round() / 100.0), "bands": bands})
             })
             .collect();
-        json!({"run": self.name, "width": self.width, "years": years})
+        json!({"run": self.name, "by": self.by.name(), "width": self.width, "years": years})
     }
 }
 

@@ -143,7 +143,10 @@ fn what_ifs_extend_the_history() {
             ("2017-01".to_string(), "fresh-start")
         ]
     );
-    assert!(s.data.games.is_none(), "the what-if names no data, as the history");
+    assert!(
+        s.data.games.is_none(),
+        "the what-if names no data, as the history"
+    );
     let on_kaggle = Scenario::load(&shipped("kaggle2010-sonas-2017.toml")).unwrap();
     assert_eq!(on_kaggle.events, s.events);
     let games = on_kaggle.data.games.as_ref().unwrap();

@@ -122,9 +122,11 @@ pub fn newcomer(
     } else {
         (20.0 + 15.0 * rng.normal().abs()).min(75.0)
     };
-    // Entrants get weaker as the game spreads: the mean entry strength falls each year.
-    let entry =
-        settings.entry_mean - settings.entry_drift * years + settings.entry_sd * rng.normal();
+    // Entrants get weaker as the game spreads: the mean entry strength falls each year; juniors
+    // enter weaker than adults.
+    let offset = if junior { settings.junior_entry_offset } else { 0.0 };
+    let entry = settings.entry_mean - offset - settings.entry_drift * years
+        + settings.entry_sd * rng.normal();
     let entry = entry.max(WEAKEST + 100.0 * rng.unit());
     let gap = if junior {
         (settings.junior_gap_mean + settings.junior_gap_sd * rng.normal()).max(50.0)
