@@ -3,7 +3,9 @@ use std::time::Instant;
 
 use super::{count, set_threads};
 use crate::generate::kaggle_like::{self, Shape};
+use crate::generate::world::{self, Settings};
 use crate::ingest;
+use crate::output::WorldWriter;
 use crate::pipeline::{self, Quiet, ReplayRequest};
 use crate::replay;
 use crate::report::crosstable::{Below, Crosstable, Expectation, Grouping, Selection};
@@ -37,10 +39,17 @@ pub struct Args {
     keep: Option<PathBuf>,
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Instead: time `elosim generate` of the fide-2008-2023 world at this scale (1.0: about 14.6
+    /// million games), written to a temporary directory
+    #[arg(long, value_name = "SCALE")]
+    world: Option<f64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let threads = set_threads(args.threads)?;
+    if let Some(scale) = args.world {
+        return time_world(scale, args.seed, args.runs, threads);
+    }
     let dir = args.keep.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("elosim-bench-{}", std::process::id()))
     });
@@ -164,6 +173,31 @@ fn time_reports(run: &Path, runs: usize) -> anyhow::Result<()> {
         let h = Histogram::build(&lists, 25);
         Ok(h.lists.iter().map(|l| l.2).sum())
     })?;
+    Ok(())
+}
+
+/// Times the generation of a world, files included.
+fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Result<()> {
+    let settings = Settings::new("fide-2008-2023", scale, seed)?;
+    let dir = std::env::temp_dir().join(format!("elosim-bench-world-{}", std::process::id()));
+    let mut seconds = Vec::new();
+    let mut games = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let mut writer = WorldWriter::new(&dir, settings.start, settings.months)?;
+        let world =
+            world::generate(&settings, &mut writer, &|_, _| {}).map_err(anyhow::Error::msg)?;
+        writer.finish(&world)?;
+        seconds.push(t.elapsed().as_secs_f64());
+        games = world.games;
+    }
+    std::fs::remove_dir_all(&dir)?;
+    let (best, median) = stats(&seconds);
+    println!(
+        "Generated the fide-2008-2023 world at scale {scale} ({} games, {threads} threads, files written): best {best:.2} s, median {median:.2} s → {} games/s",
+        count(games as usize),
+        count((games as f64 / best) as usize)
+    );
     Ok(())
 }
 

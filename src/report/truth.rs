@@ -70,6 +70,9 @@ named_enum! {
     }
 }
 
+/// Players and Σ (rating − strength) of one band of one list.
+pub type Cell = (u64, f64);
+
 /// Rating minus strength for one run: per January list, per band.
 #[derive(Clone, Debug)]
 pub struct Drift {
@@ -78,8 +81,8 @@ pub struct Drift {
     pub width: i32,
     /// Band lower bounds, over all years.
     pub bands: Vec<i32>,
-    /// (January, per band (players, Σ rating − strength), all players).
-    pub years: Vec<(Month, Vec<(u64, f64)>, (u64, f64))>,
+    /// (January, per band, all players).
+    pub years: Vec<(Month, Vec<Cell>, Cell)>,
 }
 
 impl Drift {
@@ -119,8 +122,7 @@ impl Drift {
             };
             value.div_euclid(width) * width
         };
-        let mut sums: std::collections::BTreeMap<Month, HashMap<i32, (u64, f64)>> =
-            Default::default();
+        let mut sums: std::collections::BTreeMap<Month, HashMap<i32, Cell>> = Default::default();
         for ((m, id), r) in months.iter().zip(ids.iter()).zip(ratings.iter()) {
             if m.month() != 1 {
                 continue;
@@ -146,7 +148,7 @@ impl Drift {
         let years = sums
             .into_iter()
             .map(|(m, b)| {
-                let cells: Vec<(u64, f64)> = bands
+                let cells: Vec<Cell> = bands
                     .iter()
                     .map(|k| b.get(k).copied().unwrap_or((0, 0.0)))
                     .collect();
@@ -163,7 +165,7 @@ impl Drift {
         })
     }
 
-    fn mean((n, sum): (u64, f64)) -> Option<f64> {
+    fn mean((n, sum): Cell) -> Option<f64> {
         (n > 0).then(|| sum / n as f64)
     }
 

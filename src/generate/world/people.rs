@@ -124,7 +124,11 @@ pub fn newcomer(
     };
     // Entrants get weaker as the game spreads: the mean entry strength falls each year; juniors
     // enter weaker than adults.
-    let offset = if junior { settings.junior_entry_offset } else { 0.0 };
+    let offset = if junior {
+        settings.junior_entry_offset
+    } else {
+        0.0
+    };
     let entry = settings.entry_mean - offset - settings.entry_drift * years
         + settings.entry_sd * rng.normal();
     let entry = entry.max(WEAKEST + 100.0 * rng.unit());
@@ -139,7 +143,7 @@ pub fn newcomer(
         sex: sex(rng, settings.female_share),
         region: region(rng, settings.regions),
         first_month: month,
-        potential: entry + gap + decline(age),
+        potential: settings.ceiling(entry + gap) + decline(age),
         entry_gap: gap,
         entry_age: age,
         development: settings.development_years * (0.6 + 0.8 * rng.unit()),

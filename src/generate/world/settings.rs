@@ -68,6 +68,11 @@ pub struct Settings {
     /// A junior entrant's gap to potential.
     pub junior_gap_mean: f64,
     pub junior_gap_sd: f64,
+    /// The game's ceiling: potentials above `ceiling_from` grow only by `ceiling_slope` of the
+    /// excess, so that a junior's potential stays human (FIDE's best are near 2850, and only a
+    /// few dozen pass 2700).
+    pub ceiling_from: f64,
+    pub ceiling_slope: f64,
     /// Share of entrants who are juniors: half at first, more each year.
     pub junior_share_start: f64,
     pub junior_share_growth: f64,
@@ -118,8 +123,8 @@ impl Settings {
                 quit_adult: 0.08,
                 female_share: 0.12,
                 regions: 40,
-                events_per_year: 2.0,
-                arrivals_per_month: 1_000.0,
+                events_per_year: 1.7,
+                arrivals_per_month: 1_200.0,
                 arrivals_growth: 0.11,
                 entry_mean: 1500.0,
                 entry_drift: 20.0,
@@ -127,6 +132,8 @@ impl Settings {
                 junior_entry_offset: 600.0,
                 junior_gap_mean: 1000.0,
                 junior_gap_sd: 300.0,
+                ceiling_from: 2400.0,
+                ceiling_slope: 0.35,
                 junior_share_start: 0.5,
                 junior_share_growth: 0.02,
                 international_share: 0.2,
@@ -149,6 +156,15 @@ impl Settings {
     /// New players a month at a fractional year, before scaling.
     pub fn arrivals(&self, year: f64) -> f64 {
         self.arrivals_per_month * (1.0 + self.arrivals_growth).powf(year - self.start_year())
+    }
+
+    /// A potential after the game's ceiling.
+    pub fn ceiling(&self, potential: f64) -> f64 {
+        if potential > self.ceiling_from {
+            self.ceiling_from + (potential - self.ceiling_from) * self.ceiling_slope
+        } else {
+            potential
+        }
     }
 
     /// The share of juniors among entrants, `years` after the start.
