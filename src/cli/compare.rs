@@ -1,54 +1,152 @@
 use std::path::PathBuf;
 
 use super::write_output;
+use crate::report::compare::{explain, Comparison, List, ListSource, OverTime};
 use crate::report::crosstable::Format;
 use crate::report::truth::{drift_picture, BandBy, Drift, Truth};
 
-/// Compare runs with the true strengths of a generated world (`elosim generate`).
+/// Compare two rating lists, two runs over time, or runs with a generated world's truth.
 ///
-/// For each run and each January list: the mean published rating minus the player's true strength
-/// that month, over all players and per band of true strength (--width points). Negative means
-/// deflation. --plot draws the deflation chart: one line per band over the years, the whole list in
-/// black, a second run dashed.
+/// A and B are each a run's list (RUN@YYYY-MM, or RUN for its last list) or a list file (canonical
+/// CSV/Parquet with id and rating, or a FIDE list file in any layout). Players are joined by id;
+/// differences are B − A: overall and per 100-point band of B, the mean and median difference,
+/// RMSE, MAE, the shares within 0/±5/±10/±25 points and Spearman's rank correlation; players on one
+/// list only, with the reason a run knows (never qualified, delisted below the floor, inactive);
+/// the largest differences. With two runs, --over-time gives the monthly series and --explain ID
+/// the first list where a player's ratings differ. With --truth, each run is compared with a
+/// generated world's true strengths.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Run directories (replays of the generated world)
+    /// A and B (or, with --truth, one or more runs)
     #[arg(required = true)]
-    runs: Vec<PathBuf>,
-    /// The world's truth.parquet
-    #[arg(long, value_name = "FILE", required = true)]
-    truth: PathBuf,
-    /// Band width in rating points of true strength
-    #[arg(long, default_value_t = 200)]
-    width: i32,
-    /// Band players by their true strength, or by their published rating (as crosstables do)
+    sources: Vec<String>,
+    /// A generated world's truth.parquet: compare each run's January lists with true strength
+    #[arg(long, value_name = "FILE")]
+    truth: Option<PathBuf>,
+    /// With --truth: band players by true strength or by published rating
     #[arg(long, default_value = "strength", value_parser = BandBy::NAMES.to_vec())]
     by: String,
-    /// Bands with fewer players in a year are not drawn
+    /// With --truth: band width in rating points
+    #[arg(long, default_value_t = 200)]
+    width: i32,
+    /// With --truth: bands with fewer players in a year are not drawn
     #[arg(long, default_value_t = 50)]
     min_players: u64,
+    /// Two runs: the mean difference and RMSE on every month both have a list
+    #[arg(long)]
+    over_time: bool,
+    /// Two runs: the first list where this player's ratings differ
+    #[arg(long, value_name = "ID")]
+    explain: Option<String>,
+    /// How many of the largest differences to list
+    #[arg(long, default_value_t = 10)]
+    largest: usize,
     /// Output: text, md, csv or json
     #[arg(long, default_value = "text", value_parser = Format::NAMES.to_vec())]
     format: String,
     /// Write the table to this file instead of the terminal
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Draw the deflation chart (.svg or .png)
+    /// Draw (.svg or .png): rating A against rating B; the series with --over-time; the deflation
+    /// chart with --truth
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
+    /// Draw the two lists' rating distributions (.svg or .png)
+    #[arg(long, value_name = "FILE")]
+    plot_distribution: Option<PathBuf>,
+    /// Leave out list rows that cannot be read, and later entries of an id listed twice, counting them
+    #[arg(long)]
+    skip_invalid: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let format = Format::parse(&args.format).unwrap_or(Format::Text);
+    if let Some(truth) = &args.truth {
+        return with_truth(&args, truth, format);
+    }
+    let [a, b] = args.sources.as_slice() else {
+        anyhow::bail!(
+            "compare takes two lists A and B (RUN@YYYY-MM, RUN or a list file), or runs with --truth; got {}",
+            args.sources.len()
+        );
+    };
+    let (a, b) = (
+        ListSource::parse(a).map_err(anyhow::Error::msg)?,
+        ListSource::parse(b).map_err(anyhow::Error::msg)?,
+    );
+    if args.over_time || args.explain.is_some() {
+        let (ListSource::Run(dir_a, _), ListSource::Run(dir_b, _)) = (&a, &b) else {
+            anyhow::bail!("--over-time and --explain compare two run directories");
+        };
+        if let Some(id) = &args.explain {
+            print!("{}", explain(dir_a, dir_b, id)?);
+            return Ok(());
+        }
+        let series = OverTime::of(dir_a, dir_b)?;
+        write_output(args.out.as_deref(), &series.render(format))?;
+        if let Some(plot) = &args.plot {
+            series.picture().save(plot)?;
+        }
+        return Ok(());
+    }
+    let (a, b) = (
+        List::load(&a, args.skip_invalid)?,
+        List::load(&b, args.skip_invalid)?,
+    );
+    for warning in warnings(&a, &b) {
+        eprintln!("warning: {warning}");
+    }
+    let comparison = Comparison::of(&a, &b, args.largest)?;
+    write_output(args.out.as_deref(), &comparison.render(format))?;
+    if let Some(plot) = &args.plot {
+        comparison.density_picture().save(plot)?;
+    }
+    if let Some(plot) = &args.plot_distribution {
+        comparison.distribution_picture().save(plot)?;
+    }
+    Ok(())
+}
+
+/// Lists that may not be meant to be compared: months far apart, or different kinds of rating.
+fn warnings(a: &List, b: &List) -> Vec<String> {
+    let mut out = Vec::new();
+    if let (Some(ma), Some(mb)) = (a.month, b.month) {
+        if mb.since(ma).abs() > 12 {
+            out.push(format!(
+                "{} is of {ma} and {} of {mb}, more than a year apart",
+                a.label, b.label
+            ));
+        }
+    }
+    let kind = |l: &List| {
+        let name = l.label.to_ascii_lowercase();
+        ["rapid", "blitz"]
+            .into_iter()
+            .find(|k| name.contains(k))
+            .unwrap_or("standard")
+    };
+    if kind(a) != kind(b) {
+        out.push(format!(
+            "{} looks like a {} list and {} like a {} list",
+            a.label,
+            kind(a),
+            b.label,
+            kind(b)
+        ));
+    }
+    out
+}
+
+fn with_truth(args: &Args, truth: &std::path::Path, format: Format) -> anyhow::Result<()> {
     if args.width <= 0 {
         anyhow::bail!("--width must be at least 1, got {}", args.width);
     }
-    let format = Format::parse(&args.format).unwrap_or(Format::Text);
     let by = BandBy::parse(&args.by).unwrap_or(BandBy::Strength);
-    let truth = Truth::read(&args.truth)?;
+    let truth = Truth::read(truth)?;
     let drifts = args
-        .runs
+        .sources
         .iter()
-        .map(|run| Drift::measure(run, &truth, args.width, by))
+        .map(|run| Drift::measure(std::path::Path::new(run), &truth, args.width, by))
         .collect::<Result<Vec<_>, _>>()?;
     let text = match format {
         Format::Json => {

@@ -12,6 +12,7 @@ mod ingest;
 mod progress;
 mod replay;
 mod report;
+mod score;
 
 use clap::{Parser, Subcommand};
 
@@ -41,6 +42,7 @@ enum Command {
     Curve(curve::Args),
     Histogram(histogram::Args),
     Compare(compare::Args),
+    Score(score::Args),
     Explain(explain::Args),
     Report(report::Args),
     Generate(generate::Args),
@@ -56,6 +58,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Curve(args) => curve::run(args),
         Command::Histogram(args) => histogram::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Score(args) => score::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Report(args) => report::run(args),
         Command::Generate(args) => generate::run(args),

@@ -42,7 +42,7 @@ impl RawIds {
         }
     }
 
-    fn as_text(&self) -> Vec<String> {
+    pub fn as_text(&self) -> Vec<String> {
         match self {
             RawIds::Numbers(v) => v.iter().map(u64::to_string).collect(),
             RawIds::Text(v) => v.clone(),
@@ -50,10 +50,13 @@ impl RawIds {
     }
 }
 
-/// A multiplicative hasher for integer keys: ids are not chosen by an adversary, and SipHash would
-/// dominate the time of interning millions of games.
+/// A multiplicative hasher for ids: they are not chosen by an adversary, and SipHash would dominate
+/// the time of interning millions of games or joining lists of half a million players.
 #[derive(Default)]
-struct IdHasher(u64);
+pub struct IdHasher(u64);
+
+/// A hash map keyed by player ids.
+pub type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
 impl Hasher for IdHasher {
     fn finish(&self) -> u64 {
@@ -61,7 +64,13 @@ impl Hasher for IdHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+        for &b in chunks.remainder() {
             self.write_u64(u64::from(b));
         }
     }

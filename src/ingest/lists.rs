@@ -36,33 +36,78 @@ pub struct RawList {
     /// What kind of file it was, for the run's summary.
     pub kind: String,
     pub sha256: String,
+    /// The list's month: from a FIDE list's header, or any list's file name.
+    pub month: Option<Month>,
 }
 
-/// A rating list read for its ratings only (histograms).
+/// A rating list's players and ratings (histograms, comparisons).
 #[derive(Debug)]
 pub struct ListRatings {
     pub file: String,
     /// From a FIDE list's header or any list's file name (`JAN01FRL.TXT`, `2006-01.csv`).
     pub month: Option<Month>,
+    pub ids: Vec<String>,
     pub ratings: Vec<i32>,
+    pub inactive: Vec<bool>,
+    /// Each entry's line or row, for messages.
+    pub lines: Vec<u32>,
+    /// What kind of file it was.
+    pub kind: String,
 }
 
-/// Reads the ratings of a FIDE list file or a canonical list (`id, rating, …`).
+/// Reads a FIDE list file or a canonical list (`id, rating, …`), every row as it is.
 pub fn read_list_ratings(path: &Path, skips: &mut Skips) -> Result<ListRatings, IngestError> {
-    if !is_parquet(path) && is_fide_list(path)? {
-        let list = fide_list::read(path, skips)?;
-        return Ok(ListRatings {
-            file: list.file,
-            month: list.month,
-            ratings: list.entries.iter().map(|e| e.rating).collect(),
-        });
-    }
     let list = read_start_list(path, skips)?;
     Ok(ListRatings {
-        file: list.file,
-        month: fide_list::month_in_file_name(path),
+        ids: list.ids.as_text(),
         ratings: list.entries.iter().map(|e| e.rating).collect(),
+        inactive: list.entries.iter().map(|e| e.inactive).collect(),
+        lines: list.entries.iter().map(|e| e.line).collect(),
+        file: list.file,
+        month: list.month,
+        kind: list.kind,
     })
+}
+
+impl ListRatings {
+    /// Keeps each player's first entry. A player listed twice is an invalid row: an error, or with
+    /// `--skip-invalid` the later entries are left out and counted. Returns how many were left out.
+    pub fn keep_first_entries(&mut self, skips: &mut Skips) -> Result<usize, IngestError> {
+        let mut keep = vec![true; self.ids.len()];
+        let mut first: super::ids::IdMap<&str, usize> = Default::default();
+        first.reserve(self.ids.len());
+        for (again, id) in self.ids.iter().enumerate() {
+            let Some(&earlier) = first.get(id.as_str()) else {
+                first.insert(id, again);
+                continue;
+            };
+            let duplicate = IngestError::Row {
+                file: self.file.clone(),
+                place: format!(
+                    "line {} (player {id}, first listed on line {})",
+                    self.lines[again], self.lines[earlier]
+                ),
+                column: "id".into(),
+                problem:
+                    "a player listed twice; a list holds each player once (the first entry is kept)"
+                        .into(),
+            };
+            skips.check::<()>(Err(duplicate))?;
+            keep[again] = false;
+        }
+        let dropped = keep.iter().filter(|&&k| !k).count();
+        if dropped > 0 {
+            let mut k = keep.iter();
+            self.ids.retain(|_| *k.next().unwrap_or(&true));
+            let mut k = keep.iter();
+            self.ratings.retain(|_| *k.next().unwrap_or(&true));
+            let mut k = keep.iter();
+            self.inactive.retain(|_| *k.next().unwrap_or(&true));
+            let mut k = keep.iter();
+            self.lines.retain(|_| *k.next().unwrap_or(&true));
+        }
+        Ok(dropped)
+    }
 }
 
 const START_COLUMNS: &str =
@@ -152,6 +197,7 @@ fn collect(
         entries: Vec::new(),
         kind: kind.into(),
         sha256: table.sha256().to_string(),
+        month: fide_list::month_in_file_name(Path::new(table.file())),
     };
     table.for_each_row(&mut |line, cells| {
         let who = cells[id].trim();
@@ -217,6 +263,7 @@ fn read_fide(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
         entries,
         kind,
         sha256: fide.sha256,
+        month: fide.month,
     })
 }
 

@@ -6,6 +6,7 @@ mod error;
 pub mod fide_list;
 mod games;
 mod ids;
+pub use ids::IdMap;
 mod lists;
 mod pgn;
 mod table;

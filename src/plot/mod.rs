@@ -3,6 +3,7 @@
 //! the same on every machine.
 
 mod bars;
+mod density;
 mod heatmap;
 mod lines;
 
@@ -13,6 +14,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub use bars::BarChart;
+pub use density::Density;
 pub use heatmap::{HeatCell, Heatmap};
 pub use lines::{LineChart, Series};
 
@@ -43,6 +45,7 @@ pub enum Picture {
     Heatmap(Heatmap),
     Lines(LineChart),
     Bars(BarChart),
+    Density(Density),
 }
 
 impl Picture {
@@ -52,6 +55,7 @@ impl Picture {
             Picture::Heatmap(h) => h.draw(area),
             Picture::Lines(l) => l.draw(area),
             Picture::Bars(b) => b.draw(area),
+            Picture::Density(d) => d.draw(area),
         }
         .map_err(|e| e.to_string())?;
         area.present().map_err(|e| e.to_string())

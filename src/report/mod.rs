@@ -1,5 +1,6 @@
 //! Tables and texts made from a run's output files (never from engine internals).
 
+pub mod compare;
 pub mod crosstable;
 pub mod curve;
 pub mod explain;
@@ -7,6 +8,7 @@ pub mod game_source;
 pub mod histogram;
 pub mod html;
 mod run_files;
+pub mod score;
 mod text;
 pub mod truth;
 

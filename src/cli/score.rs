@@ -1,0 +1,68 @@
+use std::path::PathBuf;
+
+use super::{first_month, last_month, write_output};
+use crate::model::Month;
+use crate::report::crosstable::{Format, Selection};
+use crate::report::score::{calibration_picture, render, Score, ScoredGames};
+
+/// How well runs' ratings predicted the games of a window, several runs side by side.
+///
+/// Each game is scored with the expected score the run used for it (games.parquet), from the lists
+/// in force when it was played, never later ones: binomial deviance (100 = a coin flip; lower is
+/// better), log loss (mean of −[s·ln p + (1 − s)·ln(1 − p)], p clipped to [0.001, 0.999]), the 2010
+/// Kaggle contest's RMSE (per player and month, predicted against actual total score) and a
+/// calibration table.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Run directories
+    #[arg(required = true)]
+    runs: Vec<PathBuf>,
+    /// First rating period scored (YYYY-MM, or YYYY for January)
+    #[arg(long, value_name = "MONTH", value_parser = first_month)]
+    from: Option<Month>,
+    /// Last rating period scored (YYYY-MM, or YYYY for December)
+    #[arg(long, value_name = "MONTH", value_parser = last_month)]
+    to: Option<Month>,
+    /// Output: text, md, csv or json
+    #[arg(long, default_value = "text", value_parser = Format::NAMES.to_vec())]
+    format: String,
+    /// Write the table to this file instead of the terminal
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Draw the calibration (.svg or .png)
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let window = Selection {
+        from: args.from,
+        to: args.to,
+        established: None,
+    };
+    let mut scores = Vec::new();
+    for dir in &args.runs {
+        let score = Score::of(&ScoredGames::read(dir)?, &window);
+        if score.games == 0 {
+            anyhow::bail!(
+                "{}: no scored game in the window (rating periods {} to {}); check --from/--to",
+                dir.display(),
+                args.from.map_or("the first".into(), |m| m.to_string()),
+                args.to.map_or("the last".into(), |m| m.to_string())
+            );
+        }
+        scores.push(score);
+    }
+    let described = match (args.from, args.to) {
+        (Some(f), Some(t)) => format!("{f} to {t}"),
+        (Some(f), None) => format!("{f} on"),
+        (None, Some(t)) => format!("up to {t}"),
+        (None, None) => "every rating period".to_string(),
+    };
+    let format = Format::parse(&args.format).unwrap_or(Format::Text);
+    write_output(args.out.as_deref(), &render(&scores, format, &described))?;
+    if let Some(plot) = &args.plot {
+        calibration_picture(&scores).save(plot)?;
+    }
+    Ok(())
+}

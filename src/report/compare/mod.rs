@@ -1,0 +1,678 @@
+//! Two rating lists compared player by player: a run's list of some month (`RUN@2023-12`), or a
+//! list file (canonical, or FIDE's TXT in any layout). Differences are B − A.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use polars::prelude::*;
+
+use crate::ingest::{read_list_ratings, IdMap, Skips};
+use crate::model::Month;
+
+use crate::plot::{categorical, Density, LineChart, Picture, Series};
+
+use super::crosstable::Format;
+use super::game_source::month_column;
+use super::run_files::{text_column, ReportError, RunFiles};
+use super::{thousands, TextTable};
+
+mod runs;
+
+pub use runs::{explain, MonthDiff, OverTime};
+
+/// Where a list comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ListSource {
+    /// A run directory and one of its lists (the last when `None`).
+    Run(PathBuf, Option<Month>),
+    File(PathBuf),
+}
+
+impl ListSource {
+    /// `RUN@YYYY-MM`, `RUN` (a directory: its last list) or a list file.
+    pub fn parse(text: &str) -> Result<ListSource, String> {
+        if let Some((dir, month)) = text.rsplit_once('@') {
+            let month = Month::parse(month)
+                .ok_or_else(|| format!("{text}: expected RUN@YYYY-MM, got the month {month:?}"))?;
+            return Ok(ListSource::Run(PathBuf::from(dir), Some(month)));
+        }
+        let path = PathBuf::from(text);
+        Ok(if path.is_dir() {
+            ListSource::Run(path, None)
+        } else {
+            ListSource::File(path)
+        })
+    }
+}
+
+/// Why a player is missing from a list, as far as the list's source knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Absence {
+    /// The run rated games of theirs but never gave them a rating.
+    NeverQualified,
+    /// On an earlier list of the run, gone since: fell below the floor.
+    Delisted,
+    /// Inactive on the other list (list files often leave inactive players out).
+    InactiveOnTheOther,
+    /// Nothing known.
+    Absent,
+}
+
+impl Absence {
+    pub fn name(self) -> &'static str {
+        match self {
+            Absence::NeverQualified => "never qualified (played, never rated)",
+            Absence::Delisted => "delisted below the floor",
+            Absence::InactiveOnTheOther => "inactive (list files may leave inactive players out)",
+            Absence::Absent => "absent",
+        }
+    }
+}
+
+/// One list, loaded.
+#[derive(Debug)]
+pub struct List {
+    pub label: String,
+    pub month: Option<Month>,
+    pub ids: Vec<String>,
+    pub ratings: Vec<i32>,
+    pub inactive: Vec<bool>,
+    /// The run it belongs to, to explain absences.
+    run: Option<PathBuf>,
+}
+
+impl List {
+    pub fn load(source: &ListSource, skip_invalid: bool) -> Result<List, ReportError> {
+        match source {
+            ListSource::File(path) => {
+                let mut skips = Skips::new(skip_invalid);
+                let mut list = read_list_ratings(path, &mut skips)?;
+                let dropped = list.keep_first_entries(&mut skips)?;
+                if skips.total() > 0 {
+                    eprintln!(
+                        "{}: {} rows left out (--skip-invalid), {} of them ids listed twice",
+                        path.display(),
+                        skips.total(),
+                        dropped
+                    );
+                }
+                Ok(List {
+                    label: file_name(path),
+                    month: list.month,
+                    ids: list.ids,
+                    ratings: list.ratings,
+                    inactive: list.inactive,
+                    run: None,
+                })
+            }
+            ListSource::Run(dir, month) => load_run_list(dir, *month),
+        }
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+fn load_run_list(dir: &Path, month: Option<Month>) -> Result<List, ReportError> {
+    let run = RunFiles::open(dir)?;
+    let path = dir.join("lists.parquet");
+    let table = |e: PolarsError| ReportError::Table {
+        path: path.clone(),
+        message: e.to_string(),
+    };
+    let df = run.read_columns("lists.parquet", &["month", "id", "rating", "status"])?;
+    let months = month_column(&df, "month").map_err(table)?;
+    let (Some(&first), Some(&last)) = (months.first(), months.last()) else {
+        return Err(ReportError::NotFound(format!(
+            "{}: the run has no lists",
+            dir.display()
+        )));
+    };
+    let month = month.unwrap_or(last);
+    if !months.contains(&month) {
+        return Err(ReportError::NotFound(format!(
+            "{}: the run has no list for {month}; its lists run from {first} to {last}",
+            dir.display()
+        )));
+    }
+    // Only this month's rows become text.
+    let mask: BooleanChunked = months.iter().map(|m| *m == month).collect();
+    let df = df.filter(&mask).map_err(table)?;
+    let ids = text_column(&df, "id").map_err(table)?;
+    let ratings = df
+        .column("rating")
+        .and_then(|c| c.i32().cloned())
+        .map_err(table)?;
+    let status = text_column(&df, "status").map_err(table)?;
+    Ok(List {
+        label: format!("{}@{month}", run.scenario.name),
+        month: Some(month),
+        ids: ids.into_iter().map(Option::unwrap_or_default).collect(),
+        ratings: ratings.iter().map(|r| r.unwrap_or(0)).collect(),
+        inactive: status
+            .iter()
+            .map(|s| s.as_deref() == Some("inactive"))
+            .collect(),
+        run: Some(dir.to_path_buf()),
+    })
+}
+
+/// Why each of `missing` is absent from a run's list of `month`: delisted if an earlier list of
+/// the run had them, never qualified if the run rated games of theirs, else absent.
+fn run_absences(
+    dir: &Path,
+    month: Month,
+    missing: &HashSet<&str>,
+) -> Result<HashMap<String, Absence>, ReportError> {
+    let run = RunFiles::open(dir)?;
+    let table = |name: &str| {
+        let path = dir.join(name);
+        move |e: PolarsError| ReportError::Table {
+            path,
+            message: e.to_string(),
+        }
+    };
+    let lists = run.read_columns("lists.parquet", &["month", "id"])?;
+    let months = month_column(&lists, "month").map_err(table("lists.parquet"))?;
+    let mut why: HashMap<String, Absence> = HashMap::new();
+    for (row, id) in rows_with_ids(&lists, "id", missing).map_err(table("lists.parquet"))? {
+        if months[row] < month {
+            why.insert(id, Absence::Delisted);
+        }
+    }
+    let games = run.read_columns("games.parquet", &["white", "black"])?;
+    for side in ["white", "black"] {
+        for (_, id) in rows_with_ids(&games, side, missing).map_err(table("games.parquet"))? {
+            why.entry(id).or_insert(Absence::NeverQualified);
+        }
+    }
+    Ok(why)
+}
+
+/// The rows whose id (a number or text column) is one of `wanted`, with that id.
+fn rows_with_ids(
+    df: &DataFrame,
+    name: &str,
+    wanted: &HashSet<&str>,
+) -> PolarsResult<Vec<(usize, String)>> {
+    let column = df.column(name)?;
+    if column.dtype() == &DataType::Int64 {
+        let numbers: HashSet<i64> = wanted.iter().filter_map(|w| w.parse().ok()).collect();
+        return Ok(column
+            .i64()?
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| {
+                v.filter(|v| numbers.contains(v))
+                    .map(|v| (i, v.to_string()))
+            })
+            .collect());
+    }
+    let text = column.cast(&DataType::String)?;
+    Ok(text
+        .str()?
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.filter(|v| wanted.contains(v)).map(|v| (i, v.to_string())))
+        .collect())
+}
+
+/// Statistics of B − A over the players on both lists.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub both: usize,
+    pub mean_diff: f64,
+    pub median_diff: f64,
+    pub rmse: f64,
+    pub mae: f64,
+    /// Shares with |B − A| of at most 0, 5, 10 and 25 points.
+    pub within: [f64; 4],
+    pub spearman: f64,
+}
+
+pub const WITHIN: [i32; 4] = [0, 5, 10, 25];
+
+impl Stats {
+    /// From (rating A, rating B) pairs; sums are exact in integers.
+    pub fn of(pairs: &[(i32, i32)]) -> Stats {
+        let n = pairs.len();
+        if n == 0 {
+            return Stats::default();
+        }
+        let mut diffs: Vec<i64> = pairs
+            .iter()
+            .map(|&(a, b)| i64::from(b) - i64::from(a))
+            .collect();
+        let sum: i64 = diffs.iter().sum();
+        let squares: i128 = diffs.iter().map(|&d| i128::from(d * d)).sum();
+        let absolute: i64 = diffs.iter().map(|d| d.abs()).sum();
+        let mut within = [0.0; 4];
+        for (w, limit) in within.iter_mut().zip(WITHIN) {
+            *w = diffs.iter().filter(|d| d.abs() <= i64::from(limit)).count() as f64 / n as f64;
+        }
+        diffs.sort_unstable();
+        let median = if n % 2 == 1 {
+            diffs[n / 2] as f64
+        } else {
+            (diffs[n / 2 - 1] + diffs[n / 2]) as f64 / 2.0
+        };
+        Stats {
+            both: n,
+            mean_diff: sum as f64 / n as f64,
+            median_diff: median,
+            rmse: (squares as f64 / n as f64).sqrt(),
+            mae: absolute as f64 / n as f64,
+            within,
+            spearman: spearman(pairs),
+        }
+    }
+}
+
+/// Ranks with ties sharing their average rank.
+fn ranks(values: &[i32]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by_key(|&i| values[i]);
+    let mut ranks = vec![0.0; values.len()];
+    let mut start = 0;
+    while start < order.len() {
+        let mut end = start;
+        while end + 1 < order.len() && values[order[end + 1]] == values[order[start]] {
+            end += 1;
+        }
+        let rank = (start + end) as f64 / 2.0 + 1.0;
+        for &i in &order[start..=end] {
+            ranks[i] = rank;
+        }
+        start = end + 1;
+    }
+    ranks
+}
+
+/// Spearman's rank correlation: Pearson's correlation of the ranks (ties averaged).
+fn spearman(pairs: &[(i32, i32)]) -> f64 {
+    let a = ranks(&pairs.iter().map(|p| p.0).collect::<Vec<_>>());
+    let b = ranks(&pairs.iter().map(|p| p.1).collect::<Vec<_>>());
+    let n = a.len() as f64;
+    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(&b) {
+        sab += (x - ma) * (y - mb);
+        saa += (x - ma) * (x - ma);
+        sbb += (y - mb) * (y - mb);
+    }
+    if saa == 0.0 || sbb == 0.0 {
+        return f64::NAN;
+    }
+    sab / (saa * sbb).sqrt()
+}
+
+/// The comparison of two lists.
+#[derive(Debug)]
+pub struct Comparison {
+    pub a: String,
+    pub b: String,
+    pub overall: Stats,
+    /// Per 100-point band of B's rating.
+    pub bands: Vec<(i32, Stats)>,
+    pub only_a: BTreeMap<Absence, usize>,
+    pub only_b: BTreeMap<Absence, usize>,
+    /// The largest |B − A|: (id, A, B).
+    pub largest: Vec<(String, i32, i32)>,
+    /// (rating A, rating B) of the players on both, for pictures.
+    pub pairs: Vec<(i32, i32)>,
+}
+
+pub const BAND: i32 = 100;
+
+impl Comparison {
+    pub fn of(a: &List, b: &List, largest: usize) -> Result<Comparison, ReportError> {
+        let index_a: IdMap<&str, usize> = a
+            .ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.as_str(), i))
+            .collect();
+        let index_b: IdMap<&str, usize> = b
+            .ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.as_str(), i))
+            .collect();
+        let mut pairs = Vec::new();
+        let mut joined: Vec<(usize, usize)> = Vec::new();
+        for (j, id) in b.ids.iter().enumerate() {
+            if let Some(&i) = index_a.get(id.as_str()) {
+                pairs.push((a.ratings[i], b.ratings[j]));
+                joined.push((i, j));
+            }
+        }
+        if pairs.is_empty() {
+            return Err(ReportError::NotFound(format!(
+                "{} and {} have no player in common: are they lists of the same pool, with the same kind of ids?",
+                a.label, b.label
+            )));
+        }
+        let mut by_band: BTreeMap<i32, Vec<(i32, i32)>> = BTreeMap::new();
+        for &(ra, rb) in &pairs {
+            by_band
+                .entry(rb.div_euclid(BAND) * BAND)
+                .or_default()
+                .push((ra, rb));
+        }
+        let bands = by_band
+            .into_iter()
+            .map(|(k, v)| (k, Stats::of(&v)))
+            .collect();
+        // The largest |B − A| without sorting everyone: select, then order the few.
+        let gap = |(i, j): (usize, usize)| (b.ratings[j] - a.ratings[i]).abs();
+        let mut order = joined;
+        let keep = largest.min(order.len());
+        if keep > 0 && keep < order.len() {
+            order.select_nth_unstable_by(keep - 1, |x, y| {
+                gap(*y).cmp(&gap(*x)).then(a.ids[x.0].cmp(&a.ids[y.0]))
+            });
+        }
+        order.truncate(keep);
+        order.sort_by(|x, y| gap(*y).cmp(&gap(*x)).then(a.ids[x.0].cmp(&a.ids[y.0])));
+        let largest = order
+            .iter()
+            .map(|&(i, j)| (a.ids[i].clone(), a.ratings[i], b.ratings[j]))
+            .collect();
+        let only_a = absences(a, b, &index_b)?;
+        let only_b = absences(b, a, &index_a)?;
+        Ok(Comparison {
+            a: a.label.clone(),
+            b: b.label.clone(),
+            overall: Stats::of(&pairs),
+            bands,
+            only_a,
+            only_b,
+            largest,
+            pairs,
+        })
+    }
+}
+
+/// Players of `present` missing from `other`, counted by the reason `other`'s source knows.
+fn absences(
+    present: &List,
+    other: &List,
+    other_index: &IdMap<&str, usize>,
+) -> Result<BTreeMap<Absence, usize>, ReportError> {
+    let missing: Vec<usize> = (0..present.ids.len())
+        .filter(|&i| !other_index.contains_key(present.ids[i].as_str()))
+        .collect();
+    let known = match (&other.run, other.month) {
+        (Some(dir), Some(month)) => {
+            let ids: HashSet<&str> = missing.iter().map(|&i| present.ids[i].as_str()).collect();
+            run_absences(dir, month, &ids)?
+        }
+        _ => HashMap::new(),
+    };
+    let mut counts = BTreeMap::new();
+    for i in missing {
+        let reason = known
+            .get(&present.ids[i])
+            .copied()
+            .unwrap_or(if present.inactive[i] {
+                Absence::InactiveOnTheOther
+            } else {
+                Absence::Absent
+            });
+        *counts.entry(reason).or_default() += 1;
+    }
+    Ok(counts)
+}
+
+fn round(value: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (value * scale).round() / scale
+}
+
+fn stats_json(s: &Stats) -> Value {
+    json!({
+        "both": s.both,
+        "mean_diff": round(s.mean_diff, 3),
+        "median_diff": s.median_diff,
+        "rmse": round(s.rmse, 3),
+        "mae": round(s.mae, 3),
+        "within_0": round(s.within[0], 4),
+        "within_5": round(s.within[1], 4),
+        "within_10": round(s.within[2], 4),
+        "within_25": round(s.within[3], 4),
+        "spearman": if s.spearman.is_nan() { Value::Null } else { json!(round(s.spearman, 5)) },
+    })
+}
+
+fn reasons_json(counts: &BTreeMap<Absence, usize>) -> Value {
+    Value::Object(
+        counts
+            .iter()
+            .map(|(k, v)| (k.name().to_string(), json!(v)))
+            .collect(),
+    )
+}
+
+impl Comparison {
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Json => format!(
+                "{}\n",
+                serde_json::to_string_pretty(&self.json()).unwrap_or_default()
+            ),
+            Format::Csv => {
+                let mut out = String::from(
+                    "band,both,mean_diff,median_diff,rmse,mae,within_0,within_5,within_10,within_25,spearman\n",
+                );
+                let row = |band: &str, s: &Stats| {
+                    format!(
+                        "{band},{},{:.3},{},{:.3},{:.3},{:.4},{:.4},{:.4},{:.4},{:.5}\n",
+                        s.both,
+                        s.mean_diff,
+                        s.median_diff,
+                        s.rmse,
+                        s.mae,
+                        s.within[0],
+                        s.within[1],
+                        s.within[2],
+                        s.within[3],
+                        s.spearman
+                    )
+                };
+                out.push_str(&row("all", &self.overall));
+                for (band, s) in &self.bands {
+                    out.push_str(&row(&band.to_string(), s));
+                }
+                out
+            }
+            Format::Text | Format::Md => self.text(),
+        }
+    }
+
+    pub fn json(&self) -> Value {
+        let mut m = serde_json::Map::new();
+        m.insert("a".into(), json!(self.a));
+        m.insert("b".into(), json!(self.b));
+        m.insert("both".into(), json!(self.overall.both));
+        m.insert("only_a".into(), json!(self.only_a.values().sum::<usize>()));
+        m.insert("only_b".into(), json!(self.only_b.values().sum::<usize>()));
+        if let Value::Object(stats) = stats_json(&self.overall) {
+            m.extend(stats.into_iter().filter(|(k, _)| k != "both"));
+        }
+        m.insert("only_a_reasons".into(), reasons_json(&self.only_a));
+        m.insert("only_b_reasons".into(), reasons_json(&self.only_b));
+        let bands: Vec<Value> = self
+            .bands
+            .iter()
+            .map(|(band, s)| {
+                let mut v = serde_json::Map::new();
+                v.insert("band".into(), json!(band));
+                if let Value::Object(stats) = stats_json(s) {
+                    v.extend(stats);
+                }
+                Value::Object(v)
+            })
+            .collect();
+        m.insert("bands".into(), json!(bands));
+        let largest: Vec<Value> = self
+            .largest
+            .iter()
+            .map(|(id, a, b)| json!({"id": id, "a": a, "b": b, "diff": b - a}))
+            .collect();
+        m.insert("largest".into(), json!(largest));
+        Value::Object(m)
+    }
+
+    fn text(&self) -> String {
+        let mut table = TextTable::default();
+        table.push(
+            [
+                "band of B",
+                "both",
+                "mean",
+                "median",
+                "RMSE",
+                "MAE",
+                "=0",
+                "±5",
+                "±10",
+                "±25",
+                "Spearman",
+            ]
+            .map(String::from)
+            .to_vec(),
+        );
+        let row = |band: String, s: &Stats| {
+            let pct = |x: f64| format!("{:.1}%", x * 100.0);
+            vec![
+                band,
+                thousands(s.both as u64),
+                format!("{:+.1}", s.mean_diff),
+                format!("{:+.1}", s.median_diff),
+                format!("{:.1}", s.rmse),
+                format!("{:.1}", s.mae),
+                pct(s.within[0]),
+                pct(s.within[1]),
+                pct(s.within[2]),
+                pct(s.within[3]),
+                if s.spearman.is_nan() {
+                    "-".into()
+                } else {
+                    format!("{:.4}", s.spearman)
+                },
+            ]
+        };
+        table.push(row("all".into(), &self.overall));
+        for (band, s) in &self.bands {
+            table.push(row(format!("{band}-{}", band + BAND - 1), s));
+        }
+        let reasons = |counts: &BTreeMap<Absence, usize>| {
+            let total: usize = counts.values().sum();
+            let parts: Vec<String> = counts
+                .iter()
+                .map(|(k, v)| format!("{} {}", thousands(*v as u64), k.name()))
+                .collect();
+            if parts.is_empty() {
+                "none".to_string()
+            } else {
+                format!("{} ({})", thousands(total as u64), parts.join(", "))
+            }
+        };
+        let mut out = format!(
+            "A = {}, B = {}: differences B − A in rating points\n\n{}\nOnly on A: {}\nOnly on B: {}\n",
+            self.a,
+            self.b,
+            table.render(&[0]),
+            reasons(&self.only_a),
+            reasons(&self.only_b)
+        );
+        if !self.largest.is_empty() {
+            out.push_str("\nLargest differences:\n");
+            let mut t = TextTable::default();
+            t.push(["id", "A", "B", "B − A"].map(String::from).to_vec());
+            for (id, a, b) in &self.largest {
+                t.push(vec![
+                    id.clone(),
+                    a.to_string(),
+                    b.to_string(),
+                    format!("{:+}", b - a),
+                ]);
+            }
+            out.push_str(&t.render(&[0]));
+        }
+        out
+    }
+}
+
+impl Comparison {
+    /// Rating A against rating B as a density of 25-point squares.
+    pub fn density_picture(&self) -> Picture {
+        let bin = 25;
+        let mut cells: BTreeMap<(i32, i32), u64> = BTreeMap::new();
+        for &(a, b) in &self.pairs {
+            *cells
+                .entry((a.div_euclid(bin) * bin, b.div_euclid(bin) * bin))
+                .or_default() += 1;
+        }
+        Picture::Density(Density {
+            title: format!("{} against {}", self.b, self.a),
+            x_label: format!("rating on {} (rating points)", self.a),
+            y_label: format!("rating on {} (rating points)", self.b),
+            bin,
+            cells: cells.into_iter().map(|((x, y), n)| (x, y, n)).collect(),
+        })
+    }
+
+    /// The two lists' rating distributions (players on both), 25-point bins.
+    pub fn distribution_picture(&self) -> Picture {
+        let bin = 25;
+        let count = |rating: &dyn Fn(&(i32, i32)) -> i32| {
+            let mut bins: BTreeMap<i32, u64> = BTreeMap::new();
+            for p in &self.pairs {
+                *bins.entry(rating(p).div_euclid(bin) * bin).or_default() += 1;
+            }
+            bins
+        };
+        let (a, b) = (count(&|p| p.0), count(&|p| p.1));
+        let top = a.values().chain(b.values()).copied().max().unwrap_or(1) as f64;
+        let low = a.keys().chain(b.keys()).copied().min().unwrap_or(0);
+        let high = a.keys().chain(b.keys()).copied().max().unwrap_or(0) + bin;
+        let points = |bins: &BTreeMap<i32, u64>| {
+            bins.iter()
+                .map(|(&k, &n)| (f64::from(k) + f64::from(bin) / 2.0, n as f64))
+                .collect()
+        };
+        Picture::Lines(LineChart {
+            title: format!("Rating distributions: {} and {}", self.a, self.b),
+            x_label: "rating (rating points)".to_string(),
+            y_label: format!("players per {bin}-point bin"),
+            x_range: (f64::from(low), f64::from(high)),
+            y_range: (0.0, top * 1.08),
+            series: vec![
+                Series {
+                    name: format!("A: {}", self.a),
+                    colour: categorical(0),
+                    points: points(&a),
+                    dashed: false,
+                    markers: false,
+                },
+                Series {
+                    name: format!("B: {}", self.b),
+                    colour: categorical(1),
+                    points: points(&b),
+                    dashed: false,
+                    markers: false,
+                },
+            ],
+            legend_lower_right: false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

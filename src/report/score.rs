@@ -1,0 +1,443 @@
+//! How well a run's ratings predicted the games they rated: each game's expected score is the one
+//! the run used (`games.parquet`), from the lists in force when the game was played, never later
+//! ones. Binomial deviance (100 = a coin flip), log loss, the 2010 Kaggle contest's RMSE (per
+//! player per month, predicted against actual total score) and a calibration table.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use polars::prelude::*;
+use serde_json::{json, Value};
+
+use crate::model::Month;
+use crate::plot::{categorical, LineChart, Picture, Series};
+
+use super::crosstable::{Format, Selection};
+use super::game_source::month_column;
+use super::run_files::{ReportError, RunFiles};
+use super::{thousands, TextTable};
+
+/// Expected scores are clipped to this distance from 0 and 1 for the logarithms.
+const CLIP: f64 = 0.001;
+/// Calibration bins of expected score.
+const BINS: usize = 20;
+
+/// A run's games with the expectation the run used for White.
+#[derive(Debug, Default)]
+pub struct ScoredGames {
+    pub name: String,
+    pub month: Vec<Month>,
+    pub white: Vec<i64>,
+    pub black: Vec<i64>,
+    /// White's score, 0–1.
+    pub score: Vec<f64>,
+    /// White's expected score as the run used it; `None` when neither side had one (the game
+    /// only counted towards a first rating).
+    pub expected: Vec<Option<f64>>,
+}
+
+impl ScoredGames {
+    pub fn read(dir: &Path) -> Result<ScoredGames, ReportError> {
+        let run = RunFiles::open(dir)?;
+        let path = dir.join("games.parquet");
+        let table = |e: PolarsError| ReportError::Table {
+            path: path.clone(),
+            message: e.to_string(),
+        };
+        let df = run.read_columns(
+            "games.parquet",
+            &[
+                "period",
+                "white",
+                "black",
+                "score",
+                "white_expected",
+                "black_expected",
+            ],
+        )?;
+        let mut interner: HashMap<String, i64> = HashMap::new();
+        let mut ids = |name: &str| -> PolarsResult<Vec<i64>> {
+            let column = df.column(name)?;
+            if column.dtype() == &DataType::Int64 {
+                return Ok(column
+                    .i64()?
+                    .iter()
+                    .map(|v| v.unwrap_or(i64::MIN))
+                    .collect());
+            }
+            let text = column.cast(&DataType::String)?;
+            Ok(text
+                .str()?
+                .iter()
+                .map(|v| {
+                    let next = interner.len() as i64;
+                    *interner.entry(v.unwrap_or("").to_string()).or_insert(next)
+                })
+                .collect())
+        };
+        let white = ids("white").map_err(table)?;
+        let black = ids("black").map_err(table)?;
+        let float = |name: &str| df.column(name).and_then(|c| c.f64().cloned());
+        let score = float("score").map_err(table)?;
+        let we = float("white_expected").map_err(table)?;
+        let be = float("black_expected").map_err(table)?;
+        Ok(ScoredGames {
+            name: run.scenario.name.clone(),
+            month: month_column(&df, "period").map_err(table)?,
+            white,
+            black,
+            score: score.iter().map(|s| s.unwrap_or(0.5)).collect(),
+            expected: we
+                .iter()
+                .zip(be.iter())
+                .map(|(w, b)| w.or(b.map(|b| 1.0 - b)))
+                .collect(),
+        })
+    }
+}
+
+/// A sum that keeps the rounding error of each addition (Neumaier's compensated summation), so
+/// that millions of small terms add up exactly enough.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sum {
+    total: f64,
+    compensation: f64,
+}
+
+impl Sum {
+    fn add(&mut self, x: f64) {
+        let t = self.total + x;
+        if self.total.abs() >= x.abs() {
+            self.compensation += (self.total - t) + x;
+        } else {
+            self.compensation += (x - t) + self.total;
+        }
+        self.total = t;
+    }
+
+    fn value(&self) -> f64 {
+        self.total + self.compensation
+    }
+}
+
+/// One calibration bin.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Bin {
+    pub games: u64,
+    expected: f64,
+    actual: f64,
+}
+
+impl Bin {
+    pub fn expected(&self) -> f64 {
+        self.expected / self.games as f64
+    }
+    pub fn actual(&self) -> f64 {
+        self.actual / self.games as f64
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Score {
+    pub name: String,
+    pub games: u64,
+    /// Games in the window without an expectation (both players unrated).
+    pub unscored: u64,
+    pub log_loss: f64,
+    pub deviance: f64,
+    pub player_months: u64,
+    pub kaggle_rmse: f64,
+    /// White's expected score in 20 bins of 0.05, from White's side.
+    pub calibration: [Bin; BINS],
+}
+
+impl Score {
+    pub fn of(games: &ScoredGames, window: &Selection) -> Score {
+        let mut loss = Sum::default();
+        let mut calibration = [Bin::default(); BINS];
+        let (mut n, mut unscored) = (0u64, 0u64);
+        // Player-months are gathered month by month (counting sort on the month), so that only
+        // one month's players are in the map at a time.
+        let mut by_month: HashMap<Month, Vec<usize>> = HashMap::new();
+        for i in 0..games.month.len() {
+            if !window.contains(games.month[i]) {
+                continue;
+            }
+            let (Some(p), s) = (games.expected[i], games.score[i]) else {
+                unscored += 1;
+                continue;
+            };
+            n += 1;
+            let q = p.clamp(CLIP, 1.0 - CLIP);
+            loss.add(-(s * q.ln() + (1.0 - s) * (1.0 - q).ln()));
+            let bin = ((p * BINS as f64) as usize).min(BINS - 1);
+            calibration[bin].games += 1;
+            calibration[bin].expected += p;
+            calibration[bin].actual += s;
+            by_month.entry(games.month[i]).or_default().push(i);
+        }
+        let mut months: Vec<&Month> = by_month.keys().collect();
+        months.sort_unstable();
+        let mut squares = Sum::default();
+        let mut player_months = 0u64;
+        let mut totals: HashMap<i64, (f64, f64)> = HashMap::new();
+        for month in months {
+            totals.clear();
+            for &i in &by_month[month] {
+                let p = games.expected[i].unwrap_or(0.5);
+                let s = games.score[i];
+                let w = totals.entry(games.white[i]).or_default();
+                w.0 += p;
+                w.1 += s;
+                let b = totals.entry(games.black[i]).or_default();
+                b.0 += 1.0 - p;
+                b.1 += 1.0 - s;
+            }
+            let mut errors: Vec<f64> = totals.values().map(|(p, s)| (p - s) * (p - s)).collect();
+            errors.sort_by(f64::total_cmp);
+            for e in errors {
+                squares.add(e);
+            }
+            player_months += totals.len() as u64;
+        }
+        let log_loss = if n > 0 {
+            loss.value() / n as f64
+        } else {
+            f64::NAN
+        };
+        Score {
+            name: games.name.clone(),
+            games: n,
+            unscored,
+            log_loss,
+            deviance: 100.0 * log_loss / std::f64::consts::LN_2,
+            player_months,
+            kaggle_rmse: (squares.value() / player_months.max(1) as f64).sqrt(),
+            calibration,
+        }
+    }
+
+    fn json(&self) -> Value {
+        let calibration: Vec<Value> = self
+            .calibration
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.games > 0)
+            .map(|(i, b)| {
+                json!({"bin_low": i as f64 / BINS as f64, "games": b.games,
+                       "expected": round(b.expected(), 5), "actual": round(b.actual(), 5)})
+            })
+            .collect();
+        json!({
+            "run": self.name,
+            "games": self.games,
+            "unscored": self.unscored,
+            "deviance": round(self.deviance, 4),
+            "log_loss": round(self.log_loss, 6),
+            "kaggle_rmse": round(self.kaggle_rmse, 6),
+            "player_months": self.player_months,
+            "calibration": calibration,
+        })
+    }
+}
+
+fn round(value: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (value * scale).round() / scale
+}
+
+/// Several runs' scores side by side.
+pub fn render(scores: &[Score], format: Format, window: &str) -> String {
+    match format {
+        Format::Json => {
+            let all: Vec<Value> = scores.iter().map(Score::json).collect();
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&all).unwrap_or_default()
+            )
+        }
+        Format::Csv => {
+            let mut out =
+                String::from("run,games,unscored,deviance,log_loss,kaggle_rmse,player_months\n");
+            for s in scores {
+                out.push_str(&format!(
+                    "{},{},{},{:.4},{:.6},{:.6},{}\n",
+                    s.name,
+                    s.games,
+                    s.unscored,
+                    s.deviance,
+                    s.log_loss,
+                    s.kaggle_rmse,
+                    s.player_months
+                ));
+            }
+            out
+        }
+        Format::Text | Format::Md => {
+            let mut table = TextTable::default();
+            table.push(
+                [
+                    "run",
+                    "games",
+                    "deviance",
+                    "log loss",
+                    "Kaggle RMSE",
+                    "player-months",
+                ]
+                .map(String::from)
+                .to_vec(),
+            );
+            for s in scores {
+                table.push(vec![
+                    s.name.clone(),
+                    thousands(s.games),
+                    format!("{:.2}", s.deviance),
+                    format!("{:.4}", s.log_loss),
+                    format!("{:.4}", s.kaggle_rmse),
+                    thousands(s.player_months),
+                ]);
+            }
+            let mut cal = TextTable::default();
+            let mut header = vec!["expected".to_string()];
+            for s in scores {
+                header.push(format!("{}: actual", s.name));
+                header.push("games".into());
+            }
+            cal.push(header);
+            for b in 0..BINS {
+                if scores.iter().all(|s| s.calibration[b].games == 0) {
+                    continue;
+                }
+                let mut line = vec![format!(
+                    "{:.2}-{:.2}",
+                    b as f64 / BINS as f64,
+                    (b + 1) as f64 / BINS as f64
+                )];
+                for s in scores {
+                    let bin = &s.calibration[b];
+                    if bin.games == 0 {
+                        line.extend(["".into(), "0".into()]);
+                    } else {
+                        line.push(format!("{:.3} (exp. {:.3})", bin.actual(), bin.expected()));
+                        line.push(thousands(bin.games));
+                    }
+                }
+                cal.push(line);
+            }
+            format!(
+                "How well the ratings in force predicted the games of {window} (expected scores as each run used them)\n\n{}\nDeviance: 100 × mean log loss / ln 2, so a coin flip scores 100; lower is better.\nKaggle RMSE: per player and month, predicted against actual total score (the 2010 contest's measure).\n\nCalibration, White's expected score against White's actual score:\n\n{}",
+                table.render(&[0]),
+                cal.render(&[0])
+            )
+        }
+    }
+}
+
+/// Expected against actual score per bin, one line per run, with the diagonal.
+pub fn calibration_picture(scores: &[Score]) -> Picture {
+    let mut series = vec![Series {
+        name: "perfect calibration".to_string(),
+        colour: plotters::style::RGBColor(0, 0, 0),
+        points: vec![(0.0, 0.0), (1.0, 1.0)],
+        dashed: true,
+        markers: false,
+    }];
+    for (i, s) in scores.iter().enumerate() {
+        series.push(Series {
+            name: format!("{} ({} games)", s.name, thousands(s.games)),
+            colour: categorical(i),
+            points: s
+                .calibration
+                .iter()
+                .filter(|b| b.games >= 20)
+                .map(|b| (b.expected(), b.actual()))
+                .collect(),
+            dashed: false,
+            markers: true,
+        });
+    }
+    Picture::Lines(LineChart {
+        title: "Calibration: White's expected against actual score".to_string(),
+        x_label: "expected score as the run used it (bins of 0.05)".to_string(),
+        y_label: "actual mean score".to_string(),
+        x_range: (0.0, 1.0),
+        y_range: (0.0, 1.0),
+        series,
+        legend_lower_right: true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three games in one month and one in the next, by hand:
+    /// log losses −ln .8, −ln .5, −ln(1 − .25) for the decisive and drawn games, and the draw at .6:
+    /// −(.5 ln .6 + .5 ln .4).
+    fn games() -> ScoredGames {
+        let m = |n| Month::new(2020, n).unwrap();
+        ScoredGames {
+            name: "fixture".into(),
+            month: vec![m(1), m(1), m(1), m(2), m(2)],
+            white: vec![1, 2, 3, 1, 4],
+            black: vec![2, 3, 1, 3, 5],
+            score: vec![1.0, 0.5, 0.0, 0.5, 1.0],
+            expected: vec![Some(0.8), Some(0.5), Some(0.25), Some(0.6), None],
+        }
+    }
+
+    #[test]
+    fn scores_are_the_hand_computed_ones() {
+        let s = Score::of(&games(), &Selection::all());
+        assert_eq!((s.games, s.unscored), (4, 1));
+        let expected_loss =
+            (-(0.8f64.ln()) - 0.5f64.ln() - 0.75f64.ln() - (0.5 * 0.6f64.ln() + 0.5 * 0.4f64.ln()))
+                / 4.0;
+        assert!((s.log_loss - expected_loss).abs() < 1e-12);
+        assert!((s.deviance - 100.0 * expected_loss / std::f64::consts::LN_2).abs() < 1e-9);
+        // January: player 1 expected .8 + .75 = 1.55, scored 1 + 1 = 2 (error .45); player 2
+        // expected .2 + .5 = .7, scored 0 + .5 = .5 (.2); player 3 expected .5 + .25 = .75, scored
+        // .5 + 0 = .5 (.25). February: players 1 and 3, .6 against .5 and .4 against .5 (.1 each).
+        let squares = 0.45f64.powi(2) + 0.2f64.powi(2) + 0.25f64.powi(2) + 0.01 + 0.01;
+        assert_eq!(s.player_months, 5);
+        assert!((s.kaggle_rmse - (squares / 5.0).sqrt()).abs() < 1e-12);
+        assert_eq!(s.calibration[16].games, 1);
+        assert_eq!(s.calibration[10].games, 1);
+        assert!((s.calibration[12].actual() - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_coin_flip_scores_100_and_expectations_are_clipped() {
+        let m = Month::new(2020, 1).unwrap();
+        let flip = ScoredGames {
+            month: vec![m, m],
+            white: vec![1, 2],
+            black: vec![2, 1],
+            score: vec![1.0, 0.0],
+            expected: vec![Some(0.5), Some(0.5)],
+            ..ScoredGames::default()
+        };
+        assert!((Score::of(&flip, &Selection::all()).deviance - 100.0).abs() < 1e-9);
+        let certain = ScoredGames {
+            month: vec![m],
+            white: vec![1],
+            black: vec![2],
+            score: vec![0.0],
+            expected: vec![Some(1.0)],
+            ..ScoredGames::default()
+        };
+        let s = Score::of(&certain, &Selection::all());
+        assert!((s.log_loss + (0.001f64).ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn compensated_sums_keep_small_terms() {
+        let mut s = Sum::default();
+        s.add(1e16);
+        for _ in 0..1000 {
+            s.add(1.0);
+        }
+        s.add(-1e16);
+        assert_eq!(s.value(), 1000.0);
+    }
+}
