@@ -1181,6 +1181,74 @@ fn a_generated_world_is_repeatable_and_replays() {
     ]);
     assert!(stdout.is_empty());
     assert!(run.join("lists.parquet").is_file());
+    // Sonas's what-if on the same world: the two runs part at the January 2017 compression.
+    let sonas = dir.join("sonas");
+    let sonas_2017 = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/sonas-2017.toml");
+    succeeds(&[
+        "replay",
+        sonas_2017.to_str().unwrap(),
+        "--quiet",
+        "--games",
+        a.join("games.parquet").to_str().unwrap(),
+        "--start-list",
+        a.join("start-list.parquet").to_str().unwrap(),
+        "--players",
+        a.join("players.parquet").to_str().unwrap(),
+        "--from",
+        "2008-04",
+        "--out",
+        sonas.to_str().unwrap(),
+    ]);
+    let (history_run, sonas_run) = (run.to_str().unwrap(), sonas.to_str().unwrap());
+    let series = succeeds(&[
+        "compare",
+        history_run,
+        sonas_run,
+        "--over-time",
+        "--format",
+        "csv",
+    ]);
+    let row = |month: &str| {
+        series
+            .lines()
+            .find(|l| l.starts_with(month))
+            .unwrap_or_else(|| panic!("{month} not in {series}"))
+            .to_string()
+    };
+    assert!(row("2016-12").ends_with(",0.000,0.000"), "{series}");
+    assert!(!row("2017-01").ends_with(",0.000,0.000"), "{series}");
+    let json = succeeds(&[
+        "compare",
+        &format!("{history_run}@2016-12"),
+        &format!("{sonas_run}@2017-01"),
+        "--format",
+        "json",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let largest = value["largest"][0]["id"].as_str().unwrap().to_string();
+    assert!(value["mean_diff"].as_f64().unwrap() > 0.0, "{json}");
+    let explained = succeeds(&["compare", history_run, sonas_run, "--explain", &largest]);
+    assert!(
+        explained.contains("the runs first differ on the 2017-01 list"),
+        "{explained}"
+    );
+    let truth = a.join("truth.parquet");
+    let drift = succeeds(&[
+        "compare",
+        history_run,
+        sonas_run,
+        "--truth",
+        truth.to_str().unwrap(),
+        "--format",
+        "csv",
+    ]);
+    assert!(
+        drift.starts_with(
+            "run,month,band_low,band_high,players,mean_diff\nfide-historical,2008-01,"
+        ),
+        "{drift}"
+    );
+    assert!(drift.contains("\nsonas-2017,2023-01,all,all,"), "{drift}");
     for (args, expected) in [
         (vec!["generate", "--scale", "0"], "--scale must be above 0"),
         (vec!["generate", "--scale", "-1"], "--scale must be above 0"),
@@ -1206,4 +1274,94 @@ fn a_generated_world_is_repeatable_and_replays() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// The dozen players of `report::compare`'s unit tests, through the command line from CSV lists.
+#[test]
+fn compare_gives_the_hand_computed_statistics_and_refuses_bad_lists() {
+    let (a, b) = (fixture("list-a.csv"), fixture("list-b.csv"));
+    let json = succeeds(&["compare", &a, &b, "--format", "json", "--largest", "3"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (
+            v["both"].as_u64(),
+            v["only_a"].as_u64(),
+            v["only_b"].as_u64()
+        ),
+        (Some(10), Some(2), Some(1))
+    );
+    assert_eq!(v["mean_diff"], 4.9);
+    assert_eq!(v["median_diff"], 0.0);
+    assert_eq!(v["rmse"], 16.885);
+    assert_eq!(v["mae"], 11.1);
+    assert_eq!(v["within_5"], 0.5);
+    assert_eq!(v["spearman"], 0.99697);
+    assert_eq!(
+        v["only_a_reasons"]["inactive (list files may leave inactive players out)"],
+        1
+    );
+    assert_eq!(v["largest"][0]["id"], "6");
+    assert_eq!(v["bands"][2]["band"], 1800);
+    assert_eq!(v["bands"][2]["mean_diff"], 2.5);
+    let shown = succeeds(&["compare", &a, &b]);
+    assert!(
+        shown.contains(
+            "all          10   +4.9    +0.0  16.9  11.1   30.0%   50.0%   70.0%   90.0%    0.9970"
+        ),
+        "{shown}"
+    );
+
+    let dir = scratch("compare-bad");
+    let twice = write(&dir, "twice.csv", "id,rating\n1,2000\n2,2100\n1,2010\n");
+    let r = elosim(&["compare", &a, &twice]);
+    assert!(!r.status.success());
+    assert!(text(&r.stderr).contains("twice.csv, line 4 (player 1, first listed on line 2), column id: a player listed twice"), "{}", text(&r.stderr));
+    let r = elosim(&["compare", &a, &twice, "--skip-invalid", "--format", "json"]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).contains("1 rows left out (--skip-invalid), 1 of them ids listed twice")
+    );
+    let strangers = write(&dir, "strangers.csv", "id,rating\n900,2000\n");
+    let r = elosim(&["compare", &a, &strangers]);
+    assert!(
+        text(&r.stderr).contains("no player in common"),
+        "{}",
+        text(&r.stderr)
+    );
+    let rapid = write(&dir, "rapid_2019.csv", "id,rating\n1,2000\n");
+    let r = elosim(&["compare", &a, &rapid]);
+    assert!(r.status.success());
+    assert!(
+        text(&r.stderr).contains(
+            "warning: list-a.csv looks like a standard list and rapid_2019.csv like a rapid list"
+        ),
+        "{}",
+        text(&r.stderr)
+    );
+    let run = dir.join("run");
+    succeeds(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    let r = elosim(&["compare", &format!("{}@2030-01", run.display()), &a]);
+    assert!(
+        text(&r.stderr)
+            .contains("the run has no list for 2030-01; its lists run from 2019-02 to 2019-04"),
+        "{}",
+        text(&r.stderr)
+    );
+    let score = succeeds(&["score", run.to_str().unwrap(), "--format", "json"]);
+    let s: serde_json::Value = serde_json::from_str(&score).unwrap();
+    for key in ["games", "deviance", "log_loss", "kaggle_rmse"] {
+        assert!(s[0][key].is_number(), "{key} in {score}");
+    }
+    let r = elosim(&["score", run.to_str().unwrap(), "--from", "2025"]);
+    assert!(
+        text(&r.stderr).contains("no scored game in the window"),
+        "{}",
+        text(&r.stderr)
+    );
 }
