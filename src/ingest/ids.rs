@@ -59,8 +59,15 @@ pub struct IdHasher(u64);
 pub type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
 impl Hasher for IdHasher {
+    /// The multiply carries a key's low bits up but never its high bits down, and hash tables
+    /// pick buckets from the low bits: text ids like "10352312" differ in their high bytes, so the
+    /// state is folded (MurmurHash3's finaliser) before use.
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h
     }
 
     fn write(&mut self, bytes: &[u8]) {

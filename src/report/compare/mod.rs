@@ -337,12 +337,6 @@ impl Comparison {
             .enumerate()
             .map(|(i, id)| (id.as_str(), i))
             .collect();
-        let index_b: IdMap<&str, usize> = b
-            .ids
-            .iter()
-            .enumerate()
-            .map(|(i, id)| (id.as_str(), i))
-            .collect();
         let mut pairs = Vec::new();
         let mut joined: Vec<(usize, usize)> = Vec::new();
         for (j, id) in b.ids.iter().enumerate() {
@@ -356,6 +350,11 @@ impl Comparison {
                 "{} and {} have no player in common: are they lists of the same pool, with the same kind of ids?",
                 a.label, b.label
             )));
+        }
+        let (mut on_a, mut on_b) = (vec![false; a.ids.len()], vec![false; b.ids.len()]);
+        for &(i, j) in &joined {
+            on_a[i] = true;
+            on_b[j] = true;
         }
         let mut by_band: BTreeMap<i32, Vec<(i32, i32)>> = BTreeMap::new();
         for &(ra, rb) in &pairs {
@@ -383,8 +382,8 @@ impl Comparison {
             .iter()
             .map(|&(i, j)| (a.ids[i].clone(), a.ratings[i], b.ratings[j]))
             .collect();
-        let only_a = absences(a, b, &index_b)?;
-        let only_b = absences(b, a, &index_a)?;
+        let only_a = absences(a, b, &on_a)?;
+        let only_b = absences(b, a, &on_b)?;
         Ok(Comparison {
             a: a.label.clone(),
             b: b.label.clone(),
@@ -402,11 +401,9 @@ impl Comparison {
 fn absences(
     present: &List,
     other: &List,
-    other_index: &IdMap<&str, usize>,
+    on_other: &[bool],
 ) -> Result<BTreeMap<Absence, usize>, ReportError> {
-    let missing: Vec<usize> = (0..present.ids.len())
-        .filter(|&i| !other_index.contains_key(present.ids[i].as_str()))
-        .collect();
+    let missing: Vec<usize> = (0..present.ids.len()).filter(|&i| !on_other[i]).collect();
     let known = match (&other.run, other.month) {
         (Some(dir), Some(month)) => {
             let ids: HashSet<&str> = missing.iter().map(|&i| present.ids[i].as_str()).collect();
@@ -416,10 +413,12 @@ fn absences(
     };
     let mut counts = BTreeMap::new();
     for i in missing {
+        // A list file may leave inactive players out; a run lists them, so there it says nothing.
+        let file_skips_inactive = other.run.is_none() && present.inactive[i];
         let reason = known
             .get(&present.ids[i])
             .copied()
-            .unwrap_or(if present.inactive[i] {
+            .unwrap_or(if file_skips_inactive {
                 Absence::InactiveOnTheOther
             } else {
                 Absence::Absent
