@@ -48,9 +48,11 @@ impl IngestError {
             IngestError::Row {
                 column, problem, ..
             } => {
-                let expected = problem
-                    .rsplit_once(", got ")
-                    .map_or(problem.as_str(), |(e, _)| e);
+                let cut = [", got ", "; got "]
+                    .iter()
+                    .filter_map(|sep| problem.rfind(sep))
+                    .max();
+                let expected = cut.map_or(problem.as_str(), |at| &problem[..at]);
                 format!("{column}: {expected}")
             }
             other => other.to_string(),
