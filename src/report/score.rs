@@ -9,6 +9,7 @@ use std::path::Path;
 use polars::prelude::*;
 use serde_json::{json, Value};
 
+use crate::ingest::IdMap;
 use crate::model::Month;
 use crate::plot::{categorical, LineChart, Picture, Series};
 
@@ -151,14 +152,64 @@ pub struct Score {
     pub calibration: [Bin; BINS],
 }
 
+/// Σ over player-months of (predicted − actual total score)², and the number of player-months.
+fn player_month_errors(games: &ScoredGames, scored: &[u32]) -> (Sum, u64) {
+    let (Some(first), Some(last)) = (
+        scored.iter().map(|&i| games.month[i as usize]).min(),
+        scored.iter().map(|&i| games.month[i as usize]).max(),
+    ) else {
+        return (Sum::default(), 0);
+    };
+    let span = last.since(first) as usize + 1;
+    let mut starts = vec![0usize; span + 1];
+    for &i in scored {
+        starts[games.month[i as usize].since(first) as usize + 1] += 1;
+    }
+    for m in 0..span {
+        starts[m + 1] += starts[m];
+    }
+    let mut order = vec![0u32; scored.len()];
+    let mut next = starts.clone();
+    for &i in scored {
+        let m = games.month[i as usize].since(first) as usize;
+        order[next[m]] = i;
+        next[m] += 1;
+    }
+    let mut squares = Sum::default();
+    let mut player_months = 0u64;
+    let mut totals: IdMap<i64, (f64, f64)> = IdMap::default();
+    let mut errors: Vec<f64> = Vec::new();
+    for m in 0..span {
+        totals.clear();
+        for &i in &order[starts[m]..starts[m + 1]] {
+            let i = i as usize;
+            let p = games.expected[i].unwrap_or(0.5);
+            let s = games.score[i];
+            let w = totals.entry(games.white[i]).or_default();
+            w.0 += p;
+            w.1 += s;
+            let b = totals.entry(games.black[i]).or_default();
+            b.0 += 1.0 - p;
+            b.1 += 1.0 - s;
+        }
+        // Sorted, so that the sum does not depend on the order of the rows.
+        errors.clear();
+        errors.extend(totals.values().map(|(p, s)| (p - s) * (p - s)));
+        errors.sort_by(f64::total_cmp);
+        for &e in &errors {
+            squares.add(e);
+        }
+        player_months += totals.len() as u64;
+    }
+    (squares, player_months)
+}
+
 impl Score {
     pub fn of(games: &ScoredGames, window: &Selection) -> Score {
         let mut loss = Sum::default();
         let mut calibration = [Bin::default(); BINS];
         let (mut n, mut unscored) = (0u64, 0u64);
-        // Player-months are gathered month by month (counting sort on the month), so that only
-        // one month's players are in the map at a time.
-        let mut by_month: HashMap<Month, Vec<usize>> = HashMap::new();
+        let mut scored: Vec<u32> = Vec::with_capacity(games.month.len());
         for i in 0..games.month.len() {
             if !window.contains(games.month[i]) {
                 continue;
@@ -174,32 +225,9 @@ impl Score {
             calibration[bin].games += 1;
             calibration[bin].expected += p;
             calibration[bin].actual += s;
-            by_month.entry(games.month[i]).or_default().push(i);
+            scored.push(i as u32);
         }
-        let mut months: Vec<&Month> = by_month.keys().collect();
-        months.sort_unstable();
-        let mut squares = Sum::default();
-        let mut player_months = 0u64;
-        let mut totals: HashMap<i64, (f64, f64)> = HashMap::new();
-        for month in months {
-            totals.clear();
-            for &i in &by_month[month] {
-                let p = games.expected[i].unwrap_or(0.5);
-                let s = games.score[i];
-                let w = totals.entry(games.white[i]).or_default();
-                w.0 += p;
-                w.1 += s;
-                let b = totals.entry(games.black[i]).or_default();
-                b.0 += 1.0 - p;
-                b.1 += 1.0 - s;
-            }
-            let mut errors: Vec<f64> = totals.values().map(|(p, s)| (p - s) * (p - s)).collect();
-            errors.sort_by(f64::total_cmp);
-            for e in errors {
-                squares.add(e);
-            }
-            player_months += totals.len() as u64;
-        }
+        let (squares, player_months) = player_month_errors(games, &scored);
         let log_loss = if n > 0 {
             loss.value() / n as f64
         } else {
