@@ -1,0 +1,173 @@
+//! Glicko (Glickman 1999, "Parameter estimation in large dynamic paired comparison
+//! experiments"; the system chess.com uses): a rating and a rating deviation RD, updated once per
+//! rating period against opponents' ratings and RDs frozen at its start; RD grows by c² per
+//! period without games, up to the initial RD.
+
+use super::PeriodicSystem;
+
+/// q = ln 10 / 400.
+const Q: f64 = std::f64::consts::LN_10 / 400.0;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GlickoConfig {
+    pub initial_rating: f64,
+    pub initial_rd: f64,
+    /// RD growth per period without games: RD² + c², at most the initial RD.
+    pub c: f64,
+    /// Smallest RD (rating sites keep it from collapsing).
+    pub min_rd: f64,
+}
+
+impl Default for GlickoConfig {
+    /// Glickman's defaults: 1500, RD 350; c = 63.2 brings a typical RD of 50 back to 350 in about
+    /// 30 idle periods.
+    fn default() -> GlickoConfig {
+        GlickoConfig {
+            initial_rating: 1500.0,
+            initial_rd: 350.0,
+            c: 63.2,
+            min_rd: 30.0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GlickoPlayer {
+    pub rating: f64,
+    pub rd: f64,
+    pub games: u32,
+}
+
+fn g(rd: f64) -> f64 {
+    1.0 / (1.0 + 3.0 * Q * Q * rd * rd / (std::f64::consts::PI * std::f64::consts::PI)).sqrt()
+}
+
+/// E(s | r, r_j, RD_j).
+fn expected_vs(rating: f64, opponent: &GlickoPlayer) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-g(opponent.rd) * (rating - opponent.rating) / 400.0))
+}
+
+impl GlickoConfig {
+    /// Step 1: the RD at the start of a period, grown for the time since the last.
+    fn grown(&self, rd: f64) -> f64 {
+        (rd * rd + self.c * self.c).sqrt().min(self.initial_rd)
+    }
+}
+
+impl PeriodicSystem for GlickoConfig {
+    type Player = GlickoPlayer;
+
+    fn newcomer(&self) -> GlickoPlayer {
+        GlickoPlayer {
+            rating: self.initial_rating,
+            rd: self.initial_rd,
+            games: 0,
+        }
+    }
+
+    fn seeded(&self, rating: f64, games: u32) -> GlickoPlayer {
+        GlickoPlayer {
+            rating,
+            rd: if games >= 30 { 50.0 } else { self.initial_rd },
+            games,
+        }
+    }
+
+    fn rating(&self, p: &GlickoPlayer) -> f64 {
+        p.rating
+    }
+
+    fn deviation(&self, p: &GlickoPlayer) -> Option<f64> {
+        Some(p.rd)
+    }
+
+    fn expected(&self, me: &GlickoPlayer, opponent: &GlickoPlayer) -> f64 {
+        // The expectation of a game between two players: both uncertainties combined.
+        let combined = GlickoPlayer {
+            rd: (me.rd * me.rd + opponent.rd * opponent.rd).sqrt(),
+            ..*opponent
+        };
+        expected_vs(me.rating, &combined)
+    }
+
+    fn rate(&self, me: &GlickoPlayer, games: &[(GlickoPlayer, f64)]) -> GlickoPlayer {
+        let rd = self.grown(me.rd);
+        if games.is_empty() {
+            return GlickoPlayer { rd, ..*me };
+        }
+        let (mut d_inverse, mut sum) = (0.0, 0.0);
+        for (opponent, score) in games {
+            let e = expected_vs(me.rating, opponent);
+            let gj = g(opponent.rd);
+            d_inverse += Q * Q * gj * gj * e * (1.0 - e);
+            sum += gj * (score - e);
+        }
+        let precision = 1.0 / (rd * rd) + d_inverse;
+        GlickoPlayer {
+            rating: me.rating + Q / precision * sum,
+            rd: (1.0 / precision).sqrt().max(self.min_rd),
+            games: me.games + games.len() as u32,
+        }
+    }
+
+    fn idle(&self, me: &GlickoPlayer) -> GlickoPlayer {
+        GlickoPlayer {
+            rd: self.grown(me.rd),
+            ..*me
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Glickman's example (1999 paper, "Example calculation"): r = 1500, RD = 200 against
+    /// (1400, 30) won, (1550, 100) lost, (1700, 300) lost → r′ = 1464, RD′ = 151.4 (no RD growth
+    /// in the example: the player played last period).
+    #[test]
+    fn glickmans_example() {
+        let glicko = GlickoConfig {
+            c: 0.0,
+            ..GlickoConfig::default()
+        };
+        let me = GlickoPlayer {
+            rating: 1500.0,
+            rd: 200.0,
+            games: 10,
+        };
+        let opp = |rating, rd| GlickoPlayer {
+            rating,
+            rd,
+            games: 10,
+        };
+        let after = glicko.rate(
+            &me,
+            &[
+                (opp(1400.0, 30.0), 1.0),
+                (opp(1550.0, 100.0), 0.0),
+                (opp(1700.0, 300.0), 0.0),
+            ],
+        );
+        assert!((after.rating - 1464.0).abs() < 0.5, "{}", after.rating);
+        assert!((after.rd - 151.4).abs() < 0.1, "{}", after.rd);
+    }
+
+    #[test]
+    fn idle_players_grow_uncertain_up_to_the_initial_rd() {
+        let glicko = GlickoConfig::default();
+        let p = GlickoPlayer {
+            rating: 1800.0,
+            rd: 50.0,
+            games: 40,
+        };
+        let once = glicko.idle(&p);
+        assert!((once.rd - (50.0f64.powi(2) + 63.2f64.powi(2)).sqrt()).abs() < 1e-9);
+        let mut q = p;
+        for _ in 0..100 {
+            q = glicko.idle(&q);
+        }
+        assert_eq!(q.rd, 350.0);
+        assert_eq!(q.rating, 1800.0);
+    }
+}
