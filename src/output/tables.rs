@@ -106,7 +106,7 @@ pub fn write_lists(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), Output
     let months: Vec<&str> = months.iter().map(String::as_str).collect();
     let list_of_row = (0..run.lists.len())
         .flat_map(|t| std::iter::repeat_n(t, rows.starts[t + 1] - rows.starts[t]));
-    let columns = vec![
+    let mut columns = vec![
         enum_column("month", &months, list_of_row).map_err(table_error(path))?,
         id_column("id", &inputs.players, rows.player.iter().copied()),
         int_column("rating", rows.rating.iter().copied()),
@@ -122,6 +122,16 @@ pub fn write_lists(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), Output
         bool_column("new", rows.new.iter().copied()),
         optional_int_column("change", rows.change.iter().copied()),
     ];
+    // Systems that rate in real numbers also give the unrounded rating, and their deviation.
+    for (name, values) in [("rating_exact", &rows.exact), ("rd", &rows.deviation)] {
+        if !values.is_empty() {
+            columns.push(
+                Float64Chunked::from_iter_values(name.into(), values.iter().copied())
+                    .into_series()
+                    .into(),
+            );
+        }
+    }
     let mut df = DataFrame::new(rows.player.len(), columns).map_err(table_error(path))?;
     write_parquet(path, &mut df)
 }
@@ -178,9 +188,17 @@ pub fn write_games(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), Output
             &format!("{side}_k"),
             results.iter().map(|r| r.k.map(i32::from)),
         ));
+        let exact = |i: usize| {
+            g.expected
+                .get(i)
+                .map(|e| if side == "white" { e.0 } else { e.1 })
+        };
         columns.push(optional_float_column(
             &format!("{side}_expected"),
-            results.iter().map(|r| r.pd.map(|p| f64::from(p) / 100.0)),
+            results
+                .iter()
+                .enumerate()
+                .map(|(i, r)| exact(i).or(r.pd.map(|p| f64::from(p) / 100.0))),
         ));
         columns.push(optional_float_column(
             &format!("{side}_change"),

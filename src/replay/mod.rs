@@ -4,6 +4,7 @@
 
 mod newcomers;
 mod period;
+mod periodic;
 mod schedule;
 mod state;
 
@@ -12,6 +13,7 @@ use crate::rules::period::is_inactive;
 use crate::rules::{DelistedGames, EventTiming, Regulations};
 use crate::scenario::{EventKind, Scenario};
 use crate::systems::fide::{Outcome, PeriodRules, SideResult};
+use crate::systems::SystemConfig;
 
 pub use schedule::SkippedGames;
 
@@ -66,6 +68,10 @@ pub struct ListRows {
     pub new: Vec<bool>,
     /// The change from the player's rating on the previous list; `None` when not on it.
     pub change: Vec<Option<i32>>,
+    /// Unrounded ratings, for systems that rate in real numbers (empty for FIDE's).
+    pub exact: Vec<f64>,
+    /// Rating deviations, for systems that have them (empty otherwise).
+    pub deviation: Vec<f64>,
 }
 
 /// The games of a run that were rated for a player or counted towards a first rating.
@@ -78,6 +84,9 @@ pub struct RatedGames {
     pub event_start: Vec<Day>,
     pub white: Vec<SideResult>,
     pub black: Vec<SideResult>,
+    /// Each side's unrounded expected score, for systems that compute in real numbers (empty for
+    /// FIDE's, whose PD is in hundredths).
+    pub expected: Vec<(f64, f64)>,
 }
 
 /// Counts for one list.
@@ -103,8 +112,23 @@ pub struct Run {
     pub skipped: SkippedGames,
 }
 
-/// Replays a scenario over its inputs. `progress(done, total)` is called after each list.
+/// Replays a scenario over its inputs with the scenario's rating system. `progress(done, total)`
+/// is called after each list.
 pub fn run(
+    scenario: &Scenario,
+    inputs: &Inputs,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Run, ReplayError> {
+    match &scenario.system_config {
+        SystemConfig::Fide => run_fide(scenario, inputs, progress),
+        SystemConfig::Elo(c) => periodic::run(c, scenario, inputs, progress),
+        SystemConfig::Glicko(c) => periodic::run(c, scenario, inputs, progress),
+        SystemConfig::Glicko2(c) => periodic::run(c, scenario, inputs, progress),
+    }
+}
+
+/// FIDE's regulations, era by era.
+fn run_fide(
     scenario: &Scenario,
     inputs: &Inputs,
     progress: &(dyn Fn(usize, usize) + Sync),
@@ -305,6 +329,7 @@ impl RatedGames {
             event_start: Vec::with_capacity(games),
             white: Vec::with_capacity(games),
             black: Vec::with_capacity(games),
+            expected: Vec::new(),
         }
     }
 

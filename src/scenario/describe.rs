@@ -13,6 +13,9 @@ pub fn describe(s: &Scenario) -> String {
         let _ = writeln!(w, "  {}", s.description);
     }
     let _ = writeln!(w, "System: {}", s.system.name());
+    for (key, value) in super::system::settings(&s.system_config) {
+        let _ = writeln!(w, "  {key} = {value}");
+    }
     let to = s
         .run
         .to

@@ -31,6 +31,8 @@ pub struct RawScenario {
     pub seed_rating: Option<i32>,
     pub revisions: Vec<RawRevision>,
     pub events: Vec<RawEvent>,
+    /// Settings of the period-based systems: (table, key, value), checked against their ranges.
+    pub system_settings: Vec<(String, String, f64)>,
 }
 
 pub struct RawRevision {
@@ -85,6 +87,9 @@ const TOP_KEYS: &[&str] = &[
     "bootstrap",
     "revision",
     "event",
+    "elo",
+    "glicko",
+    "glicko2",
 ];
 
 /// Reads one file: what could be read, and the problems found (a syntax error is fatal).
@@ -170,7 +175,35 @@ impl Walk {
                 .map(|v| v as i32),
             revisions: self.revisions(top),
             events: self.events(top),
+            system_settings: self.system_settings(top),
         }
+    }
+
+    fn system_settings(&mut self, top: &Table) -> Vec<(String, String, f64)> {
+        let mut out = Vec::new();
+        for &name in super::system::TABLES {
+            let keys = super::system::keys_of(name);
+            let names: Vec<&str> = keys.iter().map(|k| k.name).collect();
+            let table = self.table(top, name, &names);
+            for key in keys {
+                let Some(value) = table.get(key.name) else {
+                    continue;
+                };
+                let number = match value {
+                    Value::Integer(i) => Some(*i as f64),
+                    Value::Float(f) => Some(*f),
+                    _ => None,
+                };
+                match number
+                    .ok_or_else(|| format!("expected a number, got {}", describe(value)))
+                    .and_then(|v| key.check(v))
+                {
+                    Ok(v) => out.push((name.to_string(), key.name.to_string(), v)),
+                    Err(m) => self.problem(&format!("{name}.{}", key.name), m),
+                }
+            }
+        }
+        out
     }
 
     fn revisions(&mut self, top: &Table) -> Vec<RawRevision> {

@@ -138,11 +138,23 @@ fn merge(path: &Path, chain: &[RawScenario], problems: &mut Vec<Problem>) -> Opt
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "scenario".into())
     });
+    let system = last(chain, |r| &r.system).unwrap_or(SystemKind::Fide);
     Some(Scenario {
         name,
         description: last(chain, |r| &r.description).unwrap_or_default(),
         file: path.to_path_buf(),
-        system: last(chain, |r| &r.system).unwrap_or(SystemKind::Fide),
+        system,
+        system_config: super::system::config(
+            system,
+            &chain
+                .iter()
+                .flat_map(|r| r.system_settings.iter())
+                .filter(|(table, _, _)| {
+                    super::system::keys(system).is_some_and(|(t, _)| t == table)
+                })
+                .map(|(_, key, value)| (key.clone(), *value))
+                .collect::<Vec<_>>(),
+        ),
         calendar,
         run,
         data: DataSources {

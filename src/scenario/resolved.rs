@@ -70,6 +70,7 @@ pub fn write(s: &Scenario) -> String {
     if s.bootstrap.unknown_players == UnknownPlayers::Seed {
         let _ = writeln!(w, "seed-rating = {}", s.bootstrap.seed_rating);
     }
+    w.push_str(&super::system::to_toml(&s.system_config));
     for ((from, regs), notes) in s.timeline.eras().iter().zip(&s.era_notes) {
         let _ = writeln!(w, "\n[[revision]]\nfrom = \"{from}\"");
         if !notes.is_empty() {

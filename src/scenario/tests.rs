@@ -174,11 +174,15 @@ fn the_resolved_file_reloads_to_the_same_rules() {
         "sonas-2017.toml",
         "kaggle2010.toml",
         "kaggle2010-sonas-2017.toml",
+        "elo-k20.toml",
+        "glicko.toml",
+        "glicko2.toml",
     ] {
         let s = Scenario::load(&shipped(name)).unwrap();
         let again = Scenario::load(&write(&dir, name, &s.resolved_toml())).unwrap();
         assert_eq!(again.timeline, s.timeline, "{name}");
         assert_eq!(again.events, s.events, "{name}");
+        assert_eq!(again.system_config, s.system_config, "{name}");
         assert_eq!(
             (again.calendar, again.run, again.bootstrap),
             (s.calendar, s.run, s.bootstrap),
@@ -346,5 +350,41 @@ fn check_marks_what_changed() {
     assert!(
         text.contains("2024-03  compression: ratings below 2000 rise by 0.40 × (2000 − R)"),
         "{text}"
+    );
+}
+
+#[test]
+fn rating_system_settings_are_checked_with_their_ranges() {
+    let dir = scratch("system-settings");
+    let path = write(
+        &dir,
+        "bad.toml",
+        "system = \"glicko2\"\n[glicko2]\ntau = -0.5\ninitial-rd = 0\n[elo]\nk = -1\nspeed = 3\n",
+    );
+    let message = Scenario::load(&path).unwrap_err().to_string();
+    for expected in [
+        "problems in the scenario",
+        "glicko2.tau: expected a number greater than 0 and at most 10",
+        "glicko2.initial-rd: expected a number greater than 0 and at most 1000",
+        "elo.k: expected a number at least 0 and at most 1000",
+        "elo.speed: unknown key",
+    ] {
+        assert!(message.contains(expected), "{expected:?} not in {message}");
+    }
+    let good = write(
+        &dir,
+        "good.toml",
+        &format!(
+            "extends = {:?}\n[glicko2]\ntau = 1.2\n",
+            shipped("glicko2.toml")
+        ),
+    );
+    let s = Scenario::load(&good).unwrap();
+    assert_eq!(
+        s.system_config,
+        crate::systems::SystemConfig::Glicko2(crate::systems::glicko2::Glicko2Config {
+            tau: 1.2,
+            ..Default::default()
+        })
     );
 }
