@@ -16,6 +16,12 @@ pub fn describe(s: &Scenario) -> String {
     for (key, value) in super::system::settings(&s.system_config) {
         let _ = writeln!(w, "  {key} = {value}");
     }
+    if s.system != crate::systems::SystemKind::Fide {
+        let _ = writeln!(
+            w,
+            "  (this system uses the scenario's calendar, data and window; the FIDE eras below do not apply to it)"
+        );
+    }
     let to = s
         .run
         .to

@@ -38,6 +38,26 @@ impl Default for EloConfig {
     }
 }
 
+impl EloConfig {
+    /// K for a player who has played `games` games.
+    fn k_for(&self, games: u32) -> f64 {
+        match self.k {
+            KRule::Constant(k) => k,
+            KRule::ByGames {
+                first,
+                games: n,
+                after,
+            } => {
+                if games < n {
+                    first
+                } else {
+                    after
+                }
+            }
+        }
+    }
+}
+
 /// The logistic expectation of a player rated `diff` above the opponent.
 pub fn expected(diff: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-diff / 400.0))
@@ -76,20 +96,7 @@ impl PeriodicSystem for EloConfig {
     }
 
     fn rate(&self, me: &EloPlayer, games: &[(EloPlayer, f64)]) -> EloPlayer {
-        let k = match self.k {
-            KRule::Constant(k) => k,
-            KRule::ByGames {
-                first,
-                games: n,
-                after,
-            } => {
-                if me.games < n {
-                    first
-                } else {
-                    after
-                }
-            }
-        };
+        let k = self.k_for(me.games);
         let surplus: f64 = games
             .iter()
             .map(|(opponent, score)| score - expected(me.rating - opponent.rating))
@@ -101,20 +108,7 @@ impl PeriodicSystem for EloConfig {
     }
 
     fn change_per_game(&self, me: &EloPlayer, opponent: &EloPlayer, score: f64) -> Option<f64> {
-        let k = match self.k {
-            KRule::Constant(k) => k,
-            KRule::ByGames {
-                first,
-                games,
-                after,
-            } => {
-                if me.games < games {
-                    first
-                } else {
-                    after
-                }
-            }
-        };
+        let k = self.k_for(me.games);
         Some(k * (score - expected(me.rating - opponent.rating)))
     }
 }
