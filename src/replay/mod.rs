@@ -124,6 +124,8 @@ pub fn run(
         SystemConfig::Elo(c) => periodic::run(c, scenario, inputs, progress),
         SystemConfig::Glicko(c) => periodic::run(c, scenario, inputs, progress),
         SystemConfig::Glicko2(c) => periodic::run(c, scenario, inputs, progress),
+        SystemConfig::UscfClassic(c) => periodic::run(c, scenario, inputs, progress),
+        SystemConfig::Berkin(c) => periodic::run(c, scenario, inputs, progress),
     }
 }
 

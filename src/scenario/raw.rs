@@ -90,6 +90,8 @@ const TOP_KEYS: &[&str] = &[
     "elo",
     "glicko",
     "glicko2",
+    "uscf-classic",
+    "berkin",
 ];
 
 /// Reads one file: what could be read, and the problems found (a syntax error is fatal).

@@ -3,9 +3,11 @@
 
 use std::fmt::Write;
 
+use crate::systems::berkin::BerkinConfig;
 use crate::systems::elo::{EloConfig, KRule};
 use crate::systems::glicko::GlickoConfig;
 use crate::systems::glicko2::Glicko2Config;
+use crate::systems::uscf_classic::UscfClassicConfig;
 use crate::systems::{SystemConfig, SystemKind};
 
 /// One setting: key, lower bound (exclusive when `above`), upper bound, meaning.
@@ -121,6 +123,47 @@ const GLICKO2: &[Key] = &[
     ),
 ];
 
+const USCF_CLASSIC: &[Key] = &[
+    key(
+        "provisional-games",
+        0.0,
+        true,
+        1000.0,
+        "games in the provisional period",
+    ),
+    key(
+        "unrated",
+        0.0,
+        false,
+        4000.0,
+        "rating assumed for an unrated opponent",
+    ),
+];
+
+const BERKIN: &[Key] = &[
+    key(
+        "n0",
+        0.0,
+        true,
+        1_000_000.0,
+        "No, Berkin's arbitrary constant",
+    ),
+    key(
+        "base-points",
+        0.0,
+        true,
+        10_000.0,
+        "logarithmic points per factor of ten (a = 10^(1/base-points))",
+    ),
+    key(
+        "initial",
+        0.0,
+        false,
+        4000.0,
+        "logarithmic rating of an unknown player",
+    ),
+];
+
 /// The settings table of a system, and its keys.
 pub fn keys(kind: SystemKind) -> Option<(&'static str, &'static [Key])> {
     match kind {
@@ -128,17 +171,21 @@ pub fn keys(kind: SystemKind) -> Option<(&'static str, &'static [Key])> {
         SystemKind::Elo => Some(("elo", ELO)),
         SystemKind::Glicko => Some(("glicko", GLICKO)),
         SystemKind::Glicko2 => Some(("glicko2", GLICKO2)),
+        SystemKind::UscfClassic => Some(("uscf-classic", USCF_CLASSIC)),
+        SystemKind::Berkin => Some(("berkin", BERKIN)),
     }
 }
 
 /// Every system's settings table name.
-pub const TABLES: &[&str] = &["elo", "glicko", "glicko2"];
+pub const TABLES: &[&str] = &["elo", "glicko", "glicko2", "uscf-classic", "berkin"];
 
 /// The keys of a settings table, by its name.
 pub fn keys_of(table: &str) -> &'static [Key] {
     match table {
         "elo" => ELO,
         "glicko" => GLICKO,
+        "uscf-classic" => USCF_CLASSIC,
+        "berkin" => BERKIN,
         _ => GLICKO2,
     }
 }
@@ -178,6 +225,22 @@ pub fn config(kind: SystemKind, settings: &[(String, f64)]) -> SystemConfig {
     };
     match kind {
         SystemKind::Fide => SystemConfig::Fide,
+        SystemKind::UscfClassic => {
+            let d = UscfClassicConfig::default();
+            SystemConfig::UscfClassic(UscfClassicConfig {
+                provisional_games: get("provisional-games")
+                    .map_or(d.provisional_games, |v| v as u32),
+                unrated: get("unrated").unwrap_or(d.unrated),
+            })
+        }
+        SystemKind::Berkin => {
+            let d = BerkinConfig::default();
+            SystemConfig::Berkin(BerkinConfig {
+                n0: get("n0").unwrap_or(d.n0),
+                base_points: get("base-points").unwrap_or(d.base_points),
+                initial: get("initial").unwrap_or(d.initial),
+            })
+        }
         SystemKind::Elo => {
             let d = EloConfig::default();
             let after = get("k").unwrap_or(20.0);
@@ -243,6 +306,15 @@ pub fn settings(config: &SystemConfig) -> Vec<(&'static str, f64)> {
             ("initial-rd", c.initial_rd),
             ("c", c.c),
             ("min-rd", c.min_rd),
+        ],
+        SystemConfig::UscfClassic(c) => vec![
+            ("provisional-games", f64::from(c.provisional_games)),
+            ("unrated", c.unrated),
+        ],
+        SystemConfig::Berkin(c) => vec![
+            ("n0", c.n0),
+            ("base-points", c.base_points),
+            ("initial", c.initial),
         ],
         SystemConfig::Glicko2(c) => vec![
             ("initial-rating", c.initial_rating),

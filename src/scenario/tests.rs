@@ -177,6 +177,8 @@ fn the_resolved_file_reloads_to_the_same_rules() {
         "elo-k20.toml",
         "glicko.toml",
         "glicko2.toml",
+        "uscf-classic.toml",
+        "berkin.toml",
     ] {
         let s = Scenario::load(&shipped(name)).unwrap();
         let again = Scenario::load(&write(&dir, name, &s.resolved_toml())).unwrap();

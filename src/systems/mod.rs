@@ -3,10 +3,12 @@
 //! period-based systems of the source documents, which the periodic replay drives through
 //! [`PeriodicSystem`].
 
+pub mod berkin;
 pub mod elo;
 pub mod fide;
 pub mod glicko;
 pub mod glicko2;
+pub mod uscf_classic;
 
 use crate::named::named_enum;
 
@@ -20,6 +22,10 @@ named_enum! {
         Glicko = "glicko",
         /// Glicko-2 (`systems/glicko2.rs`).
         Glicko2 = "glicko2",
+        /// The classic USCF method (`systems/uscf_classic.rs`).
+        UscfClassic = "uscf-classic",
+        /// Berkin's progressive system (`systems/berkin.rs`).
+        Berkin = "berkin",
     }
 }
 
@@ -31,6 +37,8 @@ pub enum SystemConfig {
     Elo(elo::EloConfig),
     Glicko(glicko::GlickoConfig),
     Glicko2(glicko2::Glicko2Config),
+    UscfClassic(uscf_classic::UscfClassicConfig),
+    Berkin(berkin::BerkinConfig),
 }
 
 impl SystemConfig {
@@ -40,6 +48,8 @@ impl SystemConfig {
             SystemConfig::Elo(_) => SystemKind::Elo,
             SystemConfig::Glicko(_) => SystemKind::Glicko,
             SystemConfig::Glicko2(_) => SystemKind::Glicko2,
+            SystemConfig::UscfClassic(_) => SystemKind::UscfClassic,
+            SystemConfig::Berkin(_) => SystemKind::Berkin,
         }
     }
 }
