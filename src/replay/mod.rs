@@ -2,6 +2,7 @@
 //! computes every player's period in parallel and applies the outcomes, one-off events and the
 //! list-level rules (floor, first ratings, K, inactivity).
 
+mod holistic;
 mod newcomers;
 mod period;
 mod periodic;
@@ -126,6 +127,7 @@ pub fn run(
         SystemConfig::Glicko2(c) => periodic::run(c, scenario, inputs, progress),
         SystemConfig::UscfClassic(c) => periodic::run(c, scenario, inputs, progress),
         SystemConfig::Berkin(c) => periodic::run(c, scenario, inputs, progress),
+        SystemConfig::Gcr(c) => holistic::run(c, scenario, inputs, progress),
     }
 }
 

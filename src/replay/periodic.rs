@@ -35,16 +35,12 @@ pub fn run<S: PeriodicSystem>(
         summaries: Vec::new(),
         skipped: schedule.skipped,
     };
-    let mut publisher = Publisher {
-        last: vec![None; n],
-        games: vec![0; n],
-        total: vec![0; n],
-    };
+    let mut publisher = Publisher::new(n);
     for e in &inputs.start_list.entries {
         publisher.total[e.player as usize] = e.total_games.unwrap_or(0);
     }
     let mut summary = empty_summary(&schedule, 0);
-    publisher.publish(system, &state, &mut run.rows, &mut summary);
+    publisher.publish(published(system, &state), &mut run.rows, &mut summary);
     run.summaries.push(summary);
 
     let mut games_of: Vec<Vec<(PlayerId, f64)>> = Vec::new();
@@ -104,14 +100,14 @@ pub fn run<S: PeriodicSystem>(
             publisher.games[p] = games.len() as u32;
             publisher.total[p] += games.len() as u32;
         }
-        publisher.publish(system, &state, &mut run.rows, &mut summary);
+        publisher.publish(published(system, &state), &mut run.rows, &mut summary);
         run.summaries.push(summary);
         progress(t, schedule.lists.len() - 1);
     }
     Ok(run)
 }
 
-fn empty_summary(schedule: &Schedule, t: usize) -> ListSummary {
+pub(super) fn empty_summary(schedule: &Schedule, t: usize) -> ListSummary {
     ListSummary {
         month: schedule.lists[t],
         players: 0,
@@ -160,35 +156,41 @@ fn record<S: PeriodicSystem>(
     games.expected.push((white_expected, black_expected));
 }
 
-/// What the lists show: every known, published player.
-struct Publisher {
+/// What the lists show: every published player, with their rating and, where the system has one,
+/// their deviation.
+pub(super) struct Publisher {
     /// Each player's rating on the previous list.
     last: Vec<Option<i32>>,
-    games: Vec<u32>,
-    total: Vec<u32>,
+    /// Games this period and in all, per player.
+    pub(super) games: Vec<u32>,
+    pub(super) total: Vec<u32>,
 }
 
 impl Publisher {
-    fn publish<S: PeriodicSystem>(
+    pub(super) fn new(players: usize) -> Publisher {
+        Publisher {
+            last: vec![None; players],
+            games: vec![0; players],
+            total: vec![0; players],
+        }
+    }
+
+    /// One list: (player, rating, deviation) in player order.
+    pub(super) fn publish(
         &mut self,
-        system: &S,
-        state: &[Option<S::Player>],
+        ratings: impl Iterator<Item = (usize, f64, Option<f64>)>,
         rows: &mut ListRows,
         summary: &mut ListSummary,
     ) {
         if rows.starts.is_empty() {
             rows.starts.push(0);
         }
-        for (p, s) in state.iter().enumerate() {
-            let Some(s) = s.filter(|s| system.published(s)) else {
-                continue;
-            };
-            let exact = system.rating(&s);
+        for (p, exact, deviation) in ratings {
             let rating = exact.round() as i32;
             rows.player.push(p as u32);
             rows.rating.push(rating);
             rows.exact.push(exact);
-            if let Some(rd) = system.deviation(&s) {
+            if let Some(rd) = deviation {
                 rows.deviation.push(rd);
             }
             rows.k.push(0);
@@ -205,58 +207,13 @@ impl Publisher {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use std::collections::BTreeMap;
-
-    use crate::ingest::read_inputs;
-    use crate::pipeline::{prepare, ReplayRequest};
-
-    /// `scenarios/elo-k20.toml` against a plain, independent reading of period-based Elo on the
-    /// same 65,053 Kaggle games: everyone from 2200 on first appearance, K × Σ(score − E) against
-    /// the ratings frozen at the period's start. Every rating of the last list agrees to 1e-9.
-    #[test]
-    fn elo_k20_agrees_with_a_plain_implementation_on_the_kaggle_data() {
-        let request = ReplayRequest {
-            scenario: "scenarios/elo-k20.toml".into(),
-            ..ReplayRequest::default()
-        };
-        let (scenario, files) = prepare(&request).unwrap();
-        let (inputs, _) = read_inputs(&files, false).unwrap();
-        let run = super::super::run(&scenario, &inputs, &|_, _| {}).unwrap();
-
-        let text = std::fs::read_to_string("data/kaggle2010/training_data.csv").unwrap();
-        let mut by_month: BTreeMap<u32, Vec<(String, String, f64)>> = BTreeMap::new();
-        for line in text.lines().skip(1) {
-            let f: Vec<&str> = line.split(',').collect();
-            by_month.entry(f[0].parse().unwrap()).or_default().push((
-                f[1].to_string(),
-                f[2].to_string(),
-                f[3].parse().unwrap(),
-            ));
-        }
-        let mut rating: BTreeMap<String, f64> = BTreeMap::new();
-        for games in by_month.values() {
-            for (w, b, _) in games {
-                rating.entry(w.clone()).or_insert(2200.0);
-                rating.entry(b.clone()).or_insert(2200.0);
-            }
-            let frozen = rating.clone();
-            for (w, b, s) in games {
-                let e = 1.0 / (1.0 + 10f64.powf((frozen[b] - frozen[w]) / 400.0));
-                *rating.get_mut(w).unwrap() += 20.0 * (s - e);
-                *rating.get_mut(b).unwrap() += 20.0 * ((1.0 - s) - (1.0 - e));
-            }
-        }
-        let rows = &run.rows;
-        let last = run.lists.len() - 1;
-        let range = rows.starts[last]..rows.starts[last + 1];
-        assert_eq!(range.len(), rating.len());
-        let mut worst: f64 = 0.0;
-        for r in range {
-            let id = inputs.players.label(rows.player[r]);
-            worst = worst.max((rows.exact[r] - rating[&id]).abs());
-        }
-        assert!(worst < 1e-9, "largest difference {worst}");
-    }
+/// The published players of a periodic system's states.
+fn published<'a, S: PeriodicSystem>(
+    system: &'a S,
+    state: &'a [Option<S::Player>],
+) -> impl Iterator<Item = (usize, f64, Option<f64>)> + 'a {
+    state.iter().enumerate().filter_map(move |(p, s)| {
+        s.filter(|s| system.published(s))
+            .map(|s| (p, system.rating(&s), system.deviation(&s)))
+    })
 }

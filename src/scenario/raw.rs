@@ -92,6 +92,7 @@ const TOP_KEYS: &[&str] = &[
     "glicko2",
     "uscf-classic",
     "berkin",
+    "gcr",
 ];
 
 /// Reads one file: what could be read, and the problems found (a syntax error is fatal).

@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use crate::systems::berkin::BerkinConfig;
 use crate::systems::elo::{EloConfig, KRule};
+use crate::systems::gcr::GcrConfig;
 use crate::systems::glicko::GlickoConfig;
 use crate::systems::glicko2::Glicko2Config;
 use crate::systems::uscf_classic::UscfClassicConfig;
@@ -164,6 +165,37 @@ const BERKIN: &[Key] = &[
     ),
 ];
 
+const GCR: &[Key] = &[
+    key(
+        "initial",
+        0.0,
+        false,
+        4000.0,
+        "everyone's rating before each pass",
+    ),
+    key(
+        "max-change",
+        0.0,
+        true,
+        4000.0,
+        "largest change of one pair (× actual − expected)",
+    ),
+    key(
+        "games-damping",
+        0.0,
+        true,
+        10_000.0,
+        "n/(n + this) for n games together",
+    ),
+    key(
+        "experience-damping",
+        0.0,
+        true,
+        1_000_000.0,
+        "1 − p/(p + this) for p past games",
+    ),
+];
+
 /// The settings table of a system, and its keys.
 pub fn keys(kind: SystemKind) -> Option<(&'static str, &'static [Key])> {
     match kind {
@@ -173,11 +205,12 @@ pub fn keys(kind: SystemKind) -> Option<(&'static str, &'static [Key])> {
         SystemKind::Glicko2 => Some(("glicko2", GLICKO2)),
         SystemKind::UscfClassic => Some(("uscf-classic", USCF_CLASSIC)),
         SystemKind::Berkin => Some(("berkin", BERKIN)),
+        SystemKind::Gcr => Some(("gcr", GCR)),
     }
 }
 
 /// Every system's settings table name.
-pub const TABLES: &[&str] = &["elo", "glicko", "glicko2", "uscf-classic", "berkin"];
+pub const TABLES: &[&str] = &["elo", "glicko", "glicko2", "uscf-classic", "berkin", "gcr"];
 
 /// The keys of a settings table, by its name.
 pub fn keys_of(table: &str) -> &'static [Key] {
@@ -186,6 +219,7 @@ pub fn keys_of(table: &str) -> &'static [Key] {
         "glicko" => GLICKO,
         "uscf-classic" => USCF_CLASSIC,
         "berkin" => BERKIN,
+        "gcr" => GCR,
         _ => GLICKO2,
     }
 }
@@ -231,6 +265,15 @@ pub fn config(kind: SystemKind, settings: &[(String, f64)]) -> SystemConfig {
                 provisional_games: get("provisional-games")
                     .map_or(d.provisional_games, |v| v as u32),
                 unrated: get("unrated").unwrap_or(d.unrated),
+            })
+        }
+        SystemKind::Gcr => {
+            let d = GcrConfig::default();
+            SystemConfig::Gcr(GcrConfig {
+                initial: get("initial").unwrap_or(d.initial),
+                max_change: get("max-change").unwrap_or(d.max_change),
+                games_damping: get("games-damping").unwrap_or(d.games_damping),
+                experience_damping: get("experience-damping").unwrap_or(d.experience_damping),
             })
         }
         SystemKind::Berkin => {
@@ -310,6 +353,12 @@ pub fn settings(config: &SystemConfig) -> Vec<(&'static str, f64)> {
         SystemConfig::UscfClassic(c) => vec![
             ("provisional-games", f64::from(c.provisional_games)),
             ("unrated", c.unrated),
+        ],
+        SystemConfig::Gcr(c) => vec![
+            ("initial", c.initial),
+            ("max-change", c.max_change),
+            ("games-damping", c.games_damping),
+            ("experience-damping", c.experience_damping),
         ],
         SystemConfig::Berkin(c) => vec![
             ("n0", c.n0),

@@ -179,6 +179,7 @@ fn the_resolved_file_reloads_to_the_same_rules() {
         "glicko2.toml",
         "uscf-classic.toml",
         "berkin.toml",
+        "gcr.toml",
     ] {
         let s = Scenario::load(&shipped(name)).unwrap();
         let again = Scenario::load(&write(&dir, name, &s.resolved_toml())).unwrap();
@@ -361,7 +362,7 @@ fn rating_system_settings_are_checked_with_their_ranges() {
     let path = write(
         &dir,
         "bad.toml",
-        "system = \"glicko2\"\n[glicko2]\ntau = -0.5\ninitial-rd = 0\n[elo]\nk = -1\nspeed = 3\n",
+        "system = \"glicko2\"\n[glicko2]\ntau = -0.5\ninitial-rd = 0\n[elo]\nk = -1\nspeed = 3\n[berkin]\nn0 = 0\n",
     );
     let message = Scenario::load(&path).unwrap_err().to_string();
     for expected in [
@@ -370,6 +371,7 @@ fn rating_system_settings_are_checked_with_their_ranges() {
         "glicko2.initial-rd: expected a number greater than 0 and at most 1000",
         "elo.k: expected a number at least 0 and at most 1000",
         "elo.speed: unknown key",
+        "berkin.n0: expected a number greater than 0",
     ] {
         assert!(message.contains(expected), "{expected:?} not in {message}");
     }

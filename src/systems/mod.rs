@@ -6,6 +6,7 @@
 pub mod berkin;
 pub mod elo;
 pub mod fide;
+pub mod gcr;
 pub mod glicko;
 pub mod glicko2;
 pub mod uscf_classic;
@@ -26,6 +27,8 @@ named_enum! {
         UscfClassic = "uscf-classic",
         /// Berkin's progressive system (`systems/berkin.rs`).
         Berkin = "berkin",
+        /// Game Courier Ratings, holistic (`systems/gcr.rs`).
+        Gcr = "gcr",
     }
 }
 
@@ -39,6 +42,7 @@ pub enum SystemConfig {
     Glicko2(glicko2::Glicko2Config),
     UscfClassic(uscf_classic::UscfClassicConfig),
     Berkin(berkin::BerkinConfig),
+    Gcr(gcr::GcrConfig),
 }
 
 impl SystemConfig {
@@ -50,6 +54,7 @@ impl SystemConfig {
             SystemConfig::Glicko2(_) => SystemKind::Glicko2,
             SystemConfig::UscfClassic(_) => SystemKind::UscfClassic,
             SystemConfig::Berkin(_) => SystemKind::Berkin,
+            SystemConfig::Gcr(_) => SystemKind::Gcr,
         }
     }
 }

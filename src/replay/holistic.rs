@@ -1,0 +1,79 @@
+//! The replay of a holistic system (Game Courier Ratings): at every list, everyone's rating is
+//! recomputed from all games so far. Each game is recorded with the ratings of the list in force
+//! when it was played, so that `score` judges the predictions the system could have made.
+
+use crate::scenario::Scenario;
+use crate::systems::fide::SideResult;
+use crate::systems::gcr::{expected, GcrConfig, PairTable};
+
+use super::periodic::{empty_summary, Publisher};
+use super::schedule;
+use super::{Inputs, ListRows, RatedGames, ReplayError, Run};
+
+pub fn run(
+    config: &GcrConfig,
+    scenario: &Scenario,
+    inputs: &Inputs,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Run, ReplayError> {
+    let schedule = schedule::schedule(scenario, &inputs.games)?;
+    let n = inputs.players.len();
+    let mut run = Run {
+        lists: schedule.lists.clone(),
+        rows: ListRows::default(),
+        games: RatedGames::with_capacity(schedule.order.len()),
+        summaries: Vec::new(),
+        skipped: schedule.skipped,
+    };
+    let mut publisher = Publisher::new(n);
+    // The system rates from games alone: the starting list stays empty.
+    let mut summary = empty_summary(&schedule, 0);
+    publisher.publish(std::iter::empty(), &mut run.rows, &mut summary);
+    run.summaries.push(summary);
+    let mut table = PairTable::default();
+    let mut ratings = vec![config.initial; n];
+    for t in 1..schedule.lists.len() {
+        let range = schedule.periods[t].clone();
+        let mut summary = empty_summary(&schedule, t);
+        publisher.games.iter_mut().for_each(|g| *g = 0);
+        for at in range {
+            let slot = &schedule.slots[at];
+            let (w, b) = (slot.white as usize, slot.black as usize);
+            let score = f64::from(slot.score) / 2.0;
+            let white_expected = expected(ratings[w] - ratings[b]);
+            let side = |rating: f64, e: f64| SideResult {
+                rating: Some(rating.round() as i32),
+                k: None,
+                pd: Some((e * 100.0).round() as u8),
+                change: None,
+                capped: false,
+                counted: true,
+            };
+            run.games.game.push(schedule.order[at]);
+            run.games.list.push(t as u32);
+            run.games.event_start.push(schedule.event_start[at]);
+            run.games.white.push(side(ratings[w], white_expected));
+            run.games.black.push(side(ratings[b], 1.0 - white_expected));
+            run.games
+                .expected
+                .push((white_expected, 1.0 - white_expected));
+            table.add(slot.white, slot.black, score);
+            for p in [w, b] {
+                publisher.games[p] += 1;
+                publisher.total[p] += 1;
+            }
+            summary.games += 1;
+        }
+        let fresh = config.ratings(&table);
+        ratings[..fresh.len()].copy_from_slice(&fresh);
+        let rated = (0..n).filter(|&p| table.games_of(p as u32) > 0);
+        publisher.publish(
+            rated.map(|p| (p, ratings[p], None)),
+            &mut run.rows,
+            &mut summary,
+        );
+        run.summaries.push(summary);
+        progress(t, schedule.lists.len() - 1);
+    }
+    Ok(run)
+}
