@@ -9,7 +9,9 @@
 //!    expected = (r1 − r2)/8 + 50 % (0 % and 100 % beyond ∓400), change = (actual − expected) × 400
 //!    × n/(n + 10), and for each player × (1 − p/(p + 800)) with p his past games; p1 gains it and
 //!    p2 loses it; then both add the n games to their past games;
-//! 6–8. the same again in the reverse order from 1500, and the two sets averaged.
+//! 6. past games back to zero;
+//! 7. the same again in the reverse order, from 1500;
+//! 8. the two sets averaged.
 //!
 //! The seed does not define the zig-zag; this module reads it so: with players at positions
 //! 0..n−1 of the order, the pairs are taken diagonal by diagonal (positions i and i + d for
