@@ -1365,3 +1365,47 @@ fn compare_gives_the_hand_computed_statistics_and_refuses_bad_lists() {
         text(&r.stderr)
     );
 }
+
+/// Every rating system of the source documents replays the Kaggle games end to end, and `score`
+/// judges them side by side.
+#[test]
+fn every_rating_system_replays_and_scores() {
+    let dir = scratch("systems");
+    let mut runs = Vec::new();
+    for system in [
+        "elo-k20",
+        "glicko",
+        "glicko2",
+        "uscf-classic",
+        "berkin",
+        "gcr",
+    ] {
+        let out = dir.join(system);
+        let scenario = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(format!("{system}.toml"));
+        succeeds(&[
+            "replay",
+            scenario.to_str().unwrap(),
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let resolved = std::fs::read_to_string(out.join("scenario.resolved.toml")).unwrap();
+        assert!(
+            resolved.contains(&format!("system = \"{system}\"").replace("elo-k20", "elo")),
+            "{resolved}"
+        );
+        runs.push(out.display().to_string());
+    }
+    let mut args = vec![
+        "score", "--from", "2020-07", "--to", "2020-11", "--format", "json",
+    ];
+    args.extend(runs.iter().map(String::as_str));
+    let json: serde_json::Value = serde_json::from_str(&succeeds(&args)).unwrap();
+    for (i, run) in json.as_array().unwrap().iter().enumerate() {
+        assert_eq!(run["games"], 11182, "{run}");
+        let deviance = run["deviance"].as_f64().unwrap();
+        assert!(deviance > 80.0 && deviance < 130.0, "{i}: {run}");
+    }
+}
