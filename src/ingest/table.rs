@@ -18,7 +18,9 @@ pub struct ParquetTable {
     file: String,
     sha256: String,
     header: Vec<String>,
-    columns: Vec<Vec<Option<String>>>,
+    /// Every column as text, kept in Arrow's string arrays: rows are read as borrowed cells, with
+    /// no string made per cell (a 14-million-game file would otherwise need 84 million of them).
+    columns: Vec<StringChunked>,
 }
 
 impl Table {
@@ -71,10 +73,16 @@ impl Table {
         match self {
             Table::Csv(c) => c.for_each_row(f),
             Table::Parquet(p) => {
-                let mut cells: Vec<&str> = Vec::with_capacity(p.columns.len());
-                for row in 0..p.columns.first().map_or(0, Vec::len) {
+                let rows = p.columns.first().map_or(0, |c| c.len());
+                let mut columns: Vec<_> = p.columns.iter().map(|c| c.iter()).collect();
+                let mut cells: Vec<&str> = Vec::with_capacity(columns.len());
+                for row in 0..rows {
                     cells.clear();
-                    cells.extend(p.columns.iter().map(|c| c[row].as_deref().unwrap_or("")));
+                    cells.extend(
+                        columns
+                            .iter_mut()
+                            .map(|c| c.next().flatten().unwrap_or("")),
+                    );
                     f(row as u32 + 1, &cells)?;
                 }
                 Ok(())
@@ -153,13 +161,7 @@ fn read_parquet(path: &Path) -> Result<ParquetTable, IngestError> {
                     column.dtype()
                 ),
             })?;
-        columns.push(
-            text.str()
-                .map_err(problem)?
-                .iter()
-                .map(|v| v.map(str::to_string))
-                .collect(),
-        );
+        columns.push(text.str().map_err(problem)?.clone());
     }
     Ok(ParquetTable {
         file,
