@@ -397,6 +397,8 @@ fn outputs_are_identical_whatever_the_threads_and_the_row_order() {
         one.iter().map(|f| &f.0).collect::<Vec<_>>()
     );
     assert_eq!(one, two, "--threads 1 and --threads 2 differ");
+    let eight = run_files(&replay("eight", &["--threads", "8"]), false);
+    assert_eq!(one, eight, "--threads 1 and --threads 8 differ");
     let shuffled = fixture("games-2019-shuffled.csv");
     let a = run_files(&replay("ordered", &[]), true);
     let b = run_files(&replay("shuffled", &["--games", &shuffled]), true);
@@ -407,6 +409,11 @@ fn outputs_are_identical_whatever_the_threads_and_the_row_order() {
     assert_eq!(
         kaggle1, kaggle2,
         "the Kaggle replay differs between --threads 1 and 2"
+    );
+    let kaggle8 = run_files(&replay_kaggle(&dir, "k8", "8"), false);
+    assert_eq!(
+        kaggle1, kaggle8,
+        "the Kaggle replay differs between --threads 1 and 8"
     );
 }
 
@@ -1408,4 +1415,79 @@ fn every_rating_system_replays_and_scores() {
         let deviance = run["deviance"].as_f64().unwrap();
         assert!(deviance > 80.0 && deviance < 130.0, "{i}: {run}");
     }
+}
+
+/// A replay killed (SIGKILL) at any moment leaves a complete run under the final name: the
+/// previous one, or the new one if it had finished; never a partial file.
+#[test]
+fn a_killed_replay_leaves_a_complete_run() {
+    let dir = scratch("kill");
+    let out = dir.join("run");
+    let out_text = out.to_str().unwrap().to_string();
+    succeeds(&["replay", "--quiet", "--out", &out_text]);
+    // Every file but the summary, whose timing differs from run to run; and the summary's scenario.
+    let state = |d: &Path| -> (Vec<String>, Vec<Vec<u8>>, String) {
+        let mut names: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let tables = ["games.parquet", "lists.parquet", "scenario.resolved.toml"]
+            .iter()
+            .map(|n| std::fs::read(d.join(n)).unwrap_or_default())
+            .collect();
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("summary.json")).unwrap())
+                .unwrap();
+        (
+            names,
+            tables,
+            summary["scenario"].as_str().unwrap().to_string(),
+        )
+    };
+    let before = state(&out);
+    assert_eq!(before.2, "kaggle2010");
+    let sonas = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/kaggle2010-sonas-2017.toml");
+    let mut replaced = 0;
+    for delay in [20u64, 150, 300, 500, 700, 900, 1200, 3000] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_elosim"))
+            .args([
+                "replay",
+                sonas.to_str().unwrap(),
+                "--quiet",
+                "--out",
+                &out_text,
+            ])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        let _ = child.kill();
+        let _ = child.wait();
+        let now = state(&out);
+        assert_eq!(
+            now.0,
+            [
+                "games.parquet",
+                "lists.parquet",
+                "scenario.resolved.toml",
+                "summary.json"
+            ],
+            "after {delay} ms"
+        );
+        if now.2 == "kaggle2010" {
+            assert!(
+                now.1 == before.1,
+                "after {delay} ms the previous run changed"
+            );
+        } else {
+            // The new run had finished: it must be whole and readable.
+            assert_eq!(now.2, "kaggle2010-sonas-2017");
+            succeeds(&["histogram", &out_text, "--months", "2020-11"]);
+            replaced += 1;
+            succeeds(&["replay", "--quiet", "--out", &out_text]);
+            assert!(state(&out).1 == before.1);
+        }
+    }
+    // At 3 s the debug replay (about 1 s) has always finished.
+    assert!(replaced >= 1, "no kill came late enough to see the new run");
 }

@@ -78,11 +78,7 @@ impl Table {
                 let mut cells: Vec<&str> = Vec::with_capacity(columns.len());
                 for row in 0..rows {
                     cells.clear();
-                    cells.extend(
-                        columns
-                            .iter_mut()
-                            .map(|c| c.next().flatten().unwrap_or("")),
-                    );
+                    cells.extend(columns.iter_mut().map(|c| c.next().flatten().unwrap_or("")));
                     f(row as u32 + 1, &cells)?;
                 }
                 Ok(())

@@ -59,12 +59,21 @@ impl StagedDir {
         })
     }
 
-    /// Replaces the destination by the finished directory.
+    /// Replaces the destination by the finished directory. On Linux an existing destination is
+    /// swapped with the finished directory in one step (`renameat2` with `RENAME_EXCHANGE`), so that
+    /// a crash at any moment leaves either the old run or the new one under the final name; elsewhere
+    /// (or where the file system cannot swap) the old run is moved aside first.
     pub fn commit(mut self) -> Result<PathBuf, OutputError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| OutputError::Io { path, source }
         };
+        if self.target.exists() && exchange(&self.path, &self.target).is_ok() {
+            // The old run now sits at the temporary name.
+            self.committed = true;
+            std::fs::remove_dir_all(&self.path).map_err(io(&self.path))?;
+            return Ok(self.target.clone());
+        }
         let old = self.path.with_file_name(format!(
             "{}.old",
             self.path.file_name().unwrap_or_default().to_string_lossy()
@@ -79,6 +88,42 @@ impl StagedDir {
         }
         Ok(self.target.clone())
     }
+}
+
+/// Swaps two directories atomically (Linux's `renameat2(RENAME_EXCHANGE)`).
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        CString::new(p.as_os_str().as_bytes())
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
+    };
+    let (a, b) = (c(a)?, c(b)?);
+    // SAFETY: both paths are valid NUL-terminated strings that outlive the call; AT_FDCWD makes
+    // them relative to the working directory, as std::fs does.
+    let result = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if result == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::new(
+        std::io::ErrorKind::Unsupported,
+        "no atomic exchange",
+    ))
 }
 
 impl Drop for StagedDir {
