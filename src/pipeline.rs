@@ -21,6 +21,18 @@ pub enum RunError {
     Output(#[from] OutputError),
     #[error("{}: the scenario names no games file (data.games); pass one with --games FILE", .0.display())]
     NoGames(PathBuf),
+    #[error("{} and {} read different data ({what}); scenarios replayed together share one game set: run them separately, or give --games (and --start-list, --players) for all", first.display(), other.display())]
+    DifferentData {
+        first: PathBuf,
+        other: PathBuf,
+        what: &'static str,
+    },
+    #[error("{} and {} would both write to {}; give the scenarios different names", first.display(), other.display(), dir.display())]
+    SameOutput {
+        first: PathBuf,
+        other: PathBuf,
+        dir: PathBuf,
+    },
 }
 
 /// What to replay and where to write it; `None` fields fall back to the scenario's.
@@ -95,22 +107,98 @@ pub fn prepare(request: &ReplayRequest) -> Result<(Scenario, InputFiles), RunErr
 
 pub fn replay(request: &ReplayRequest, progress: &dyn Progress) -> Result<ReplayOutcome, RunError> {
     let started = Instant::now();
-    let (mut scenario, files) = prepare(request)?;
+    let (scenario, files) = prepare(request)?;
     progress.stage("reading");
     let (inputs, report) = ingest::read_inputs(&files, request.skip_invalid)?;
     let read = started.elapsed().as_secs_f64();
+    replay_and_write(
+        request,
+        scenario,
+        &inputs,
+        report,
+        (started, read),
+        progress,
+    )
+}
+
+/// Several scenarios over one game set: the inputs are read once, the scenarios replayed in
+/// parallel, each written to its own directory. Every scenario must read the same files.
+pub fn replay_many(
+    requests: &[ReplayRequest],
+    progress: &dyn Progress,
+) -> Result<Vec<ReplayOutcome>, RunError> {
+    use rayon::prelude::*;
+    let started = Instant::now();
+    let prepared = requests
+        .iter()
+        .map(prepare)
+        .collect::<Result<Vec<_>, _>>()?;
+    let (first, first_files) = &prepared[0];
+    let mut dirs: Vec<(PathBuf, &Scenario)> = Vec::new();
+    for ((scenario, files), request) in prepared.iter().zip(requests) {
+        let differs = [
+            (files.games != first_files.games, "games"),
+            (files.format != first_files.format, "format"),
+            (files.month_1 != first_files.month_1, "month-1"),
+            (files.start_list != first_files.start_list, "start list"),
+            (files.players != first_files.players, "players"),
+        ];
+        if let Some((_, what)) = differs.iter().find(|(d, _)| *d) {
+            return Err(RunError::DifferentData {
+                first: first.file.clone(),
+                other: scenario.file.clone(),
+                what,
+            });
+        }
+        let dir = output_dir(request, scenario);
+        if let Some((_, other)) = dirs.iter().find(|(d, _)| *d == dir) {
+            return Err(RunError::SameOutput {
+                first: other.file.clone(),
+                other: scenario.file.clone(),
+                dir,
+            });
+        }
+        dirs.push((dir, scenario));
+    }
+    progress.stage("reading");
+    let skip_invalid = requests.iter().any(|r| r.skip_invalid);
+    let (inputs, report) = ingest::read_inputs(first_files, skip_invalid)?;
+    let read = started.elapsed().as_secs_f64();
     progress.stage("replaying");
-    let run = replay::run(&scenario, &inputs, &|done, total| {
+    prepared
+        .into_par_iter()
+        .zip(requests)
+        .map(|((scenario, _), request)| {
+            let report = report.clone();
+            replay_and_write(request, scenario, &inputs, report, (started, read), &Quiet)
+        })
+        .collect()
+}
+
+fn output_dir(request: &ReplayRequest, scenario: &Scenario) -> PathBuf {
+    request
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("output").join(&scenario.name))
+}
+
+fn replay_and_write(
+    request: &ReplayRequest,
+    mut scenario: Scenario,
+    inputs: &replay::Inputs,
+    report: IngestReport,
+    (started, read): (Instant, f64),
+    progress: &dyn Progress,
+) -> Result<ReplayOutcome, RunError> {
+    progress.stage("replaying");
+    let run = replay::run(&scenario, inputs, &|done, total| {
         progress.lists(done, total)
     })?;
     let replayed = started.elapsed().as_secs_f64();
     // The resolved scenario states the window actually run, so that it repeats the run alone.
     scenario.run.to = run.lists.last().copied().filter(|_| run.lists.len() > 1);
     progress.stage("writing");
-    let dir = request
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("output").join(&scenario.name));
+    let dir = output_dir(request, &scenario);
     let timing = Timing {
         read_seconds: read,
         replay_seconds: replayed - read,
@@ -119,7 +207,7 @@ pub fn replay(request: &ReplayRequest, progress: &dyn Progress) -> Result<Replay
     let dir = output::write_run(
         &dir,
         &scenario,
-        &inputs,
+        inputs,
         &run,
         &report,
         &WriteOptions { csv: request.csv },

@@ -1491,3 +1491,56 @@ fn a_killed_replay_leaves_a_complete_run() {
     // At 3 s the debug replay (about 1 s) has always finished.
     assert!(replaced >= 1, "no kill came late enough to see the new run");
 }
+
+/// Several scenarios over one game set: read once, each written to output/<its name>/, with the same
+/// lists as when replayed alone; scenarios reading different data are refused.
+#[test]
+fn several_scenarios_share_one_game_set() {
+    let dir = scratch("many");
+    let scenario = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(name)
+            .display()
+            .to_string()
+    };
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_elosim"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let r = run(&[
+        "replay",
+        &scenario("kaggle2010.toml"),
+        &scenario("elo-k20.toml"),
+        "--quiet",
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let alone = dir.join("alone");
+    succeeds(&[
+        "replay",
+        &scenario("elo-k20.toml"),
+        "--quiet",
+        "--out",
+        alone.to_str().unwrap(),
+    ]);
+    assert!(
+        std::fs::read(dir.join("output/elo-k20/lists.parquet")).unwrap()
+            == std::fs::read(alone.join("lists.parquet")).unwrap()
+    );
+    assert!(dir.join("output/kaggle2010/lists.parquet").is_file());
+    let r = run(&[
+        "replay",
+        &scenario("kaggle2010.toml"),
+        &scenario("contest2011.toml"),
+        "--quiet",
+    ]);
+    assert!(!r.status.success());
+    assert!(
+        text(&r.stderr).contains("read different data (games)"),
+        "{}",
+        text(&r.stderr)
+    );
+}

@@ -10,11 +10,13 @@ use crate::pipeline::{self, ReplayOutcome, ReplayRequest};
 ///
 /// Writes into the output directory (default output/<scenario name>/): scenario.resolved.toml,
 /// lists.parquet, games.parquet, summary.json and, with --csv, lists/YYYY-MM.csv. The directory is
-/// replaced only when every file is complete.
+/// replaced only when every file is complete. Several scenarios over the same games
+/// (`elosim replay a.toml b.toml`) read the games once and replay in parallel, each into
+/// output/<its name>/.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The scenario (TOML); default scenarios/kaggle2010.toml, the Kaggle 2010 games under FIDE's rules
-    scenario: Option<PathBuf>,
+    /// The scenarios (TOML); default scenarios/kaggle2010.toml, the Kaggle 2010 games under FIDE's rules
+    scenarios: Vec<PathBuf>,
     /// Games file (CSV or Parquet: canonical, Kaggle 2010 or 2011 contest layout); overrides data.games
     #[arg(long, value_name = "FILE")]
     games: Option<PathBuf>,
@@ -50,26 +52,35 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let threads = set_threads(args.threads)?;
-    let scenario = match args.scenario {
-        Some(s) => s,
-        None => {
-            let default = PathBuf::from("scenarios/kaggle2010.toml");
-            anyhow::ensure!(default.is_file(), "no scenario given, and scenarios/kaggle2010.toml is not in the current directory: run from the repository's root or name a scenario file");
-            default
+    let mut scenarios = args.scenarios.clone();
+    if scenarios.is_empty() {
+        let default = PathBuf::from("scenarios/kaggle2010.toml");
+        anyhow::ensure!(default.is_file(), "no scenario given, and scenarios/kaggle2010.toml is not in the current directory: run from the repository's root or name a scenario file");
+        scenarios.push(default);
+    }
+    if scenarios.len() > 1 {
+        anyhow::ensure!(
+            args.out.is_none(),
+            "--out names one run's directory; several scenarios each write to output/<scenario name>"
+        );
+        let requests: Vec<ReplayRequest> = scenarios
+            .iter()
+            .map(|scenario| request(&args, scenario.clone(), threads))
+            .collect();
+        let bar = Bar::new(args.quiet);
+        let outcomes = pipeline::replay_many(&requests, &bar);
+        bar.finish();
+        let outcomes = outcomes.context(
+            "replay failed; no run was left half-written (a run appears only when complete)",
+        )?;
+        if !args.quiet {
+            for outcome in &outcomes {
+                print!("{}", summary(outcome));
+            }
         }
-    };
-    let request = ReplayRequest {
-        scenario,
-        games: args.games,
-        players: args.players,
-        start_list: args.start_list,
-        out: args.out,
-        from: args.from,
-        to: args.to,
-        csv: args.csv,
-        skip_invalid: args.skip_invalid,
-        threads,
-    };
+        return Ok(());
+    }
+    let request = request(&args, scenarios.remove(0), threads);
     let bar = Bar::new(args.quiet);
     let outcome = pipeline::replay(&request, &bar);
     bar.finish();
@@ -83,6 +94,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         print!("{}", summary(&outcome));
     }
     Ok(())
+}
+
+fn request(args: &Args, scenario: PathBuf, threads: usize) -> ReplayRequest {
+    ReplayRequest {
+        scenario,
+        games: args.games.clone(),
+        players: args.players.clone(),
+        start_list: args.start_list.clone(),
+        out: args.out.clone(),
+        from: args.from,
+        to: args.to,
+        csv: args.csv,
+        skip_invalid: args.skip_invalid,
+        threads,
+    }
 }
 
 fn summary(o: &ReplayOutcome) -> String {

@@ -38,7 +38,7 @@ pub struct InputFiles {
 }
 
 /// What reading found, for the run's summary.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct IngestReport {
     pub format: GameFormat,
     pub games_read: usize,
