@@ -99,41 +99,94 @@ pub(super) fn enum_column(
     Ok(series.into())
 }
 
-/// `lists.parquet`: one row per (month, player) on the list.
+/// Rows per row group of `lists.parquet`: consecutive lists are written together until they reach
+/// this, so that the file is written in pieces (no copy of every row at once) without tiny groups.
+const LIST_ROWS_PER_GROUP: usize = 1 << 20;
+
+/// `lists.parquet`: one row per (month, player) on the list, written list by list.
 pub fn write_lists(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), OutputError> {
     let rows = &run.rows;
     let months: Vec<String> = run.lists.iter().map(|m| m.to_string()).collect();
     let months: Vec<&str> = months.iter().map(String::as_str).collect();
-    let list_of_row = (0..run.lists.len())
+    let file = File::create(path).map_err(|source| OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut writer: Option<BatchedWriter<File>> = None;
+    let mut file = Some(file);
+    let mut first = 0;
+    for t in 0..run.lists.len() {
+        let last = t + 1 == run.lists.len();
+        let size = rows.starts[t + 1] - rows.starts[first];
+        if size < LIST_ROWS_PER_GROUP && !last {
+            continue;
+        }
+        let df = list_frame(inputs, run, &months, first..t + 1).map_err(table_error(path))?;
+        if writer.is_none() {
+            let Some(file) = file.take() else { break };
+            writer = Some(
+                ParquetWriter::new(file)
+                    .with_compression(ParquetCompression::Zstd(None))
+                    .batched(df.schema())
+                    .map_err(table_error(path))?,
+            );
+        }
+        if let Some(w) = &mut writer {
+            w.write_batch(&df).map_err(table_error(path))?;
+        }
+        first = t + 1;
+    }
+    match writer {
+        Some(w) => w.finish().map(|_| ()).map_err(table_error(path)),
+        None => Ok(()),
+    }
+}
+
+/// The rows of lists `lists` as one frame.
+fn list_frame(
+    inputs: &Inputs,
+    run: &Run,
+    months: &[&str],
+    lists: std::ops::Range<usize>,
+) -> PolarsResult<DataFrame> {
+    let rows = &run.rows;
+    let r = rows.starts[lists.start]..rows.starts[lists.end];
+    let list_of_row = lists
+        .clone()
         .flat_map(|t| std::iter::repeat_n(t, rows.starts[t + 1] - rows.starts[t]));
     let mut columns = vec![
-        enum_column("month", &months, list_of_row).map_err(table_error(path))?,
-        id_column("id", &inputs.players, rows.player.iter().copied()),
-        int_column("rating", rows.rating.iter().copied()),
-        int_column("k", rows.k.iter().map(|&k| i32::from(k))),
-        int_column("games", rows.games.iter().map(|&g| g as i32)),
-        int_column("total_games", rows.total_games.iter().map(|&g| g as i32)),
+        enum_column("month", months, list_of_row)?,
+        id_column(
+            "id",
+            &inputs.players,
+            rows.player[r.clone()].iter().copied(),
+        ),
+        int_column("rating", rows.rating[r.clone()].iter().copied()),
+        int_column("k", rows.k[r.clone()].iter().map(|&k| i32::from(k))),
+        int_column("games", rows.games[r.clone()].iter().map(|&g| g as i32)),
+        int_column(
+            "total_games",
+            rows.total_games[r.clone()].iter().map(|&g| g as i32),
+        ),
         enum_column(
             "status",
             &["active", "inactive"],
-            rows.inactive.iter().map(|&i| usize::from(i)),
-        )
-        .map_err(table_error(path))?,
-        bool_column("new", rows.new.iter().copied()),
-        optional_int_column("change", rows.change.iter().copied()),
+            rows.inactive[r.clone()].iter().map(|&i| usize::from(i)),
+        )?,
+        bool_column("new", rows.new[r.clone()].iter().copied()),
+        optional_int_column("change", rows.change[r.clone()].iter().copied()),
     ];
     // Systems that rate in real numbers also give the unrounded rating, and their deviation.
     for (name, values) in [("rating_exact", &rows.exact), ("rd", &rows.deviation)] {
         if !values.is_empty() {
             columns.push(
-                Float64Chunked::from_iter_values(name.into(), values.iter().copied())
+                Float64Chunked::from_iter_values(name.into(), values[r.clone()].iter().copied())
                     .into_series()
                     .into(),
             );
         }
     }
-    let mut df = DataFrame::new(rows.player.len(), columns).map_err(table_error(path))?;
-    write_parquet(path, &mut df)
+    DataFrame::new(r.len(), columns)
 }
 
 /// `games.parquet`: one row per game rated for a player or counted towards a first rating.
