@@ -191,18 +191,62 @@ fn list_frame(
 
 /// `games.parquet`: one row per game rated for a player or counted towards a first rating.
 pub fn write_games(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), OutputError> {
-    let g = &run.games;
-    let input = &inputs.games;
     let months: Vec<String> = run.lists.iter().map(|m| m.to_string()).collect();
     let months: Vec<&str> = months.iter().map(String::as_str).collect();
+    let n = run.games.game.len();
+    let file = File::create(path).map_err(|source| OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut file = Some(file);
+    let mut writer: Option<BatchedWriter<File>> = None;
+    let mut start = 0;
+    loop {
+        let end = (start + LIST_ROWS_PER_GROUP).min(n);
+        let df = games_frame(inputs, run, &months, start..end).map_err(table_error(path))?;
+        if writer.is_none() {
+            let Some(file) = file.take() else { break };
+            writer = Some(
+                ParquetWriter::new(file)
+                    .with_compression(ParquetCompression::Zstd(None))
+                    .batched(df.schema())
+                    .map_err(table_error(path))?,
+            );
+        }
+        if let Some(w) = &mut writer {
+            w.write_batch(&df).map_err(table_error(path))?;
+        }
+        if end == n {
+            break;
+        }
+        start = end;
+    }
+    match writer {
+        Some(w) => w.finish().map(|_| ()).map_err(table_error(path)),
+        None => Ok(()),
+    }
+}
+
+/// The rated games `range` as one frame.
+fn games_frame(
+    inputs: &Inputs,
+    run: &Run,
+    months: &[&str],
+    range: std::ops::Range<usize>,
+) -> PolarsResult<DataFrame> {
+    let g = &run.games;
+    let input = &inputs.games;
     let index = |i: usize| g.game[i] as usize;
-    let n = g.game.len();
+    let rows = range.clone();
     let mut columns = vec![
-        enum_column("period", &months, g.list.iter().map(|&t| t as usize))
-            .map_err(table_error(path))?,
+        enum_column(
+            "period",
+            months,
+            g.list[rows.clone()].iter().map(|&t| t as usize),
+        )?,
         StringChunked::from_iter_options(
             "event".into(),
-            (0..n).map(|i| {
+            rows.clone().map(|i| {
                 Some(input.event_names[input.event[index(i)] as usize].as_str())
                     .filter(|e| !e.is_empty())
             }),
@@ -211,28 +255,29 @@ pub fn write_games(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), Output
         .into(),
         StringChunked::from_iter_values(
             "event_start".into(),
-            g.event_start.iter().map(|d| d.to_string()),
+            g.event_start[rows.clone()].iter().map(|d| d.to_string()),
         )
         .into_series()
         .into(),
         id_column(
             "white",
             &inputs.players,
-            (0..n).map(|i| input.white[index(i)]),
+            rows.clone().map(|i| input.white[index(i)]),
         ),
         id_column(
             "black",
             &inputs.players,
-            (0..n).map(|i| input.black[index(i)]),
+            rows.clone().map(|i| input.black[index(i)]),
         ),
         Float64Chunked::from_iter_values(
             "score".into(),
-            (0..n).map(|i| f64::from(input.score[index(i)]) / 2.0),
+            rows.clone().map(|i| f64::from(input.score[index(i)]) / 2.0),
         )
         .into_series()
         .into(),
     ];
     for (side, results) in [("white", &g.white), ("black", &g.black)] {
+        let results = &results[rows.clone()];
         columns.push(optional_int_column(
             &format!("{side}_rating"),
             results.iter().map(|r| r.rating),
@@ -243,7 +288,7 @@ pub fn write_games(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), Output
         ));
         let exact = |i: usize| {
             g.expected
-                .get(i)
+                .get(rows.start + i)
                 .map(|e| if side == "white" { e.0 } else { e.1 })
         };
         columns.push(optional_float_column(
@@ -264,8 +309,7 @@ pub fn write_games(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), Output
             results.iter().map(|r| r.capped),
         ));
     }
-    let mut df = DataFrame::new(n, columns).map_err(table_error(path))?;
-    write_parquet(path, &mut df)
+    DataFrame::new(range.len(), columns)
 }
 
 /// `lists/YYYY-MM.csv`: one list per month in FIDE's column order.
