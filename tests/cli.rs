@@ -1490,6 +1490,13 @@ fn a_killed_replay_leaves_a_complete_run() {
     }
     // At 3 s the debug replay (about 1 s) has always finished.
     assert!(replaced >= 1, "no kill came late enough to see the new run");
+    // The temporary directories the killed runs left are gone after the next replay.
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
 /// Several scenarios over one game set: read once, each written to output/<its name>/, with the same

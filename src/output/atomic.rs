@@ -41,6 +41,7 @@ impl StagedDir {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "run".into());
+        remove_abandoned(parent, &name);
         let path = parent.join(format!(".{name}.tmp-{}", std::process::id()));
         if path.exists() {
             std::fs::remove_dir_all(&path).map_err(|source| OutputError::Io {
@@ -87,6 +88,28 @@ impl StagedDir {
             std::fs::remove_dir_all(&old).map_err(io(&old))?;
         }
         Ok(self.target.clone())
+    }
+}
+
+/// Removes the temporary directories that killed runs left beside `name` (`.name.tmp-PID` of a
+/// process that no longer exists). Only where running processes can be checked (Linux's /proc).
+fn remove_abandoned(parent: &Path, name: &str) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let prefix = format!(".{name}.tmp-");
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file_name.strip_prefix(&prefix) else {
+            continue;
+        };
+        let pid = pid.trim_end_matches(".old");
+        if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
     }
 }
 
