@@ -62,6 +62,13 @@ pub fn read(
         raw.pgn = Some(counts);
         return Ok(raw);
     }
+    let typed = super::table::is_parquet(path)
+        && matches!(format, GameFormat::Auto | GameFormat::Canonical);
+    if typed {
+        if let Some(raw) = super::parquet_games::read(path, skips)? {
+            return Ok(raw);
+        }
+    }
     let table = Table::open(path, CANONICAL)?;
     let format = match format {
         GameFormat::Auto => detect(&table),

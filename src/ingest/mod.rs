@@ -8,6 +8,7 @@ mod games;
 mod ids;
 pub use ids::IdMap;
 mod lists;
+mod parquet_games;
 mod pgn;
 mod table;
 mod text;
@@ -22,6 +23,7 @@ use crate::scenario::GameFormat;
 pub use error::IngestError;
 pub use fide_list::{FideEntry, FideLayout, FideList};
 pub use lists::{read_list_ratings, ListRatings};
+pub use parquet_games::month_column;
 pub use pgn::{is_pgn, Dates, PgnCounts};
 pub use table::Skips;
 

@@ -200,58 +200,7 @@ fn read_run(run: &RunFiles, prior_games: bool) -> Result<RatedGames, ReportError
     Ok(out)
 }
 
-/// A month column (an Enum, as a run writes it, or text `YYYY-MM`) as months. An Enum is read
-/// through its codes, so each distinct month is parsed once and no strings are made per row.
-pub fn month_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Month>> {
-    let column = df.column(name)?;
-    let bad =
-        |v: &str| polars_err!(ComputeError: "column {name}: expected a month YYYY-MM, got {v:?}");
-    if let DataType::Enum(categories, _) = column.dtype() {
-        let months = categories
-            .categories()
-            .values_iter()
-            .map(|v| Month::parse(v).ok_or_else(|| bad(v)))
-            .collect::<PolarsResult<Vec<Month>>>()?;
-        let month = |code: Option<usize>| {
-            code.and_then(|c| months.get(c).copied())
-                .ok_or_else(|| bad(""))
-        };
-        return match column.dtype().cat_physical()? {
-            CategoricalPhysical::U8 => column
-                .cat8()?
-                .phys
-                .iter()
-                .map(|c| month(c.map(usize::from)))
-                .collect(),
-            CategoricalPhysical::U16 => column
-                .cat16()?
-                .phys
-                .iter()
-                .map(|c| month(c.map(usize::from)))
-                .collect(),
-            CategoricalPhysical::U32 => column
-                .cat32()?
-                .phys
-                .iter()
-                .map(|c| month(c.map(|c| c as usize)))
-                .collect(),
-        };
-    }
-    let text = column.cast(&DataType::String)?;
-    let mut parsed: HashMap<&str, Month> = HashMap::new();
-    text.str()?
-        .iter()
-        .map(|v| {
-            let v = v.unwrap_or("");
-            if let Some(&m) = parsed.get(v) {
-                return Ok(m);
-            }
-            let m = Month::parse(v).ok_or_else(|| bad(v))?;
-            parsed.insert(v, m);
-            Ok(m)
-        })
-        .collect()
-}
+pub use crate::ingest::month_column;
 
 /// Prior rated games in a run: the starting list's counts, then the run's own games.
 fn run_prior_games(

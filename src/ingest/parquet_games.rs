@@ -1,0 +1,408 @@
+//! Canonical games from Parquet read column by column in their own types: ids as integers, the
+//! period through its dictionary, the score as a number. The text path (every cell cast to a
+//! string, then parsed) gives the same games; this one is for the files elosim writes itself
+//! (`elosim generate`, a run's `games.parquet`), which hold millions of rows. Files with other
+//! column types go the text way.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use polars::prelude::*;
+
+use crate::model::{Day, Games, HalfPoints, Month, EVENT_NONE};
+use crate::scenario::GameFormat;
+
+use super::error::IngestError;
+use super::games::{sort_event_names, RawGames};
+use super::ids::{IdMap, RawIds};
+use super::table::Skips;
+use super::text::{read_bytes, sha256};
+
+/// The typed columns of a canonical games file, when every one has a type this reader knows.
+struct Columns {
+    period: Option<Vec<Option<Month>>>,
+    event: Option<Column>,
+    event_start: Option<Column>,
+    white: Vec<Option<i64>>,
+    black: Vec<Option<i64>>,
+    score: Vec<Option<f64>>,
+    ratings: Option<RatingColumns>,
+}
+
+/// White's and Black's recorded ratings.
+type RatingColumns = (Vec<Option<i32>>, Vec<Option<i32>>);
+
+/// Reads `path` if its columns are the canonical ones in types this reader knows; `None` sends the
+/// file to the text path (a date column, text ids, a score written as text, …).
+pub fn read(path: &Path, skips: &mut Skips) -> Result<Option<RawGames>, IngestError> {
+    let file = path.display().to_string();
+    let bytes = read_bytes(path)?;
+    let checksum = sha256(&bytes);
+    let Ok(df) = ParquetReader::new(std::io::Cursor::new(bytes)).finish() else {
+        return Ok(None);
+    };
+    let Some(columns) = typed_columns(&df) else {
+        return Ok(None);
+    };
+    let n = df.height();
+    let mut out = RawGames {
+        games: Games {
+            source: file.clone(),
+            row_word: "row",
+            event_names: vec![String::new()],
+            ..Games::default()
+        },
+        white: RawIds::Numbers(Vec::with_capacity(n)),
+        black: RawIds::Numbers(Vec::with_capacity(n)),
+        format: GameFormat::Canonical,
+        sha256: checksum,
+        pgn: None,
+    };
+    let (events, event_ids) = event_ids(columns.event.as_ref());
+    let starts = days(columns.event_start.as_ref(), &file)?;
+    let g = &mut out.games;
+    for i in 0..n {
+        let row = (i + 1) as u32;
+        let problem = |column: &str, problem: String| IngestError::Row {
+            file: file.clone(),
+            place: format!("row {row}"),
+            column: column.into(),
+            problem,
+        };
+        let parsed: Result<(), IngestError> = (|| {
+            let period = columns.period.as_ref().and_then(|p| p[i]);
+            if period.is_none() {
+                return Err(problem(
+                    "period",
+                    "empty: every game needs its period (YYYY-MM) or its date (YYYY-MM-DD)".into(),
+                ));
+            }
+            let (Some(w), Some(b)) = (columns.white[i], columns.black[i]) else {
+                let column = if columns.white[i].is_none() {
+                    "white"
+                } else {
+                    "black"
+                };
+                return Err(problem(column, "empty: expected a player id".into()));
+            };
+            if w == b {
+                return Err(problem("black", format!("player {w} cannot play himself")));
+            }
+            Ok(())
+        })();
+        if skips.check(parsed)?.is_none() {
+            continue;
+        }
+        let score = match columns.score[i] {
+            Some(s) if s == 0.0 || s == 0.5 || s == 1.0 => (s * 2.0) as HalfPoints,
+            other => {
+                let e = problem(
+                    "score",
+                    format!(
+                        "expected White's score, one of 1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½; got {:?}",
+                        other.map_or(String::new(), |s| s.to_string())
+                    ),
+                );
+                skips.check::<()>(Err(e))?;
+                continue;
+            }
+        };
+        let ratings = match &columns.ratings {
+            Some((w, b)) => {
+                let bad = [(w[i], "white_rating"), (b[i], "black_rating")]
+                    .into_iter()
+                    .find(|(r, _)| r.is_some_and(|r| !(0..=4000).contains(&r)));
+                if let Some((r, column)) = bad {
+                    let e = problem(
+                        column,
+                        format!(
+                            "expected a rating from 0 to 4000 or nothing, got \"{}\"",
+                            r.unwrap_or(0)
+                        ),
+                    );
+                    skips.check::<()>(Err(e))?;
+                    continue;
+                }
+                Some((w[i], b[i]))
+            }
+            None => None,
+        };
+        let start = match starts.get(i) {
+            Some(Err(text)) => {
+                let e = problem(
+                    "event_start",
+                    format!("expected a date YYYY-MM-DD, got {text:?}"),
+                );
+                skips.check::<()>(Err(e))?;
+                continue;
+            }
+            Some(Ok(day)) => *day,
+            None => None,
+        };
+        g.period.push(columns.period.as_ref().and_then(|p| p[i]));
+        g.date.push(None);
+        g.event.push(events.get(i).copied().unwrap_or(EVENT_NONE));
+        g.event_start.push(start);
+        g.score.push(score);
+        if let Some((w, b)) = ratings {
+            g.white_rating.push(w);
+            g.black_rating.push(b);
+        }
+        g.source_row.push(row);
+        if let (RawIds::Numbers(white), RawIds::Numbers(black)) = (&mut out.white, &mut out.black) {
+            white.push(columns.white[i].unwrap_or(0) as u64);
+            black.push(columns.black[i].unwrap_or(0) as u64);
+        }
+    }
+    sort_event_names(&mut out.games, event_ids);
+    Ok(Some(out))
+}
+
+/// The canonical columns, if each has a type read here: period as Enum or text, ids as integers,
+/// score as a number, ratings as integers; no date column (dates go the text way).
+fn typed_columns(df: &DataFrame) -> Option<Columns> {
+    let get = |name: &str| df.column(name).ok();
+    if get("date").is_some() {
+        return None;
+    }
+    let ints = |name: &str| -> Option<Vec<Option<i64>>> {
+        let c = get(name)?;
+        if !c.dtype().is_integer() {
+            return None;
+        }
+        Some(c.cast(&DataType::Int64).ok()?.i64().ok()?.iter().collect())
+    };
+    let period = get("period")?;
+    let period = if matches!(period.dtype(), DataType::Enum(..) | DataType::String) {
+        Some(month_column(df, "period").ok()?).map(|v| v.into_iter().map(Some).collect())
+    } else {
+        return None;
+    };
+    let score = get("score")?;
+    if !matches!(score.dtype(), DataType::Float64 | DataType::Float32) {
+        return None;
+    }
+    let score = score
+        .cast(&DataType::Float64)
+        .ok()?
+        .f64()
+        .ok()?
+        .iter()
+        .collect();
+    let ratings = match (get("white_rating"), get("black_rating")) {
+        (Some(_), Some(_)) => {
+            let as_i32 = |v: Vec<Option<i64>>| {
+                v.into_iter()
+                    .map(|r| r.map(|r| r.clamp(-1, 100_000) as i32))
+                    .collect()
+            };
+            Some((as_i32(ints("white_rating")?), as_i32(ints("black_rating")?)))
+        }
+        (None, None) => None,
+        _ => return None,
+    };
+    let (white, black) = (ints("white")?, ints("black")?);
+    // Negative numbers are not plain ids: the text path reads them as text.
+    if white
+        .iter()
+        .chain(&black)
+        .any(|id| id.is_some_and(|id| id < 0))
+    {
+        return None;
+    }
+    Some(Columns {
+        period,
+        event: get("event").cloned(),
+        event_start: get("event_start").cloned(),
+        white,
+        black,
+        score,
+        ratings,
+    })
+}
+
+/// Each row's event number (1, 2, … in order of first appearance; [`EVENT_NONE`] without one)
+/// and the names, each distinct value made into a string once.
+fn event_ids(column: Option<&Column>) -> (Vec<u32>, HashMap<String, u32>) {
+    let Some(text) = column.and_then(|c| c.cast(&DataType::String).ok()) else {
+        return (Vec::new(), HashMap::new());
+    };
+    let Ok(text) = text.str() else {
+        return (Vec::new(), HashMap::new());
+    };
+    let mut ids: IdMap<&str, u32> = IdMap::default();
+    let rows = text
+        .iter()
+        .map(|v| match v.map(str::trim).filter(|v| !v.is_empty()) {
+            Some(v) => {
+                let next = ids.len() as u32 + 1;
+                *ids.entry(v).or_insert(next)
+            }
+            None => EVENT_NONE,
+        })
+        .collect();
+    let names = ids.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    (rows, names)
+}
+
+/// Tournament start dates, each distinct text parsed once; `Err` holds a text that is no date.
+fn days(
+    column: Option<&Column>,
+    file: &str,
+) -> Result<Vec<Result<Option<Day>, String>>, IngestError> {
+    let Some(column) = column else {
+        return Ok(Vec::new());
+    };
+    let bad = |e: PolarsError| IngestError::File {
+        file: file.to_string(),
+        problem: format!("column event_start cannot be read as text: {e}"),
+    };
+    let text = column.cast(&DataType::String).map_err(bad)?;
+    let mut parsed: HashMap<&str, Option<Day>> = HashMap::new();
+    Ok(text
+        .str()
+        .map_err(bad)?
+        .iter()
+        .map(|v| match v.map(str::trim).filter(|v| !v.is_empty()) {
+            None => Ok(None),
+            Some(v) => match *parsed.entry(v).or_insert_with(|| Day::parse(v)) {
+                Some(day) => Ok(Some(day)),
+                None => Err(v.to_string()),
+            },
+        })
+        .collect())
+}
+
+/// A month column (an Enum, as elosim writes it, or text `YYYY-MM`) as months. An Enum is read
+/// through its codes, so each distinct month is parsed once and no strings are made per row.
+pub fn month_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Month>> {
+    let column = df.column(name)?;
+    let bad =
+        |v: &str| polars_err!(ComputeError: "column {name}: expected a month YYYY-MM, got {v:?}");
+    if let DataType::Enum(categories, _) = column.dtype() {
+        let months = categories
+            .categories()
+            .values_iter()
+            .map(|v| Month::parse(v).ok_or_else(|| bad(v)))
+            .collect::<PolarsResult<Vec<Month>>>()?;
+        let month = |code: Option<usize>| {
+            code.and_then(|c| months.get(c).copied())
+                .ok_or_else(|| bad(""))
+        };
+        return match column.dtype().cat_physical()? {
+            CategoricalPhysical::U8 => column
+                .cat8()?
+                .phys
+                .iter()
+                .map(|c| month(c.map(usize::from)))
+                .collect(),
+            CategoricalPhysical::U16 => column
+                .cat16()?
+                .phys
+                .iter()
+                .map(|c| month(c.map(usize::from)))
+                .collect(),
+            CategoricalPhysical::U32 => column
+                .cat32()?
+                .phys
+                .iter()
+                .map(|c| month(c.map(|c| c as usize)))
+                .collect(),
+        };
+    }
+    let text = column.cast(&DataType::String)?;
+    let mut parsed: HashMap<&str, Month> = HashMap::new();
+    text.str()?
+        .iter()
+        .map(|v| {
+            let v = v.unwrap_or("");
+            if let Some(&m) = parsed.get(v) {
+                return Ok(m);
+            }
+            let m = Month::parse(v).ok_or_else(|| bad(v))?;
+            parsed.insert(v, m);
+            Ok(m)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(name: &str, mut df: DataFrame) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!(
+            "elosim-typed-{}-{name}.parquet",
+            std::process::id()
+        ));
+        ParquetWriter::new(std::fs::File::create(&path).unwrap())
+            .finish(&mut df)
+            .unwrap();
+        path
+    }
+
+    fn games(score: &[f64], event_start: &[&str]) -> DataFrame {
+        let n = score.len();
+        df!(
+            "period" => vec!["2019-03"; n],
+            "event" => (0..n as i64).map(|i| i % 2).collect::<Vec<_>>(),
+            "event_start" => event_start.to_vec(),
+            "white" => (0..n as i64).map(|i| 100 + i).collect::<Vec<_>>(),
+            "black" => (0..n as i64).map(|i| 200 + i).collect::<Vec<_>>(),
+            "score" => score.to_vec(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn typed_columns_are_read_directly() {
+        let path = write(
+            "good",
+            games(&[1.0, 0.5, 0.0], &["2019-02-01", "", "2019-02-10"]),
+        );
+        let raw = read(&path, &mut Skips::new(false))
+            .unwrap()
+            .expect("the typed path");
+        let g = &raw.games;
+        assert_eq!(g.score, vec![2, 1, 0]);
+        assert_eq!(g.period, vec![Month::parse("2019-03"); 3]);
+        assert_eq!(g.event_start[1], None);
+        assert_eq!(g.event_start[2], Day::parse("2019-02-10"));
+        assert_eq!(g.event_names, vec!["".to_string(), "0".into(), "1".into()]);
+        assert_eq!(g.event, vec![1, 2, 1]);
+        assert!(matches!(&raw.white, RawIds::Numbers(v) if v == &vec![100, 101, 102]));
+    }
+
+    #[test]
+    fn bad_rows_are_errors_or_counted_skips() {
+        let path = write(
+            "bad",
+            games(&[1.0, 0.7, 0.0], &["2019-02-01", "2019-02-01", "02/10"]),
+        );
+        let Err(e) = read(&path, &mut Skips::new(false)) else {
+            panic!("a bad score was read");
+        };
+        let e = e.to_string();
+        assert!(
+            e.contains("row 2, column score: expected White's score"),
+            "{e}"
+        );
+        let mut skips = Skips::new(true);
+        let raw = read(&path, &mut skips).unwrap().unwrap();
+        assert_eq!(raw.games.score, vec![2]);
+        assert_eq!(skips.total(), 2);
+        assert!(skips
+            .counts
+            .keys()
+            .any(|k| k.starts_with("event_start: expected a date")));
+    }
+
+    #[test]
+    fn other_types_go_the_text_way() {
+        let mut df = games(&[1.0], &["2019-02-01"]);
+        df.replace("white", Column::new("white".into(), ["a1"]))
+            .unwrap();
+        let path = write("text-ids", df);
+        assert!(read(&path, &mut Skips::new(false)).unwrap().is_none());
+    }
+}
