@@ -200,3 +200,6 @@ fn first_occurrences(
     }
     Ok(keep)
 }
+
+#[cfg(test)]
+mod garbage_tests;
