@@ -74,7 +74,7 @@ impl ListRatings {
     /// `--skip-invalid` the later entries are left out and counted. Returns how many were left out.
     pub fn keep_first_entries(&mut self, skips: &mut Skips) -> Result<usize, IngestError> {
         let mut keep = vec![true; self.ids.len()];
-        let mut first: super::ids::IdMap<&str, usize> = Default::default();
+        let mut first: crate::model::IdMap<&str, usize> = Default::default();
         first.reserve(self.ids.len());
         for (again, id) in self.ids.iter().enumerate() {
             let Some(&earlier) = first.get(id.as_str()) else {

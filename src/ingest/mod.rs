@@ -6,7 +6,6 @@ mod error;
 pub mod fide_list;
 mod games;
 mod ids;
-pub use ids::IdMap;
 mod lists;
 mod parquet_games;
 mod pgn;

@@ -14,9 +14,10 @@ use crate::scenario::GameFormat;
 
 use super::error::IngestError;
 use super::games::{sort_event_names, RawGames};
-use super::ids::{IdMap, RawIds};
+use super::ids::RawIds;
 use super::table::Skips;
 use super::text::{read_bytes, sha256};
+use crate::model::IdMap;
 
 /// The typed columns of a canonical games file, when every one has a type this reader knows.
 struct Columns {

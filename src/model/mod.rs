@@ -2,10 +2,12 @@
 //! No I/O here; readers in `ingest` fill these types and the engine in `replay` consumes them.
 
 mod games;
+mod id_map;
 mod month;
 mod players;
 
 pub use games::{Games, EVENT_NONE};
+pub use id_map::IdMap;
 pub use month::{Day, Month};
 pub use players::{PlayerIds, PlayerInfo, StartEntry, StartList};
 

@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
@@ -99,6 +99,44 @@ pub(super) fn enum_column(
     Ok(series.into())
 }
 
+/// A Parquet file written one row group per `write`, created at the first one.
+pub(super) struct Batched {
+    pub(super) path: PathBuf,
+    writer: Option<BatchedWriter<File>>,
+}
+
+impl Batched {
+    pub(super) fn new(path: PathBuf) -> Batched {
+        Batched { path, writer: None }
+    }
+
+    pub(super) fn write(&mut self, df: &DataFrame) -> Result<(), OutputError> {
+        let error = table_error(&self.path);
+        if self.writer.is_none() {
+            let file = File::create(&self.path).map_err(|source| OutputError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+            let writer = ParquetWriter::new(file)
+                .with_compression(ParquetCompression::Zstd(None))
+                .batched(df.schema())
+                .map_err(&error)?;
+            self.writer = Some(writer);
+        }
+        match &mut self.writer {
+            Some(w) => w.write_batch(df).map_err(error),
+            None => Ok(()),
+        }
+    }
+
+    pub(super) fn finish(self) -> Result<(), OutputError> {
+        match self.writer {
+            Some(w) => w.finish().map(|_| ()).map_err(table_error(&self.path)),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Rows per row group of `lists.parquet`: consecutive lists are written together until they reach
 /// this, so that the file is written in pieces (no copy of every row at once) without tiny groups.
 const LIST_ROWS_PER_GROUP: usize = 1 << 20;
@@ -108,12 +146,7 @@ pub fn write_lists(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), Output
     let rows = &run.rows;
     let months: Vec<String> = run.lists.iter().map(|m| m.to_string()).collect();
     let months: Vec<&str> = months.iter().map(String::as_str).collect();
-    let file = File::create(path).map_err(|source| OutputError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let mut writer: Option<BatchedWriter<File>> = None;
-    let mut file = Some(file);
+    let mut writer = Batched::new(path.to_path_buf());
     let mut first = 0;
     for t in 0..run.lists.len() {
         let last = t + 1 == run.lists.len();
@@ -121,25 +154,11 @@ pub fn write_lists(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), Output
         if size < LIST_ROWS_PER_GROUP && !last {
             continue;
         }
-        let df = list_frame(inputs, run, &months, first..t + 1).map_err(table_error(path))?;
-        if writer.is_none() {
-            let Some(file) = file.take() else { break };
-            writer = Some(
-                ParquetWriter::new(file)
-                    .with_compression(ParquetCompression::Zstd(None))
-                    .batched(df.schema())
-                    .map_err(table_error(path))?,
-            );
-        }
-        if let Some(w) = &mut writer {
-            w.write_batch(&df).map_err(table_error(path))?;
-        }
+        writer
+            .write(&list_frame(inputs, run, &months, first..t + 1).map_err(table_error(path))?)?;
         first = t + 1;
     }
-    match writer {
-        Some(w) => w.finish().map(|_| ()).map_err(table_error(path)),
-        None => Ok(()),
-    }
+    writer.finish()
 }
 
 /// The rows of lists `lists` as one frame.
@@ -194,37 +213,17 @@ pub fn write_games(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), Output
     let months: Vec<String> = run.lists.iter().map(|m| m.to_string()).collect();
     let months: Vec<&str> = months.iter().map(String::as_str).collect();
     let n = run.games.game.len();
-    let file = File::create(path).map_err(|source| OutputError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let mut file = Some(file);
-    let mut writer: Option<BatchedWriter<File>> = None;
+    let mut writer = Batched::new(path.to_path_buf());
     let mut start = 0;
     loop {
         let end = (start + LIST_ROWS_PER_GROUP).min(n);
-        let df = games_frame(inputs, run, &months, start..end).map_err(table_error(path))?;
-        if writer.is_none() {
-            let Some(file) = file.take() else { break };
-            writer = Some(
-                ParquetWriter::new(file)
-                    .with_compression(ParquetCompression::Zstd(None))
-                    .batched(df.schema())
-                    .map_err(table_error(path))?,
-            );
-        }
-        if let Some(w) = &mut writer {
-            w.write_batch(&df).map_err(table_error(path))?;
-        }
+        writer.write(&games_frame(inputs, run, &months, start..end).map_err(table_error(path))?)?;
         if end == n {
             break;
         }
         start = end;
     }
-    match writer {
-        Some(w) => w.finish().map(|_| ()).map_err(table_error(path)),
-        None => Ok(()),
-    }
+    writer.finish()
 }
 
 /// The rated games `range` as one frame.

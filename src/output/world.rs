@@ -2,7 +2,6 @@
 //! per month as the world is generated, then `players.parquet`, `start-list.parquet` and
 //! `summary.json`, all in a staged directory that replaces the destination only when complete.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
@@ -11,7 +10,7 @@ use crate::generate::world::{MonthBatch, Sex, World, WorldSink};
 use crate::model::Month;
 
 use super::atomic::StagedDir;
-use super::tables::{enum_column, int_column, table_error, write_parquet};
+use super::tables::{enum_column, int_column, table_error, write_parquet, Batched};
 use super::OutputError;
 
 /// The open directory of a world being generated.
@@ -25,43 +24,6 @@ pub struct WorldWriter {
     truth: Batched,
     /// Games per calendar year, for the summary.
     pub games_by_year: std::collections::BTreeMap<i32, u64>,
-}
-
-struct Batched {
-    path: PathBuf,
-    writer: Option<BatchedWriter<File>>,
-}
-
-impl Batched {
-    fn new(path: PathBuf) -> Batched {
-        Batched { path, writer: None }
-    }
-
-    fn write(&mut self, df: &DataFrame) -> Result<(), OutputError> {
-        let error = table_error(&self.path);
-        if self.writer.is_none() {
-            let file = File::create(&self.path).map_err(|source| OutputError::Io {
-                path: self.path.clone(),
-                source,
-            })?;
-            let writer = ParquetWriter::new(file)
-                .with_compression(ParquetCompression::Zstd(None))
-                .batched(df.schema())
-                .map_err(&error)?;
-            self.writer = Some(writer);
-        }
-        match &mut self.writer {
-            Some(w) => w.write_batch(df).map_err(error),
-            None => Ok(()),
-        }
-    }
-
-    fn finish(self) -> Result<(), OutputError> {
-        match self.writer {
-            Some(w) => w.finish().map(|_| ()).map_err(table_error(&self.path)),
-            None => Ok(()),
-        }
-    }
 }
 
 impl WorldWriter {

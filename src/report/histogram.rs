@@ -17,7 +17,7 @@ use super::{thousands, TextTable};
 
 /// One list's ratings.
 #[derive(Clone, Debug)]
-pub struct ListRatings {
+pub struct MonthRatings {
     pub month: Month,
     pub ratings: Vec<i32>,
 }
@@ -31,7 +31,7 @@ pub enum Months {
 }
 
 /// Every list of a run (starting list included), each month's ratings.
-pub fn run_lists(dir: &Path, months: &Months) -> Result<Vec<ListRatings>, ReportError> {
+pub fn run_lists(dir: &Path, months: &Months) -> Result<Vec<MonthRatings>, ReportError> {
     let run = RunFiles::open(dir)?;
     let df = run.read_columns("lists.parquet", &["month", "rating"])?;
     let path = dir.join("lists.parquet");
@@ -67,12 +67,12 @@ pub fn run_lists(dir: &Path, months: &Months) -> Result<Vec<ListRatings>, Report
     }
     Ok(lists
         .into_iter()
-        .map(|(month, ratings)| ListRatings { month, ratings })
+        .map(|(month, ratings)| MonthRatings { month, ratings })
         .collect())
 }
 
 /// Rating list files, one list each; the month comes from the file's header or name.
-pub fn list_files(paths: &[&Path], skip_invalid: bool) -> Result<Vec<ListRatings>, ReportError> {
+pub fn list_files(paths: &[&Path], skip_invalid: bool) -> Result<Vec<MonthRatings>, ReportError> {
     let mut lists = Vec::new();
     for path in paths {
         let mut skips = Skips::new(skip_invalid);
@@ -90,7 +90,7 @@ pub fn list_files(paths: &[&Path], skip_invalid: bool) -> Result<Vec<ListRatings
                 skips.total()
             );
         }
-        lists.push(ListRatings {
+        lists.push(MonthRatings {
             month,
             ratings: list.ratings,
         });
@@ -116,7 +116,7 @@ pub struct Histogram {
 }
 
 impl Histogram {
-    pub fn build(lists: &[ListRatings], width: i32) -> Histogram {
+    pub fn build(lists: &[MonthRatings], width: i32) -> Histogram {
         let bin = |r: i32| r.div_euclid(width) * width;
         let low = lists.iter().flat_map(|l| &l.ratings).map(|&r| bin(r)).min();
         let high = lists.iter().flat_map(|l| &l.ratings).map(|&r| bin(r)).max();
@@ -267,11 +267,11 @@ mod tests {
     fn bins_cover_every_list() {
         let m = |n| Month::new(2020, n).unwrap();
         let lists = [
-            ListRatings {
+            MonthRatings {
                 month: m(1),
                 ratings: vec![1000, 1024, 1025, 1100],
             },
-            ListRatings {
+            MonthRatings {
                 month: m(2),
                 ratings: vec![1049, 1200],
             },

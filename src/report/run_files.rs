@@ -75,6 +75,32 @@ impl RunFiles {
     }
 }
 
+/// A column of player ids as numbers: FIDE-like ids as they are, text ids through `interner`
+/// (negative keys, so that they never meet a number), shared when two tables are joined.
+pub fn id_keys(
+    df: &DataFrame,
+    name: &str,
+    interner: &mut std::collections::HashMap<String, i64>,
+) -> PolarsResult<Vec<i64>> {
+    let column = df.column(name)?;
+    if column.dtype() == &DataType::Int64 {
+        return Ok(column
+            .i64()?
+            .iter()
+            .map(|v| v.unwrap_or(i64::MIN))
+            .collect());
+    }
+    let text = column.cast(&DataType::String)?;
+    Ok(text
+        .str()?
+        .iter()
+        .map(|v| {
+            let next = -(interner.len() as i64) - 1;
+            *interner.entry(v.unwrap_or("").to_string()).or_insert(next)
+        })
+        .collect())
+}
+
 /// A column as text (ids may be numbers or text).
 pub fn text_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<String>>> {
     let column = df.column(name)?.cast(&DataType::String)?;

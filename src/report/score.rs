@@ -9,13 +9,12 @@ use std::path::Path;
 use polars::prelude::*;
 use serde_json::{json, Value};
 
-use crate::ingest::IdMap;
-use crate::model::Month;
+use crate::model::{IdMap, Month};
 use crate::plot::{categorical, LineChart, Picture, Series};
 
 use super::crosstable::{Format, Selection};
 use super::game_source::month_column;
-use super::run_files::{ReportError, RunFiles};
+use super::run_files::{id_keys, ReportError, RunFiles};
 use super::{thousands, TextTable};
 
 /// Expected scores are clipped to this distance from 0 and 1 for the logarithms.
@@ -57,27 +56,8 @@ impl ScoredGames {
             ],
         )?;
         let mut interner: HashMap<String, i64> = HashMap::new();
-        let mut ids = |name: &str| -> PolarsResult<Vec<i64>> {
-            let column = df.column(name)?;
-            if column.dtype() == &DataType::Int64 {
-                return Ok(column
-                    .i64()?
-                    .iter()
-                    .map(|v| v.unwrap_or(i64::MIN))
-                    .collect());
-            }
-            let text = column.cast(&DataType::String)?;
-            Ok(text
-                .str()?
-                .iter()
-                .map(|v| {
-                    let next = interner.len() as i64;
-                    *interner.entry(v.unwrap_or("").to_string()).or_insert(next)
-                })
-                .collect())
-        };
-        let white = ids("white").map_err(table)?;
-        let black = ids("black").map_err(table)?;
+        let white = id_keys(&df, "white", &mut interner).map_err(table)?;
+        let black = id_keys(&df, "black", &mut interner).map_err(table)?;
         let float = |name: &str| df.column(name).and_then(|c| c.f64().cloned());
         let score = float("score").map_err(table)?;
         let we = float("white_expected").map_err(table)?;

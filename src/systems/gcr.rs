@@ -19,7 +19,7 @@
 //! opponents spread over the whole pass, never all at once. Only pairs that have played matter,
 //! so only they are sorted into that order: a pass costs O(P log P) for P pairs, not O(n²).
 
-use std::collections::HashMap;
+use crate::model::IdMap;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GcrConfig {
@@ -51,7 +51,7 @@ pub fn expected(diff: f64) -> f64 {
 /// All games so far between each pair of players: (games, points of the lower-numbered player).
 #[derive(Clone, Debug, Default)]
 pub struct PairTable {
-    pairs: HashMap<(u32, u32), (u32, f64)>,
+    pairs: IdMap<(u32, u32), (u32, f64)>,
     games: Vec<u32>,
     won: Vec<f64>,
 }

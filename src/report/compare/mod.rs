@@ -8,7 +8,8 @@ use serde_json::{json, Value};
 
 use polars::prelude::*;
 
-use crate::ingest::{read_list_ratings, IdMap, Skips};
+use crate::ingest::{read_list_ratings, Skips};
+use crate::model::IdMap;
 use crate::model::Month;
 
 use crate::plot::{categorical, Density, LineChart, Picture, Series};

@@ -9,7 +9,7 @@ use crate::model::Month;
 use crate::plot::{categorical, LineChart, Picture, Series};
 
 use super::super::game_source::month_column;
-use super::super::run_files::{ReportError, RunFiles};
+use super::super::run_files::{id_keys, ReportError, RunFiles};
 use super::super::TextTable;
 use super::Format;
 
@@ -19,27 +19,6 @@ struct RunRows {
     months: Vec<Month>,
     keys: Vec<i64>,
     ratings: Vec<i32>,
-}
-
-/// Player ids as numbers: FIDE-like ids as they are, text ids through a shared interner.
-fn keys(df: &DataFrame, interner: &mut HashMap<String, i64>) -> PolarsResult<Vec<i64>> {
-    let column = df.column("id")?;
-    if column.dtype() == &DataType::Int64 {
-        return Ok(column
-            .i64()?
-            .iter()
-            .map(|v| v.unwrap_or(i64::MIN))
-            .collect());
-    }
-    let text = column.cast(&DataType::String)?;
-    Ok(text
-        .str()?
-        .iter()
-        .map(|v| {
-            let next = -(interner.len() as i64) - 1;
-            *interner.entry(v.unwrap_or("").to_string()).or_insert(next)
-        })
-        .collect())
 }
 
 fn read_rows(dir: &Path, interner: &mut HashMap<String, i64>) -> Result<RunRows, ReportError> {
@@ -53,7 +32,7 @@ fn read_rows(dir: &Path, interner: &mut HashMap<String, i64>) -> Result<RunRows,
     Ok(RunRows {
         name: run.scenario.name.clone(),
         months: month_column(&df, "month").map_err(table)?,
-        keys: keys(&df, interner).map_err(table)?,
+        keys: id_keys(&df, "id", interner).map_err(table)?,
         ratings: df
             .column("rating")
             .and_then(|c| c.i32().cloned())
