@@ -25,15 +25,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "full")]
 pub mod cli;
 pub mod generate;
 pub mod ingest;
 pub mod model;
 mod named;
+#[cfg(feature = "full")]
 pub mod output;
+#[cfg(feature = "full")]
 pub mod pipeline;
+#[cfg(feature = "full")]
 pub mod plot;
 pub mod replay;
+#[cfg(feature = "full")]
 pub mod report;
 pub mod rules;
 pub mod scenario;

@@ -62,9 +62,10 @@ pub fn read(
         raw.pgn = Some(counts);
         return Ok(raw);
     }
-    let typed = super::table::is_parquet(path)
-        && matches!(format, GameFormat::Auto | GameFormat::Canonical);
-    if typed {
+    // Canonical Parquet games are read in their own types; other tables as text cells.
+    #[cfg(feature = "full")]
+    if super::table::is_parquet(path) && matches!(format, GameFormat::Auto | GameFormat::Canonical)
+    {
         if let Some(raw) = super::parquet_games::read(path, skips)? {
             return Ok(raw);
         }

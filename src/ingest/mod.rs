@@ -7,6 +7,7 @@ pub mod fide_list;
 mod games;
 mod ids;
 mod lists;
+#[cfg(feature = "full")]
 mod parquet_games;
 mod pgn;
 mod table;
@@ -22,6 +23,7 @@ use crate::scenario::GameFormat;
 pub use error::IngestError;
 pub use fide_list::{FideEntry, FideLayout, FideList};
 pub use lists::{read_list_ratings, ListRatings};
+#[cfg(feature = "full")]
 pub use parquet_games::month_column;
 pub use pgn::{is_pgn, Dates, PgnCounts};
 pub use table::Skips;

@@ -3,17 +3,22 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+#[cfg(feature = "full")]
 use polars::prelude::*;
 
 use super::error::IngestError;
-use super::text::{read_bytes, sha256, Csv, RowFn};
+#[cfg(feature = "full")]
+use super::text::{read_bytes, sha256};
+use super::text::{Csv, RowFn};
 
 /// Rows of text cells, whatever the file format.
 pub enum Table {
     Csv(Csv),
+    #[cfg(feature = "full")]
     Parquet(ParquetTable),
 }
 
+#[cfg(feature = "full")]
 pub struct ParquetTable {
     file: String,
     sha256: String,
@@ -28,7 +33,7 @@ impl Table {
     /// columns for messages about empty files.
     pub fn open(path: &Path, expected: &str) -> Result<Table, IngestError> {
         if is_parquet(path) {
-            read_parquet(path).map(Table::Parquet)
+            read_parquet(path)
         } else {
             Csv::open(path, expected).map(Table::Csv)
         }
@@ -37,6 +42,7 @@ impl Table {
     pub fn file(&self) -> &str {
         match self {
             Table::Csv(c) => &c.file,
+            #[cfg(feature = "full")]
             Table::Parquet(p) => &p.file,
         }
     }
@@ -45,6 +51,7 @@ impl Table {
     pub fn sha256(&self) -> &str {
         match self {
             Table::Csv(c) => &c.sha256,
+            #[cfg(feature = "full")]
             Table::Parquet(p) => &p.sha256,
         }
     }
@@ -52,6 +59,7 @@ impl Table {
     pub fn header(&self) -> &[String] {
         match self {
             Table::Csv(c) => &c.header,
+            #[cfg(feature = "full")]
             Table::Parquet(p) => &p.header,
         }
     }
@@ -60,6 +68,7 @@ impl Table {
     pub fn row_word(&self) -> &'static str {
         match self {
             Table::Csv(_) => "line",
+            #[cfg(feature = "full")]
             Table::Parquet(_) => "row",
         }
     }
@@ -72,6 +81,7 @@ impl Table {
     pub fn for_each_row(&self, f: &mut RowFn<'_>) -> Result<(), IngestError> {
         match self {
             Table::Csv(c) => c.for_each_row(f),
+            #[cfg(feature = "full")]
             Table::Parquet(p) => {
                 let rows = p.columns.first().map_or(0, |c| c.len());
                 let mut columns: Vec<_> = p.columns.iter().map(|c| c.iter()).collect();
@@ -129,7 +139,18 @@ pub fn is_parquet(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
 }
 
-fn read_parquet(path: &Path) -> Result<ParquetTable, IngestError> {
+/// Without the `full` feature the library reads no Parquet.
+#[cfg(not(feature = "full"))]
+fn read_parquet(path: &Path) -> Result<Table, IngestError> {
+    Err(IngestError::File {
+        file: path.display().to_string(),
+        problem: "this build of elosim reads no Parquet (it was built without the `full` feature)"
+            .to_string(),
+    })
+}
+
+#[cfg(feature = "full")]
+fn read_parquet(path: &Path) -> Result<Table, IngestError> {
     let file = path.display().to_string();
     let problem = |e: PolarsError| IngestError::File {
         file: file.clone(),
@@ -159,12 +180,12 @@ fn read_parquet(path: &Path) -> Result<ParquetTable, IngestError> {
             })?;
         columns.push(text.str().map_err(problem)?.clone());
     }
-    Ok(ParquetTable {
+    Ok(Table::Parquet(ParquetTable {
         file,
         sha256,
         header,
         columns,
-    })
+    }))
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
