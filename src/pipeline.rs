@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use crate::ingest::{self, IngestError, IngestReport, InputFiles};
 use crate::model::Month;
-use crate::output::{self, OutputError, Timing, WriteOptions};
+use crate::output::{OutputError, RunWriter, Timing, WriteOptions, Written};
 use crate::replay::{self, ReplayError, Run};
 use crate::scenario::{Scenario, ScenarioError};
 
@@ -65,7 +65,9 @@ impl Progress for Quiet {}
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StageTimes {
     pub read: f64,
+    /// The engine, with the lists and games written as they are published.
     pub replay: f64,
+    /// The last row groups and the summary, after the last list.
     pub write: f64,
 }
 
@@ -73,7 +75,8 @@ pub struct ReplayOutcome {
     pub scenario: Scenario,
     pub run: Run,
     pub report: IngestReport,
-    pub dir: PathBuf,
+    /// The run's directory and the rows of its tables.
+    pub written: Written,
     pub times: StageTimes,
 }
 
@@ -191,28 +194,23 @@ fn replay_and_write(
     progress: &dyn Progress,
 ) -> Result<ReplayOutcome, RunError> {
     progress.stage("replaying");
-    let run = replay::run(&scenario, inputs, &|done, total| {
+    let dir = output_dir(request, &scenario);
+    let options = WriteOptions { csv: request.csv };
+    let mut writer = RunWriter::create(&dir, &inputs.players, &inputs.info, &options)?;
+    // The lists are written as they are published, so the replay stage includes their writing.
+    let run = replay::run(&scenario, inputs, &mut writer, &|done, total| {
         progress.lists(done, total)
     })?;
     let replayed = started.elapsed().as_secs_f64();
     // The resolved scenario states the window actually run, so that it repeats the run alone.
     scenario.run.to = run.lists.last().copied().filter(|_| run.lists.len() > 1);
     progress.stage("writing");
-    let dir = output_dir(request, &scenario);
     let timing = Timing {
         read_seconds: read,
         replay_seconds: replayed - read,
         threads: request.threads,
     };
-    let dir = output::write_run(
-        &dir,
-        &scenario,
-        inputs,
-        &run,
-        &report,
-        &WriteOptions { csv: request.csv },
-        &timing,
-    )?;
+    let written = writer.finish(&scenario, &run, &report, &timing)?;
     let times = StageTimes {
         read,
         replay: replayed - read,
@@ -222,7 +220,7 @@ fn replay_and_write(
         scenario,
         run,
         report,
-        dir,
+        written,
         times,
     })
 }

@@ -165,7 +165,7 @@ fn summary(o: &ReplayOutcome) -> String {
         count(total(|s| s.new)),
         count(total(|s| s.delisted))
     );
-    text += &format!("  files    {}/: lists.parquet ({} rows), games.parquet ({} rows), summary.json, scenario.resolved.toml\n", o.dir.display(), count(run.rows.player.len()), count(run.games.game.len()));
+    text += &format!("  files    {}/: lists.parquet ({} rows), games.parquet ({} rows), summary.json, scenario.resolved.toml\n", o.written.dir.display(), count(o.written.list_rows), count(o.written.game_rows));
     text += &format!(
         "  time     read {:.2} s · replay {:.2} s · write {:.2} s\n",
         o.times.read, o.times.replay, o.times.write

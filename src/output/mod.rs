@@ -2,17 +2,15 @@
 //! `lists.parquet`, `games.parquet`, `summary.json` and, on request, `lists/YYYY-MM.csv`.
 
 mod atomic;
+mod run_writer;
 mod summary;
 mod tables;
 mod world;
 
 use std::path::{Path, PathBuf};
 
-use crate::ingest::IngestReport;
-use crate::replay::{Inputs, Run};
-use crate::scenario::Scenario;
-
 pub use atomic::write_file;
+pub use run_writer::{RunWriter, Written};
 pub use summary::Timing;
 pub use tables::write_canonical_games;
 pub use world::WorldWriter;
@@ -33,35 +31,6 @@ pub enum OutputError {
 pub struct WriteOptions {
     /// Also write one CSV list per month.
     pub csv: bool,
-}
-
-/// Writes every file of a run into `dir` (replacing an earlier run there), returning the directory.
-pub fn write_run(
-    dir: &Path,
-    scenario: &Scenario,
-    inputs: &Inputs,
-    run: &Run,
-    report: &IngestReport,
-    options: &WriteOptions,
-    timing: &Timing,
-) -> Result<PathBuf, OutputError> {
-    let staged = atomic::StagedDir::new(dir)?;
-    let at = |name: &str| staged.path.join(name);
-    write_text(&at("scenario.resolved.toml"), &scenario.resolved_toml())?;
-    let (lists, games) = rayon::join(
-        || tables::write_lists(&at("lists.parquet"), inputs, run),
-        || tables::write_games(&at("games.parquet"), inputs, run),
-    );
-    lists?;
-    games?;
-    if options.csv {
-        tables::write_csv_lists(&at("lists"), inputs, run)?;
-    }
-    write_text(
-        &at("summary.json"),
-        &summary::summary_json(scenario, run, report, timing),
-    )?;
-    staged.commit()
 }
 
 fn write_text(path: &Path, text: &str) -> Result<(), OutputError> {

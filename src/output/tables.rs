@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use crate::model::{Games, PlayerIds};
-use crate::replay::{Inputs, Run};
+use crate::model::{Games, PlayerIds, PlayerInfo};
+use crate::replay::{ListRows, RatedGames};
 
 use super::OutputError;
 
@@ -137,112 +137,55 @@ impl Batched {
     }
 }
 
-/// Rows per row group of `lists.parquet`: consecutive lists are written together until they reach
-/// this, so that the file is written in pieces (no copy of every row at once) without tiny groups.
-const LIST_ROWS_PER_GROUP: usize = 1 << 20;
-
-/// `lists.parquet`: one row per (month, player) on the list, written list by list.
-pub fn write_lists(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), OutputError> {
-    let rows = &run.rows;
-    let months: Vec<String> = run.lists.iter().map(|m| m.to_string()).collect();
-    let months: Vec<&str> = months.iter().map(String::as_str).collect();
-    let mut writer = Batched::new(path.to_path_buf());
-    let mut first = 0;
-    for t in 0..run.lists.len() {
-        let last = t + 1 == run.lists.len();
-        let size = rows.starts[t + 1] - rows.starts[first];
-        if size < LIST_ROWS_PER_GROUP && !last {
-            continue;
-        }
-        writer
-            .write(&list_frame(inputs, run, &months, first..t + 1).map_err(table_error(path))?)?;
-        first = t + 1;
-    }
-    writer.finish()
-}
-
-/// The rows of lists `lists` as one frame.
-fn list_frame(
-    inputs: &Inputs,
-    run: &Run,
+/// One list's rows as a frame; `months` are the run's lists, the categories of `month`.
+pub(super) fn list_frame(
+    players: &PlayerIds,
+    rows: &ListRows,
     months: &[&str],
-    lists: std::ops::Range<usize>,
+    t: usize,
 ) -> PolarsResult<DataFrame> {
-    let rows = &run.rows;
-    let r = rows.starts[lists.start]..rows.starts[lists.end];
-    let list_of_row = lists
-        .clone()
-        .flat_map(|t| std::iter::repeat_n(t, rows.starts[t + 1] - rows.starts[t]));
     let mut columns = vec![
-        enum_column("month", months, list_of_row)?,
-        id_column(
-            "id",
-            &inputs.players,
-            rows.player[r.clone()].iter().copied(),
-        ),
-        int_column("rating", rows.rating[r.clone()].iter().copied()),
-        int_column("k", rows.k[r.clone()].iter().map(|&k| i32::from(k))),
-        int_column("games", rows.games[r.clone()].iter().map(|&g| g as i32)),
-        int_column(
-            "total_games",
-            rows.total_games[r.clone()].iter().map(|&g| g as i32),
-        ),
+        enum_column("month", months, std::iter::repeat_n(t, rows.len()))?,
+        id_column("id", players, rows.player.iter().copied()),
+        int_column("rating", rows.rating.iter().copied()),
+        int_column("k", rows.k.iter().map(|&k| i32::from(k))),
+        int_column("games", rows.games.iter().map(|&g| g as i32)),
+        int_column("total_games", rows.total_games.iter().map(|&g| g as i32)),
         enum_column(
             "status",
             &["active", "inactive"],
-            rows.inactive[r.clone()].iter().map(|&i| usize::from(i)),
+            rows.inactive.iter().map(|&i| usize::from(i)),
         )?,
-        bool_column("new", rows.new[r.clone()].iter().copied()),
-        optional_int_column("change", rows.change[r.clone()].iter().copied()),
+        bool_column("new", rows.new.iter().copied()),
+        optional_int_column("change", rows.change.iter().copied()),
     ];
     // Systems that rate in real numbers also give the unrounded rating, and their deviation.
-    for (name, values) in [("rating_exact", &rows.exact), ("rd", &rows.deviation)] {
-        if !values.is_empty() {
+    for (name, values, kept) in [
+        ("rating_exact", &rows.exact, rows.with_exact),
+        ("rd", &rows.deviation, rows.with_deviation),
+    ] {
+        if kept {
             columns.push(
-                Float64Chunked::from_iter_values(name.into(), values[r.clone()].iter().copied())
+                Float64Chunked::from_iter_values(name.into(), values.iter().copied())
                     .into_series()
                     .into(),
             );
         }
     }
-    DataFrame::new(r.len(), columns)
+    DataFrame::new(rows.len(), columns)
 }
 
-/// `games.parquet`: one row per game rated for a player or counted towards a first rating.
-pub fn write_games(path: &Path, inputs: &Inputs, run: &Run) -> Result<(), OutputError> {
-    let months: Vec<String> = run.lists.iter().map(|m| m.to_string()).collect();
-    let months: Vec<&str> = months.iter().map(String::as_str).collect();
-    let n = run.games.game.len();
-    let mut writer = Batched::new(path.to_path_buf());
-    let mut start = 0;
-    loop {
-        let end = (start + LIST_ROWS_PER_GROUP).min(n);
-        writer.write(&games_frame(inputs, run, &months, start..end).map_err(table_error(path))?)?;
-        if end == n {
-            break;
-        }
-        start = end;
-    }
-    writer.finish()
-}
-
-/// The rated games `range` as one frame.
-fn games_frame(
-    inputs: &Inputs,
-    run: &Run,
+/// One list's rated games as a frame; `g.game` indexes `input`.
+pub(super) fn games_frame(
+    players: &PlayerIds,
+    input: &Games,
+    g: &RatedGames,
     months: &[&str],
-    range: std::ops::Range<usize>,
 ) -> PolarsResult<DataFrame> {
-    let g = &run.games;
-    let input = &inputs.games;
     let index = |i: usize| g.game[i] as usize;
-    let rows = range.clone();
+    let rows = 0..g.len();
     let mut columns = vec![
-        enum_column(
-            "period",
-            months,
-            g.list[rows.clone()].iter().map(|&t| t as usize),
-        )?,
+        enum_column("period", months, g.list.iter().map(|&t| t as usize))?,
         StringChunked::from_iter_options(
             "event".into(),
             rows.clone().map(|i| {
@@ -254,18 +197,18 @@ fn games_frame(
         .into(),
         StringChunked::from_iter_values(
             "event_start".into(),
-            g.event_start[rows.clone()].iter().map(|d| d.to_string()),
+            g.event_start.iter().map(|d| d.to_string()),
         )
         .into_series()
         .into(),
         id_column(
             "white",
-            &inputs.players,
+            players,
             rows.clone().map(|i| input.white[index(i)]),
         ),
         id_column(
             "black",
-            &inputs.players,
+            players,
             rows.clone().map(|i| input.black[index(i)]),
         ),
         Float64Chunked::from_iter_values(
@@ -276,7 +219,6 @@ fn games_frame(
         .into(),
     ];
     for (side, results) in [("white", &g.white), ("black", &g.black)] {
-        let results = &results[rows.clone()];
         columns.push(optional_int_column(
             &format!("{side}_rating"),
             results.iter().map(|r| r.rating),
@@ -287,7 +229,7 @@ fn games_frame(
         ));
         let exact = |i: usize| {
             g.expected
-                .get(rows.start + i)
+                .get(i)
                 .map(|e| if side == "white" { e.0 } else { e.1 })
         };
         columns.push(optional_float_column(
@@ -308,56 +250,51 @@ fn games_frame(
             results.iter().map(|r| r.capped),
         ));
     }
-    DataFrame::new(range.len(), columns)
+    DataFrame::new(g.len(), columns)
 }
 
-/// `lists/YYYY-MM.csv`: one list per month in FIDE's column order.
-pub fn write_csv_lists(dir: &Path, inputs: &Inputs, run: &Run) -> Result<(), OutputError> {
-    std::fs::create_dir_all(dir).map_err(|source| OutputError::Io {
-        path: dir.to_path_buf(),
+/// `lists/YYYY-MM.csv`: one list in FIDE's column order.
+pub(super) fn write_csv_list(
+    path: &Path,
+    players: &PlayerIds,
+    info: &PlayerInfo,
+    rows: &ListRows,
+) -> Result<(), OutputError> {
+    let io = |source| OutputError::Io {
+        path: path.to_path_buf(),
         source,
-    })?;
-    let info = &inputs.info;
-    let rows = &run.rows;
-    for t in 0..run.lists.len() {
-        let path = dir.join(format!("{}.csv", run.lists[t]));
-        let io = |source| OutputError::Io {
-            path: path.clone(),
-            source,
-        };
-        let mut w = BufWriter::new(File::create(&path).map_err(io)?);
+    };
+    let mut w = BufWriter::new(File::create(path).map_err(io)?);
+    writeln!(
+        w,
+        "id,name,federation,sex,title,rating,games,k,birth_year,flag,total_games,new,change"
+    )
+    .map_err(io)?;
+    for r in 0..rows.len() {
+        let p = rows.player[r] as usize;
+        let text = |v: &Option<String>| v.as_deref().map(csv_field).unwrap_or_default();
         writeln!(
             w,
-            "id,name,federation,sex,title,rating,games,k,birth_year,flag,total_games,new,change"
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            csv_field(&players.label(p as u32)),
+            text(&info.name[p]),
+            text(&info.federation[p]),
+            text(&info.sex[p]),
+            text(&info.title[p]),
+            rows.rating[r],
+            rows.games[r],
+            rows.k[r],
+            info.birth_year[p]
+                .map(|y| y.to_string())
+                .unwrap_or_default(),
+            if rows.inactive[r] { "i" } else { "" },
+            rows.total_games[r],
+            rows.new[r],
+            rows.change[r].map(|c| c.to_string()).unwrap_or_default(),
         )
         .map_err(io)?;
-        for r in rows.starts[t]..rows.starts[t + 1] {
-            let p = rows.player[r] as usize;
-            let text = |v: &Option<String>| v.as_deref().map(csv_field).unwrap_or_default();
-            writeln!(
-                w,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{}",
-                csv_field(&inputs.players.label(p as u32)),
-                text(&info.name[p]),
-                text(&info.federation[p]),
-                text(&info.sex[p]),
-                text(&info.title[p]),
-                rows.rating[r],
-                rows.games[r],
-                rows.k[r],
-                info.birth_year[p]
-                    .map(|y| y.to_string())
-                    .unwrap_or_default(),
-                if rows.inactive[r] { "i" } else { "" },
-                rows.total_games[r],
-                rows.new[r],
-                rows.change[r].map(|c| c.to_string()).unwrap_or_default(),
-            )
-            .map_err(io)?;
-        }
-        w.flush().map_err(io)?;
     }
-    Ok(())
+    w.flush().map_err(io)
 }
 
 fn csv_field(text: &str) -> String {

@@ -8,27 +8,36 @@ use crate::systems::gcr::{expected, GcrConfig, PairTable};
 
 use super::periodic::{empty_summary, Publisher};
 use super::schedule;
-use super::{Inputs, ListRows, RatedGames, ReplayError, Run};
+use super::{Inputs, ListRows, Published, RatedGames, ReplayError, Run, Sink};
 
 pub fn run(
     config: &GcrConfig,
     scenario: &Scenario,
     inputs: &Inputs,
+    sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     let schedule = schedule::schedule(scenario, &inputs.games)?;
     let n = inputs.players.len();
     let mut run = Run {
         lists: schedule.lists.clone(),
-        rows: ListRows::default(),
-        games: RatedGames::with_capacity(schedule.order.len()),
         summaries: Vec::new(),
         skipped: schedule.skipped,
     };
+    let (mut rows, mut games) = (ListRows::default(), RatedGames::default());
+    rows.with_exact = true;
     let mut publisher = Publisher::new(n);
     // The system rates from games alone: the starting list stays empty.
     let mut summary = empty_summary(&schedule, 0);
-    publisher.publish(std::iter::empty(), &mut run.rows, &mut summary);
+    publisher.publish(std::iter::empty(), &mut rows, &mut summary);
+    sink.publish(Published {
+        lists: &run.lists,
+        t: 0,
+        month: schedule.lists[0],
+        rows: &rows,
+        games: &games,
+        input: &inputs.games,
+    })?;
     run.summaries.push(summary);
     let mut table = PairTable::default();
     let mut ratings = vec![config.initial; n];
@@ -36,6 +45,7 @@ pub fn run(
         let range = schedule.periods[t].clone();
         let mut summary = empty_summary(&schedule, t);
         publisher.games.iter_mut().for_each(|g| *g = 0);
+        games.clear();
         for at in range {
             let slot = &schedule.slots[at];
             let (w, b) = (slot.white as usize, slot.black as usize);
@@ -49,14 +59,12 @@ pub fn run(
                 capped: false,
                 counted: true,
             };
-            run.games.game.push(schedule.order[at]);
-            run.games.list.push(t as u32);
-            run.games.event_start.push(schedule.event_start[at]);
-            run.games.white.push(side(ratings[w], white_expected));
-            run.games.black.push(side(ratings[b], 1.0 - white_expected));
-            run.games
-                .expected
-                .push((white_expected, 1.0 - white_expected));
+            games.game.push(schedule.order[at]);
+            games.list.push(t as u32);
+            games.event_start.push(schedule.event_start[at]);
+            games.white.push(side(ratings[w], white_expected));
+            games.black.push(side(ratings[b], 1.0 - white_expected));
+            games.expected.push((white_expected, 1.0 - white_expected));
             table.add(slot.white, slot.black, score);
             for p in [w, b] {
                 publisher.games[p] += 1;
@@ -69,9 +77,17 @@ pub fn run(
         let rated = (0..n).filter(|&p| table.games_of(p as u32) > 0);
         publisher.publish(
             rated.map(|p| (p, ratings[p], None)),
-            &mut run.rows,
+            &mut rows,
             &mut summary,
         );
+        sink.publish(Published {
+            lists: &run.lists,
+            t,
+            month: schedule.lists[t],
+            rows: &rows,
+            games: &games,
+            input: &inputs.games,
+        })?;
         run.summaries.push(summary);
         progress(t, schedule.lists.len() - 1);
     }

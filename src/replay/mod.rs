@@ -50,6 +50,9 @@ pub enum ReplayError {
         start: Day,
         list: Month,
     },
+    /// The sink the lists were handed to failed (writing a run's files, say).
+    #[error(transparent)]
+    Sink(Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// The lists of a run, one row per (list, player) on the list.
@@ -73,6 +76,10 @@ pub struct ListRows {
     pub exact: Vec<f64>,
     /// Rating deviations, for systems that have them (empty otherwise).
     pub deviation: Vec<f64>,
+    /// Whether the system fills `exact` and `deviation`: the same for every list of a run, empty
+    /// lists included, so that every list has the same columns.
+    pub with_exact: bool,
+    pub with_deviation: bool,
 }
 
 /// The games of a run that were rated for a player or counted towards a first rating.
@@ -104,30 +111,111 @@ pub struct ListSummary {
     pub games_not_counted: usize,
 }
 
+/// What a replay returns; the lists and games themselves went to its `Sink` as they were made.
 pub struct Run {
     /// Index 0 is the starting list; then the lists computed.
     pub lists: Vec<Month>,
-    pub rows: ListRows,
-    pub games: RatedGames,
     pub summaries: Vec<ListSummary>,
     pub skipped: SkippedGames,
 }
 
-/// Replays a scenario over its inputs with the scenario's rating system. `progress(done, total)`
-/// is called after each list.
+/// One list as it is published, with the games rated on it.
+pub struct Published<'a> {
+    /// Every list of the run, the starting list first.
+    pub lists: &'a [Month],
+    /// The list's index in `Run::lists` (0 is the starting list).
+    pub t: usize,
+    pub month: Month,
+    /// The list's rows alone (`starts` is `[0, rows]`).
+    pub rows: &'a ListRows,
+    /// The games rated on it; `game` indexes `input`.
+    pub games: &'a RatedGames,
+    pub input: &'a Games,
+}
+
+/// Where a replay hands each list as soon as it is published, so that no run keeps every list in
+/// memory: the run's writer streams them to its files, `Collect` keeps them.
+pub trait Sink {
+    fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError>;
+}
+
+/// A sink that keeps every list and rated game in memory (tests, small runs, library users).
+#[derive(Debug, Default)]
+pub struct Collect {
+    pub rows: ListRows,
+    pub games: RatedGames,
+}
+
+impl Sink for Collect {
+    fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
+        self.rows.append(list.rows);
+        self.games.append(list.games);
+        Ok(())
+    }
+}
+
+/// Replays a scenario over its inputs with the scenario's rating system, handing each list to
+/// `sink` as it is published. `progress(done, total)` is called after each list.
 pub fn run(
     scenario: &Scenario,
     inputs: &Inputs,
+    sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     match &scenario.system_config {
-        SystemConfig::Fide => run_fide(scenario, inputs, progress),
-        SystemConfig::Elo(c) => periodic::run(c, scenario, inputs, progress),
-        SystemConfig::Glicko(c) => periodic::run(c, scenario, inputs, progress),
-        SystemConfig::Glicko2(c) => periodic::run(c, scenario, inputs, progress),
-        SystemConfig::UscfClassic(c) => periodic::run(c, scenario, inputs, progress),
-        SystemConfig::Berkin(c) => periodic::run(c, scenario, inputs, progress),
-        SystemConfig::Gcr(c) => holistic::run(c, scenario, inputs, progress),
+        SystemConfig::Fide => run_fide(scenario, inputs, sink, progress),
+        SystemConfig::Elo(c) => periodic::run(c, scenario, inputs, sink, progress),
+        SystemConfig::Glicko(c) => periodic::run(c, scenario, inputs, sink, progress),
+        SystemConfig::Glicko2(c) => periodic::run(c, scenario, inputs, sink, progress),
+        SystemConfig::UscfClassic(c) => periodic::run(c, scenario, inputs, sink, progress),
+        SystemConfig::Berkin(c) => periodic::run(c, scenario, inputs, sink, progress),
+        SystemConfig::Gcr(c) => holistic::run(c, scenario, inputs, sink, progress),
+    }
+}
+
+impl ListRows {
+    /// Empties the rows for the next list, keeping the buffers.
+    fn clear(&mut self) {
+        self.starts.clear();
+        self.player.clear();
+        self.rating.clear();
+        self.k.clear();
+        self.games.clear();
+        self.total_games.clear();
+        self.inactive.clear();
+        self.new.clear();
+        self.change.clear();
+        self.exact.clear();
+        self.deviation.clear();
+    }
+
+    /// Appends one list's rows as the next list.
+    fn append(&mut self, list: &ListRows) {
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        self.player.extend_from_slice(&list.player);
+        self.rating.extend_from_slice(&list.rating);
+        self.k.extend_from_slice(&list.k);
+        self.games.extend_from_slice(&list.games);
+        self.total_games.extend_from_slice(&list.total_games);
+        self.inactive.extend_from_slice(&list.inactive);
+        self.new.extend_from_slice(&list.new);
+        self.change.extend_from_slice(&list.change);
+        self.exact.extend_from_slice(&list.exact);
+        self.deviation.extend_from_slice(&list.deviation);
+        self.with_exact = list.with_exact;
+        self.with_deviation = list.with_deviation;
+        self.starts.push(self.player.len());
+    }
+
+    /// The rows of one list, in player order.
+    pub fn len(&self) -> usize {
+        self.player.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.player.is_empty()
     }
 }
 
@@ -135,6 +223,7 @@ pub fn run(
 fn run_fide(
     scenario: &Scenario,
     inputs: &Inputs,
+    sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     let schedule = schedule::schedule(scenario, &inputs.games)?;
@@ -168,11 +257,12 @@ fn run_fide(
 
     let mut run = Run {
         lists: lists.clone(),
-        rows: ListRows::default(),
-        games: RatedGames::with_capacity(schedule.order.len()),
         summaries: Vec::new(),
         skipped: schedule.skipped,
     };
+    // This list's rows and games, reused from list to list.
+    let mut rows = ListRows::default();
+    let mut games = RatedGames::default();
     let mut publisher = Publisher::new(state.players());
     let mut start = ListSummary {
         month: lists[0],
@@ -182,14 +272,15 @@ fn run_fide(
         games: 0,
         games_not_counted: 0,
     };
-    publisher.publish(
-        &mut run.rows,
-        &mut start,
-        &mut state,
-        start_rules,
-        lists[0],
-        0,
-    );
+    publisher.publish(&mut rows, &mut start, &mut state, start_rules, lists[0], 0);
+    sink.publish(Published {
+        lists: &run.lists,
+        t: 0,
+        month: lists[0],
+        rows: &rows,
+        games: &games,
+        input: &inputs.games,
+    })?;
     let mut index = PlayerIndex::new(n);
     let mut results = Vec::new();
     let mut outcomes = Vec::new();
@@ -220,8 +311,8 @@ fn run_fide(
             games: 0,
             games_not_counted: 0,
         };
-        run.games
-            .record(&mut summary, &index, &results, &schedule, t);
+        games.clear();
+        games.record(&mut summary, &index, &results, &schedule, t);
         for (&player, outcome) in index.players.iter().zip(&outcomes) {
             apply_outcome(
                 &mut state,
@@ -235,13 +326,21 @@ fn run_fide(
         }
         apply_events(scenario, month, false, &mut state, &mut publisher);
         publisher.publish(
-            &mut run.rows,
+            &mut rows,
             &mut summary,
             &mut state,
             timeline.at_month(month),
             month,
             t,
         );
+        sink.publish(Published {
+            lists: &run.lists,
+            t,
+            month,
+            rows: &rows,
+            games: &games,
+            input: &inputs.games,
+        })?;
         if last_use[t] > t {
             views[t] = Some(state.view());
         }
@@ -326,15 +425,31 @@ fn apply_events(
 }
 
 impl RatedGames {
-    fn with_capacity(games: usize) -> RatedGames {
-        RatedGames {
-            game: Vec::with_capacity(games),
-            list: Vec::with_capacity(games),
-            event_start: Vec::with_capacity(games),
-            white: Vec::with_capacity(games),
-            black: Vec::with_capacity(games),
-            expected: Vec::new(),
-        }
+    /// Empties the games for the next list, keeping the buffers.
+    fn clear(&mut self) {
+        self.game.clear();
+        self.list.clear();
+        self.event_start.clear();
+        self.white.clear();
+        self.black.clear();
+        self.expected.clear();
+    }
+
+    fn append(&mut self, other: &RatedGames) {
+        self.game.extend_from_slice(&other.game);
+        self.list.extend_from_slice(&other.list);
+        self.event_start.extend_from_slice(&other.event_start);
+        self.white.extend_from_slice(&other.white);
+        self.black.extend_from_slice(&other.black);
+        self.expected.extend_from_slice(&other.expected);
+    }
+
+    pub fn len(&self) -> usize {
+        self.game.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.game.is_empty()
     }
 
     /// Appends the period's games that counted for someone, in schedule order.
@@ -449,9 +564,8 @@ impl Publisher {
         month: Month,
         t: usize,
     ) {
-        if rows.starts.is_empty() {
-            rows.starts.push(0);
-        }
+        rows.clear();
+        rows.starts.push(0);
         // The starting list (t = 0) is published as given: its K and ratings are the input's.
         let starting = t == 0;
         let all = self.all
@@ -498,7 +612,6 @@ impl Publisher {
         rows.inactive.extend(listed.iter().map(|p| {
             state.last_rated_game[at(p)].is_none_or(|last| is_inactive(month, last, inactive_after))
         }));
-        let first_row = rows.new.len();
         rows.new.extend(
             listed
                 .iter()
@@ -513,7 +626,7 @@ impl Publisher {
             self.last_list[p as usize] = t as u32;
             self.last_rating[p as usize] = state.rating[p as usize];
         }
-        summary.new = rows.new[first_row..].iter().filter(|&&new| new).count();
+        summary.new = rows.new.iter().filter(|&&new| new).count();
         let listed = listed.len();
         summary.players = listed;
         rows.starts.push(rows.player.len());

@@ -10,7 +10,7 @@ use crate::systems::fide::SideResult;
 use crate::systems::PeriodicSystem;
 
 use super::schedule::{self, Schedule};
-use super::{Inputs, ListRows, ListSummary, RatedGames, ReplayError, Run};
+use super::{Inputs, ListRows, ListSummary, Published, RatedGames, ReplayError, Run, Sink};
 
 /// Players per parallel block.
 const BLOCK: usize = 4096;
@@ -19,6 +19,7 @@ pub fn run<S: PeriodicSystem>(
     system: &S,
     scenario: &Scenario,
     inputs: &Inputs,
+    sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     let schedule = schedule::schedule(scenario, &inputs.games)?;
@@ -30,17 +31,26 @@ pub fn run<S: PeriodicSystem>(
     }
     let mut run = Run {
         lists: schedule.lists.clone(),
-        rows: ListRows::default(),
-        games: RatedGames::with_capacity(schedule.order.len()),
         summaries: Vec::new(),
         skipped: schedule.skipped,
     };
+    let (mut rows, mut games) = (ListRows::default(), RatedGames::default());
+    rows.with_exact = true;
+    rows.with_deviation = system.deviation(&system.newcomer()).is_some();
     let mut publisher = Publisher::new(n);
     for e in &inputs.start_list.entries {
         publisher.total[e.player as usize] = e.total_games.unwrap_or(0);
     }
     let mut summary = empty_summary(&schedule, 0);
-    publisher.publish(published(system, &state), &mut run.rows, &mut summary);
+    publisher.publish(published(system, &state), &mut rows, &mut summary);
+    sink.publish(Published {
+        lists: &run.lists,
+        t: 0,
+        month: schedule.lists[0],
+        rows: &rows,
+        games: &games,
+        input: &inputs.games,
+    })?;
     run.summaries.push(summary);
 
     let mut games_of: Vec<Vec<(PlayerId, f64)>> = Vec::new();
@@ -58,6 +68,7 @@ pub fn run<S: PeriodicSystem>(
             g.clear();
         }
         let mut summary = empty_summary(&schedule, t);
+        games.clear();
         for (i, slot) in slots.iter().enumerate() {
             let (w, b) = (slot.white as usize, slot.black as usize);
             let score = f64::from(slot.score) / 2.0;
@@ -66,7 +77,7 @@ pub fn run<S: PeriodicSystem>(
             record(
                 system,
                 &frozen,
-                &mut run.games,
+                &mut games,
                 &schedule,
                 (range.start + i, t),
                 (w, b),
@@ -100,7 +111,15 @@ pub fn run<S: PeriodicSystem>(
             publisher.games[p] = games.len() as u32;
             publisher.total[p] += games.len() as u32;
         }
-        publisher.publish(published(system, &state), &mut run.rows, &mut summary);
+        publisher.publish(published(system, &state), &mut rows, &mut summary);
+        sink.publish(Published {
+            lists: &run.lists,
+            t,
+            month: schedule.lists[t],
+            rows: &rows,
+            games: &games,
+            input: &inputs.games,
+        })?;
         run.summaries.push(summary);
         progress(t, schedule.lists.len() - 1);
     }
@@ -182,9 +201,8 @@ impl Publisher {
         rows: &mut ListRows,
         summary: &mut ListSummary,
     ) {
-        if rows.starts.is_empty() {
-            rows.starts.push(0);
-        }
+        rows.clear();
+        rows.starts.push(0);
         for (p, exact, deviation) in ratings {
             let rating = exact.round() as i32;
             rows.player.push(p as u32);

@@ -42,6 +42,8 @@ struct World {
 
 struct Replayed {
     run: Run,
+    /// Every list and rated game, as the engine handed them out.
+    out: Collect,
     ids: Vec<u64>,
 }
 
@@ -61,7 +63,7 @@ impl Replayed {
     /// The player's row on a list: rating, K, new, change.
     fn row(&self, month: &str, id: u64) -> Option<(i32, u8, bool, Option<i32>)> {
         let t = self.list(month);
-        let rows = &self.run.rows;
+        let rows = &self.out.rows;
         let p = self.player(id);
         (rows.starts[t]..rows.starts[t + 1])
             .find(|&r| rows.player[r] == p)
@@ -76,7 +78,7 @@ impl Replayed {
     fn sides(&self, month: &str, id: u64, games: &Games) -> Vec<(u64, SideResult)> {
         let t = self.list(month) as u32;
         let p = self.player(id);
-        let g = &self.run.games;
+        let g = &self.out.games;
         (0..g.game.len())
             .filter(|&i| g.list[i] == t)
             .filter_map(|i| {
@@ -164,13 +166,15 @@ fn inputs(world: &World) -> Inputs {
 
 fn replay(s: &Scenario, world: &World) -> (Replayed, Inputs) {
     let inputs = inputs(world);
-    let run = run(s, &inputs, &|_, _| {}).unwrap();
+    let mut out = Collect::default();
+    let run = run(s, &inputs, &mut out, &|_, _| {}).unwrap();
     let PlayerIds::Numbers(ids) = &inputs.players else {
         unreachable!()
     };
     (
         Replayed {
             run,
+            out,
             ids: ids.clone(),
         },
         inputs,
@@ -720,7 +724,7 @@ fn a_closed_pool_with_equal_k_is_zero_sum() {
         }
     }
     let (r, _) = replay(&s, &World { start, games });
-    let g = &r.run.games;
+    let g = &r.out.games;
     let total: i64 = g
         .white
         .iter()

@@ -1,0 +1,231 @@
+//! A run's directory written while the replay goes: each list and its games become frames as they
+//! are published, gathered into row groups of about a million rows, and encoded and compressed by a
+//! thread per table. No run keeps every list in memory, and the writing overlaps the replay.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::thread::JoinHandle;
+
+use polars::prelude::*;
+
+use crate::ingest::IngestReport;
+use crate::model::{Games, PlayerIds, PlayerInfo};
+use crate::replay::{Published, RatedGames, ReplayError, Run, Sink};
+use crate::scenario::Scenario;
+
+use super::atomic::StagedDir;
+use super::tables::{self, table_error, Batched};
+use super::{summary, write_text, OutputError, Timing, WriteOptions};
+
+/// Rows per row group: consecutive lists (or their games) are gathered until they reach this, so
+/// that the files are written in pieces without tiny groups.
+const ROWS_PER_GROUP: usize = 1 << 20;
+
+/// Row groups waiting for a table's thread; few, so that memory stays bounded when compression is
+/// slower than the replay.
+const QUEUED_GROUPS: usize = 2;
+
+/// What was written, for the run's summary on the terminal.
+pub struct Written {
+    pub dir: PathBuf,
+    pub list_rows: usize,
+    pub game_rows: usize,
+}
+
+/// The sink that writes a run's directory; `finish` completes it, and dropping it unfinished
+/// leaves no trace.
+pub struct RunWriter<'a> {
+    /// Declared before `staged`, so that their threads are joined before the staged directory is
+    /// removed.
+    lists: TableStream,
+    games: TableStream,
+    staged: StagedDir,
+    players: &'a PlayerIds,
+    info: &'a PlayerInfo,
+    csv: bool,
+    /// The run's list months, the categories of the month columns; set at the starting list.
+    months: Vec<String>,
+}
+
+/// One Parquet table: frames gathered up to a row group, then handed through a short queue to a
+/// thread that encodes and writes them.
+struct TableStream {
+    path: PathBuf,
+    frames: Vec<DataFrame>,
+    rows: usize,
+    written: usize,
+    queue: Option<SyncSender<DataFrame>>,
+    thread: Option<JoinHandle<Result<(), OutputError>>>,
+}
+
+impl TableStream {
+    fn start(path: PathBuf) -> Result<TableStream, OutputError> {
+        let (queue, groups) = sync_channel::<DataFrame>(QUEUED_GROUPS);
+        let mut file = Batched::new(path.clone());
+        let thread = std::thread::Builder::new()
+            .name("table-writer".into())
+            .spawn(move || {
+                for group in groups {
+                    file.write(&group)?;
+                }
+                file.finish()
+            })
+            .map_err(|source| OutputError::Io {
+                path: path.clone(),
+                source,
+            })?;
+        Ok(TableStream {
+            path,
+            frames: Vec::new(),
+            rows: 0,
+            written: 0,
+            queue: Some(queue),
+            thread: Some(thread),
+        })
+    }
+
+    fn add(&mut self, frame: DataFrame) -> Result<(), OutputError> {
+        self.rows += frame.height();
+        self.frames.push(frame);
+        if self.rows >= ROWS_PER_GROUP {
+            self.send_gathered()?;
+        }
+        Ok(())
+    }
+
+    /// The gathered frames as one single-chunk row group, to the thread.
+    fn send_gathered(&mut self) -> Result<(), OutputError> {
+        let mut frames = std::mem::take(&mut self.frames).into_iter();
+        let Some(mut group) = frames.next() else {
+            return Ok(());
+        };
+        for frame in frames {
+            group.vstack_mut(&frame).map_err(table_error(&self.path))?;
+        }
+        group.rechunk_mut();
+        self.written += self.rows;
+        self.rows = 0;
+        match self.queue.as_ref().map(|q| q.send(group)) {
+            Some(Ok(())) => Ok(()),
+            // The thread stopped: its own error says why.
+            _ => self.join(),
+        }
+    }
+
+    /// Sends what is gathered, closes the queue and waits for the file to be complete.
+    fn finish(&mut self) -> Result<(), OutputError> {
+        self.send_gathered()?;
+        self.join()
+    }
+
+    fn join(&mut self) -> Result<(), OutputError> {
+        self.queue = None;
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(result)) => result,
+            Some(Err(_)) => Err(OutputError::Table {
+                path: self.path.clone(),
+                message: "the thread writing this table stopped unexpectedly".into(),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for TableStream {
+    fn drop(&mut self) {
+        let _ = self.join();
+    }
+}
+
+impl<'a> RunWriter<'a> {
+    /// Starts a run in a staged directory beside `dir`; nothing appears under `dir` until `finish`.
+    pub fn create(
+        dir: &Path,
+        players: &'a PlayerIds,
+        info: &'a PlayerInfo,
+        options: &WriteOptions,
+    ) -> Result<RunWriter<'a>, OutputError> {
+        let staged = StagedDir::new(dir)?;
+        if options.csv {
+            let lists = staged.path.join("lists");
+            std::fs::create_dir_all(&lists).map_err(|source| OutputError::Io {
+                path: lists,
+                source,
+            })?;
+        }
+        Ok(RunWriter {
+            lists: TableStream::start(staged.path.join("lists.parquet"))?,
+            games: TableStream::start(staged.path.join("games.parquet"))?,
+            staged,
+            players,
+            info,
+            csv: options.csv,
+            months: Vec::new(),
+        })
+    }
+
+    fn write_list(&mut self, list: &Published<'_>) -> Result<(), OutputError> {
+        if list.t == 0 {
+            self.months = list.lists.iter().map(|m| m.to_string()).collect();
+        }
+        let months: Vec<&str> = self.months.iter().map(String::as_str).collect();
+        let rows = tables::list_frame(self.players, list.rows, &months, list.t)
+            .map_err(table_error(&self.lists.path))?;
+        self.lists.add(rows)?;
+        if !list.games.is_empty() {
+            let games = tables::games_frame(self.players, list.input, list.games, &months)
+                .map_err(table_error(&self.games.path))?;
+            self.games.add(games)?;
+        }
+        if self.csv {
+            let path = self.staged.path.join(format!("lists/{}.csv", list.month));
+            tables::write_csv_list(&path, self.players, self.info, list.rows)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the last row groups, `scenario.resolved.toml` and `summary.json`, and puts the run in
+    /// place of any earlier one under its name.
+    pub fn finish(
+        mut self,
+        scenario: &Scenario,
+        run: &Run,
+        report: &IngestReport,
+        timing: &Timing,
+    ) -> Result<Written, OutputError> {
+        if self.games.written + self.games.rows == 0 {
+            // A run that rated no game still has its (empty) games table, with its columns.
+            let months: Vec<&str> = self.months.iter().map(String::as_str).collect();
+            let empty = tables::games_frame(
+                self.players,
+                &Games::default(),
+                &RatedGames::default(),
+                &months,
+            )
+            .map_err(table_error(&self.games.path))?;
+            self.games.add(empty)?;
+        }
+        self.lists.finish()?;
+        self.games.finish()?;
+        let at = |name: &str| self.staged.path.join(name);
+        write_text(&at("scenario.resolved.toml"), &scenario.resolved_toml())?;
+        write_text(
+            &at("summary.json"),
+            &summary::summary_json(scenario, run, report, timing),
+        )?;
+        let (list_rows, game_rows) = (self.lists.written, self.games.written);
+        let dir = self.staged.commit()?;
+        Ok(Written {
+            dir,
+            list_rows,
+            game_rows,
+        })
+    }
+}
+
+impl Sink for RunWriter<'_> {
+    fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
+        self.write_list(&list)
+            .map_err(|e| ReplayError::Sink(Box::new(e)))
+    }
+}
