@@ -176,7 +176,8 @@ const MONTHS: [&str; 12] = [
 /// `JAN01`, `sep12` → the list's month.
 fn month_label(token: &str) -> Option<Month> {
     let lower = token.to_ascii_lowercase();
-    if lower.len() != 5 || !lower[3..].bytes().all(|b| b.is_ascii_digit()) {
+    // Bytes, not a slice at 3: the token may hold a multi-byte character there (found by fuzzing).
+    if lower.len() != 5 || !lower.bytes().skip(3).all(|b| b.is_ascii_digit()) {
         return None;
     }
     let m = MONTHS.iter().position(|&name| lower.starts_with(name))?;
@@ -730,6 +731,13 @@ mod tests {
     fn list_months_from_headers_and_names() {
         assert_eq!(month_label("APR03"), Month::new(2003, 4));
         assert_eq!(month_label("sep12"), Month::new(2012, 9));
+        // Five bytes with a two-byte character across the month's end (the fuzzer's crash).
+        assert_eq!(month_label("Ga¹e"), None);
+        assert_eq!(month_label("ja¹1"), None);
+        assert_eq!(
+            month_in_header("ID_number\tName\tTitl\tFed\tRtng\tGa¹e\tsBorn"),
+            None
+        );
         assert_eq!(
             month_in_file_name(Path::new("x/2006-01.TXT")),
             Month::new(2006, 1)
