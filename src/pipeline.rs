@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::ingest::{self, IngestError, IngestReport, InputFiles};
+use crate::ingest::{self, DatasetSource, IngestError, IngestReport, InputFiles};
 use crate::model::Month;
 use crate::output::{OutputError, RunWriter, Timing, WriteOptions, Written};
 use crate::replay::{self, ReplayError, Run};
@@ -108,17 +108,42 @@ pub fn prepare(request: &ReplayRequest) -> Result<(Scenario, InputFiles), RunErr
     Ok((scenario, files))
 }
 
+/// The inputs of a replay: the games held whole, or a partitioned dataset read list by list.
+struct Loaded {
+    inputs: replay::Inputs,
+    report: IngestReport,
+    source: Option<DatasetSource>,
+}
+
+fn load(files: &InputFiles, skip_invalid: bool) -> Result<Loaded, RunError> {
+    if ingest::is_dataset(&files.games) {
+        let (inputs, report, source) = ingest::read_streamed(files, skip_invalid)?;
+        return Ok(Loaded {
+            inputs,
+            report,
+            source: Some(source),
+        });
+    }
+    let (inputs, report) = ingest::read_inputs(files, skip_invalid)?;
+    Ok(Loaded {
+        inputs,
+        report,
+        source: None,
+    })
+}
+
 pub fn replay(request: &ReplayRequest, progress: &dyn Progress) -> Result<ReplayOutcome, RunError> {
     let started = Instant::now();
     let (scenario, files) = prepare(request)?;
     progress.stage("reading");
-    let (inputs, report) = ingest::read_inputs(&files, request.skip_invalid)?;
+    let loaded = load(&files, request.skip_invalid)?;
     let read = started.elapsed().as_secs_f64();
     replay_and_write(
         request,
         scenario,
-        &inputs,
-        report,
+        &loaded.inputs,
+        loaded.source,
+        loaded.report,
         (started, read),
         progress,
     )
@@ -165,15 +190,23 @@ pub fn replay_many(
     }
     progress.stage("reading");
     let skip_invalid = requests.iter().any(|r| r.skip_invalid);
-    let (inputs, report) = ingest::read_inputs(first_files, skip_invalid)?;
+    let loaded = load(first_files, skip_invalid)?;
     let read = started.elapsed().as_secs_f64();
     progress.stage("replaying");
     prepared
         .into_par_iter()
         .zip(requests)
         .map(|((scenario, _), request)| {
-            let report = report.clone();
-            replay_and_write(request, scenario, &inputs, report, (started, read), &Quiet)
+            // A dataset is read by each scenario as it goes: each has its own reader.
+            replay_and_write(
+                request,
+                scenario,
+                &loaded.inputs,
+                loaded.source.clone(),
+                loaded.report.clone(),
+                (started, read),
+                &Quiet,
+            )
         })
         .collect()
 }
@@ -189,6 +222,7 @@ fn replay_and_write(
     request: &ReplayRequest,
     mut scenario: Scenario,
     inputs: &replay::Inputs,
+    source: Option<DatasetSource>,
     report: IngestReport,
     (started, read): (Instant, f64),
     progress: &dyn Progress,
@@ -198,9 +232,13 @@ fn replay_and_write(
     let options = WriteOptions { csv: request.csv };
     let mut writer = RunWriter::create(&dir, &inputs.players, &inputs.info, &options)?;
     // The lists are written as they are published, so the replay stage includes their writing.
-    let run = replay::run(&scenario, inputs, &mut writer, &|done, total| {
-        progress.lists(done, total)
-    })?;
+    let lists = |done, total| progress.lists(done, total);
+    let run = match source {
+        Some(mut source) => {
+            replay::run_streamed(&scenario, inputs, &mut source, &mut writer, &lists)?
+        }
+        None => replay::run(&scenario, inputs, &mut writer, &lists)?,
+    };
     let replayed = started.elapsed().as_secs_f64();
     // The resolved scenario states the window actually run, so that it repeats the run alone.
     scenario.run.to = run.lists.last().copied().filter(|_| run.lists.len() > 1);

@@ -184,7 +184,7 @@ fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Res
     let mut games = 0;
     for _ in 0..runs {
         let t = Instant::now();
-        let mut writer = WorldWriter::new(&dir, settings.start, settings.months)?;
+        let mut writer = WorldWriter::new(&dir, settings.start, settings.months, false)?;
         let world =
             world::generate(&settings, &mut writer, &|_, _| {}).map_err(anyhow::Error::msg)?;
         writer.finish(&world)?;

@@ -30,6 +30,10 @@ pub struct Args {
     /// Output directory [default: output/world-<preset>-<scale>]
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Write the games as a dataset partitioned by rating period (games/period=YYYY-MM/*.parquet),
+    /// which a replay reads list by list in bounded memory, instead of one games.parquet
+    #[arg(long)]
+    partitioned: bool,
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// No progress bar and no summary
@@ -45,7 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/world-{}-{}", args.preset, args.scale)));
     let started = Instant::now();
-    let mut writer = WorldWriter::new(&out, settings.start, settings.months)?;
+    let mut writer = WorldWriter::new(&out, settings.start, settings.months, args.partitioned)?;
     let bar = Bar::new(args.quiet);
     bar.stage("generating");
     let world = world::generate(&settings, &mut writer, &|done, total| {
@@ -69,8 +73,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             count((world.games as f64 / seconds) as usize)
         );
         println!(
-            "  files    {}/: games.parquet, truth.parquet, players.parquet, start-list.parquet, summary.json",
-            dir.display()
+            "  files    {}/: {}, truth.parquet, players.parquet, start-list.parquet, summary.json",
+            dir.display(),
+            if args.partitioned {
+                "games/period=YYYY-MM/"
+            } else {
+                "games.parquet"
+            }
         );
     }
     Ok(())

@@ -22,12 +22,22 @@ pub struct RawGames {
     pub pgn: Option<PgnCounts>,
 }
 
+impl RawGames {
+    /// Games read (`games.len()` counts interned players, which raw games have not yet).
+    pub fn len(&self) -> usize {
+        self.games.score.len()
+    }
+}
+
 const SCORES: &str = "1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½";
 const CANONICAL: &str = "period (or date), white, black, score; optionally event, event_start, white_rating, black_rating";
 
 /// The columns of one layout, by index, and how its month is written.
 struct Columns {
     when: When,
+    /// The period of the dataset partition the file is in: its games' period, which the file
+    /// may leave out.
+    partition: Option<Month>,
     event: Option<usize>,
     event_start: Option<usize>,
     white: (usize, &'static str),
@@ -57,7 +67,42 @@ pub fn read(
     pgn_dates: pgn::Dates,
     skips: &mut Skips,
 ) -> Result<RawGames, IngestError> {
-    if format == GameFormat::Pgn || (format == GameFormat::Auto && pgn::is_pgn(path)) {
+    read_file(path, format, month_1, pgn_dates, None, skips)
+}
+
+/// One file of a month-partitioned dataset: a canonical table whose games are all of `period`
+/// (a `period` column, if any, must say so).
+pub fn read_partition(
+    path: &Path,
+    period: Month,
+    skips: &mut Skips,
+) -> Result<RawGames, IngestError> {
+    read_file(
+        path,
+        GameFormat::Canonical,
+        None,
+        pgn::Dates::NeedMonth,
+        Some(period),
+        skips,
+    )
+}
+
+/// "2019-04 in the partition period=2019-03 …": a game filed under the wrong period.
+pub(super) fn partition_mismatch(own: Month, partition: Month) -> String {
+    format!("{own}, in the partition period={partition}: a partition holds the games of its own period only")
+}
+
+fn read_file(
+    path: &Path,
+    format: GameFormat,
+    month_1: Option<Month>,
+    pgn_dates: pgn::Dates,
+    partition: Option<Month>,
+    skips: &mut Skips,
+) -> Result<RawGames, IngestError> {
+    if partition.is_none()
+        && (format == GameFormat::Pgn || (format == GameFormat::Auto && pgn::is_pgn(path)))
+    {
         let (mut raw, counts) = pgn::read(path, pgn_dates, skips)?;
         raw.pgn = Some(counts);
         return Ok(raw);
@@ -66,7 +111,7 @@ pub fn read(
     #[cfg(feature = "full")]
     if super::table::is_parquet(path) && matches!(format, GameFormat::Auto | GameFormat::Canonical)
     {
-        if let Some(raw) = super::parquet_games::read(path, skips)? {
+        if let Some(raw) = super::parquet_games::read(path, partition, skips)? {
             return Ok(raw);
         }
     }
@@ -75,7 +120,8 @@ pub fn read(
         GameFormat::Auto => detect(&table),
         given => given,
     };
-    let columns = columns(&table, format, month_1)?;
+    let mut columns = columns(&table, format, month_1, partition.is_some())?;
+    columns.partition = partition;
     let mut out = RawGames {
         games: Games {
             source: table.file().to_string(),
@@ -133,6 +179,7 @@ fn columns(
     table: &Table,
     format: GameFormat,
     month_1: Option<Month>,
+    partitioned: bool,
 ) -> Result<Columns, IngestError> {
     let numbered = |column: &'static str| -> Result<When, IngestError> {
         let month_1 = month_1.ok_or_else(|| IngestError::File {
@@ -148,6 +195,7 @@ fn columns(
     Ok(match format {
         GameFormat::Kaggle2010 => Columns {
             when: numbered("Month #")?,
+            partition: None,
             event: None,
             event_start: None,
             white: (table.require(&["White Player #"])?, "White Player #"),
@@ -157,6 +205,7 @@ fn columns(
         },
         GameFormat::Contest2011 => Columns {
             when: numbered("MonthID")?,
+            partition: None,
             event: None,
             event_start: None,
             white: (table.require(&["WhitePlayer"])?, "WhitePlayer"),
@@ -168,7 +217,7 @@ fn columns(
         GameFormat::Canonical | GameFormat::Auto | GameFormat::Pgn => {
             let period = table.find(&["period"]);
             let date = table.find(&["date"]);
-            if period.is_none() && date.is_none() {
+            if period.is_none() && date.is_none() && !partitioned {
                 table.require(&["period", "date"])?;
             }
             let ratings = match (table.find(&["white_rating"]), table.find(&["black_rating"])) {
@@ -182,6 +231,7 @@ fn columns(
             };
             Columns {
                 when: When::Calendar { period, date },
+                partition: None,
                 event: table.find(&["event"]),
                 event_start: table.find(&["event_start"]),
                 white: (table.require(&["white"])?, "white"),
@@ -225,6 +275,10 @@ fn parse_row<'a>(
                 })?),
                 None => None,
             };
+            if let Some((own, partition)) = period.zip(c.partition).filter(|(o, p)| o != p) {
+                return Err(err("period", partition_mismatch(own, partition)));
+            }
+            let period = period.or(c.partition);
             if period.is_none() && date.is_none() {
                 return Err(err(
                     if c_has_period(c) { "period" } else { "date" },

@@ -2,6 +2,7 @@
 //! the file, the line or row, the column and what was expected when it cannot read something;
 //! with `skip_invalid` row-level problems become counted skips.
 
+mod dataset;
 mod error;
 pub mod fide_list;
 mod games;
@@ -16,10 +17,12 @@ mod text;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::model::{Month, PlayerInfo, StartEntry, StartList};
+use crate::model::{Games, Month, PlayerIds, PlayerInfo, StartEntry, StartList};
 use crate::replay::Inputs;
 use crate::scenario::GameFormat;
+use dataset::Dataset;
 
+pub use dataset::{is_dataset, DatasetSource};
 pub use error::IngestError;
 pub use fide_list::{FideEntry, FideLayout, FideList};
 pub use lists::{read_list_ratings, ListRatings};
@@ -70,107 +73,181 @@ pub fn read_inputs(
         files.pgn_dates,
         &mut skips,
     )?;
-    let start = files
-        .start_list
-        .as_deref()
-        .map(|p| lists::read_start_list(p, &mut skips))
-        .transpose()?;
-    let players_file = files
-        .players
-        .as_deref()
-        .map(|p| lists::read_players(p, &mut skips))
-        .transpose()?;
-
-    let empty = ids::RawIds::default();
-    let start_ids = start.as_ref().map_or(&empty, |s| &s.ids);
-    let (players, mut dense) = ids::intern(&[&raw.white, &raw.black, start_ids]);
+    let people = People::read(files, &mut skips)?;
+    let (players, mut dense) = ids::intern(&[&raw.white, &raw.black, people.start_ids()]);
     let start_dense = dense.pop().unwrap_or_default();
     let black = dense.pop().unwrap_or_default();
     let white = dense.pop().unwrap_or_default();
     let mut games = raw.games;
     games.white = white;
     games.black = black;
-
-    let mut info = PlayerInfo::with_players(players.len());
-    let mut start_list = StartList::default();
-    if let Some(list) = &start {
-        let keep = first_occurrences(list, &start_dense, &mut skips)?;
-        start_list.source = list.file.clone();
-        for ((entry, &player), _) in list
-            .entries
-            .iter()
-            .zip(&start_dense)
-            .zip(&keep)
-            .filter(|(_, &k)| k)
-        {
-            let p = player as usize;
-            info.birth_year[p] = entry.birth_year;
-            info.name[p] = entry.name.clone();
-            info.federation[p] = entry.federation.clone();
-            info.sex[p] = entry.sex.clone();
-            info.title[p] = entry.title.clone();
-            start_list.entries.push(StartEntry {
-                player,
-                rating: entry.rating,
-                k: entry.k,
-                total_games: entry.total_games,
-                ever_2400: entry.ever_2400,
-                ever_2300: entry.ever_2300,
-                inactive: entry.inactive,
-            });
-        }
-    }
-    let mut players_file_unused = 0;
-    if let Some(list) = &players_file {
-        let text: Vec<String> = match &list.ids {
-            ids::RawIds::Numbers(v) => v.iter().map(u64::to_string).collect(),
-            ids::RawIds::Text(v) => v.clone(),
-        };
-        for (entry, id) in list.entries.iter().zip(&text) {
-            let Some(p) = players.find(id) else {
-                players_file_unused += 1;
-                continue;
-            };
-            let p = p as usize;
-            let keep = |new: &Option<String>, old: &mut Option<String>| {
-                if new.is_some() {
-                    *old = new.clone();
-                }
-            };
-            info.birth_year[p] = entry.birth_year.or(info.birth_year[p]);
-            keep(&entry.name, &mut info.name[p]);
-            keep(&entry.federation, &mut info.federation[p]);
-            keep(&entry.sex, &mut info.sex[p]);
-            keep(&entry.title, &mut info.title[p]);
-        }
-    }
-
-    let mut checksums = vec![(files.games.clone(), raw.sha256.clone())];
-    for (path, list) in [(&files.start_list, &start), (&files.players, &players_file)] {
-        if let (Some(path), Some(list)) = (path, list) {
-            checksums.push((path.clone(), list.sha256.clone()));
-        }
-    }
-    let report = IngestReport {
+    let read = ReadGames {
         format: raw.format,
-        games_read: games.len(),
+        games: games.len(),
         pgn: raw.pgn,
-        players: players.len(),
-        skipped: skips.counts,
-        start_list: start.as_ref().map(|s| format!("{} ({})", s.file, s.kind)),
-        start_list_players: start_list.entries.len(),
-        players_file_unused,
-        checksums,
+        sha256: raw.sha256,
     };
-    Ok((
-        Inputs {
-            games,
-            players,
-            info,
-            start_list,
-        },
-        report,
-    ))
+    people.assemble(files, games, players, &start_dense, read, skips)
+}
+
+/// A month-partitioned dataset (`files.games` is a directory) read for a replay period by period:
+/// the inputs hold the players and the starting list but no games, which the source gives list by
+/// list. The first pass over the dataset finds the players and checks every row, so that the
+/// report is complete before the replay starts.
+pub fn read_streamed(
+    files: &InputFiles,
+    skip_invalid: bool,
+) -> Result<(Inputs, IngestReport, DatasetSource), IngestError> {
+    let mut skips = Skips::new(skip_invalid);
+    let mut dataset = Dataset::open(&files.games)?;
+    let (ids, sha256) = dataset.scan(&mut skips)?;
+    let games_read = dataset.partitions.iter().map(|p| p.games).sum();
+    let people = People::read(files, &mut skips)?;
+    let (players, mut dense) = ids::intern(&[&ids, people.start_ids()]);
+    let start_dense = dense.pop().unwrap_or_default();
+    let read = ReadGames {
+        format: GameFormat::Canonical,
+        games: games_read,
+        pgn: None,
+        sha256,
+    };
+    let (inputs, report) =
+        people.assemble(files, Games::default(), players, &start_dense, read, skips)?;
+    let source = DatasetSource::new(dataset, &inputs.players, skip_invalid);
+    Ok((inputs, report, source))
+}
+
+/// What reading the games found, for the report.
+struct ReadGames {
+    format: GameFormat,
+    games: usize,
+    pgn: Option<PgnCounts>,
+    sha256: String,
+}
+
+/// The starting list and the players file, as read.
+struct People {
+    start: Option<lists::RawList>,
+    players_file: Option<lists::RawList>,
+    no_ids: ids::RawIds,
+}
+
+impl People {
+    fn read(files: &InputFiles, skips: &mut Skips) -> Result<People, IngestError> {
+        let start = files
+            .start_list
+            .as_deref()
+            .map(|p| lists::read_start_list(p, skips))
+            .transpose()?;
+        let players_file = files
+            .players
+            .as_deref()
+            .map(|p| lists::read_players(p, skips))
+            .transpose()?;
+        Ok(People {
+            start,
+            players_file,
+            no_ids: ids::RawIds::default(),
+        })
+    }
+
+    fn start_ids(&self) -> &ids::RawIds {
+        self.start.as_ref().map_or(&self.no_ids, |s| &s.ids)
+    }
+
+    /// The inputs and the report, once the players are interned (`start_dense`: the starting
+    /// list's entries as dense ids).
+    fn assemble(
+        self,
+        files: &InputFiles,
+        games: Games,
+        players: PlayerIds,
+        start_dense: &[u32],
+        read: ReadGames,
+        mut skips: Skips,
+    ) -> Result<(Inputs, IngestReport), IngestError> {
+        let (start, players_file) = (self.start, self.players_file);
+        let mut info = PlayerInfo::with_players(players.len());
+        let mut start_list = StartList::default();
+        if let Some(list) = &start {
+            let keep = first_occurrences(list, start_dense, &mut skips)?;
+            start_list.source = list.file.clone();
+            for ((entry, &player), _) in list
+                .entries
+                .iter()
+                .zip(start_dense)
+                .zip(&keep)
+                .filter(|(_, &k)| k)
+            {
+                let p = player as usize;
+                info.birth_year[p] = entry.birth_year;
+                info.name[p] = entry.name.clone();
+                info.federation[p] = entry.federation.clone();
+                info.sex[p] = entry.sex.clone();
+                info.title[p] = entry.title.clone();
+                start_list.entries.push(StartEntry {
+                    player,
+                    rating: entry.rating,
+                    k: entry.k,
+                    total_games: entry.total_games,
+                    ever_2400: entry.ever_2400,
+                    ever_2300: entry.ever_2300,
+                    inactive: entry.inactive,
+                });
+            }
+        }
+        let mut players_file_unused = 0;
+        if let Some(list) = &players_file {
+            let text: Vec<String> = match &list.ids {
+                ids::RawIds::Numbers(v) => v.iter().map(u64::to_string).collect(),
+                ids::RawIds::Text(v) => v.clone(),
+            };
+            for (entry, id) in list.entries.iter().zip(&text) {
+                let Some(p) = players.find(id) else {
+                    players_file_unused += 1;
+                    continue;
+                };
+                let p = p as usize;
+                let keep = |new: &Option<String>, old: &mut Option<String>| {
+                    if new.is_some() {
+                        *old = new.clone();
+                    }
+                };
+                info.birth_year[p] = entry.birth_year.or(info.birth_year[p]);
+                keep(&entry.name, &mut info.name[p]);
+                keep(&entry.federation, &mut info.federation[p]);
+                keep(&entry.sex, &mut info.sex[p]);
+                keep(&entry.title, &mut info.title[p]);
+            }
+        }
+
+        let mut checksums = vec![(files.games.clone(), read.sha256)];
+        for (path, list) in [(&files.start_list, &start), (&files.players, &players_file)] {
+            if let (Some(path), Some(list)) = (path, list) {
+                checksums.push((path.clone(), list.sha256.clone()));
+            }
+        }
+        let report = IngestReport {
+            format: read.format,
+            games_read: read.games,
+            pgn: read.pgn,
+            players: players.len(),
+            skipped: skips.counts,
+            start_list: start.as_ref().map(|s| format!("{} ({})", s.file, s.kind)),
+            start_list_players: start_list.entries.len(),
+            players_file_unused,
+            checksums,
+        };
+        Ok((
+            Inputs {
+                games,
+                players,
+                info,
+                start_list,
+            },
+            report,
+        ))
+    }
 }
 
 /// Which entries of a starting list to keep: a player listed twice (FIDE's own lists hold a few

@@ -13,7 +13,7 @@ use crate::model::{Day, Games, HalfPoints, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
 use super::error::IngestError;
-use super::games::{sort_event_names, RawGames};
+use super::games::{partition_mismatch, sort_event_names, RawGames};
 use super::ids::RawIds;
 use super::table::Skips;
 use super::text::{read_bytes, sha256};
@@ -34,15 +34,20 @@ struct Columns {
 type RatingColumns = (Vec<Option<i32>>, Vec<Option<i32>>);
 
 /// Reads `path` if its columns are the canonical ones in types this reader knows; `None` sends the
-/// file to the text path (a date column, text ids, a score written as text, …).
-pub fn read(path: &Path, skips: &mut Skips) -> Result<Option<RawGames>, IngestError> {
+/// file to the text path (a date column, text ids, a score written as text, …). A file of a
+/// month-partitioned dataset (`partition`) may leave its period out.
+pub fn read(
+    path: &Path,
+    partition: Option<Month>,
+    skips: &mut Skips,
+) -> Result<Option<RawGames>, IngestError> {
     let file = path.display().to_string();
     let bytes = read_bytes(path)?;
     let checksum = sha256(&bytes);
     let Ok(df) = ParquetReader::new(std::io::Cursor::new(bytes)).finish() else {
         return Ok(None);
     };
-    let Some(columns) = typed_columns(&df) else {
+    let Some(columns) = typed_columns(&df, partition.is_some()) else {
         return Ok(None);
     };
     let n = df.height();
@@ -72,7 +77,10 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<Option<RawGames>, IngestEr
         };
         let parsed: Result<(), IngestError> = (|| {
             let period = columns.period.as_ref().and_then(|p| p[i]);
-            if period.is_none() {
+            if let Some((own, partition)) = period.zip(partition).filter(|(o, p)| o != p) {
+                return Err(problem("period", partition_mismatch(own, partition)));
+            }
+            if period.or(partition).is_none() {
                 return Err(problem(
                     "period",
                     "empty: every game needs its period (YYYY-MM) or its date (YYYY-MM-DD)".into(),
@@ -140,7 +148,8 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<Option<RawGames>, IngestEr
             Some(Ok(day)) => *day,
             None => None,
         };
-        g.period.push(columns.period.as_ref().and_then(|p| p[i]));
+        g.period
+            .push(columns.period.as_ref().and_then(|p| p[i]).or(partition));
         g.date.push(None);
         g.event.push(events.get(i).copied().unwrap_or(EVENT_NONE));
         g.event_start.push(start);
@@ -161,7 +170,7 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<Option<RawGames>, IngestEr
 
 /// The canonical columns, if each has a type read here: period as Enum or text, ids as integers,
 /// score as a number, ratings as integers; no date column (dates go the text way).
-fn typed_columns(df: &DataFrame) -> Option<Columns> {
+fn typed_columns(df: &DataFrame, partitioned: bool) -> Option<Columns> {
     let get = |name: &str| df.column(name).ok();
     if get("date").is_some() {
         return None;
@@ -173,11 +182,12 @@ fn typed_columns(df: &DataFrame) -> Option<Columns> {
         }
         Some(c.cast(&DataType::Int64).ok()?.i64().ok()?.iter().collect())
     };
-    let period = get("period")?;
-    let period = if matches!(period.dtype(), DataType::Enum(..) | DataType::String) {
-        Some(month_column(df, "period").ok()?).map(|v| v.into_iter().map(Some).collect())
-    } else {
-        return None;
+    let period = match get("period") {
+        Some(c) if matches!(c.dtype(), DataType::Enum(..) | DataType::String) => {
+            Some(month_column(df, "period").ok()?).map(|v| v.into_iter().map(Some).collect())
+        }
+        None if partitioned => None,
+        _ => return None,
     };
     let score = get("score")?;
     if !matches!(score.dtype(), DataType::Float64 | DataType::Float32) {
@@ -361,7 +371,7 @@ mod tests {
             "good",
             games(&[1.0, 0.5, 0.0], &["2019-02-01", "", "2019-02-10"]),
         );
-        let raw = read(&path, &mut Skips::new(false))
+        let raw = read(&path, None, &mut Skips::new(false))
             .unwrap()
             .expect("the typed path");
         let g = &raw.games;
@@ -380,7 +390,7 @@ mod tests {
             "bad",
             games(&[1.0, 0.7, 0.0], &["2019-02-01", "2019-02-01", "02/10"]),
         );
-        let Err(e) = read(&path, &mut Skips::new(false)) else {
+        let Err(e) = read(&path, None, &mut Skips::new(false)) else {
             panic!("a bad score was read");
         };
         let e = e.to_string();
@@ -389,7 +399,7 @@ mod tests {
             "{e}"
         );
         let mut skips = Skips::new(true);
-        let raw = read(&path, &mut skips).unwrap().unwrap();
+        let raw = read(&path, None, &mut skips).unwrap().unwrap();
         assert_eq!(raw.games.score, vec![2]);
         assert_eq!(skips.total(), 2);
         assert!(skips
@@ -404,6 +414,6 @@ mod tests {
         df.replace("white", Column::new("white".into(), ["a1"]))
             .unwrap();
         let path = write("text-ids", df);
-        assert!(read(&path, &mut Skips::new(false)).unwrap().is_none());
+        assert!(read(&path, None, &mut Skips::new(false)).unwrap().is_none());
     }
 }

@@ -206,7 +206,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Invalid rows: an error, or with `--skip-invalid` a count per reason.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Skips {
     pub skip_invalid: bool,
     /// Reason → (rows skipped, the first such row's place).

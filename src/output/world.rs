@@ -21,13 +21,20 @@ pub struct WorldWriter {
     months: Vec<String>,
     first: Month,
     games: Batched,
+    /// Games written as a dataset partitioned by period (`games/period=YYYY-MM/`) instead.
+    partitioned: bool,
     truth: Batched,
     /// Games per calendar year, for the summary.
     pub games_by_year: std::collections::BTreeMap<i32, u64>,
 }
 
 impl WorldWriter {
-    pub fn new(dir: &Path, first: Month, months: u32) -> Result<WorldWriter, OutputError> {
+    pub fn new(
+        dir: &Path,
+        first: Month,
+        months: u32,
+        partitioned: bool,
+    ) -> Result<WorldWriter, OutputError> {
         let staged = StagedDir::new(dir)?;
         // Events end at most a month after they start, and are rated on the next list.
         let months = (0..months as i32 + 2)
@@ -40,6 +47,7 @@ impl WorldWriter {
             months,
             first,
             games,
+            partitioned,
             truth,
             games_by_year: Default::default(),
         })
@@ -51,39 +59,78 @@ impl WorldWriter {
             .clamp(0, self.months.len() as i32 - 1) as usize
     }
 
+    /// The games `rows` of a month as a frame; with `period`, their period column.
+    fn games_frame(&self, b: &MonthBatch, rows: &[usize], period: bool) -> PolarsResult<DataFrame> {
+        let months: Vec<&str> = self.months.iter().map(String::as_str).collect();
+        let mut columns = Vec::new();
+        if period {
+            columns.push(enum_column(
+                "period",
+                &months,
+                rows.iter().map(|&i| self.month_index(b.period[i])),
+            )?);
+        }
+        let ids = |name: &str, v: &[u32]| {
+            Int64Chunked::from_iter_values(name.into(), rows.iter().map(|&i| i64::from(v[i])))
+                .into_series()
+                .into()
+        };
+        columns.extend([
+            Int64Chunked::from_iter_values("event".into(), rows.iter().map(|&i| b.event[i] as i64))
+                .into_series()
+                .into(),
+            StringChunked::from_iter_values(
+                "event_start".into(),
+                rows.iter().map(|&i| b.event_start[i].to_string()),
+            )
+            .into_series()
+            .into(),
+            ids("white", &b.white),
+            ids("black", &b.black),
+            Float64Chunked::from_iter_values(
+                "score".into(),
+                rows.iter().map(|&i| f64::from(b.score[i]) / 2.0),
+            )
+            .into_series()
+            .into(),
+        ]);
+        DataFrame::new(rows.len(), columns)
+    }
+
+    /// A month's games as `games/period=P/part-MONTH.parquet`, one file per period they are rated
+    /// in; hive style, the period is the directory's name, not a column.
+    fn write_partitions(&self, b: &MonthBatch) -> Result<(), OutputError> {
+        let mut by_period: std::collections::BTreeMap<Month, Vec<usize>> = Default::default();
+        for (i, &p) in b.period.iter().enumerate() {
+            by_period.entry(p).or_default().push(i);
+        }
+        for (period, rows) in by_period {
+            let dir = self.staged.path.join(format!("games/period={period}"));
+            std::fs::create_dir_all(&dir).map_err(|source| OutputError::Io {
+                path: dir.clone(),
+                source,
+            })?;
+            let path = dir.join(format!("part-{}.parquet", b.month));
+            let mut df = self
+                .games_frame(b, &rows, false)
+                .map_err(table_error(&path))?;
+            write_parquet(&path, &mut df)?;
+        }
+        Ok(())
+    }
+
     fn write_month(&mut self, b: &MonthBatch) -> Result<(), OutputError> {
         let months: Vec<&str> = self.months.iter().map(String::as_str).collect();
         let n = b.white.len();
-        let games = DataFrame::new(
-            n,
-            vec![
-                enum_column(
-                    "period",
-                    &months,
-                    b.period.iter().map(|&m| self.month_index(m)),
-                )
-                .map_err(table_error(&self.games.path))?,
-                Int64Chunked::from_iter_values("event".into(), b.event.iter().map(|&e| e as i64))
-                    .into_series()
-                    .into(),
-                StringChunked::from_iter_values(
-                    "event_start".into(),
-                    b.event_start.iter().map(|d| d.to_string()),
-                )
-                .into_series()
-                .into(),
-                id_column("white", &b.white),
-                id_column("black", &b.black),
-                Float64Chunked::from_iter_values(
-                    "score".into(),
-                    b.score.iter().map(|&s| f64::from(s) / 2.0),
-                )
-                .into_series()
-                .into(),
-            ],
-        )
-        .map_err(table_error(&self.games.path))?;
-        self.games.write(&games)?;
+        if self.partitioned {
+            self.write_partitions(b)?;
+        } else {
+            let all: Vec<usize> = (0..n).collect();
+            let games = self
+                .games_frame(b, &all, true)
+                .map_err(table_error(&self.games.path))?;
+            self.games.write(&games)?;
+        }
         *self.games_by_year.entry(b.month.year()).or_default() += n as u64;
         let truth = DataFrame::new(
             b.truth_id.len(),

@@ -2,48 +2,50 @@
 //! recomputed from all games so far. Each game is recorded with the ratings of the list in force
 //! when it was played, so that `score` judges the predictions the system could have made.
 
-use crate::scenario::Scenario;
+use crate::model::Games;
 use crate::systems::fide::SideResult;
 use crate::systems::gcr::{expected, GcrConfig, PairTable};
 
 use super::periodic::{empty_summary, Publisher};
-use super::schedule;
+use super::periods::Periods;
+use super::schedule::SkippedGames;
 use super::{Inputs, ListRows, Published, RatedGames, ReplayError, Run, Sink};
 
 pub fn run(
     config: &GcrConfig,
-    scenario: &Scenario,
     inputs: &Inputs,
+    periods: &mut Periods<'_>,
     sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
-    let schedule = schedule::schedule(scenario, &inputs.games)?;
+    let lists = periods.lists().to_vec();
     let n = inputs.players.len();
     let mut run = Run {
-        lists: schedule.lists.clone(),
+        lists: lists.clone(),
         summaries: Vec::new(),
-        skipped: schedule.skipped,
+        skipped: SkippedGames::default(),
     };
     let (mut rows, mut games) = (ListRows::default(), RatedGames::default());
     rows.with_exact = true;
     let mut publisher = Publisher::new(n);
     // The system rates from games alone: the starting list stays empty.
-    let mut summary = empty_summary(&schedule, 0);
+    let mut summary = empty_summary(&lists, 0);
     publisher.publish(std::iter::empty(), &mut rows, &mut summary);
     sink.publish(Published {
         lists: &run.lists,
         t: 0,
-        month: schedule.lists[0],
+        month: lists[0],
         rows: &rows,
         games: &games,
-        input: &inputs.games,
+        input: &Games::default(),
     })?;
     run.summaries.push(summary);
     let mut table = PairTable::default();
     let mut ratings = vec![config.initial; n];
-    for t in 1..schedule.lists.len() {
-        let range = schedule.periods[t].clone();
-        let mut summary = empty_summary(&schedule, t);
+    for t in 1..lists.len() {
+        let period = periods.get(t)?;
+        let (schedule, range) = (period.schedule, period.range.clone());
+        let mut summary = empty_summary(&lists, t);
         publisher.games.iter_mut().for_each(|g| *g = 0);
         games.clear();
         for at in range {
@@ -83,13 +85,14 @@ pub fn run(
         sink.publish(Published {
             lists: &run.lists,
             t,
-            month: schedule.lists[t],
+            month: lists[t],
             rows: &rows,
             games: &games,
-            input: &inputs.games,
+            input: period.input,
         })?;
         run.summaries.push(summary);
-        progress(t, schedule.lists.len() - 1);
+        progress(t, lists.len() - 1);
     }
+    run.skipped = periods.skipped();
     Ok(run)
 }

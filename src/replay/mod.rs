@@ -6,6 +6,7 @@ mod holistic;
 mod newcomers;
 mod period;
 mod periodic;
+mod periods;
 mod schedule;
 mod state;
 
@@ -16,9 +17,11 @@ use crate::scenario::{EventKind, Scenario};
 use crate::systems::fide::{Outcome, PeriodRules, SideResult};
 use crate::systems::SystemConfig;
 
+pub use periods::{PeriodSource, KEPT_LISTS};
 pub use schedule::SkippedGames;
 
 use period::{Frozen, PlayerIndex};
+use periods::{Period, Periods};
 use state::State;
 
 /// Everything a replay reads, with player ids interned.
@@ -53,6 +56,24 @@ pub enum ReplayError {
     /// The sink the lists were handed to failed (writing a run's files, say).
     #[error(transparent)]
     Sink(Box<dyn std::error::Error + Send + Sync>),
+    /// A source read list by list failed to read a period.
+    #[error(transparent)]
+    Input(Box<dyn std::error::Error + Send + Sync>),
+    #[error("the games of period {period} are outside the scenario's calendar: games are rated on the lists after {start} and up to {end} (widen [calendar] in the scenario or leave this period out)")]
+    PeriodOutsideCalendar {
+        period: Month,
+        start: Month,
+        end: Month,
+    },
+    #[error("{file}, {row_word} {row}: the tournament started on {start}, more than {kept} lists before the list it is rated on ({list}); a replay read period by period keeps only the last {kept} lists (replay the games from one file, which keeps every list needed)")]
+    StartedBeforeKeptLists {
+        file: String,
+        row_word: &'static str,
+        row: u32,
+        start: Day,
+        list: Month,
+        kept: usize,
+    },
 }
 
 /// The lists of a run, one row per (list, player) on the list.
@@ -162,14 +183,39 @@ pub fn run(
     sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
+    let mut periods = Periods::whole(scenario, &inputs.games)?;
+    run_periods(scenario, inputs, &mut periods, sink, progress)
+}
+
+/// Like `run`, but the games are read from `source` list by list, so that memory holds the players
+/// and one list's games; `inputs.games` is not read. The lists and games handed to `sink` are the
+/// same as `run` gives over the same games held whole.
+pub fn run_streamed(
+    scenario: &Scenario,
+    inputs: &Inputs,
+    source: &mut dyn PeriodSource,
+    sink: &mut dyn Sink,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Run, ReplayError> {
+    let mut periods = Periods::streamed(scenario, source)?;
+    run_periods(scenario, inputs, &mut periods, sink, progress)
+}
+
+fn run_periods(
+    scenario: &Scenario,
+    inputs: &Inputs,
+    periods: &mut Periods<'_>,
+    sink: &mut dyn Sink,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Run, ReplayError> {
     match &scenario.system_config {
-        SystemConfig::Fide => run_fide(scenario, inputs, sink, progress),
-        SystemConfig::Elo(c) => periodic::run(c, scenario, inputs, sink, progress),
-        SystemConfig::Glicko(c) => periodic::run(c, scenario, inputs, sink, progress),
-        SystemConfig::Glicko2(c) => periodic::run(c, scenario, inputs, sink, progress),
-        SystemConfig::UscfClassic(c) => periodic::run(c, scenario, inputs, sink, progress),
-        SystemConfig::Berkin(c) => periodic::run(c, scenario, inputs, sink, progress),
-        SystemConfig::Gcr(c) => holistic::run(c, scenario, inputs, sink, progress),
+        SystemConfig::Fide => run_fide(scenario, inputs, periods, sink, progress),
+        SystemConfig::Elo(c) => periodic::run(c, inputs, periods, sink, progress),
+        SystemConfig::Glicko(c) => periodic::run(c, inputs, periods, sink, progress),
+        SystemConfig::Glicko2(c) => periodic::run(c, inputs, periods, sink, progress),
+        SystemConfig::UscfClassic(c) => periodic::run(c, inputs, periods, sink, progress),
+        SystemConfig::Berkin(c) => periodic::run(c, inputs, periods, sink, progress),
+        SystemConfig::Gcr(c) => holistic::run(c, inputs, periods, sink, progress),
     }
 }
 
@@ -223,11 +269,11 @@ impl ListRows {
 fn run_fide(
     scenario: &Scenario,
     inputs: &Inputs,
+    periods: &mut Periods<'_>,
     sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
-    let schedule = schedule::schedule(scenario, &inputs.games)?;
-    let lists = &schedule.lists;
+    let lists = &periods.lists().to_vec();
     let timeline = &scenario.timeline;
     let n = inputs.players.len();
     let start_rules = timeline.at_month(lists[0]);
@@ -241,24 +287,15 @@ fn run_fide(
     );
 
     // Older lists are kept only for tournaments that started under them and are rated later.
-    let mut last_use = vec![0usize; lists.len()];
-    for (t, range) in schedule.periods.iter().enumerate() {
-        for slot in &schedule.slots[range.clone()] {
-            let s = slot.in_force as usize;
-            if s + 1 < t {
-                last_use[s] = last_use[s].max(t);
-            }
-        }
-    }
     let mut views: Vec<Option<state::ListView>> = vec![None; lists.len()];
-    if last_use[0] > 0 {
+    if periods.keeps(0, 0) {
         views[0] = Some(state.view());
     }
 
     let mut run = Run {
         lists: lists.clone(),
         summaries: Vec::new(),
-        skipped: schedule.skipped,
+        skipped: SkippedGames::default(),
     };
     // This list's rows and games, reused from list to list.
     let mut rows = ListRows::default();
@@ -279,7 +316,7 @@ fn run_fide(
         month: lists[0],
         rows: &rows,
         games: &games,
-        input: &inputs.games,
+        input: &Games::default(),
     })?;
     let mut index = PlayerIndex::new(n);
     let mut results = Vec::new();
@@ -289,13 +326,13 @@ fn run_fide(
         let list_rules = timeline.at_month(lists[t - 1]);
         apply_events(scenario, month, true, &mut state, &mut publisher);
 
-        let range = schedule.periods[t].clone();
-        index.build(&schedule, range.clone());
+        let period = periods.get(t)?;
+        index.build(period.schedule, period.range.clone());
         let frozen = Frozen {
             state: &state,
             views: &views,
             previous: t as u32 - 1,
-            schedule: &schedule,
+            schedule: period.schedule,
         };
         let rules = PeriodRules {
             timeline,
@@ -312,7 +349,7 @@ fn run_fide(
             games_not_counted: 0,
         };
         games.clear();
-        games.record(&mut summary, &index, &results, &schedule, t);
+        games.record(&mut summary, &index, &results, &period, t);
         for (&player, outcome) in index.players.iter().zip(&outcomes) {
             apply_outcome(
                 &mut state,
@@ -339,19 +376,20 @@ fn run_fide(
             month,
             rows: &rows,
             games: &games,
-            input: &inputs.games,
+            input: period.input,
         })?;
-        if last_use[t] > t {
+        if periods.keeps(t, t) {
             views[t] = Some(state.view());
         }
-        for s in 0..t {
-            if last_use[s] <= t {
-                views[s] = None;
+        for (s, view) in views.iter_mut().enumerate().take(t) {
+            if !periods.keeps(s, t) {
+                *view = None;
             }
         }
         run.summaries.push(summary);
         progress(t, lists.len() - 1);
     }
+    run.skipped = periods.skipped();
     Ok(run)
 }
 
@@ -458,10 +496,10 @@ impl RatedGames {
         summary: &mut ListSummary,
         index: &PlayerIndex,
         results: &[SideResult],
-        schedule: &schedule::Schedule,
+        period: &Period<'_>,
         t: usize,
     ) {
-        let range = schedule.periods[t].clone();
+        let (schedule, range) = (period.schedule, period.range.clone());
         let first = self.game.len();
         self.white
             .resize(first + range.len(), SideResult::default());

@@ -4,12 +4,12 @@
 
 use rayon::prelude::*;
 
-use crate::model::PlayerId;
-use crate::scenario::Scenario;
+use crate::model::{Games, Month, PlayerId};
 use crate::systems::fide::SideResult;
 use crate::systems::PeriodicSystem;
 
-use super::schedule::{self, Schedule};
+use super::periods::Periods;
+use super::schedule::{Schedule, SkippedGames};
 use super::{Inputs, ListRows, ListSummary, Published, RatedGames, ReplayError, Run, Sink};
 
 /// Players per parallel block.
@@ -17,12 +17,12 @@ const BLOCK: usize = 4096;
 
 pub fn run<S: PeriodicSystem>(
     system: &S,
-    scenario: &Scenario,
     inputs: &Inputs,
+    periods: &mut Periods<'_>,
     sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
-    let schedule = schedule::schedule(scenario, &inputs.games)?;
+    let lists = periods.lists().to_vec();
     let n = inputs.players.len();
     let mut state: Vec<Option<S::Player>> = vec![None; n];
     for e in &inputs.start_list.entries {
@@ -30,9 +30,9 @@ pub fn run<S: PeriodicSystem>(
             Some(system.seeded(f64::from(e.rating), e.total_games.unwrap_or(30)));
     }
     let mut run = Run {
-        lists: schedule.lists.clone(),
+        lists: lists.clone(),
         summaries: Vec::new(),
-        skipped: schedule.skipped,
+        skipped: SkippedGames::default(),
     };
     let (mut rows, mut games) = (ListRows::default(), RatedGames::default());
     rows.with_exact = true;
@@ -41,21 +41,22 @@ pub fn run<S: PeriodicSystem>(
     for e in &inputs.start_list.entries {
         publisher.total[e.player as usize] = e.total_games.unwrap_or(0);
     }
-    let mut summary = empty_summary(&schedule, 0);
+    let mut summary = empty_summary(&lists, 0);
     publisher.publish(published(system, &state), &mut rows, &mut summary);
     sink.publish(Published {
         lists: &run.lists,
         t: 0,
-        month: schedule.lists[0],
+        month: lists[0],
         rows: &rows,
         games: &games,
-        input: &inputs.games,
+        input: &Games::default(),
     })?;
     run.summaries.push(summary);
 
     let mut games_of: Vec<Vec<(PlayerId, f64)>> = Vec::new();
-    for t in 1..schedule.lists.len() {
-        let range = schedule.periods[t].clone();
+    for t in 1..lists.len() {
+        let period = periods.get(t)?;
+        let (schedule, range) = (period.schedule, period.range.clone());
         let slots = &schedule.slots[range.clone()];
         for slot in slots {
             for p in [slot.white, slot.black] {
@@ -67,7 +68,7 @@ pub fn run<S: PeriodicSystem>(
         for g in games_of.iter_mut() {
             g.clear();
         }
-        let mut summary = empty_summary(&schedule, t);
+        let mut summary = empty_summary(&lists, t);
         games.clear();
         for (i, slot) in slots.iter().enumerate() {
             let (w, b) = (slot.white as usize, slot.black as usize);
@@ -78,7 +79,7 @@ pub fn run<S: PeriodicSystem>(
                 system,
                 &frozen,
                 &mut games,
-                &schedule,
+                schedule,
                 (range.start + i, t),
                 (w, b),
             );
@@ -115,20 +116,21 @@ pub fn run<S: PeriodicSystem>(
         sink.publish(Published {
             lists: &run.lists,
             t,
-            month: schedule.lists[t],
+            month: lists[t],
             rows: &rows,
             games: &games,
-            input: &inputs.games,
+            input: period.input,
         })?;
         run.summaries.push(summary);
-        progress(t, schedule.lists.len() - 1);
+        progress(t, lists.len() - 1);
     }
+    run.skipped = periods.skipped();
     Ok(run)
 }
 
-pub(super) fn empty_summary(schedule: &Schedule, t: usize) -> ListSummary {
+pub(super) fn empty_summary(lists: &[Month], t: usize) -> ListSummary {
     ListSummary {
-        month: schedule.lists[t],
+        month: lists[t],
         players: 0,
         new: 0,
         delisted: 0,

@@ -85,6 +85,7 @@ impl Calendar {
     }
 }
 
+/// Schedules every game of an input held whole: the run's lists follow from the last game's.
 pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayError> {
     let calendar = Calendar::new(scenario);
     let mut rated_on = Vec::with_capacity(games.len());
@@ -132,9 +133,58 @@ pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayEr
         }
     }
 
+    place(scenario, games, lists, &list_of, skipped)
+}
+
+/// The run's lists for a source read list by list, from its rating periods alone: the lists the
+/// periods are rated on, up to the last one's (or the scenario's end of run).
+pub fn lists_for_periods(scenario: &Scenario, periods: &[Month]) -> Vec<Month> {
+    let calendar = Calendar::new(scenario);
+    let last = periods
+        .iter()
+        .filter_map(|&p| calendar.rated_on(Some(p), None))
+        .max();
+    let mut lists = vec![scenario.start_list_month()];
+    lists.extend(scenario.run_lists(last));
+    lists
+}
+
+/// The list a rating period's games are rated on; `None` outside the scenario's calendar.
+pub fn list_of_period(scenario: &Scenario, period: Month) -> Option<Month> {
+    Calendar::new(scenario).rated_on(Some(period), None)
+}
+
+/// Schedules the games of one list, `lists[t]`, read on their own: every game is rated on it.
+pub fn schedule_list(
+    scenario: &Scenario,
+    lists: &[Month],
+    t: usize,
+    games: &Games,
+) -> Result<Schedule, ReplayError> {
+    let list_of = vec![t as u32; games.len()];
+    let mut skipped = SkippedGames::default();
+    if let Some(list) = lists.get(t) {
+        skipped.moved_to_next_list = games
+            .period
+            .iter()
+            .filter(|p| p.is_some_and(|p| p != *list))
+            .count();
+    }
+    place(scenario, games, lists.to_vec(), &list_of, skipped)
+}
+
+/// Orders the games placed on lists (`list_of`, 0 for games not replayed) and finds each one's
+/// tournament start, list in force and era.
+fn place(
+    scenario: &Scenario,
+    games: &Games,
+    lists: Vec<Month>,
+    list_of: &[u32],
+    skipped: SkippedGames,
+) -> Result<Schedule, ReplayError> {
     let first_days: Vec<Day> = lists.iter().map(|m| m.first_day()).collect();
-    let starts = tournament_starts(games, &list_of, &first_days, &lists)?;
-    let order = canonical_order(scenario, games, &list_of, &starts);
+    let starts = tournament_starts(games, list_of, &first_days, &lists)?;
+    let order = canonical_order(scenario, games, list_of, &starts);
 
     // The list in force and the era depend only on the start's month, which consecutive games
     // nearly always share: search again only when it changes.

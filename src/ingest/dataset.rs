@@ -1,0 +1,335 @@
+//! Month-partitioned games datasets, hive style: `DIR/period=YYYY-MM/*.parquet` (or `*.csv`), each
+//! partition holding the games of one rating period. A replay reads them period by period, so that
+//! memory holds the players and one list's games, whatever the size of the history.
+//!
+//! Reading takes two passes. The first reads every partition once, keeping only the distinct
+//! player ids and each period's number of games, so that players are interned exactly as when the
+//! games are read whole (sorted ids: the same dense ids, hence the same outputs). The second, during
+//! the replay, reads the partitions of each list as the engine reaches it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::model::{Games, IdMap, Month, PlayerId, PlayerIds, EVENT_NONE};
+use crate::replay::PeriodSource;
+
+use super::error::IngestError;
+use super::games::{self, sort_event_names, RawGames};
+use super::ids::RawIds;
+use super::table::Skips;
+use super::text::sha256;
+
+/// The partition directories of a dataset, in period order.
+#[derive(Clone)]
+pub struct Dataset {
+    pub dir: PathBuf,
+    pub partitions: Vec<Partition>,
+}
+
+#[derive(Clone)]
+pub struct Partition {
+    pub period: Month,
+    /// Its table files, in name order.
+    pub files: Vec<PathBuf>,
+    /// Games in it, counted by the first pass.
+    pub games: usize,
+}
+
+/// A games path that is a directory is a partitioned dataset.
+pub fn is_dataset(path: &Path) -> bool {
+    path.is_dir()
+}
+
+/// Names a data tool leaves beside its tables (`_SUCCESS`, `.crc` files, hidden files).
+fn is_bookkeeping(name: &str) -> bool {
+    name.starts_with('.') || name.starts_with('_') || name.ends_with(".crc")
+}
+
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> IngestError + '_ {
+    move |e| IngestError::File {
+        file: path.display().to_string(),
+        problem: format!("cannot be read ({e})"),
+    }
+}
+
+/// The entries of a directory, sorted by name, without bookkeeping files.
+fn entries(dir: &Path) -> Result<Vec<(String, PathBuf)>, IngestError> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io_error(dir))? {
+        let entry = entry.map_err(io_error(dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !is_bookkeeping(&name) {
+            found.push((name, entry.path()));
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+impl Dataset {
+    /// Finds the partitions of `dir`; anything but `period=YYYY-MM` directories of `.parquet` or
+    /// `.csv` files is an error naming it.
+    pub fn open(dir: &Path) -> Result<Dataset, IngestError> {
+        let mut partitions = Vec::new();
+        for (name, path) in entries(dir)? {
+            let period = name
+                .strip_prefix("period=")
+                .and_then(Month::parse)
+                .filter(|_| path.is_dir())
+                .ok_or_else(|| IngestError::File {
+                    file: path.display().to_string(),
+                    problem: "expected a partition directory named period=YYYY-MM: a games directory is a dataset partitioned by rating period, as DIR/period=2019-03/games.parquet".into(),
+                })?;
+            let mut files = Vec::new();
+            for (name, file) in entries(&path)? {
+                let table = [".parquet", ".csv"]
+                    .iter()
+                    .any(|ext| name.to_ascii_lowercase().ends_with(ext));
+                if !table || !file.is_file() {
+                    return Err(IngestError::File {
+                        file: file.display().to_string(),
+                        problem: "expected a .parquet or .csv table of the partition's games"
+                            .into(),
+                    });
+                }
+                files.push(file);
+            }
+            partitions.push(Partition {
+                period,
+                files,
+                games: 0,
+            });
+        }
+        if partitions.is_empty() {
+            return Err(IngestError::File {
+                file: dir.display().to_string(),
+                problem: "no partition: expected directories named period=YYYY-MM holding the games of each rating period".into(),
+            });
+        }
+        Ok(Dataset {
+            dir: dir.to_path_buf(),
+            partitions,
+        })
+    }
+
+    /// The first pass: every partition's games counted, the distinct player ids gathered and one
+    /// checksum over the files' own, in path order.
+    pub fn scan(&mut self, skips: &mut Skips) -> Result<(RawIds, String), IngestError> {
+        let mut ids = DistinctIds::default();
+        let mut checksums = String::new();
+        for partition in &mut self.partitions {
+            for file in &partition.files {
+                let raw = games::read_partition(file, partition.period, skips)?;
+                partition.games += raw.len();
+                ids.add(&raw.white);
+                ids.add(&raw.black);
+                checksums += &format!("{} {}\n", raw.sha256, file.display());
+            }
+            ids.settle();
+        }
+        Ok((ids.into_raw(), sha256(checksums.as_bytes())))
+    }
+}
+
+/// Distinct ids gathered partition by partition: memory holds the players, not the games.
+#[derive(Default)]
+struct DistinctIds {
+    numbers: Vec<u64>,
+    text: Option<Vec<String>>,
+}
+
+impl DistinctIds {
+    fn add(&mut self, ids: &RawIds) {
+        match (ids, &mut self.text) {
+            (RawIds::Numbers(v), None) => self.numbers.extend_from_slice(v),
+            (RawIds::Numbers(v), Some(text)) => text.extend(v.iter().map(u64::to_string)),
+            (RawIds::Text(v), text) => {
+                let text = text.get_or_insert_with(|| {
+                    std::mem::take(&mut self.numbers)
+                        .iter()
+                        .map(u64::to_string)
+                        .collect()
+                });
+                text.extend(v.iter().cloned());
+            }
+        }
+    }
+
+    /// Sorts and removes repeats, so that what is kept is the distinct ids so far.
+    fn settle(&mut self) {
+        match &mut self.text {
+            None => {
+                self.numbers.sort_unstable();
+                self.numbers.dedup();
+            }
+            Some(text) => {
+                text.sort_unstable();
+                text.dedup();
+            }
+        }
+    }
+
+    fn into_raw(mut self) -> RawIds {
+        self.settle();
+        match self.text {
+            None => RawIds::Numbers(self.numbers),
+            Some(text) => RawIds::Text(text),
+        }
+    }
+}
+
+/// Original id → dense player id, for the games read during the replay.
+#[derive(Clone)]
+enum IdLookup {
+    Numbers(IdMap<u64, PlayerId>),
+    Text(HashMap<String, PlayerId>),
+}
+
+impl IdLookup {
+    fn new(players: &PlayerIds) -> IdLookup {
+        match players {
+            PlayerIds::Numbers(v) => IdLookup::Numbers(
+                v.iter()
+                    .enumerate()
+                    .map(|(i, &id)| (id, i as PlayerId))
+                    .collect(),
+            ),
+            PlayerIds::Text(v) => IdLookup::Text(
+                v.iter()
+                    .enumerate()
+                    .map(|(i, id)| (id.clone(), i as PlayerId))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Every id was seen by the first pass, which read the same files.
+    fn dense(&self, ids: &RawIds) -> Vec<PlayerId> {
+        match (self, ids) {
+            (IdLookup::Numbers(map), RawIds::Numbers(v)) => v.iter().map(|id| map[id]).collect(),
+            (IdLookup::Text(map), RawIds::Text(v)) => v.iter().map(|id| map[id.as_str()]).collect(),
+            (IdLookup::Text(map), RawIds::Numbers(v)) => {
+                v.iter().map(|id| map[id.to_string().as_str()]).collect()
+            }
+            (IdLookup::Numbers(_), RawIds::Text(_)) => {
+                unreachable!("a text id makes every id text in the first pass")
+            }
+        }
+    }
+}
+
+/// The dataset as the replay's source of games, period by period.
+#[derive(Clone)]
+pub struct DatasetSource {
+    dataset: Dataset,
+    periods: Vec<(Month, usize)>,
+    lookup: IdLookup,
+    /// The second pass skips the rows the first one counted; these counts are not reported again.
+    skips: Skips,
+}
+
+impl DatasetSource {
+    pub(super) fn new(dataset: Dataset, players: &PlayerIds, skip_invalid: bool) -> DatasetSource {
+        DatasetSource {
+            periods: dataset
+                .partitions
+                .iter()
+                .map(|p| (p.period, p.games))
+                .collect(),
+            lookup: IdLookup::new(players),
+            dataset,
+            skips: Skips::new(skip_invalid),
+        }
+    }
+
+    fn read_periods(&mut self, periods: &[Month]) -> Result<Games, IngestError> {
+        let mut parts = Vec::new();
+        let mut files = Vec::new();
+        for partition in &self.dataset.partitions {
+            if periods.contains(&partition.period) {
+                for file in &partition.files {
+                    let raw = games::read_partition(file, partition.period, &mut self.skips)?;
+                    parts.push(self.interned(raw));
+                    files.push(file.display().to_string());
+                }
+            }
+        }
+        let source = match files.as_slice() {
+            [one] => one.clone(),
+            _ => format!(
+                "{} ({})",
+                self.dataset.dir.display(),
+                periods_label(periods)
+            ),
+        };
+        Ok(concat(parts, source))
+    }
+
+    fn interned(&self, raw: RawGames) -> Games {
+        let mut games = raw.games;
+        games.white = self.lookup.dense(&raw.white);
+        games.black = self.lookup.dense(&raw.black);
+        games
+    }
+}
+
+fn periods_label(periods: &[Month]) -> String {
+    let names: Vec<String> = periods.iter().map(|p| format!("period={p}")).collect();
+    names.join(", ")
+}
+
+impl PeriodSource for DatasetSource {
+    fn periods(&self) -> &[(Month, usize)] {
+        &self.periods
+    }
+
+    fn read(
+        &mut self,
+        periods: &[Month],
+    ) -> Result<Games, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(self.read_periods(periods)?)
+    }
+}
+
+/// One `Games` of several files' games; events are renumbered in sorted order of their names, as
+/// when the games are read from one file, so that the canonical order is the same.
+fn concat(parts: Vec<Games>, source: String) -> Games {
+    if parts.len() == 1 {
+        let mut games = parts.into_iter().next().unwrap_or_default();
+        games.source = source;
+        return games;
+    }
+    let mut out = Games {
+        source,
+        row_word: parts.first().map_or("row", |g| g.row_word),
+        ..Games::default()
+    };
+    let mut events: HashMap<String, u32> = HashMap::new();
+    let with_ratings = parts
+        .iter()
+        .all(|g| !g.white_rating.is_empty() || g.is_empty());
+    for g in parts {
+        out.period.extend_from_slice(&g.period);
+        out.date.extend_from_slice(&g.date);
+        out.event_start.extend_from_slice(&g.event_start);
+        out.white.extend_from_slice(&g.white);
+        out.black.extend_from_slice(&g.black);
+        out.score.extend_from_slice(&g.score);
+        out.source_row.extend_from_slice(&g.source_row);
+        if with_ratings {
+            out.white_rating.extend_from_slice(&g.white_rating);
+            out.black_rating.extend_from_slice(&g.black_rating);
+        }
+        out.event.extend(g.event.iter().map(|&e| {
+            if e == EVENT_NONE {
+                return EVENT_NONE;
+            }
+            let next = events.len() as u32 + 1;
+            *events
+                .entry(g.event_names[e as usize].clone())
+                .or_insert(next)
+        }));
+    }
+    sort_event_names(&mut out, events);
+    out
+}
