@@ -1551,3 +1551,211 @@ fn several_scenarios_share_one_game_set() {
         text(&r.stderr)
     );
 }
+
+/// Writes `games-2019.csv` as a dataset partitioned by period, hive style (no period column),
+/// with the games of a period split over two files; returns the dataset's directory.
+fn games_2019_dataset(dir: &Path) -> PathBuf {
+    let games = std::fs::read_to_string(fixture("games-2019.csv")).unwrap();
+    let data = dir.join("games");
+    let mut lines = games.lines();
+    let header = lines.next().unwrap().split_once(',').unwrap().1.to_string();
+    for (i, line) in lines.enumerate() {
+        let (period, rest) = line.split_once(',').unwrap();
+        let partition = data.join(format!("period={period}"));
+        std::fs::create_dir_all(&partition).unwrap();
+        let file = partition.join(format!("part-{}.csv", i % 2));
+        let mut text = std::fs::read_to_string(&file).unwrap_or_else(|_| format!("{header}\n"));
+        text += &format!("{rest}\n");
+        std::fs::write(&file, text).unwrap();
+    }
+    // What data tools leave beside their tables is passed over.
+    std::fs::write(data.join("_SUCCESS"), "").unwrap();
+    data
+}
+
+#[test]
+fn partitioned_datasets_replay_list_by_list_as_the_whole_file_does() {
+    let dir = scratch("dataset");
+    // The small 2019 world as CSV partitions without a period column: the same lists.
+    let data = games_2019_dataset(&dir);
+    let scenario = fixture("scenario-2019.toml");
+    let replay = |name: &str, games: &str| {
+        let out = dir.join(name);
+        succeeds(&[
+            "replay",
+            &scenario,
+            "--quiet",
+            "--csv",
+            "--games",
+            games,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        out
+    };
+    let whole = run_files(&replay("whole", &fixture("games-2019.csv")), true);
+    let streamed = run_files(&replay("streamed", data.to_str().unwrap()), true);
+    assert!(whole.len() >= 6);
+    assert_eq!(
+        whole, streamed,
+        "the dataset's replay differs from the file's"
+    );
+
+    // A generated world, partitioned by the generator: byte-identical tables, list by list.
+    let (file, parts) = (dir.join("w-file"), dir.join("w-parts"));
+    for (out, extra) in [(&file, None), (&parts, Some("--partitioned"))] {
+        let mut args = vec![
+            "generate",
+            "--scale",
+            "0.003",
+            "--seed",
+            "7",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        succeeds(&args);
+    }
+    assert!(!parts.join("games.parquet").exists());
+    // Several scenarios write to output/<name> under the working directory, one alone to --out.
+    let world_replay = |name: &str, games: PathBuf, scenarios: &[String]| {
+        let out = dir.join(name);
+        let mut args: Vec<String> = vec!["replay".into()];
+        args.extend(scenarios.iter().cloned());
+        args.extend(
+            [
+                "--quiet",
+                "--games",
+                games.to_str().unwrap(),
+                "--start-list",
+                file.join("start-list.parquet").to_str().unwrap(),
+                "--players",
+                file.join("players.parquet").to_str().unwrap(),
+                "--from",
+                "2008-04",
+            ]
+            .map(String::from),
+        );
+        if scenarios.len() == 1 {
+            args.extend(["--out".to_string(), out.display().to_string()]);
+        }
+        std::fs::create_dir_all(&out).unwrap();
+        let r = Command::new(env!("CARGO_BIN_EXE_elosim"))
+            .args(&args)
+            .current_dir(&out)
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{}", text(&r.stderr));
+        out
+    };
+    let history = history();
+    let a = world_replay("h-file", file.join("games.parquet"), &[history.clone()]);
+    let b = world_replay("h-parts", parts.join("games"), &[history.clone()]);
+    for table in ["lists.parquet", "games.parquet"] {
+        let (x, y) = (
+            std::fs::read(a.join(table)).unwrap(),
+            std::fs::read(b.join(table)).unwrap(),
+        );
+        assert!(x.len() > 10_000 && x == y, "{table} differs");
+    }
+    let summary = |d: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(d.join("summary.json")).unwrap()).unwrap()
+    };
+    assert_eq!(summary(&a)["games"], summary(&b)["games"]);
+    assert_eq!(summary(&a)["lists"], summary(&b)["lists"]);
+
+    // Several scenarios over one dataset: each reads it as it goes, with the same result.
+    let sonas = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/sonas-2017.toml")
+        .display()
+        .to_string();
+    let both = world_replay("both", parts.join("games"), &[history, sonas]);
+    let history_run = both.join("output/fide-historical");
+    assert!(both.join("output/sonas-2017/lists.parquet").is_file());
+    assert!(
+        std::fs::read(history_run.join("lists.parquet")).unwrap()
+            == std::fs::read(a.join("lists.parquet")).unwrap()
+    );
+}
+
+#[test]
+fn bad_partitioned_datasets_are_rejected_or_counted() {
+    let dir = scratch("bad-dataset");
+    let scenario = fixture("scenario-2019.toml");
+    let data = games_2019_dataset(&dir);
+    let data_text = data.to_str().unwrap().to_string();
+    let args = |out: &str, games: &str| {
+        vec![
+            "replay".to_string(),
+            scenario.clone(),
+            "--quiet".into(),
+            "--games".into(),
+            games.into(),
+            "--out".into(),
+            out.into(),
+        ]
+    };
+    let check = |name: &str, games: &str, expected: &[&str]| {
+        let out = dir.join(name);
+        let a = args(out.to_str().unwrap(), games);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let r = elosim(&a);
+        let stderr = text(&r.stderr);
+        assert!(!r.status.success(), "{name}: expected a failure");
+        for e in expected {
+            assert!(stderr.contains(e), "{name}: {e:?} not in:\n{stderr}");
+        }
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(!out.exists(), "{name}: a failed run left its directory");
+    };
+    // A game filed under another period.
+    let march = data.join("period=2019-03/part-9.csv");
+    std::fs::write(
+        &march,
+        "period,event,event_start,white,black,score\n2019-04,X,2019-03-01,101,102,1\n",
+    )
+    .unwrap();
+    check(
+        "mismatch",
+        &data_text,
+        &[
+            "part-9.csv, line 2, column period",
+            "2019-04, in the partition period=2019-03",
+            "--skip-invalid",
+        ],
+    );
+    let out = dir.join("skipped");
+    let mut a = args(out.to_str().unwrap(), &data_text);
+    a.push("--skip-invalid".into());
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    succeeds(&a);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["games"]["read"], 12, "{summary}");
+    assert_eq!(
+        summary["games"]["skipped_invalid"][0]["rows"], 1,
+        "{summary}"
+    );
+    std::fs::remove_file(&march).unwrap();
+
+    // A stray file, a directory not named for a period, a partition outside the calendar, an
+    // empty directory.
+    std::fs::write(data.join("notes.txt"), "x").unwrap();
+    check("stray", &data_text, &["notes.txt", "period=YYYY-MM"]);
+    std::fs::remove_file(data.join("notes.txt")).unwrap();
+    std::fs::create_dir_all(data.join("month=2019-05")).unwrap();
+    check("misnamed", &data_text, &["month=2019-05", "period=YYYY-MM"]);
+    std::fs::remove_dir(data.join("month=2019-05")).unwrap();
+    std::fs::create_dir_all(data.join("period=2019-04/extra")).unwrap();
+    check("subdirectory", &data_text, &["extra", ".parquet or .csv"]);
+    std::fs::remove_dir(data.join("period=2019-04/extra")).unwrap();
+    let old = data.join("period=1950-01");
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::write(old.join("g.csv"), "white,black,score\n101,102,1\n").unwrap();
+    check("outside", &data_text, &["period 1950-01", "calendar"]);
+    std::fs::remove_dir_all(&old).unwrap();
+    let empty = dir.join("no-partitions");
+    std::fs::create_dir_all(&empty).unwrap();
+    check("empty", empty.to_str().unwrap(), &["no partition"]);
+}
