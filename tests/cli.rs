@@ -1424,7 +1424,10 @@ fn a_killed_replay_leaves_a_complete_run() {
     let dir = scratch("kill");
     let out = dir.join("run");
     let out_text = out.to_str().unwrap().to_string();
+    // The kills are timed against how long a whole replay takes on this machine now.
+    let started = std::time::Instant::now();
     succeeds(&["replay", "--quiet", "--out", &out_text]);
+    let whole = started.elapsed().as_millis() as u64;
     // Every file but the summary, whose timing differs from run to run; and the summary's scenario.
     let state = |d: &Path| -> (Vec<String>, Vec<Vec<u8>>, String) {
         let mut names: Vec<String> = std::fs::read_dir(d)
@@ -1449,7 +1452,9 @@ fn a_killed_replay_leaves_a_complete_run() {
     assert_eq!(before.2, "kaggle2010");
     let sonas = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/kaggle2010-sonas-2017.toml");
     let mut replaced = 0;
-    for delay in [20u64, 150, 300, 500, 700, 900, 1200, 3000] {
+    // From just after the start to well after the end (at three times a whole replay's time).
+    for percent in [2u64, 15, 30, 50, 70, 90, 120, 300] {
+        let delay = whole * percent / 100;
         let mut child = Command::new(env!("CARGO_BIN_EXE_elosim"))
             .args([
                 "replay",
@@ -1488,8 +1493,10 @@ fn a_killed_replay_leaves_a_complete_run() {
             assert!(state(&out).1 == before.1);
         }
     }
-    // At 3 s the debug replay (about 1 s) has always finished.
-    assert!(replaced >= 1, "no kill came late enough to see the new run");
+    assert!(
+        replaced >= 1,
+        "no kill came late enough to see the new run (a whole replay took {whole} ms)"
+    );
     // The temporary directories the killed runs left are gone after the next replay.
     let leftovers: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()

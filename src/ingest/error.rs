@@ -25,6 +25,15 @@ pub enum IngestError {
         column: String,
         problem: String,
     },
+    /// A CSV record with more or fewer fields than the header: a row `--skip-invalid` may skip.
+    #[error(
+        "{file}, line {line}: {problem} (--skip-invalid leaves out such rows and counts them)"
+    )]
+    Record {
+        file: String,
+        line: u32,
+        problem: String,
+    },
     #[error("{file}, line {line}: {problem}")]
     Line {
         file: String,
@@ -38,7 +47,7 @@ pub enum IngestError {
 impl IngestError {
     /// Whether `--skip-invalid` may skip the row this error is about.
     pub fn is_row_level(&self) -> bool {
-        matches!(self, IngestError::Row { .. })
+        matches!(self, IngestError::Row { .. } | IngestError::Record { .. })
     }
 
     /// What a skipped row was skipped for, without its position or the value found, so that rows
@@ -54,6 +63,9 @@ impl IngestError {
                     .max();
                 let expected = cut.map_or(problem.as_str(), |at| &problem[..at]);
                 format!("{column}: {expected}")
+            }
+            IngestError::Record { .. } => {
+                "a record with more or fewer fields than the header".to_string()
             }
             other => other.to_string(),
         }

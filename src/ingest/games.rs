@@ -136,7 +136,8 @@ fn read_file(
     };
     let mut events: HashMap<String, u32> = HashMap::new();
     table.for_each_row(&mut |line, cells| {
-        let Some(row) = skips.check(parse_row(&table, &columns, line, cells))? else {
+        let row = cells.and_then(|cells| parse_row(&table, &columns, line, cells));
+        let Some(row) = skips.check(row)? else {
             return Ok(());
         };
         let g = &mut out.games;

@@ -200,6 +200,9 @@ fn collect(
         month: fide_list::month_in_file_name(Path::new(table.file())),
     };
     table.for_each_row(&mut |line, cells| {
+        let Some(cells) = skips.check(cells)? else {
+            return Ok(());
+        };
         let who = cells[id].trim();
         let parsed = if who.is_empty() {
             Err(table.row_error(line, "id", "empty: expected a player id".into()))

@@ -89,7 +89,7 @@ impl Table {
                 for row in 0..rows {
                     cells.clear();
                     cells.extend(columns.iter_mut().map(|c| c.next().flatten().unwrap_or("")));
-                    f(row as u32 + 1, &cells)?;
+                    f(row as u32 + 1, Ok(&cells))?;
                 }
                 Ok(())
             }
@@ -228,6 +228,7 @@ impl Skips {
             Err(e) if self.skip_invalid && e.is_row_level() => {
                 let place = match &e {
                     IngestError::Row { file, place, .. } => format!("{file}, {place}"),
+                    IngestError::Record { file, line, .. } => format!("{file}, line {line}"),
                     _ => String::new(),
                 };
                 self.counts.entry(e.reason()).or_insert((0, place)).0 += 1;

@@ -7,7 +7,9 @@ use std::path::Path;
 use super::error::IngestError;
 
 /// Called with each record's line number and fields.
-pub type RowFn<'a> = dyn FnMut(u32, &[&str]) -> Result<(), IngestError> + 'a;
+/// Called with each row's line and its cells, or the error of a record that cannot be a row (its
+/// fields do not match the header), which the caller may skip.
+pub type RowFn<'a> = dyn FnMut(u32, Result<&[&str], IngestError>) -> Result<(), IngestError> + 'a;
 
 /// The SHA-256 of a file's bytes, in hex, for `summary.json`: computed from the bytes a reader
 /// already holds, so that no input is read twice.
@@ -105,7 +107,7 @@ impl Csv {
     }
 
     /// Calls `f(line, fields)` for every record after the header; blank lines are skipped. A record
-    /// with more or fewer fields than the header is an error.
+    /// with more or fewer fields than the header is handed to `f` as its error.
     pub fn for_each_row(&self, f: &mut RowFn<'_>) -> Result<(), IngestError> {
         let mut cursor = Cursor {
             text: &self.text,
@@ -123,7 +125,7 @@ impl Csv {
                 continue;
             }
             if fields.len() != self.header.len() {
-                return Err(IngestError::Line {
+                let ragged = IngestError::Record {
                     file: self.file.clone(),
                     line,
                     problem: format!(
@@ -132,12 +134,14 @@ impl Csv {
                         self.header.len(),
                         self.header.join(", ")
                     ),
-                });
+                };
+                f(line, Err(ragged))?;
+                continue;
             }
             values.clear();
             values.extend(fields.iter().map(|f| f.resolve(&self.text)));
             let refs: Vec<&str> = values.iter().map(|v| v.as_ref()).collect();
-            f(line, &refs)?;
+            f(line, Ok(&refs))?;
         }
     }
 }
@@ -277,7 +281,7 @@ mod tests {
         let csv = Csv::open(&path, "a, b")?;
         let mut out = Vec::new();
         csv.for_each_row(&mut |line, f| {
-            out.push((line, f.iter().map(|s| s.to_string()).collect()));
+            out.push((line, f?.iter().map(|s| s.to_string()).collect()));
             Ok(())
         })?;
         Ok((csv.header, out))
@@ -309,7 +313,7 @@ mod tests {
     fn malformed_records_are_errors_with_lines() {
         let e = rows("a,b\n1,2\n1,2,3\n").unwrap_err().to_string();
         assert!(
-            e.ends_with("line 3: 3 fields where the header has 2 (a, b)"),
+            e.ends_with("line 3: 3 fields where the header has 2 (a, b) (--skip-invalid leaves out such rows and counts them)"),
             "{e}"
         );
         let e = rows("a,b\n1,\"2\n").unwrap_err().to_string();

@@ -1,0 +1,417 @@
+//! The bad-input suite: every reader (games as CSV and Parquet, the Kaggle and 2011 contest
+//! layouts, FIDE's list layouts and other starting lists, players files, PGN plain and gzip, the
+//! scenario TOML) meets input it cannot interpret. Each case must end in an error that names the
+//! file, the place and what was expected, with no panic and no run directory left behind; a case
+//! about one row must also replay with `--skip-invalid`, the row counted in `summary.json`.
+//! Month-partitioned datasets have their own cases in `cli.rs`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use polars::prelude::*;
+
+/// A file of a case: its name and bytes.
+struct File {
+    name: &'static str,
+    bytes: Vec<u8>,
+}
+
+fn text(name: &'static str, contents: &str) -> File {
+    File {
+        name,
+        bytes: contents.as_bytes().to_vec(),
+    }
+}
+
+/// A canonical Parquet games file with one good game and `bad` as the second.
+fn parquet(name: &'static str, bad: (Option<i64>, Option<i64>, Option<f64>)) -> File {
+    let mut df = df!(
+        "period" => ["2019-03", "2019-03"],
+        "white" => [Some(101i64), bad.0],
+        "black" => [Some(102i64), bad.1],
+        "score" => [Some(1.0f64), bad.2],
+    )
+    .unwrap();
+    let mut bytes = Vec::new();
+    ParquetWriter::new(&mut bytes).finish(&mut df).unwrap();
+    File { name, bytes }
+}
+
+struct Case {
+    name: &'static str,
+    files: Vec<File>,
+    /// Arguments after `replay`; `{dir}` is the case's directory.
+    args: &'static [&'static str],
+    expected: &'static [&'static str],
+    /// A problem of one row: `--skip-invalid` replays without it and counts it.
+    row_level: bool,
+}
+
+const SMALL: &str = "tests/fixtures/scenario-2019.toml";
+const GAMES_HEADER: &str = "period,event,event_start,white,black,score,white_rating,black_rating";
+
+/// Two good games and one bad line (the fourth) of canonical CSV games.
+fn games_with(bad: &str) -> String {
+    format!("{GAMES_HEADER}\n2019-03,Open,2019-02-10,101,102,1,,\n2019-03,Open,2019-02-10,103,104,0,,\n{bad}\n")
+}
+
+fn row_case(name: &'static str, bad: &str, expected: &'static [&'static str]) -> Case {
+    Case {
+        name,
+        files: vec![text("games.csv", &games_with(bad))],
+        args: &[SMALL, "--games", "{dir}/games.csv"],
+        expected,
+        row_level: true,
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let fide_header =
+        "  ID_NUMBER NAME                             TITLE COUNTRY JAN01 GAMES FLAG\n";
+    let fide_row = "   1701991  Aaberg, Anton                          SWE     2300    0   i   \n";
+    let mut truncated = parquet("cut.parquet", (Some(103), Some(104), Some(0.5))).bytes;
+    truncated.truncate(truncated.len() / 2);
+    let pgn_game = |date: &str, result: &str| {
+        format!("[Event \"X\"]\n[Date \"{date}\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"{result}\"]\n\n1. e4 {result}\n\n")
+    };
+    let mut gzip = Vec::new();
+    {
+        use std::io::Write;
+        let mut encoder = flate2::write::GzEncoder::new(&mut gzip, flate2::Compression::default());
+        for _ in 0..200 {
+            encoder
+                .write_all(pgn_game("2019.02.10", "1-0").as_bytes())
+                .unwrap();
+        }
+        encoder.finish().unwrap();
+    }
+    gzip.truncate(gzip.len() / 2);
+    vec![
+        // Canonical games, CSV.
+        row_case(
+            "score",
+            "2019-03,Open,2019-02-10,105,106,2,,",
+            &["games.csv, line 4, column score", "expected White's score, one of 1, 0.5, 0"],
+        ),
+        row_case(
+            "period",
+            "2019-13,Open,2019-02-10,105,106,1,,",
+            &["games.csv, line 4, column period", "expected a month YYYY-MM"],
+        ),
+        row_case(
+            "event-start",
+            "2019-03,Open,soon,105,106,1,,",
+            &["line 4, column event_start", "expected a date YYYY-MM-DD"],
+        ),
+        row_case(
+            "empty-player",
+            "2019-03,Open,2019-02-10,,106,1,,",
+            &["line 4, column white", "empty: expected a player id"],
+        ),
+        row_case(
+            "plays-himself",
+            "2019-03,Open,2019-02-10,105,105,1,,",
+            &["line 4, column black", "cannot play himself"],
+        ),
+        row_case(
+            "recorded-rating",
+            "2019-03,Open,2019-02-10,105,106,1,5000,",
+            &["line 4, column white_rating", "expected a rating from 0 to 4000"],
+        ),
+        row_case(
+            "ragged-row",
+            "2019-03,Open,2019-02-10,105",
+            &["games.csv, line 4"],
+        ),
+        row_case(
+            "no-period-or-date",
+            ",Open,2019-02-10,105,106,1,,",
+            &["line 4, column period", "every game needs its period (YYYY-MM) or its date"],
+        ),
+        Case {
+            name: "missing-column",
+            files: vec![text("games.csv", "period,white,black,result\n2019-03,101,102,1\n")],
+            args: &[SMALL, "--games", "{dir}/games.csv"],
+            expected: &["games.csv", "score", "period, white, black, result"],
+            row_level: false,
+        },
+        Case {
+            name: "empty-file",
+            files: vec![text("games.csv", "")],
+            args: &[SMALL, "--games", "{dir}/games.csv"],
+            expected: &["games.csv", "empty"],
+            row_level: false,
+        },
+        Case {
+            name: "binary-file",
+            files: vec![File {
+                name: "games.csv",
+                bytes: (0..=255u8).cycle().take(3000).collect(),
+            }],
+            args: &[SMALL, "--games", "{dir}/games.csv"],
+            expected: &["games.csv"],
+            row_level: false,
+        },
+        // Canonical games, Parquet.
+        Case {
+            name: "parquet-score",
+            files: vec![parquet("games.parquet", (Some(103), Some(104), Some(2.0)))],
+            args: &[SMALL, "--games", "{dir}/games.parquet"],
+            expected: &["games.parquet, row 2, column score", "expected White's score"],
+            row_level: true,
+        },
+        Case {
+            name: "parquet-null-player",
+            files: vec![parquet("games.parquet", (Some(103), None, Some(1.0)))],
+            args: &[SMALL, "--games", "{dir}/games.parquet"],
+            expected: &["games.parquet, row 2, column black", "empty: expected a player id"],
+            row_level: true,
+        },
+        Case {
+            name: "parquet-truncated",
+            files: vec![File {
+                name: "games.parquet",
+                bytes: truncated,
+            }],
+            args: &[SMALL, "--games", "{dir}/games.parquet"],
+            expected: &["games.parquet", "not a readable Parquet file"],
+            row_level: false,
+        },
+        // The Kaggle 2010 and 2011 contest layouts.
+        Case {
+            name: "kaggle-month",
+            files: vec![text(
+                "kaggle.csv",
+                "Month #,White Player #,Black Player #,Score\n1,1,2,1\n0,1,2,1\n",
+            )],
+            args: &["scenarios/kaggle2010.toml", "--games", "{dir}/kaggle.csv"],
+            expected: &["kaggle.csv, line 3, column Month #", "expected a month number from 1, got \"0\""],
+            row_level: true,
+        },
+        Case {
+            name: "kaggle-without-month-1",
+            files: vec![text(
+                "kaggle.csv",
+                "Month #,White Player #,Black Player #,Score\n1,1,2,1\n",
+            )],
+            args: &[SMALL, "--games", "{dir}/kaggle.csv"],
+            expected: &["kaggle.csv", "set data.month-1 in the scenario"],
+            row_level: false,
+        },
+        Case {
+            name: "contest-score",
+            files: vec![text(
+                "contest.csv",
+                "TEID,MonthID,WhitePlayer,BlackPlayer,WhiteScore\n1,2,6,7,0.5\n2,2,6,8,x\n",
+            )],
+            args: &["scenarios/contest2011.toml", "--games", "{dir}/contest.csv"],
+            expected: &["contest.csv, line 3, column WhiteScore", "got \"x\""],
+            row_level: true,
+        },
+        // Starting lists: FIDE's fixed-width and tabbed layouts, and tables.
+        Case {
+            name: "fide-list-rating",
+            files: vec![text(
+                "JAN01FRL.TXT",
+                &format!("{fide_header}{fide_row}   1401815  Aagaard, Jacob                   m     DEN     23x4   18       \n"),
+            )],
+            args: &[SMALL, "--start-list", "{dir}/JAN01FRL.TXT"],
+            expected: &["JAN01FRL.TXT, line 3, column rating", "\"23x4\""],
+            row_level: true,
+        },
+        Case {
+            name: "fide-list-duplicate",
+            files: vec![text("JAN01FRL.TXT", &format!("{fide_header}{fide_row}{fide_row}"))],
+            args: &[SMALL, "--start-list", "{dir}/JAN01FRL.TXT"],
+            expected: &["JAN01FRL.TXT, line 3 (first listed on line 2), column id", "a player listed twice"],
+            row_level: true,
+        },
+        Case {
+            name: "fide-tabbed-rating",
+            files: vec![text(
+                "2007-01.TXT",
+                "ID_number\tName\tTitl\tFed\tRtng\tGame\tsBorn\tFlag\n1701991\t\"Aaberg, Anton\"\t\tSWE\t2400\t9\t1972\t\n1401815\t\"Aagaard, Jacob\"\tm\tDEN\t99999\t18\t1972\t\n",
+            )],
+            args: &[SMALL, "--start-list", "{dir}/2007-01.TXT"],
+            expected: &["2007-01.TXT, line 3, column rating", "expected a rating from 1000 to 4000"],
+            row_level: true,
+        },
+        Case {
+            name: "start-list-k",
+            files: vec![text("start.csv", "id,rating,k\n101,2100,20\n102,2000,twenty\n")],
+            args: &[SMALL, "--start-list", "{dir}/start.csv"],
+            expected: &["start.csv, line 3, column k", "\"twenty\""],
+            row_level: true,
+        },
+        Case {
+            name: "start-list-no-rating",
+            files: vec![text("start.csv", "id,elo\n101,2100\n")],
+            args: &[SMALL, "--start-list", "{dir}/start.csv"],
+            expected: &["start.csv", "rating", "id, elo"],
+            row_level: false,
+        },
+        Case {
+            name: "players-birth-year",
+            files: vec![text("players.csv", "id,birth_year\n101,1980\n102,nineteen\n")],
+            args: &[SMALL, "--players", "{dir}/players.csv"],
+            expected: &["players.csv, line 3, column birth_year", "\"nineteen\""],
+            row_level: true,
+        },
+        // PGN, plain and gzip.
+        Case {
+            name: "pgn-result",
+            files: vec![text(
+                "games.pgn",
+                &(pgn_game("2019.02.10", "1-0") + &pgn_game("2019.02.11", "2-0")),
+            )],
+            args: &[SMALL, "--games", "{dir}/games.pgn"],
+            expected: &["games.pgn, line 9, column Result", "expected 1-0, 0-1, 1/2-1/2 or *, got \"2-0\""],
+            row_level: true,
+        },
+        Case {
+            name: "pgn-year-only",
+            files: vec![text(
+                "games.pgn",
+                &(pgn_game("2019.02.10", "1-0") + &pgn_game("2019.??.??", "0-1")),
+            )],
+            args: &[SMALL, "--games", "{dir}/games.pgn"],
+            expected: &["games.pgn, line 9, column Date", "2019.??.??"],
+            row_level: true,
+        },
+        Case {
+            name: "pgn-gzip-truncated",
+            files: vec![File {
+                name: "games.pgn.gz",
+                bytes: gzip,
+            }],
+            args: &[SMALL, "--games", "{dir}/games.pgn.gz"],
+            expected: &["games.pgn.gz", "not a readable gzip file"],
+            row_level: false,
+        },
+        // Scenario TOML.
+        Case {
+            name: "scenario-syntax",
+            files: vec![text("s.toml", "name = \"x\"\n[calendar\n")],
+            args: &["{dir}/s.toml"],
+            expected: &["s.toml", "line 2"],
+            row_level: false,
+        },
+        Case {
+            name: "scenario-unknown-key",
+            files: vec![text(
+                "s.toml",
+                "extends = \"{root}/scenarios/fide-historical.toml\"\n[run]\nfrom = \"2019-03\"\nuntill = \"2019-04\"\n",
+            )],
+            args: &["{dir}/s.toml", "--games", "tests/fixtures/games-2019.csv"],
+            expected: &["s.toml", "untill"],
+            row_level: false,
+        },
+        Case {
+            name: "scenario-bad-month",
+            files: vec![text(
+                "s.toml",
+                "extends = \"{root}/scenarios/fide-historical.toml\"\n[run]\nfrom = \"2019-3\"\n",
+            )],
+            args: &["{dir}/s.toml", "--games", "tests/fixtures/games-2019.csv"],
+            expected: &["s.toml", "run.from", "2019-3"],
+            row_level: false,
+        },
+        Case {
+            name: "scenario-system-setting",
+            files: vec![text(
+                "s.toml",
+                "extends = \"{root}/scenarios/elo-k20.toml\"\n[elo]\nk = -1\n",
+            )],
+            args: &["{dir}/s.toml"],
+            expected: &["s.toml", "elo.k"],
+            row_level: false,
+        },
+    ]
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn replay(dir: &Path, args: &[&str], extra: &[&str]) -> std::process::Output {
+    let fill = |a: &str| {
+        a.replace("{dir}", &dir.display().to_string())
+            .replace("{root}", &root().display().to_string())
+    };
+    let mut all = vec!["replay".to_string(), "--quiet".into()];
+    all.extend(args.iter().map(|a| fill(a)));
+    all.extend(extra.iter().map(|a| fill(a)));
+    Command::new(env!("CARGO_BIN_EXE_elosim"))
+        .args(&all)
+        .current_dir(root())
+        .output()
+        .expect("the elosim binary runs")
+}
+
+#[test]
+fn every_reader_rejects_what_it_cannot_read_and_counts_what_it_skips() {
+    let cases = cases();
+    assert!(cases.len() >= 25, "the suite holds {} cases", cases.len());
+    let base = std::env::temp_dir().join(format!("elosim-bad-input-{}", std::process::id()));
+    let mut failures = Vec::new();
+    for case in &cases {
+        let dir = base.join(case.name);
+        std::fs::create_dir_all(&dir).unwrap();
+        for file in &case.files {
+            let bytes = String::from_utf8(file.bytes.clone())
+                .map(|t| {
+                    t.replace("{root}", &root().display().to_string())
+                        .into_bytes()
+                })
+                .unwrap_or_else(|_| file.bytes.clone());
+            std::fs::write(dir.join(file.name), bytes).unwrap();
+        }
+        let run = dir.join("run");
+        let out = ["--out", "{dir}/run"];
+        let result = replay(&dir, case.args, &out);
+        let stderr = String::from_utf8_lossy(&result.stderr).into_owned();
+        let mut problems = Vec::new();
+        if result.status.success() {
+            problems.push("succeeded".to_string());
+        }
+        for e in case.expected {
+            if !stderr.contains(e) {
+                problems.push(format!("{e:?} not in the message"));
+            }
+        }
+        if stderr.contains("panicked") {
+            problems.push("panicked".into());
+        }
+        if run.exists() {
+            problems.push("left a run directory".into());
+        }
+        if case.row_level && !stderr.contains("--skip-invalid") {
+            problems.push("the message does not offer --skip-invalid".into());
+        }
+        if case.row_level {
+            let skipped = replay(&dir, case.args, &[&out[..], &["--skip-invalid"]].concat());
+            let summary = std::fs::read_to_string(run.join("summary.json")).unwrap_or_default();
+            let summary: serde_json::Value =
+                serde_json::from_str(&summary).unwrap_or(serde_json::Value::Null);
+            let counted: u64 = summary["games"]["skipped_invalid"]
+                .as_array()
+                .map_or(0, |a| a.iter().filter_map(|s| s["rows"].as_u64()).sum());
+            if !skipped.status.success() || counted == 0 {
+                problems.push(format!(
+                    "with --skip-invalid: exit {:?}, {counted} rows counted; {}",
+                    skipped.status.code(),
+                    String::from_utf8_lossy(&skipped.stderr)
+                ));
+            }
+        }
+        if !problems.is_empty() {
+            failures.push(format!(
+                "{}: {}\n  message: {stderr}",
+                case.name,
+                problems.join("; ")
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
