@@ -43,12 +43,24 @@ pub struct Args {
     /// million games), written to a temporary directory
     #[arg(long, value_name = "SCALE")]
     world: Option<f64>,
+    /// Instead: replay the fide-2008-2023 world at this scale (generated once into --keep DIR, or a
+    /// temporary directory) under scenarios/fide-historical.toml, and print each stage's time, the
+    /// engine's games per second and the whole replay's peak memory
+    #[arg(long, value_name = "SCALE")]
+    replay_world: Option<f64>,
+    /// With --replay-world: the world's games as a dataset partitioned by period, replayed list by
+    /// list
+    #[arg(long)]
+    partitioned: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let threads = set_threads(args.threads)?;
     if let Some(scale) = args.world {
         return time_world(scale, args.seed, args.runs, threads);
+    }
+    if let Some(scale) = args.replay_world {
+        return time_world_replay(&args, scale, threads);
     }
     let dir = args.keep.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("elosim-bench-{}", std::process::id()))
@@ -199,6 +211,154 @@ fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Res
         count((games as f64 / best) as usize)
     );
     Ok(())
+}
+
+/// Times the replay of a generated world: reading, the engine alone, and the whole replay in a
+/// process of its own, whose peak memory is the figure that matters.
+fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<()> {
+    let base = args.keep.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("elosim-bench-replay-{}", std::process::id()))
+    });
+    let layout = if args.partitioned {
+        "partitioned"
+    } else {
+        "file"
+    };
+    let world_dir = base.join(format!("world-{scale}-{}-{layout}", args.seed));
+    if !world_dir.join("summary.json").is_file() {
+        let settings = Settings::new("fide-2008-2023", scale, args.seed)?;
+        let t = Instant::now();
+        let mut writer = WorldWriter::new(
+            &world_dir,
+            settings.start,
+            settings.months,
+            args.partitioned,
+        )?;
+        let world =
+            world::generate(&settings, &mut writer, &|_, _| {}).map_err(anyhow::Error::msg)?;
+        writer.finish(&world)?;
+        println!(
+            "Generated the world at scale {scale} in {:.1} s: {}",
+            t.elapsed().as_secs_f64(),
+            world_dir.display()
+        );
+    }
+    let games_path = world_dir.join(if args.partitioned {
+        "games"
+    } else {
+        "games.parquet"
+    });
+    let at = |name: &str| world_dir.join(name).display().to_string();
+    let replay_args = [
+        "replay".to_string(),
+        "scenarios/fide-historical.toml".into(),
+        "--games".into(),
+        games_path.display().to_string(),
+        "--start-list".into(),
+        at("start-list.parquet"),
+        "--players".into(),
+        at("players.parquet"),
+        "--from".into(),
+        "2008-04".into(),
+        "--out".into(),
+        base.join("run").display().to_string(),
+        "--threads".into(),
+        threads.to_string(),
+        "--quiet".into(),
+    ];
+    let request = ReplayRequest {
+        scenario: "scenarios/fide-historical.toml".into(),
+        games: Some(games_path.clone()),
+        start_list: Some(world_dir.join("start-list.parquet")),
+        players: Some(world_dir.join("players.parquet")),
+        from: crate::model::Month::parse("2008-04"),
+        threads,
+        ..ReplayRequest::default()
+    };
+    let (scenario, files) = pipeline::prepare(&request)?;
+    let (mut read, mut engine, mut whole) = (Vec::new(), Vec::new(), Vec::new());
+    let mut games = 0;
+    let mut peak_kb = 0;
+    for _ in 0..args.runs {
+        let t = Instant::now();
+        let run = if args.partitioned {
+            let (inputs, report, mut source) = ingest::read_streamed(&files, false)?;
+            read.push(t.elapsed().as_secs_f64());
+            games = report.games_read;
+            let t = Instant::now();
+            let run =
+                replay::run_streamed(&scenario, &inputs, &mut source, &mut Discard, &|_, _| {})?;
+            engine.push(t.elapsed().as_secs_f64());
+            run
+        } else {
+            let (inputs, report) = ingest::read_inputs(&files, false)?;
+            read.push(t.elapsed().as_secs_f64());
+            games = report.games_read;
+            let t = Instant::now();
+            let run = replay::run(&scenario, &inputs, &mut Discard, &|_, _| {})?;
+            engine.push(t.elapsed().as_secs_f64());
+            run
+        };
+        drop(run);
+        let t = Instant::now();
+        let status = std::process::Command::new(std::env::current_exe()?)
+            .args(&replay_args)
+            .status()?;
+        anyhow::ensure!(status.success(), "the replay failed");
+        whole.push(t.elapsed().as_secs_f64());
+        peak_kb = peak_kb.max(children_peak_kb());
+    }
+    let g = games as f64;
+    let line = |name: &str, seconds: &[f64]| {
+        let (best, median) = stats(seconds);
+        println!(
+            "{name}: best {best:.2} s, median {median:.2} s → {} games/s",
+            count((g / best) as usize)
+        );
+    };
+    println!(
+        "The world at scale {scale} ({} games, {layout}), fide-historical.toml from 2008-04, {threads} threads, {} runs:",
+        count(games),
+        args.runs
+    );
+    if args.partitioned {
+        line(
+            "  read (the first pass: players, starting list, every row checked)",
+            &read,
+        );
+        line(
+            "  engine alone (each list's games read as it is reached)",
+            &engine,
+        );
+    } else {
+        line("  read (parse and intern)", &read);
+        line("  engine alone (inputs in memory)", &engine);
+    }
+    line(
+        "  whole replay, a process of its own (every output written)",
+        &whole,
+    );
+    println!(
+        "  whole replay's peak memory: {:.2} GB",
+        peak_kb as f64 / 1e6
+    );
+    if args.keep.is_none() {
+        std::fs::remove_dir_all(&base)?;
+    }
+    Ok(())
+}
+
+/// The largest peak resident memory of the child processes waited for, in kB.
+fn children_peak_kb() -> i64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given; RUSAGE_CHILDREN is a valid target.
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) } == 0;
+    if ok {
+        // SAFETY: initialised by the successful call above.
+        unsafe { usage.assume_init() }.ru_maxrss
+    } else {
+        0
+    }
 }
 
 fn stats(seconds: &[f64]) -> (f64, f64) {

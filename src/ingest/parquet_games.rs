@@ -269,7 +269,7 @@ fn days(
         problem: format!("column event_start cannot be read as text: {e}"),
     };
     let text = column.cast(&DataType::String).map_err(bad)?;
-    let mut parsed: HashMap<&str, Option<Day>> = HashMap::new();
+    let mut parsed: IdMap<&str, Option<Day>> = IdMap::default();
     Ok(text
         .str()
         .map_err(bad)?

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use crate::model::{Games, PlayerIds, PlayerInfo};
+use crate::model::{Day, Games, IdMap, PlayerIds, PlayerInfo};
 use crate::replay::{ListRows, RatedGames};
 
 use super::OutputError;
@@ -137,6 +137,17 @@ impl Batched {
     }
 }
 
+/// Days as `YYYY-MM-DD` text, each distinct day formatted once (a list's games share few).
+fn day_column(name: &str, days: &[Day]) -> Column {
+    let mut text: IdMap<Day, String> = IdMap::default();
+    for &d in days {
+        text.entry(d).or_insert_with(|| d.to_string());
+    }
+    StringChunked::from_iter_values(name.into(), days.iter().map(|d| text[d].as_str()))
+        .into_series()
+        .into()
+}
+
 /// One list's rows as a frame; `months` are the run's lists, the categories of `month`.
 pub(super) fn list_frame(
     players: &PlayerIds,
@@ -195,12 +206,7 @@ pub(super) fn games_frame(
         )
         .into_series()
         .into(),
-        StringChunked::from_iter_values(
-            "event_start".into(),
-            g.event_start.iter().map(|d| d.to_string()),
-        )
-        .into_series()
-        .into(),
+        day_column("event_start", &g.event_start),
         id_column(
             "white",
             players,

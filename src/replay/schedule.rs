@@ -2,9 +2,7 @@
 //! and the regulations of that date, and orders the games canonically (so that no output depends on
 //! the order of input rows).
 
-use std::collections::HashMap;
-
-use crate::model::{Day, Games, HalfPoints, Month, PlayerId, EVENT_NONE};
+use crate::model::{Day, Games, HalfPoints, IdMap, Month, PlayerId, EVENT_NONE};
 use crate::scenario::Scenario;
 
 use super::ReplayError;
@@ -241,7 +239,7 @@ fn tournament_starts(
     lists: &[Month],
 ) -> Result<Vec<(Day, Day)>, ReplayError> {
     let mut own = vec![Day(0); games.len()];
-    let mut group_start: HashMap<(u32, u32), Day> = HashMap::new();
+    let mut group_start: IdMap<(u32, u32), Day> = IdMap::default();
     for i in (0..games.len()).filter(|&i| list_of[i] > 0) {
         let t = list_of[i] as usize;
         let start = games.event_start[i]
