@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::ingest::{self, DatasetSource, IngestError, IngestReport, InputFiles};
+use crate::ingest::{self, GameStream, IngestError, IngestReport, InputFiles};
 use crate::model::Month;
 use crate::output::{OutputError, RunWriter, Timing, WriteOptions, Written};
 use crate::replay::{self, ReplayError, Run};
@@ -47,6 +47,8 @@ pub struct ReplayRequest {
     pub to: Option<Month>,
     pub csv: bool,
     pub skip_invalid: bool,
+    /// Read the games period by period (a CSV sorted by period), holding one list's games.
+    pub stream: bool,
     pub threads: usize,
 }
 
@@ -112,11 +114,12 @@ pub fn prepare(request: &ReplayRequest) -> Result<(Scenario, InputFiles), RunErr
 struct Loaded {
     inputs: replay::Inputs,
     report: IngestReport,
-    source: Option<DatasetSource>,
+    source: Option<GameStream>,
 }
 
-fn load(files: &InputFiles, skip_invalid: bool) -> Result<Loaded, RunError> {
-    if ingest::is_dataset(&files.games) {
+/// A partitioned dataset is always read period by period; a games file when `stream` asks.
+fn load(files: &InputFiles, skip_invalid: bool, stream: bool) -> Result<Loaded, RunError> {
+    if stream || ingest::is_dataset(&files.games) {
         let (inputs, report, source) = ingest::read_streamed(files, skip_invalid)?;
         return Ok(Loaded {
             inputs,
@@ -136,7 +139,7 @@ pub fn replay(request: &ReplayRequest, progress: &dyn Progress) -> Result<Replay
     let started = Instant::now();
     let (scenario, files) = prepare(request)?;
     progress.stage("reading");
-    let loaded = load(&files, request.skip_invalid)?;
+    let loaded = load(&files, request.skip_invalid, request.stream)?;
     let read = started.elapsed().as_secs_f64();
     replay_and_write(
         request,
@@ -190,7 +193,7 @@ pub fn replay_many(
     }
     progress.stage("reading");
     let skip_invalid = requests.iter().any(|r| r.skip_invalid);
-    let loaded = load(first_files, skip_invalid)?;
+    let loaded = load(first_files, skip_invalid, requests.iter().any(|r| r.stream))?;
     let read = started.elapsed().as_secs_f64();
     progress.stage("replaying");
     prepared
@@ -222,7 +225,7 @@ fn replay_and_write(
     request: &ReplayRequest,
     mut scenario: Scenario,
     inputs: &replay::Inputs,
-    source: Option<DatasetSource>,
+    source: Option<GameStream>,
     report: IngestReport,
     (started, read): (Instant, f64),
     progress: &dyn Progress,

@@ -1766,3 +1766,61 @@ fn bad_partitioned_datasets_are_rejected_or_counted() {
     std::fs::create_dir_all(&empty).unwrap();
     check("empty", empty.to_str().unwrap(), &["no partition"]);
 }
+
+#[test]
+fn a_csv_sorted_by_period_streams_as_the_whole_file_does() {
+    let dir = scratch("stream");
+    let replay = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["replay", "--quiet", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        succeeds(&args);
+        out
+    };
+    // The Kaggle games (sorted by month) and the small world, whole and period by period.
+    for (name, extra) in [
+        ("kaggle", vec![]),
+        ("small", vec![fixture("scenario-2019.toml")]),
+    ] {
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let whole = run_files(&replay(&format!("{name}-whole"), &extra), true);
+        let streamed = run_files(
+            &replay(
+                &format!("{name}-stream"),
+                &[&extra[..], &["--stream"]].concat(),
+            ),
+            true,
+        );
+        assert_eq!(whole, streamed, "{name}: --stream changed an output");
+    }
+    // A file out of period order cannot be streamed; Parquet and PGN files are not streamed.
+    let shuffled = fixture("games-2019-shuffled.csv");
+    fails(
+        "unsorted",
+        &[
+            &fixture("scenario-2019.toml"),
+            "--games",
+            &shuffled,
+            "--stream",
+        ],
+        &[
+            "games-2019-shuffled.csv, line",
+            "sorted by period",
+            "without --stream",
+        ],
+    );
+    let pgn = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tricky.pgn");
+    fails(
+        "stream-pgn",
+        &[
+            &fixture("scenario-2019.toml"),
+            "--games",
+            pgn.to_str().unwrap(),
+            "--stream",
+        ],
+        &[
+            "tricky.pgn",
+            "only CSV files and month-partitioned datasets",
+        ],
+    );
+}

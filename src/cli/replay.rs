@@ -17,7 +17,9 @@ use crate::pipeline::{self, ReplayOutcome, ReplayRequest};
 pub struct Args {
     /// The scenarios (TOML); default scenarios/kaggle2010.toml, the Kaggle 2010 games under FIDE's rules
     scenarios: Vec<PathBuf>,
-    /// Games file (CSV or Parquet: canonical, Kaggle 2010 or 2011 contest layout); overrides data.games
+    /// Games file (CSV or Parquet: canonical, Kaggle 2010 or 2011 contest layout), or a directory
+    /// partitioned by period (DIR/period=YYYY-MM/*.parquet|csv), read list by list; overrides
+    /// data.games
     #[arg(long, value_name = "FILE")]
     games: Option<PathBuf>,
     /// Players file (id, name, birth_year, federation, sex, title); overrides data.players
@@ -42,6 +44,10 @@ pub struct Args {
     /// playing himself, an unreadable cell) and report how many, instead of stopping at the first
     #[arg(long)]
     skip_invalid: bool,
+    /// Read a games CSV sorted by period period by period, holding one list's games instead of the
+    /// file (for histories larger than memory; a partitioned directory is always read so)
+    #[arg(long)]
+    stream: bool,
     /// Worker threads [default: all cores]; outputs are identical whatever the number
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -107,6 +113,7 @@ fn request(args: &Args, scenario: PathBuf, threads: usize) -> ReplayRequest {
         to: args.to,
         csv: args.csv,
         skip_invalid: args.skip_invalid,
+        stream: args.stream,
         threads,
     }
 }

@@ -11,7 +11,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::model::{Games, IdMap, Month, PlayerId, PlayerIds, EVENT_NONE};
-use crate::replay::PeriodSource;
 
 use super::error::IngestError;
 use super::games::{self, sort_event_names, RawGames};
@@ -133,13 +132,13 @@ impl Dataset {
 
 /// Distinct ids gathered partition by partition: memory holds the players, not the games.
 #[derive(Default)]
-struct DistinctIds {
+pub(super) struct DistinctIds {
     numbers: Vec<u64>,
     text: Option<Vec<String>>,
 }
 
 impl DistinctIds {
-    fn add(&mut self, ids: &RawIds) {
+    pub(super) fn add(&mut self, ids: &RawIds) {
         match (ids, &mut self.text) {
             (RawIds::Numbers(v), None) => self.numbers.extend_from_slice(v),
             (RawIds::Numbers(v), Some(text)) => text.extend(v.iter().map(u64::to_string)),
@@ -156,7 +155,7 @@ impl DistinctIds {
     }
 
     /// Sorts and removes repeats, so that what is kept is the distinct ids so far.
-    fn settle(&mut self) {
+    pub(super) fn settle(&mut self) {
         match &mut self.text {
             None => {
                 self.numbers.sort_unstable();
@@ -169,7 +168,7 @@ impl DistinctIds {
         }
     }
 
-    fn into_raw(mut self) -> RawIds {
+    pub(super) fn into_raw(mut self) -> RawIds {
         self.settle();
         match self.text {
             None => RawIds::Numbers(self.numbers),
@@ -180,13 +179,13 @@ impl DistinctIds {
 
 /// Original id → dense player id, for the games read during the replay.
 #[derive(Clone)]
-enum IdLookup {
+pub(super) enum IdLookup {
     Numbers(IdMap<u64, PlayerId>),
     Text(HashMap<String, PlayerId>),
 }
 
 impl IdLookup {
-    fn new(players: &PlayerIds) -> IdLookup {
+    pub(super) fn new(players: &PlayerIds) -> IdLookup {
         match players {
             PlayerIds::Numbers(v) => IdLookup::Numbers(
                 v.iter()
@@ -204,7 +203,7 @@ impl IdLookup {
     }
 
     /// Every id was seen by the first pass, which read the same files.
-    fn dense(&self, ids: &RawIds) -> Vec<PlayerId> {
+    pub(super) fn dense(&self, ids: &RawIds) -> Vec<PlayerId> {
         match (self, ids) {
             (IdLookup::Numbers(map), RawIds::Numbers(v)) => v.iter().map(|id| map[id]).collect(),
             (IdLookup::Text(map), RawIds::Text(v)) => v.iter().map(|id| map[id.as_str()]).collect(),
@@ -229,20 +228,24 @@ pub struct DatasetSource {
 }
 
 impl DatasetSource {
-    pub(super) fn new(dataset: Dataset, players: &PlayerIds, skip_invalid: bool) -> DatasetSource {
+    pub(super) fn new(dataset: Dataset, lookup: IdLookup, skip_invalid: bool) -> DatasetSource {
         DatasetSource {
             periods: dataset
                 .partitions
                 .iter()
                 .map(|p| (p.period, p.games))
                 .collect(),
-            lookup: IdLookup::new(players),
+            lookup,
             dataset,
             skips: Skips::new(skip_invalid),
         }
     }
 
-    fn read_periods(&mut self, periods: &[Month]) -> Result<Games, IngestError> {
+    pub(super) fn periods(&self) -> &[(Month, usize)] {
+        &self.periods
+    }
+
+    pub(super) fn read_periods(&mut self, periods: &[Month]) -> Result<Games, IngestError> {
         let mut parts = Vec::new();
         let mut files = Vec::new();
         for partition in &self.dataset.partitions {
@@ -278,22 +281,9 @@ fn periods_label(periods: &[Month]) -> String {
     names.join(", ")
 }
 
-impl PeriodSource for DatasetSource {
-    fn periods(&self) -> &[(Month, usize)] {
-        &self.periods
-    }
-
-    fn read(
-        &mut self,
-        periods: &[Month],
-    ) -> Result<Games, Box<dyn std::error::Error + Send + Sync>> {
-        Ok(self.read_periods(periods)?)
-    }
-}
-
 /// One `Games` of several files' games; events are renumbered in sorted order of their names, as
 /// when the games are read from one file, so that the canonical order is the same.
-fn concat(parts: Vec<Games>, source: String) -> Games {
+pub(super) fn concat(parts: Vec<Games>, source: String) -> Games {
     if parts.len() == 1 {
         let mut games = parts.into_iter().next().unwrap_or_default();
         games.source = source;

@@ -30,7 +30,7 @@ impl RawGames {
 }
 
 const SCORES: &str = "1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½";
-const CANONICAL: &str = "period (or date), white, black, score; optionally event, event_start, white_rating, black_rating";
+pub(super) const CANONICAL: &str = "period (or date), white, black, score; optionally event, event_start, white_rating, black_rating";
 
 /// The columns of one layout, by index, and how its month is written.
 struct Columns {
@@ -116,11 +116,22 @@ fn read_file(
         }
     }
     let table = Table::open(path, CANONICAL)?;
+    read_table(&table, format, month_1, partition, skips)
+}
+
+/// The games of a table of text cells (a whole file, or one block of a large CSV).
+pub fn read_table(
+    table: &Table,
+    format: GameFormat,
+    month_1: Option<Month>,
+    partition: Option<Month>,
+    skips: &mut Skips,
+) -> Result<RawGames, IngestError> {
     let format = match format {
-        GameFormat::Auto => detect(&table),
+        GameFormat::Auto => detect(table),
         given => given,
     };
-    let mut columns = columns(&table, format, month_1, partition.is_some())?;
+    let mut columns = columns(table, format, month_1, partition.is_some())?;
     columns.partition = partition;
     let mut out = RawGames {
         games: Games {
@@ -136,7 +147,7 @@ fn read_file(
     };
     let mut events: HashMap<String, u32> = HashMap::new();
     table.for_each_row(&mut |line, cells| {
-        let row = cells.and_then(|cells| parse_row(&table, &columns, line, cells));
+        let row = cells.and_then(|cells| parse_row(table, &columns, line, cells));
         let Some(row) = skips.check(row)? else {
             return Ok(());
         };

@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use rayon::slice::ParallelSliceMut;
+
 use crate::model::{IdMap, PlayerId, PlayerIds};
 
 /// One column of ids as read: numbers while every id is a plain decimal number, else text.
@@ -60,7 +62,7 @@ pub fn intern(columns: &[&RawIds]) -> (PlayerIds, Vec<Vec<PlayerId>>) {
             })
             .collect();
         let mut unique: Vec<u64> = numbers.iter().flat_map(|v| v.iter().copied()).collect();
-        unique.sort_unstable();
+        unique.par_sort_unstable();
         unique.dedup();
         let max = unique.last().copied().unwrap_or(0);
         let dense: Vec<Vec<PlayerId>> = if max < 1 << 24 {
@@ -90,7 +92,7 @@ pub fn intern(columns: &[&RawIds]) -> (PlayerIds, Vec<Vec<PlayerId>>) {
         .iter()
         .flat_map(|v| v.iter().map(String::as_str))
         .collect();
-    unique.sort_unstable();
+    unique.par_sort_unstable();
     unique.dedup();
     let map: HashMap<&str, u32> = unique
         .iter()

@@ -2,6 +2,7 @@
 //! the file, the line or row, the column and what was expected when it cannot read something;
 //! with `skip_invalid` row-level problems become counted skips.
 
+mod csv_stream;
 mod dataset;
 mod error;
 pub mod fide_list;
@@ -18,10 +19,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::model::{Games, Month, PlayerIds, PlayerInfo, StartEntry, StartList};
-use crate::replay::Inputs;
+use crate::replay::{Inputs, PeriodSource};
 use crate::scenario::GameFormat;
 use dataset::Dataset;
 
+pub use csv_stream::CsvSource;
 pub use dataset::{is_dataset, DatasetSource};
 pub use error::IngestError;
 pub use fide_list::{FideEntry, FideLayout, FideList};
@@ -90,31 +92,92 @@ pub fn read_inputs(
     people.assemble(files, games, players, &start_dense, read, skips)
 }
 
-/// A month-partitioned dataset (`files.games` is a directory) read for a replay period by period:
-/// the inputs hold the players and the starting list but no games, which the source gives list by
-/// list. The first pass over the dataset finds the players and checks every row, so that the
-/// report is complete before the replay starts.
+/// Games read period by period: a month-partitioned dataset, or a large CSV sorted by period.
+#[derive(Clone)]
+pub enum GameStream {
+    Dataset(DatasetSource),
+    Csv(CsvSource),
+}
+
+impl PeriodSource for GameStream {
+    fn periods(&self) -> &[(Month, usize)] {
+        match self {
+            GameStream::Dataset(d) => d.periods(),
+            GameStream::Csv(c) => c.periods(),
+        }
+    }
+
+    fn read(
+        &mut self,
+        periods: &[Month],
+    ) -> Result<Games, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(match self {
+            GameStream::Dataset(d) => d.read_periods(periods)?,
+            GameStream::Csv(c) => c.read_periods(periods)?,
+        })
+    }
+}
+
+/// Inputs for a replay that reads its games period by period: `files.games` is a month-partitioned
+/// dataset (a directory) or a CSV file sorted by period. The inputs hold the players and the
+/// starting list but no games, which the stream gives list by list. The first pass over the games
+/// finds the players and checks every row, so that the report is complete before the replay starts.
 pub fn read_streamed(
     files: &InputFiles,
     skip_invalid: bool,
-) -> Result<(Inputs, IngestReport, DatasetSource), IngestError> {
+) -> Result<(Inputs, IngestReport, GameStream), IngestError> {
     let mut skips = Skips::new(skip_invalid);
-    let mut dataset = Dataset::open(&files.games)?;
-    let (ids, sha256) = dataset.scan(&mut skips)?;
-    let games_read = dataset.partitions.iter().map(|p| p.games).sum();
+    let (ids, read, stream) = if is_dataset(&files.games) {
+        let mut dataset = Dataset::open(&files.games)?;
+        let (ids, sha256) = dataset.scan(&mut skips)?;
+        let read = ReadGames {
+            format: GameFormat::Canonical,
+            games: dataset.partitions.iter().map(|p| p.games).sum(),
+            pgn: None,
+            sha256,
+        };
+        (ids, read, Stream::Dataset(dataset))
+    } else {
+        if table::is_parquet(&files.games) || pgn::is_pgn(&files.games) {
+            return Err(IngestError::File {
+                file: files.games.display().to_string(),
+                problem: "only CSV files and month-partitioned datasets (directories of period=YYYY-MM/ tables) are read period by period; replay this file whole (without --stream)".into(),
+            });
+        }
+        let mut scan = csv_stream::scan(&files.games, files.format, files.month_1, &mut skips)?;
+        let read = ReadGames {
+            format: scan.format,
+            games: scan.periods.iter().map(|p| p.1).sum(),
+            pgn: None,
+            sha256: scan.sha256.clone(),
+        };
+        (std::mem::take(&mut scan.ids), read, Stream::Csv(scan))
+    };
     let people = People::read(files, &mut skips)?;
     let (players, mut dense) = ids::intern(&[&ids, people.start_ids()]);
     let start_dense = dense.pop().unwrap_or_default();
-    let read = ReadGames {
-        format: GameFormat::Canonical,
-        games: games_read,
-        pgn: None,
-        sha256,
-    };
     let (inputs, report) =
         people.assemble(files, Games::default(), players, &start_dense, read, skips)?;
-    let source = DatasetSource::new(dataset, &inputs.players, skip_invalid);
-    Ok((inputs, report, source))
+    let lookup = dataset::IdLookup::new(&inputs.players);
+    let stream = match stream {
+        Stream::Dataset(dataset) => {
+            GameStream::Dataset(DatasetSource::new(dataset, lookup, skip_invalid))
+        }
+        Stream::Csv(scan) => GameStream::Csv(CsvSource::new(
+            &files.games,
+            &scan,
+            files.month_1,
+            lookup,
+            skip_invalid,
+        )),
+    };
+    Ok((inputs, report, stream))
+}
+
+/// What the first pass over a stream found.
+enum Stream {
+    Dataset(Dataset),
+    Csv(csv_stream::CsvScan),
 }
 
 /// What reading the games found, for the report.

@@ -235,6 +235,28 @@ fn typed_columns(df: &DataFrame, partitioned: bool) -> Option<Columns> {
 /// Each row's event number (1, 2, … in order of first appearance; [`EVENT_NONE`] without one)
 /// and the names, each distinct value made into a string once.
 fn event_ids(column: Option<&Column>) -> (Vec<u32>, HashMap<String, u32>) {
+    // Numbered events (as the generator writes them) are told apart by number, and only the
+    // distinct numbers become names.
+    if let Some(numbers) = column
+        .filter(|c| c.dtype().is_integer())
+        .and_then(|c| c.cast(&DataType::Int64).ok())
+    {
+        if let Ok(numbers) = numbers.i64() {
+            let mut ids: IdMap<i64, u32> = IdMap::default();
+            let rows = numbers
+                .iter()
+                .map(|v| match v {
+                    Some(v) => {
+                        let next = ids.len() as u32 + 1;
+                        *ids.entry(v).or_insert(next)
+                    }
+                    None => EVENT_NONE,
+                })
+                .collect();
+            let names = ids.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            return (rows, names);
+        }
+    }
     let Some(text) = column.and_then(|c| c.cast(&DataType::String).ok()) else {
         return (Vec::new(), HashMap::new());
     };

@@ -46,6 +46,7 @@ pub fn decode(mut bytes: Vec<u8>) -> String {
 }
 
 /// A delimited text table: a header line, then one record per line (quoted fields may span lines).
+#[derive(Clone)]
 pub struct Csv {
     pub file: String,
     pub sha256: String,
@@ -58,10 +59,16 @@ pub struct Csv {
 
 impl Csv {
     pub fn open(path: &Path, expected: &str) -> Result<Csv, IngestError> {
-        let file = path.display().to_string();
         let bytes = read_bytes(path)?;
         let sha256 = sha256(&bytes);
-        let text = decode(bytes);
+        let mut csv = Csv::parse(path.display().to_string(), decode(bytes), expected)?;
+        csv.sha256 = sha256;
+        Ok(csv)
+    }
+
+    /// A table from its text: the header, then the body.
+    fn parse(file: String, text: String, expected: &str) -> Result<Csv, IngestError> {
+        let sha256 = String::new();
         let mut line = 1;
         let mut offset = 0;
         // Skip blank lines before the header.
@@ -143,6 +150,151 @@ impl Csv {
             let refs: Vec<&str> = values.iter().map(|v| v.as_ref()).collect();
             f(line, Ok(&refs))?;
         }
+    }
+}
+
+/// Bytes of a large CSV file read at a time.
+const BLOCK_BYTES: usize = 32 << 20;
+
+/// A CSV file read in blocks of whole records, each block a `Csv` of its own with the file's header
+/// and its true line numbers, so that memory holds one block and not the file.
+pub struct CsvBlocks {
+    file: String,
+    path: std::path::PathBuf,
+    reader: std::io::BufReader<std::fs::File>,
+    /// The file's header, as a table with no rows.
+    header: Csv,
+    /// Bytes read past the last whole record.
+    carry: Vec<u8>,
+    next_line: u32,
+    hasher: sha2::Sha256,
+    at_end: bool,
+    block_bytes: usize,
+}
+
+impl CsvBlocks {
+    pub fn open(path: &Path, expected: &str) -> Result<CsvBlocks, IngestError> {
+        use sha2::Digest;
+        use std::io::Read;
+        let io = |source| IngestError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut reader = std::io::BufReader::new(std::fs::File::open(path).map_err(io)?);
+        // The header comes from the first kilobytes, parsed as a whole file would be.
+        let mut head = Vec::new();
+        (&mut reader)
+            .take(1 << 16)
+            .read_to_end(&mut head)
+            .map_err(io)?;
+        let mut hasher = sha2::Sha256::new();
+        hasher.update(&head);
+        // The header is the first line that is not blank.
+        let mut end = 0;
+        while end < head.len() {
+            let next = head[end..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(head.len(), |i| end + i + 1);
+            let blank = head[end..next].iter().all(u8::is_ascii_whitespace);
+            end = next;
+            if !blank {
+                break;
+            }
+        }
+        let mut header = Csv::parse(
+            path.display().to_string(),
+            decode(head[..end].to_vec()),
+            expected,
+        )?;
+        header.sha256.clear();
+        let next_line = header.body_line;
+        let carry = head[end..].to_vec();
+        Ok(CsvBlocks {
+            file: path.display().to_string(),
+            path: path.to_path_buf(),
+            reader,
+            header,
+            carry,
+            next_line,
+            hasher,
+            at_end: false,
+            block_bytes: BLOCK_BYTES,
+        })
+    }
+
+    /// The next block of whole records, or `None` at the end of the file.
+    pub fn next_block(&mut self) -> Result<Option<Csv>, IngestError> {
+        use sha2::Digest;
+        use std::io::Read;
+        if self.at_end && self.carry.is_empty() {
+            return Ok(None);
+        }
+        let mut bytes = std::mem::take(&mut self.carry);
+        if !self.at_end {
+            let before = bytes.len();
+            (&mut self.reader)
+                .take(self.block_bytes as u64)
+                .read_to_end(&mut bytes)
+                .map_err(|source| IngestError::Io {
+                    path: self.path.clone(),
+                    source,
+                })?;
+            self.hasher.update(&bytes[before..]);
+            self.at_end = bytes.len() - before < self.block_bytes;
+            // A DOS end-of-file mark ends the file, as it does for a file read whole.
+            if let Some(end) = bytes.iter().position(|&b| b == 0x1a) {
+                bytes.truncate(end);
+                self.at_end = true;
+            }
+        }
+        // Cut after the last line end outside quotes; at the end of the file, take everything.
+        let cut = if self.at_end {
+            bytes.len()
+        } else {
+            let mut quoted = false;
+            let mut last = None;
+            for (i, &b) in bytes.iter().enumerate() {
+                match b {
+                    b'"' => quoted = !quoted,
+                    b'\n' if !quoted => last = Some(i + 1),
+                    _ => {}
+                }
+            }
+            // A record longer than a block: read on until it ends.
+            match last {
+                Some(cut) => cut,
+                None => {
+                    self.carry = bytes;
+                    return self.next_block();
+                }
+            }
+        };
+        self.carry = bytes.split_off(cut);
+        let text = decode(bytes);
+        let lines = text.bytes().filter(|&b| b == b'\n').count() as u32;
+        let block = Csv {
+            file: self.file.clone(),
+            sha256: String::new(),
+            text,
+            header: self.header.header.clone(),
+            delimiter: self.header.delimiter,
+            body: 0,
+            body_line: self.next_line,
+        };
+        self.next_line += lines;
+        Ok(Some(block))
+    }
+
+    /// The SHA-256 of the bytes read so far (of the whole file, once every block is read).
+    pub fn sha256(&self) -> String {
+        use sha2::Digest;
+        self.hasher
+            .clone()
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 }
 
@@ -285,6 +437,41 @@ mod tests {
             Ok(())
         })?;
         Ok((csv.header, out))
+    }
+
+    /// The rows of `text` read in blocks of `block_bytes`.
+    fn rows_in_blocks(text: &str, block_bytes: usize) -> Result<Rows, IngestError> {
+        let path = std::env::temp_dir().join(format!(
+            "elosim-blocks-{}-{block_bytes}",
+            std::process::id()
+        ));
+        std::fs::write(&path, text).unwrap();
+        let mut blocks = CsvBlocks::open(&path, "a, b")?;
+        blocks.block_bytes = block_bytes;
+        let header = blocks.header.header.clone();
+        let mut out = Vec::new();
+        while let Some(block) = blocks.next_block()? {
+            block.for_each_row(&mut |line, f| {
+                out.push((line, f?.iter().map(|s| s.to_string()).collect()));
+                Ok(())
+            })?;
+        }
+        assert_eq!(blocks.sha256(), sha256(text.as_bytes()));
+        Ok((header, out))
+    }
+
+    #[test]
+    fn blocks_of_any_size_give_the_rows_and_lines_of_the_whole_file() {
+        let text = "\n\u{feff}a,b\r\n1,\"x\ny\"\r\n\n2,\"say \"\"hi\"\"\"\n3,é\n4,\"\"\n5,last";
+        let whole = rows(text).unwrap();
+        assert_eq!(whole.1.len(), 5);
+        for size in [1, 2, 3, 5, 7, 11, 16, 64, 1 << 20] {
+            assert_eq!(
+                rows_in_blocks(text, size).unwrap(),
+                whole,
+                "blocks of {size} bytes"
+            );
+        }
     }
 
     #[test]

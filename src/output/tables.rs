@@ -117,8 +117,11 @@ impl Batched {
                 path: self.path.clone(),
                 source,
             })?;
+            // zstd's fastest level: the tables are written while the replay runs, and its
+            // default level (3) cost more time than it saved space (docs/performance.md).
+            let fastest = polars::polars_utils::compression::ZstdLevel::try_new(1).ok();
             let writer = ParquetWriter::new(file)
-                .with_compression(ParquetCompression::Zstd(None))
+                .with_compression(ParquetCompression::Zstd(fastest))
                 .batched(df.schema())
                 .map_err(&error)?;
             self.writer = Some(writer);

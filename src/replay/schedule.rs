@@ -2,6 +2,8 @@
 //! and the regulations of that date, and orders the games canonically (so that no output depends on
 //! the order of input rows).
 
+use rayon::slice::ParallelSliceMut;
+
 use crate::model::{Day, Games, HalfPoints, IdMap, Month, PlayerId, EVENT_NONE};
 use crate::scenario::Scenario;
 
@@ -312,12 +314,13 @@ fn canonical_order(
         .collect();
     match packed {
         Some(mut keyed) => {
-            keyed.sort_unstable();
+            // Keys are distinct (they end in the game's index): any sort gives the same order.
+            keyed.par_sort_unstable();
             keyed.into_iter().map(|(_, i)| i).collect()
         }
         None => {
             let mut wide: Vec<_> = replayed.map(|i| (key(i), i as u32)).collect();
-            wide.sort_unstable();
+            wide.par_sort_unstable();
             wide.into_iter().map(|(_, i)| i).collect()
         }
     }

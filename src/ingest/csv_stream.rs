@@ -1,0 +1,213 @@
+//! A large games CSV sorted by period, read period by period (`replay --stream`): memory holds one
+//! block of the file and one list's games, not the file. Like a partitioned dataset, it takes two
+//! passes: the first checks every row and the order, counts each period's games and finds the
+//! players; the second reads the blocks again as the engine reaches their lists.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::model::{Games, Month};
+use crate::scenario::GameFormat;
+
+use super::dataset::{concat, DistinctIds, IdLookup};
+use super::error::IngestError;
+use super::games::{self, RawGames, CANONICAL};
+use super::ids::RawIds;
+use super::table::{Skips, Table};
+use super::text::CsvBlocks;
+
+/// What the first pass found.
+pub struct CsvScan {
+    pub periods: Vec<(Month, usize)>,
+    pub ids: RawIds,
+    pub format: GameFormat,
+    pub sha256: String,
+}
+
+/// The month whose list a game is rated on or after: its period, or the month after its date.
+fn rating_month(games: &Games, i: usize) -> Option<Month> {
+    games.period[i].or_else(|| games.date[i].map(|d| d.month().plus(1)))
+}
+
+fn blocks(path: &Path) -> Result<CsvBlocks, IngestError> {
+    CsvBlocks::open(path, CANONICAL)
+}
+
+/// The first pass over the file.
+pub fn scan(
+    path: &Path,
+    format: GameFormat,
+    month_1: Option<Month>,
+    skips: &mut Skips,
+) -> Result<CsvScan, IngestError> {
+    let mut blocks = blocks(path)?;
+    let mut periods: BTreeMap<Month, usize> = BTreeMap::new();
+    let mut ids = DistinctIds::default();
+    let mut last: Option<(Month, u32)> = None;
+    let mut found_format = format;
+    while let Some(block) = blocks.next_block()? {
+        let raw = games::read_table(&Table::Csv(block), format, month_1, None, skips)?;
+        found_format = raw.format;
+        for i in 0..raw.len() {
+            let Some(month) = rating_month(&raw.games, i) else {
+                continue;
+            };
+            let line = raw.games.source_row[i];
+            if let Some((before, before_line)) = last.filter(|(m, _)| month < *m) {
+                return Err(IngestError::Line {
+                    file: path.display().to_string(),
+                    line,
+                    problem: format!("a game of {month} after one of {before} (line {before_line}): reading a games file period by period (--stream) needs it sorted by period; sort it, or replay it without --stream"),
+                });
+            }
+            last = Some((month, line));
+            *periods.entry(month).or_default() += 1;
+        }
+        ids.add(&raw.white);
+        ids.add(&raw.black);
+        ids.settle();
+    }
+    Ok(CsvScan {
+        periods: periods.into_iter().collect(),
+        ids: ids.into_raw(),
+        format: found_format,
+        sha256: blocks.sha256(),
+    })
+}
+
+/// The second pass: the file's blocks as the replay's source of games, period by period.
+pub struct CsvSource {
+    path: PathBuf,
+    format: GameFormat,
+    month_1: Option<Month>,
+    periods: Vec<(Month, usize)>,
+    lookup: IdLookup,
+    skips: Skips,
+    blocks: Option<CsvBlocks>,
+    /// Games read past the periods asked for, kept for the next call.
+    pending: Option<Games>,
+}
+
+impl Clone for CsvSource {
+    /// A fresh reader of the same file, from its start.
+    fn clone(&self) -> CsvSource {
+        CsvSource {
+            path: self.path.clone(),
+            format: self.format,
+            month_1: self.month_1,
+            periods: self.periods.clone(),
+            lookup: self.lookup.clone(),
+            skips: Skips::new(self.skips.skip_invalid),
+            blocks: None,
+            pending: None,
+        }
+    }
+}
+
+impl CsvSource {
+    pub(super) fn new(
+        path: &Path,
+        scan: &CsvScan,
+        month_1: Option<Month>,
+        lookup: IdLookup,
+        skip_invalid: bool,
+    ) -> CsvSource {
+        CsvSource {
+            path: path.to_path_buf(),
+            format: scan.format,
+            month_1,
+            periods: scan.periods.clone(),
+            lookup,
+            skips: Skips::new(skip_invalid),
+            blocks: None,
+            pending: None,
+        }
+    }
+
+    pub(super) fn periods(&self) -> &[(Month, usize)] {
+        &self.periods
+    }
+
+    /// The games of `periods` (asked for in increasing order, as the replay does).
+    pub(super) fn read_periods(&mut self, periods: &[Month]) -> Result<Games, IngestError> {
+        let Some(&last) = periods.last() else {
+            return Ok(Games::default());
+        };
+        let mut parts = Vec::new();
+        loop {
+            let games = match self.pending.take() {
+                Some(games) => games,
+                None => match self.next_block()? {
+                    Some(games) => games,
+                    None => break,
+                },
+            };
+            let rows = |keep: &dyn Fn(Month) -> bool| -> Vec<usize> {
+                (0..games.len())
+                    .filter(|&i| rating_month(&games, i).is_some_and(keep))
+                    .collect()
+            };
+            let mine = rows(&|m| periods.contains(&m));
+            let later = rows(&|m| m > last);
+            parts.push(take_rows(&games, &mine));
+            if !later.is_empty() {
+                self.pending = Some(take_rows(&games, &later));
+                break;
+            }
+        }
+        Ok(concat(parts, self.path.display().to_string()))
+    }
+
+    fn next_block(&mut self) -> Result<Option<Games>, IngestError> {
+        if self.blocks.is_none() {
+            self.blocks = Some(blocks(&self.path)?);
+        }
+        let Some(blocks) = self.blocks.as_mut() else {
+            return Ok(None);
+        };
+        let Some(block) = blocks.next_block()? else {
+            return Ok(None);
+        };
+        let raw = games::read_table(
+            &Table::Csv(block),
+            self.format,
+            self.month_1,
+            None,
+            &mut self.skips,
+        )?;
+        Ok(Some(self.interned(raw)))
+    }
+
+    fn interned(&self, raw: RawGames) -> Games {
+        let mut games = raw.games;
+        games.white = self.lookup.dense(&raw.white);
+        games.black = self.lookup.dense(&raw.black);
+        games
+    }
+}
+
+fn pick<T: Copy>(column: &[T], rows: &[usize]) -> Vec<T> {
+    if column.is_empty() {
+        return Vec::new();
+    }
+    rows.iter().map(|&i| column[i]).collect()
+}
+
+/// The games `rows` of `games`, with its event names.
+fn take_rows(games: &Games, rows: &[usize]) -> Games {
+    Games {
+        period: pick(&games.period, rows),
+        date: pick(&games.date, rows),
+        event: pick(&games.event, rows),
+        event_start: pick(&games.event_start, rows),
+        white: pick(&games.white, rows),
+        black: pick(&games.black, rows),
+        score: pick(&games.score, rows),
+        white_rating: pick(&games.white_rating, rows),
+        black_rating: pick(&games.black_rating, rows),
+        source_row: pick(&games.source_row, rows),
+        row_word: games.row_word,
+        event_names: games.event_names.clone(),
+        source: games.source.clone(),
+    }
+}
