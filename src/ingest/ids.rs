@@ -51,6 +51,35 @@ impl RawIds {
     }
 }
 
+/// Ids below this are told apart with a bit per possible id (16 MB at most) instead of sorting
+/// every occurrence: FIDE's ids, Kaggle's numbers and the generator's all fall below it.
+const BITSET_IDS: u64 = 1 << 27;
+
+/// The distinct ids of the columns, sorted.
+fn distinct_numbers(columns: &[&Vec<u64>]) -> Vec<u64> {
+    let all = || columns.iter().flat_map(|v| v.iter().copied());
+    let max = all().max().unwrap_or(0);
+    if max < BITSET_IDS {
+        let mut seen = vec![0u64; max as usize / 64 + 1];
+        for id in all() {
+            seen[id as usize / 64] |= 1 << (id % 64);
+        }
+        let mut unique = Vec::new();
+        for (word, &bits) in seen.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                unique.push(word as u64 * 64 + u64::from(bits.trailing_zeros()));
+                bits &= bits - 1;
+            }
+        }
+        return unique;
+    }
+    let mut unique: Vec<u64> = all().collect();
+    unique.par_sort_unstable();
+    unique.dedup();
+    unique
+}
+
 /// Interns every column; returns the ids and each column's dense ids, in the columns' order.
 pub fn intern(columns: &[&RawIds]) -> (PlayerIds, Vec<Vec<PlayerId>>) {
     if columns.iter().all(|c| matches!(c, RawIds::Numbers(_))) {
@@ -61,9 +90,7 @@ pub fn intern(columns: &[&RawIds]) -> (PlayerIds, Vec<Vec<PlayerId>>) {
                 RawIds::Text(_) => unreachable!(),
             })
             .collect();
-        let mut unique: Vec<u64> = numbers.iter().flat_map(|v| v.iter().copied()).collect();
-        unique.par_sort_unstable();
-        unique.dedup();
+        let unique = distinct_numbers(&numbers);
         let max = unique.last().copied().unwrap_or(0);
         let dense: Vec<Vec<PlayerId>> = if max < 1 << 24 {
             let mut table = vec![0u32; max as usize + 1];
@@ -127,6 +154,18 @@ mod tests {
         let (players, dense) = intern(&[&ids(&["4000000000", "7"]), &ids(&["7"])]);
         assert_eq!(players, PlayerIds::Numbers(vec![7, 4_000_000_000]));
         assert_eq!(dense, [vec![1, 0], vec![0]]);
+    }
+
+    #[test]
+    fn distinct_ids_are_the_same_below_and_above_the_bitset_bound() {
+        let small = vec![5, 64, 63, 0, 5, 128, 64];
+        assert_eq!(distinct_numbers(&[&small]), [0, 5, 63, 64, 128]);
+        let big = vec![BITSET_IDS + 3, 7, BITSET_IDS + 3, 7];
+        assert_eq!(
+            distinct_numbers(&[&small, &big]),
+            [0, 5, 7, 63, 64, 128, BITSET_IDS + 3]
+        );
+        assert!(distinct_numbers(&[&Vec::new()]).is_empty());
     }
 
     #[test]

@@ -288,8 +288,9 @@ fn run_fide(
 
     // Older lists are kept only for tournaments that started under them and are rated later.
     let mut views: Vec<Option<state::ListView>> = vec![None; lists.len()];
+    let mut spare = Vec::new();
     if periods.keeps(0, 0) {
-        views[0] = Some(state.view());
+        views[0] = Some(state.view(None));
     }
 
     let mut run = Run {
@@ -378,13 +379,13 @@ fn run_fide(
             games: &games,
             input: period.input,
         })?;
-        if periods.keeps(t, t) {
-            views[t] = Some(state.view());
-        }
         for (s, view) in views.iter_mut().enumerate().take(t) {
             if !periods.keeps(s, t) {
-                *view = None;
+                spare.extend(view.take());
             }
+        }
+        if periods.keeps(t, t) {
+            views[t] = Some(state.view(spare.pop()));
         }
         run.summaries.push(summary);
         progress(t, lists.len() - 1);

@@ -30,7 +30,7 @@ pub struct State {
 
 /// The ratings, rated flags and K of one published list, kept for tournaments that started under it
 /// but are rated later.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct ListView {
     pub rating: Vec<i32>,
     pub rated: Vec<bool>,
@@ -102,12 +102,15 @@ impl State {
         s
     }
 
-    pub fn view(&self) -> ListView {
-        ListView {
-            rating: self.rating.clone(),
-            rated: self.rated.clone(),
-            k: self.k.clone(),
-        }
+    /// The list as published now, copied into `spare` (a view no longer needed) when there is
+    /// one: a run keeps a view of nearly every list for a month or two, and reusing their buffers
+    /// saves allocating and faulting in fresh pages for each.
+    pub fn view(&self, spare: Option<ListView>) -> ListView {
+        let mut view = spare.unwrap_or_default();
+        view.rating.clone_from(&self.rating);
+        view.rated.clone_from(&self.rated);
+        view.k.clone_from(&self.k);
+        view
     }
 
     pub fn players(&self) -> usize {
