@@ -44,8 +44,8 @@ pub struct Args {
     /// playing himself, an unreadable cell) and report how many, instead of stopping at the first
     #[arg(long)]
     skip_invalid: bool,
-    /// Read a games CSV sorted by period period by period, holding one list's games instead of the
-    /// file (for histories larger than memory; a partitioned directory is always read so)
+    /// Read a games CSV sorted by period one period at a time, holding one list's games instead of
+    /// the whole file (for histories larger than memory; a partitioned directory is always read so)
     #[arg(long)]
     stream: bool,
     /// Worker threads [default: all cores]; outputs are identical whatever the number

@@ -100,6 +100,12 @@ fn read_file(
     partition: Option<Month>,
     skips: &mut Skips,
 ) -> Result<RawGames, IngestError> {
+    if path.is_dir() {
+        return Err(IngestError::File {
+            file: path.display().to_string(),
+            problem: "a directory: only `elosim replay` reads a dataset partitioned by period (DIR/period=YYYY-MM/), list by list; give a games file here".into(),
+        });
+    }
     if partition.is_none()
         && (format == GameFormat::Pgn || (format == GameFormat::Auto && pgn::is_pgn(path)))
     {
