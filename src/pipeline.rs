@@ -246,12 +246,14 @@ fn replay_and_write(
     // The resolved scenario states the window actually run, so that it repeats the run alone.
     scenario.run.to = run.lists.last().copied().filter(|_| run.lists.len() > 1);
     progress.stage("writing");
-    let timing = Timing {
+    let mut timing = Timing {
         read_seconds: read,
         replay_seconds: replayed - read,
+        lists_seconds: 0.0,
+        games_seconds: 0.0,
         threads: request.threads,
     };
-    let written = writer.finish(&scenario, &run, &report, &timing)?;
+    let written = writer.finish(&scenario, &run, &report, &mut timing)?;
     let times = StageTimes {
         read,
         replay: replayed - read,

@@ -279,6 +279,8 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
     let (mut read, mut engine, mut whole) = (Vec::new(), Vec::new(), Vec::new());
     let mut games = 0;
     let mut peak_kb = 0;
+    // Per whole replay: (lists, games) seconds its writing threads were busy.
+    let mut writers = Vec::new();
     for _ in 0..args.runs {
         let t = Instant::now();
         let run = if args.partitioned {
@@ -307,6 +309,10 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         anyhow::ensure!(status.success(), "the replay failed");
         whole.push(t.elapsed().as_secs_f64());
         peak_kb = peak_kb.max(children_peak_kb());
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(base.join("run/summary.json"))?)?;
+        let busy = |key: &str| summary["timing"][key].as_f64().unwrap_or(0.0);
+        writers.push((busy("write_lists_seconds"), busy("write_games_seconds")));
     }
     let g = games as f64;
     let line = |name: &str, seconds: &[f64]| {
@@ -337,6 +343,14 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
     line(
         "  whole replay, a process of its own (every output written)",
         &whole,
+    );
+    let best = whole
+        .iter()
+        .position(|&s| s == stats(&whole).0)
+        .unwrap_or(0);
+    println!(
+        "    its tables' writing threads, alongside the replay: lists.parquet {:.2} s, games.parquet {:.2} s busy",
+        writers[best].0, writers[best].1
     );
     println!(
         "  whole replay's peak memory: {:.2} GB",

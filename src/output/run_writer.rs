@@ -30,6 +30,9 @@ pub struct Written {
     pub dir: PathBuf,
     pub list_rows: usize,
     pub game_rows: usize,
+    /// Seconds each table's thread was busy (encoding and compressing), alongside the replay.
+    pub lists_seconds: f64,
+    pub games_seconds: f64,
 }
 
 /// The sink that writes a run's directory; `finish` completes it, and dropping it unfinished
@@ -55,7 +58,9 @@ struct TableStream {
     rows: usize,
     written: usize,
     queue: Option<SyncSender<DataFrame>>,
-    thread: Option<JoinHandle<Result<(), OutputError>>>,
+    /// Returns the seconds the thread was busy.
+    thread: Option<JoinHandle<Result<f64, OutputError>>>,
+    busy: f64,
 }
 
 impl TableStream {
@@ -65,10 +70,15 @@ impl TableStream {
         let thread = std::thread::Builder::new()
             .name("table-writer".into())
             .spawn(move || {
+                let mut busy = std::time::Duration::ZERO;
                 for group in groups {
+                    let started = std::time::Instant::now();
                     file.write(&group)?;
+                    busy += started.elapsed();
                 }
-                file.finish()
+                let started = std::time::Instant::now();
+                file.finish()?;
+                Ok((busy + started.elapsed()).as_secs_f64())
             })
             .map_err(|source| OutputError::Io {
                 path: path.clone(),
@@ -81,6 +91,7 @@ impl TableStream {
             written: 0,
             queue: Some(queue),
             thread: Some(thread),
+            busy: 0.0,
         })
     }
 
@@ -121,7 +132,10 @@ impl TableStream {
     fn join(&mut self) -> Result<(), OutputError> {
         self.queue = None;
         match self.thread.take().map(JoinHandle::join) {
-            Some(Ok(result)) => result,
+            Some(Ok(result)) => {
+                self.busy = result?;
+                Ok(())
+            }
             Some(Err(_)) => Err(OutputError::Table {
                 path: self.path.clone(),
                 message: "the thread writing this table stopped unexpectedly".into(),
@@ -191,7 +205,7 @@ impl<'a> RunWriter<'a> {
         scenario: &Scenario,
         run: &Run,
         report: &IngestReport,
-        timing: &Timing,
+        timing: &mut Timing,
     ) -> Result<Written, OutputError> {
         if self.games.written + self.games.rows == 0 {
             // A run that rated no game still has its (empty) games table, with its columns.
@@ -207,6 +221,8 @@ impl<'a> RunWriter<'a> {
         }
         self.lists.finish()?;
         self.games.finish()?;
+        timing.lists_seconds = self.lists.busy;
+        timing.games_seconds = self.games.busy;
         let at = |name: &str| self.staged.path.join(name);
         write_text(&at("scenario.resolved.toml"), &scenario.resolved_toml())?;
         write_text(
@@ -219,6 +235,8 @@ impl<'a> RunWriter<'a> {
             dir,
             list_rows,
             game_rows,
+            lists_seconds: timing.lists_seconds,
+            games_seconds: timing.games_seconds,
         })
     }
 }

@@ -11,6 +11,10 @@ use crate::scenario::Scenario;
 pub struct Timing {
     pub read_seconds: f64,
     pub replay_seconds: f64,
+    /// Time the threads writing `lists.parquet` and `games.parquet` were busy building, encoding
+    /// and compressing row groups, alongside the replay (filled in when the run is finished).
+    pub lists_seconds: f64,
+    pub games_seconds: f64,
     pub threads: usize,
 }
 
@@ -57,7 +61,13 @@ pub fn summary_json(
         },
         "players": { "ids": report.players, "new": total(|s| s.new), "delisted": total(|s| s.delisted), "on_last_list": run.summaries.last().map_or(0, |s| s.players) },
         "lists": lists,
-        "timing": { "read_seconds": round3(timing.read_seconds), "replay_seconds": round3(timing.replay_seconds), "threads": timing.threads },
+        "timing": {
+            "read_seconds": round3(timing.read_seconds),
+            "replay_seconds": round3(timing.replay_seconds),
+            "write_lists_seconds": round3(timing.lists_seconds),
+            "write_games_seconds": round3(timing.games_seconds),
+            "threads": timing.threads,
+        },
     });
     let mut text = serde_json::to_string_pretty(&value).expect("a JSON value always serializes");
     text.push('\n');
