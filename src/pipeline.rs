@@ -55,6 +55,8 @@ pub struct ReplayRequest {
 /// Progress of a replay, for a terminal.
 pub trait Progress: Sync {
     fn stage(&self, _name: &str) {}
+    /// Reading that takes a while: `done` of `total` in `unit` ("partitions", "MB").
+    fn reading(&self, _done: usize, _total: usize, _unit: &str) {}
     fn lists(&self, _done: usize, _total: usize) {}
 }
 
@@ -118,9 +120,15 @@ struct Loaded {
 }
 
 /// A partitioned dataset is always read period by period; a games file when `stream` asks.
-fn load(files: &InputFiles, skip_invalid: bool, stream: bool) -> Result<Loaded, RunError> {
+fn load(
+    files: &InputFiles,
+    skip_invalid: bool,
+    stream: bool,
+    progress: &dyn Progress,
+) -> Result<Loaded, RunError> {
     if stream || ingest::is_dataset(&files.games) {
-        let (inputs, report, source) = ingest::read_streamed(files, skip_invalid)?;
+        let reading = |done, total, unit: &str| progress.reading(done, total, unit);
+        let (inputs, report, source) = ingest::read_streamed(files, skip_invalid, &reading)?;
         return Ok(Loaded {
             inputs,
             report,
@@ -139,7 +147,7 @@ pub fn replay(request: &ReplayRequest, progress: &dyn Progress) -> Result<Replay
     let started = Instant::now();
     let (scenario, files) = prepare(request)?;
     progress.stage("reading");
-    let loaded = load(&files, request.skip_invalid, request.stream)?;
+    let loaded = load(&files, request.skip_invalid, request.stream, progress)?;
     let read = started.elapsed().as_secs_f64();
     replay_and_write(
         request,
@@ -193,7 +201,8 @@ pub fn replay_many(
     }
     progress.stage("reading");
     let skip_invalid = requests.iter().any(|r| r.skip_invalid);
-    let loaded = load(first_files, skip_invalid, requests.iter().any(|r| r.stream))?;
+    let stream = requests.iter().any(|r| r.stream);
+    let loaded = load(first_files, skip_invalid, stream, progress)?;
     let read = started.elapsed().as_secs_f64();
     progress.stage("replaying");
     prepared

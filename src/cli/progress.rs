@@ -54,6 +54,10 @@ impl Progress for Bar {
         }
     }
 
+    fn reading(&self, done: usize, total: usize, unit: &str) {
+        self.steps(done, total, unit);
+    }
+
     fn lists(&self, done: usize, total: usize) {
         self.steps(done, total, "lists");
     }

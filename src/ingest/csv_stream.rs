@@ -33,19 +33,22 @@ fn blocks(path: &Path) -> Result<CsvBlocks, IngestError> {
     CsvBlocks::open(path, CANONICAL)
 }
 
-/// The first pass over the file.
+/// The first pass over the file; `progress(done, total)` counts bytes.
 pub fn scan(
     path: &Path,
     format: GameFormat,
     month_1: Option<Month>,
     skips: &mut Skips,
+    progress: &dyn Fn(usize, usize),
 ) -> Result<CsvScan, IngestError> {
+    let size = std::fs::metadata(path).map_or(0, |m| m.len() as usize);
     let mut blocks = blocks(path)?;
     let mut periods: BTreeMap<Month, usize> = BTreeMap::new();
     let mut ids = DistinctIds::default();
     let mut last: Option<(Month, u32)> = None;
     let mut found_format = format;
     while let Some(block) = blocks.next_block()? {
+        progress(blocks.bytes_read(), size);
         let raw = games::read_table(&Table::Csv(block), format, month_1, None, skips)?;
         found_format = raw.format;
         for i in 0..raw.len() {

@@ -113,10 +113,17 @@ impl Dataset {
 
     /// The first pass: every partition's games counted, the distinct player ids gathered and one
     /// checksum over the files' own, in path order.
-    pub fn scan(&mut self, skips: &mut Skips) -> Result<(RawIds, String), IngestError> {
+    /// `progress(done, total)` counts partitions.
+    pub fn scan(
+        &mut self,
+        skips: &mut Skips,
+        progress: &dyn Fn(usize, usize),
+    ) -> Result<(RawIds, String), IngestError> {
         let mut ids = DistinctIds::default();
         let mut checksums = String::new();
-        for partition in &mut self.partitions {
+        let total = self.partitions.len();
+        for (done, partition) in self.partitions.iter_mut().enumerate() {
+            progress(done, total);
             for file in &partition.files {
                 let raw = games::read_partition(file, partition.period, skips)?;
                 partition.games += raw.len();

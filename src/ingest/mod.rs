@@ -125,11 +125,14 @@ impl PeriodSource for GameStream {
 pub fn read_streamed(
     files: &InputFiles,
     skip_invalid: bool,
+    progress: &dyn Fn(usize, usize, &str),
 ) -> Result<(Inputs, IngestReport, GameStream), IngestError> {
     let mut skips = Skips::new(skip_invalid);
     let (ids, read, stream) = if is_dataset(&files.games) {
         let mut dataset = Dataset::open(&files.games)?;
-        let (ids, sha256) = dataset.scan(&mut skips)?;
+        let (ids, sha256) = dataset.scan(&mut skips, &|done, total| {
+            progress(done, total, "partitions")
+        })?;
         let read = ReadGames {
             format: GameFormat::Canonical,
             games: dataset.partitions.iter().map(|p| p.games).sum(),
@@ -144,7 +147,13 @@ pub fn read_streamed(
                 problem: "only CSV files and month-partitioned datasets (directories of period=YYYY-MM/ tables) are read period by period; replay this file whole (without --stream)".into(),
             });
         }
-        let mut scan = csv_stream::scan(&files.games, files.format, files.month_1, &mut skips)?;
+        let mut scan = csv_stream::scan(
+            &files.games,
+            files.format,
+            files.month_1,
+            &mut skips,
+            &|done, total| progress(done >> 20, total >> 20, "MB"),
+        )?;
         let read = ReadGames {
             format: scan.format,
             games: scan.periods.iter().map(|p| p.1).sum(),

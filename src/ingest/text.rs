@@ -170,6 +170,7 @@ pub struct CsvBlocks {
     hasher: sha2::Sha256,
     at_end: bool,
     block_bytes: usize,
+    read: usize,
 }
 
 impl CsvBlocks {
@@ -220,6 +221,7 @@ impl CsvBlocks {
             hasher,
             at_end: false,
             block_bytes: BLOCK_BYTES,
+            read: head.len(),
         })
     }
 
@@ -241,6 +243,7 @@ impl CsvBlocks {
                     source,
                 })?;
             self.hasher.update(&bytes[before..]);
+            self.read += bytes.len() - before;
             self.at_end = bytes.len() - before < self.block_bytes;
             // A DOS end-of-file mark ends the file, as it does for a file read whole.
             if let Some(end) = bytes.iter().position(|&b| b == 0x1a) {
@@ -284,6 +287,11 @@ impl CsvBlocks {
         };
         self.next_line += lines;
         Ok(Some(block))
+    }
+
+    /// Bytes of the file read so far.
+    pub fn bytes_read(&self) -> usize {
+        self.read
     }
 
     /// The SHA-256 of the bytes read so far (of the whole file, once every block is read).
