@@ -312,7 +312,11 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         let summary: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(base.join("run/summary.json"))?)?;
         let busy = |key: &str| summary["timing"][key].as_f64().unwrap_or(0.0);
-        writers.push((busy("write_lists_seconds"), busy("write_games_seconds")));
+        writers.push((
+            busy("intern_seconds"),
+            busy("write_lists_seconds"),
+            busy("write_games_seconds"),
+        ));
     }
     let g = games as f64;
     let line = |name: &str, seconds: &[f64]| {
@@ -349,8 +353,8 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         .position(|&s| s == stats(&whole).0)
         .unwrap_or(0);
     println!(
-        "    its tables' writing threads, alongside the replay: lists.parquet {:.2} s, games.parquet {:.2} s busy",
-        writers[best].0, writers[best].1
+        "    of which interning the ids {:.2} s; its tables' writing threads, alongside the replay: lists.parquet {:.2} s, games.parquet {:.2} s busy",
+        writers[best].0, writers[best].1, writers[best].2
     );
     println!(
         "  whole replay's peak memory: {:.2} GB",

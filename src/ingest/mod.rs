@@ -61,6 +61,8 @@ pub struct IngestReport {
     pub players_file_unused: usize,
     /// SHA-256 of every input file.
     pub checksums: Vec<(PathBuf, String)>,
+    /// Seconds spent interning the player ids (part of reading).
+    pub intern_seconds: f64,
 }
 
 pub fn read_inputs(
@@ -76,7 +78,9 @@ pub fn read_inputs(
         &mut skips,
     )?;
     let people = People::read(files, &mut skips)?;
+    let interning = std::time::Instant::now();
     let (players, mut dense) = ids::intern(&[&raw.white, &raw.black, people.start_ids()]);
+    let intern_seconds = interning.elapsed().as_secs_f64();
     let start_dense = dense.pop().unwrap_or_default();
     let black = dense.pop().unwrap_or_default();
     let white = dense.pop().unwrap_or_default();
@@ -88,6 +92,7 @@ pub fn read_inputs(
         games: games.len(),
         pgn: raw.pgn,
         sha256: raw.sha256,
+        intern_seconds,
     };
     people.assemble(files, games, players, &start_dense, read, skips)
 }
@@ -128,7 +133,7 @@ pub fn read_streamed(
     progress: &dyn Fn(usize, usize, &str),
 ) -> Result<(Inputs, IngestReport, GameStream), IngestError> {
     let mut skips = Skips::new(skip_invalid);
-    let (ids, read, stream) = if is_dataset(&files.games) {
+    let (ids, mut read, stream) = if is_dataset(&files.games) {
         let mut dataset = Dataset::open(&files.games)?;
         let (ids, sha256) = dataset.scan(&mut skips, &|done, total| {
             progress(done, total, "partitions")
@@ -138,6 +143,7 @@ pub fn read_streamed(
             games: dataset.partitions.iter().map(|p| p.games).sum(),
             pgn: None,
             sha256,
+            intern_seconds: 0.0,
         };
         (ids, read, Stream::Dataset(dataset))
     } else {
@@ -159,11 +165,14 @@ pub fn read_streamed(
             games: scan.periods.iter().map(|p| p.1).sum(),
             pgn: None,
             sha256: scan.sha256.clone(),
+            intern_seconds: 0.0,
         };
         (std::mem::take(&mut scan.ids), read, Stream::Csv(scan))
     };
     let people = People::read(files, &mut skips)?;
+    let interning = std::time::Instant::now();
     let (players, mut dense) = ids::intern(&[&ids, people.start_ids()]);
+    read.intern_seconds = interning.elapsed().as_secs_f64();
     let start_dense = dense.pop().unwrap_or_default();
     let (inputs, report) =
         people.assemble(files, Games::default(), players, &start_dense, read, skips)?;
@@ -195,6 +204,7 @@ struct ReadGames {
     games: usize,
     pgn: Option<PgnCounts>,
     sha256: String,
+    intern_seconds: f64,
 }
 
 /// The starting list and the players file, as read.
@@ -309,6 +319,7 @@ impl People {
             start_list_players: start_list.entries.len(),
             players_file_unused,
             checksums,
+            intern_seconds: read.intern_seconds,
         };
         Ok((
             Inputs {

@@ -63,6 +63,7 @@ pub fn summary_json(
         "lists": lists,
         "timing": {
             "read_seconds": round3(timing.read_seconds),
+            "intern_seconds": round3(report.intern_seconds),
             "replay_seconds": round3(timing.replay_seconds),
             "write_lists_seconds": round3(timing.lists_seconds),
             "write_games_seconds": round3(timing.games_seconds),
