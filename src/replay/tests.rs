@@ -776,3 +776,125 @@ fn a_player_below_the_floor_is_delisted_and_starts_again() {
         "2.5/5 against 1200: Ru = Ra, new again with K 40"
     );
 }
+
+/// A source that hands out the games of the periods asked for, as a partitioned dataset does.
+struct ByPeriod {
+    games: Games,
+    periods: Vec<(Month, usize)>,
+}
+
+impl ByPeriod {
+    fn new(games: Games) -> ByPeriod {
+        let mut counts = std::collections::BTreeMap::new();
+        for p in games.period.iter().flatten() {
+            *counts.entry(*p).or_insert(0) += 1;
+        }
+        ByPeriod {
+            games,
+            periods: counts.into_iter().collect(),
+        }
+    }
+}
+
+impl PeriodSource for ByPeriod {
+    fn periods(&self) -> &[(Month, usize)] {
+        &self.periods
+    }
+
+    fn read(
+        &mut self,
+        periods: &[Month],
+    ) -> Result<Games, Box<dyn std::error::Error + Send + Sync>> {
+        let g = &self.games;
+        let rows: Vec<usize> = (0..g.len())
+            .filter(|&i| g.period[i].is_some_and(|p| periods.contains(&p)))
+            .collect();
+        Ok(Games {
+            period: rows.iter().map(|&i| g.period[i]).collect(),
+            date: rows.iter().map(|&i| g.date[i]).collect(),
+            event: rows.iter().map(|&i| g.event[i]).collect(),
+            event_start: rows.iter().map(|&i| g.event_start[i]).collect(),
+            white: rows.iter().map(|&i| g.white[i]).collect(),
+            black: rows.iter().map(|&i| g.black[i]).collect(),
+            score: rows.iter().map(|&i| g.score[i]).collect(),
+            source_row: rows.iter().map(|&i| g.source_row[i]).collect(),
+            ..g.clone()
+        })
+    }
+}
+
+/// Sixteen monthly periods, 2019-03 to 2020-06, of two games each among six players, and a last
+/// tournament rated on 2020-06 that started on `late_start`.
+fn sixteen_months(late_start: &'static str) -> World {
+    let start = (1..=6)
+        .map(|id| (id, 1900 + 50 * id as i32, Some(20), Some(40), Some(1980)))
+        .collect();
+    let mut games = Vec::new();
+    for t in 0..16 {
+        let month = m("2019-03").plus(t);
+        let period: &'static str = Box::leak(month.to_string().into_boxed_str());
+        let event: &'static str = Box::leak(format!("Open {month}").into_boxed_str());
+        let begins: &'static str =
+            Box::leak(month.plus(-1).first_day().to_string().into_boxed_str());
+        let (a, b) = (1 + t as u64 % 6, 1 + (t as u64 + 1) % 6);
+        games.push((period, event, Some(begins), a, b, 2));
+        games.push((period, event, Some(begins), b, 1 + (a + 2) % 6, 1));
+    }
+    games.push(("2020-06", "Late", Some(late_start), 2, 5, 0));
+    World { start, games }
+}
+
+#[test]
+fn a_replay_read_period_by_period_equals_the_whole_replay() {
+    let s = scenario("streamed", "[run]\nfrom = \"2019-03\"\n");
+    let world = sixteen_months("2020-03-20");
+    let (whole, inputs) = replay(&s, &world);
+    let mut source = ByPeriod::new(inputs.games.clone());
+    let mut out = Collect::default();
+    let run = run_streamed(&s, &inputs, &mut source, &mut out, &|_, _| {}).unwrap();
+    assert_eq!(run.lists, whole.run.lists);
+    assert_eq!(run.lists.len(), 17);
+    assert_eq!(run.summaries, whole.run.summaries);
+    let (a, b) = (&out.rows, &whole.out.rows);
+    assert_eq!(
+        (&a.starts, &a.player, &a.rating, &a.k, &a.change),
+        (&b.starts, &b.player, &b.rating, &b.k, &b.change)
+    );
+    let (a, b) = (&out.games, &whole.out.games);
+    assert_eq!(a.len(), 33);
+    assert_eq!(
+        (&a.list, &a.event_start, &a.white, &a.black),
+        (&b.list, &b.event_start, &b.white, &b.black)
+    );
+}
+
+#[test]
+fn a_tournament_older_than_the_kept_lists_stops_a_replay_read_period_by_period() {
+    let s = scenario("kept", "[run]\nfrom = \"2019-03\"\n");
+    // Started under the 2019-03 list, rated on 2020-06: 15 lists later, more than the 12 kept.
+    let world = sixteen_months("2019-03-05");
+    let (whole, inputs) = replay(&s, &world);
+    assert_eq!(
+        whole.out.games.len(),
+        33,
+        "a whole replay keeps every list it needs"
+    );
+    let mut source = ByPeriod::new(inputs.games.clone());
+    let result = run_streamed(
+        &s,
+        &inputs,
+        &mut source,
+        &mut Collect::default(),
+        &|_, _| {},
+    );
+    match result {
+        Err(ReplayError::StartedBeforeKeptLists {
+            list, kept, start, ..
+        }) => {
+            assert_eq!((list, kept), (m("2020-06"), KEPT_LISTS));
+            assert_eq!(start.to_string(), "2019-03-05");
+        }
+        Err(e) => panic!("another error: {e}"),
+        Ok(_) => panic!("a replay period by period accepted a tournament 15 lists old"),
+    }
+}
