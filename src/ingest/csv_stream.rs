@@ -11,7 +11,7 @@ use crate::scenario::GameFormat;
 
 use super::dataset::{concat, DistinctIds, IdLookup};
 use super::error::IngestError;
-use super::games::{self, RawGames, CANONICAL};
+use super::games::{self, CANONICAL};
 use super::ids::RawIds;
 use super::table::{Skips, Table};
 use super::text::CsvBlocks;
@@ -178,14 +178,7 @@ impl CsvSource {
             None,
             &mut self.skips,
         )?;
-        Ok(Some(self.interned(raw)))
-    }
-
-    fn interned(&self, raw: RawGames) -> Games {
-        let mut games = raw.games;
-        games.white = self.lookup.dense(&raw.white);
-        games.black = self.lookup.dense(&raw.black);
-        games
+        self.lookup.intern(raw).map(Some)
     }
 }
 

@@ -209,18 +209,44 @@ impl IdLookup {
         }
     }
 
-    /// Every id was seen by the first pass, which read the same files.
-    pub(super) fn dense(&self, ids: &RawIds) -> Vec<PlayerId> {
+    /// The dense id of each id; `Err` holds an id the first pass did not see.
+    fn dense(&self, ids: &RawIds) -> Result<Vec<PlayerId>, String> {
         match (self, ids) {
-            (IdLookup::Numbers(map), RawIds::Numbers(v)) => v.iter().map(|id| map[id]).collect(),
-            (IdLookup::Text(map), RawIds::Text(v)) => v.iter().map(|id| map[id.as_str()]).collect(),
-            (IdLookup::Text(map), RawIds::Numbers(v)) => {
-                v.iter().map(|id| map[id.to_string().as_str()]).collect()
-            }
-            (IdLookup::Numbers(_), RawIds::Text(_)) => {
-                unreachable!("a text id makes every id text in the first pass")
-            }
+            (IdLookup::Numbers(map), RawIds::Numbers(v)) => v
+                .iter()
+                .map(|id| map.get(id).copied().ok_or_else(|| id.to_string()))
+                .collect(),
+            (IdLookup::Text(map), RawIds::Text(v)) => v
+                .iter()
+                .map(|id| map.get(id.as_str()).copied().ok_or_else(|| id.clone()))
+                .collect(),
+            (IdLookup::Text(map), RawIds::Numbers(v)) => v
+                .iter()
+                .map(|id| {
+                    let id = id.to_string();
+                    map.get(id.as_str()).copied().ok_or(id)
+                })
+                .collect(),
+            // The first pass made every id a number: a text id is new.
+            (IdLookup::Numbers(_), RawIds::Text(v)) => Err(v.first().cloned().unwrap_or_default()),
         }
+    }
+
+    /// Games read in the second pass, their players interned. Every id was seen by the first
+    /// pass, which read the same files, unless a file changed in between.
+    pub(super) fn intern(&self, raw: RawGames) -> Result<Games, IngestError> {
+        let changed = |id: String| {
+            IngestError::File {
+            file: raw.games.source.clone(),
+            problem: format!("changed while the replay was reading it: player {id} was not in it when it was first read; replay again once it is complete"),
+        }
+        };
+        let white = self.dense(&raw.white).map_err(changed)?;
+        let black = self.dense(&raw.black).map_err(changed)?;
+        let mut games = raw.games;
+        games.white = white;
+        games.black = black;
+        Ok(games)
     }
 }
 
@@ -259,7 +285,7 @@ impl DatasetSource {
             if periods.contains(&partition.period) {
                 for file in &partition.files {
                     let raw = games::read_partition(file, partition.period, &mut self.skips)?;
-                    parts.push(self.interned(raw));
+                    parts.push(self.lookup.intern(raw)?);
                     files.push(file.display().to_string());
                 }
             }
@@ -273,13 +299,6 @@ impl DatasetSource {
             ),
         };
         Ok(concat(parts, source))
-    }
-
-    fn interned(&self, raw: RawGames) -> Games {
-        let mut games = raw.games;
-        games.white = self.lookup.dense(&raw.white);
-        games.black = self.lookup.dense(&raw.black);
-        games
     }
 }
 
@@ -329,4 +348,51 @@ pub(super) fn concat(parts: Vec<Games>, source: String) -> Games {
     }
     sort_event_names(&mut out, events);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::GameFormat;
+
+    fn raw(white: RawIds, black: RawIds) -> RawGames {
+        RawGames {
+            games: Games {
+                source: "g.csv".into(),
+                ..Games::default()
+            },
+            white,
+            black,
+            format: GameFormat::Canonical,
+            sha256: String::new(),
+            pgn: None,
+        }
+    }
+
+    #[test]
+    fn ids_the_first_pass_did_not_see_are_an_error_not_a_panic() {
+        let lookup = IdLookup::new(&PlayerIds::Numbers(vec![3, 7]));
+        let games = lookup
+            .intern(raw(RawIds::Numbers(vec![7]), RawIds::Numbers(vec![3])))
+            .unwrap();
+        assert_eq!((games.white, games.black), (vec![1], vec![0]));
+        for (white, black) in [
+            (RawIds::Numbers(vec![8]), RawIds::Numbers(vec![3])),
+            (RawIds::Text(vec!["x".into()]), RawIds::Numbers(vec![3])),
+        ] {
+            let e = lookup.intern(raw(white, black)).unwrap_err().to_string();
+            assert!(
+                e.starts_with("g.csv: changed while the replay was reading it"),
+                "{e}"
+            );
+        }
+        let text = IdLookup::new(&PlayerIds::Text(vec!["3".into(), "a".into()]));
+        let games = text
+            .intern(raw(
+                RawIds::Numbers(vec![3]),
+                RawIds::Text(vec!["a".into()]),
+            ))
+            .unwrap();
+        assert_eq!((games.white, games.black), (vec![0], vec![1]));
+    }
 }
