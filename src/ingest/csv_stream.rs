@@ -152,9 +152,9 @@ impl CsvSource {
             };
             let mine = rows(&|m| periods.contains(&m));
             let later = rows(&|m| m > last);
-            parts.push(take_rows(&games, &mine));
+            parts.push(games.select(&mine));
             if !later.is_empty() {
-                self.pending = Some(take_rows(&games, &later));
+                self.pending = Some(games.select(&later));
                 break;
             }
         }
@@ -179,31 +179,5 @@ impl CsvSource {
             &mut self.skips,
         )?;
         self.lookup.intern(raw).map(Some)
-    }
-}
-
-fn pick<T: Copy>(column: &[T], rows: &[usize]) -> Vec<T> {
-    if column.is_empty() {
-        return Vec::new();
-    }
-    rows.iter().map(|&i| column[i]).collect()
-}
-
-/// The games `rows` of `games`, with its event names.
-fn take_rows(games: &Games, rows: &[usize]) -> Games {
-    Games {
-        period: pick(&games.period, rows),
-        date: pick(&games.date, rows),
-        event: pick(&games.event, rows),
-        event_start: pick(&games.event_start, rows),
-        white: pick(&games.white, rows),
-        black: pick(&games.black, rows),
-        score: pick(&games.score, rows),
-        white_rating: pick(&games.white_rating, rows),
-        black_rating: pick(&games.black_rating, rows),
-        source_row: pick(&games.source_row, rows),
-        row_word: games.row_word,
-        event_names: games.event_names.clone(),
-        source: games.source.clone(),
     }
 }

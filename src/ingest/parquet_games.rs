@@ -242,19 +242,7 @@ fn event_ids(column: Option<&Column>) -> (Vec<u32>, HashMap<String, u32>) {
         .and_then(|c| c.cast(&DataType::Int64).ok())
     {
         if let Ok(numbers) = numbers.i64() {
-            let mut ids: IdMap<i64, u32> = IdMap::default();
-            let rows = numbers
-                .iter()
-                .map(|v| match v {
-                    Some(v) => {
-                        let next = ids.len() as u32 + 1;
-                        *ids.entry(v).or_insert(next)
-                    }
-                    None => EVENT_NONE,
-                })
-                .collect();
-            let names = ids.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-            return (rows, names);
+            return numbered(numbers.iter());
         }
     }
     let Some(text) = column.and_then(|c| c.cast(&DataType::String).ok()) else {
@@ -263,10 +251,20 @@ fn event_ids(column: Option<&Column>) -> (Vec<u32>, HashMap<String, u32>) {
     let Ok(text) = text.str() else {
         return (Vec::new(), HashMap::new());
     };
-    let mut ids: IdMap<&str, u32> = IdMap::default();
-    let rows = text
-        .iter()
-        .map(|v| match v.map(str::trim).filter(|v| !v.is_empty()) {
+    numbered(
+        text.iter()
+            .map(|v| v.map(str::trim).filter(|v| !v.is_empty())),
+    )
+}
+
+/// Each value's number, 1, 2, … in order of first appearance ([`EVENT_NONE`] for none), and each
+/// distinct value's name.
+fn numbered<K: std::hash::Hash + Eq + ToString>(
+    values: impl Iterator<Item = Option<K>>,
+) -> (Vec<u32>, HashMap<String, u32>) {
+    let mut ids: IdMap<K, u32> = IdMap::default();
+    let rows = values
+        .map(|v| match v {
             Some(v) => {
                 let next = ids.len() as u32 + 1;
                 *ids.entry(v).or_insert(next)

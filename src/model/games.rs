@@ -64,4 +64,29 @@ impl Games {
     pub fn has_recorded_ratings(&self) -> bool {
         !self.white_rating.is_empty()
     }
+
+    /// The games `rows`, in that order, with the same event names and source.
+    pub fn select(&self, rows: &[usize]) -> Games {
+        fn pick<T: Copy>(column: &[T], rows: &[usize]) -> Vec<T> {
+            if column.is_empty() {
+                return Vec::new();
+            }
+            rows.iter().map(|&i| column[i]).collect()
+        }
+        Games {
+            period: pick(&self.period, rows),
+            date: pick(&self.date, rows),
+            event: pick(&self.event, rows),
+            event_start: pick(&self.event_start, rows),
+            white: pick(&self.white, rows),
+            black: pick(&self.black, rows),
+            score: pick(&self.score, rows),
+            white_rating: pick(&self.white_rating, rows),
+            black_rating: pick(&self.black_rating, rows),
+            source_row: pick(&self.source_row, rows),
+            row_word: self.row_word,
+            event_names: self.event_names.clone(),
+            source: self.source.clone(),
+        }
+    }
 }

@@ -192,7 +192,7 @@ impl<'a> RunWriter<'a> {
             self.games.add(games)?;
         }
         if self.csv {
-            let path = self.staged.path.join(format!("lists/{}.csv", list.month));
+            let path = self.staged.path.join(format!("lists/{}.csv", list.month()));
             tables::write_csv_list(&path, self.players, self.info, list.rows)?;
         }
         Ok(())

@@ -6,10 +6,10 @@ use crate::model::Games;
 use crate::systems::fide::SideResult;
 use crate::systems::gcr::{expected, GcrConfig, PairTable};
 
-use super::periodic::{empty_summary, Publisher};
+use super::periodic::Publisher;
 use super::periods::Periods;
 use super::schedule::SkippedGames;
-use super::{Inputs, ListRows, Published, RatedGames, ReplayError, Run, Sink};
+use super::{Inputs, ListRows, ListSummary, Published, RatedGames, ReplayError, Run, Sink};
 
 pub fn run(
     config: &GcrConfig,
@@ -29,12 +29,11 @@ pub fn run(
     rows.with_exact = true;
     let mut publisher = Publisher::new(n);
     // The system rates from games alone: the starting list stays empty.
-    let mut summary = empty_summary(&lists, 0);
+    let mut summary = ListSummary::empty(lists[0]);
     publisher.publish(std::iter::empty(), &mut rows, &mut summary);
     sink.publish(Published {
         lists: &run.lists,
         t: 0,
-        month: lists[0],
         rows: &rows,
         games: &games,
         input: &Games::default(),
@@ -45,7 +44,7 @@ pub fn run(
     for t in 1..lists.len() {
         let period = periods.get(t)?;
         let (schedule, range) = (period.schedule, period.range.clone());
-        let mut summary = empty_summary(&lists, t);
+        let mut summary = ListSummary::empty(lists[t]);
         publisher.games.iter_mut().for_each(|g| *g = 0);
         games.clear();
         for at in range {
@@ -85,7 +84,6 @@ pub fn run(
         sink.publish(Published {
             lists: &run.lists,
             t,
-            month: lists[t],
             rows: &rows,
             games: &games,
             input: period.input,

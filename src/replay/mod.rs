@@ -133,6 +133,20 @@ pub struct ListSummary {
 }
 
 /// What a replay returns; the lists and games themselves went to its `Sink` as they were made.
+impl ListSummary {
+    /// A list's counts before anything is counted.
+    fn empty(month: Month) -> ListSummary {
+        ListSummary {
+            month,
+            players: 0,
+            new: 0,
+            delisted: 0,
+            games: 0,
+            games_not_counted: 0,
+        }
+    }
+}
+
 pub struct Run {
     /// Index 0 is the starting list; then the lists computed.
     pub lists: Vec<Month>,
@@ -146,12 +160,17 @@ pub struct Published<'a> {
     pub lists: &'a [Month],
     /// The list's index in `Run::lists` (0 is the starting list).
     pub t: usize,
-    pub month: Month,
     /// The list's rows alone (`starts` is `[0, rows]`).
     pub rows: &'a ListRows,
     /// The games rated on it; `game` indexes `input`.
     pub games: &'a RatedGames,
     pub input: &'a Games,
+}
+
+impl Published<'_> {
+    pub fn month(&self) -> Month {
+        self.lists[self.t]
+    }
 }
 
 /// Where a replay hands each list as soon as it is published, so that no run keeps every list in
@@ -302,19 +321,11 @@ fn run_fide(
     let mut rows = ListRows::default();
     let mut games = RatedGames::default();
     let mut publisher = Publisher::new(state.players());
-    let mut start = ListSummary {
-        month: lists[0],
-        players: 0,
-        new: 0,
-        delisted: 0,
-        games: 0,
-        games_not_counted: 0,
-    };
+    let mut start = ListSummary::empty(lists[0]);
     publisher.publish(&mut rows, &mut start, &mut state, start_rules, lists[0], 0);
     sink.publish(Published {
         lists: &run.lists,
         t: 0,
-        month: lists[0],
         rows: &rows,
         games: &games,
         input: &Games::default(),
@@ -341,14 +352,7 @@ fn run_fide(
         };
         period::compute(&frozen, &rules, &index, month, &mut results, &mut outcomes);
 
-        let mut summary = ListSummary {
-            month,
-            players: 0,
-            new: 0,
-            delisted: 0,
-            games: 0,
-            games_not_counted: 0,
-        };
+        let mut summary = ListSummary::empty(month);
         games.clear();
         games.record(&mut summary, &index, &results, &period, t);
         for (&player, outcome) in index.players.iter().zip(&outcomes) {
@@ -374,7 +378,6 @@ fn run_fide(
         sink.publish(Published {
             lists: &run.lists,
             t,
-            month,
             rows: &rows,
             games: &games,
             input: period.input,

@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use crate::model::{Games, Month, PlayerId};
+use crate::model::{Games, PlayerId};
 use crate::systems::fide::SideResult;
 use crate::systems::PeriodicSystem;
 
@@ -41,12 +41,11 @@ pub fn run<S: PeriodicSystem>(
     for e in &inputs.start_list.entries {
         publisher.total[e.player as usize] = e.total_games.unwrap_or(0);
     }
-    let mut summary = empty_summary(&lists, 0);
+    let mut summary = ListSummary::empty(lists[0]);
     publisher.publish(published(system, &state), &mut rows, &mut summary);
     sink.publish(Published {
         lists: &run.lists,
         t: 0,
-        month: lists[0],
         rows: &rows,
         games: &games,
         input: &Games::default(),
@@ -68,7 +67,7 @@ pub fn run<S: PeriodicSystem>(
         for g in games_of.iter_mut() {
             g.clear();
         }
-        let mut summary = empty_summary(&lists, t);
+        let mut summary = ListSummary::empty(lists[t]);
         games.clear();
         for (i, slot) in slots.iter().enumerate() {
             let (w, b) = (slot.white as usize, slot.black as usize);
@@ -116,7 +115,6 @@ pub fn run<S: PeriodicSystem>(
         sink.publish(Published {
             lists: &run.lists,
             t,
-            month: lists[t],
             rows: &rows,
             games: &games,
             input: period.input,
@@ -126,17 +124,6 @@ pub fn run<S: PeriodicSystem>(
     }
     run.skipped = periods.skipped();
     Ok(run)
-}
-
-pub(super) fn empty_summary(lists: &[Month], t: usize) -> ListSummary {
-    ListSummary {
-        month: lists[t],
-        players: 0,
-        new: 0,
-        delisted: 0,
-        games: 0,
-        games_not_counted: 0,
-    }
 }
 
 /// One game in the games table: each side's frozen rating, its expected score and, where the

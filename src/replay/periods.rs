@@ -78,16 +78,14 @@ impl<'a> Periods<'a> {
         source: &'a mut dyn PeriodSource,
     ) -> Result<Periods<'a>, ReplayError> {
         let periods: Vec<Month> = source.periods().iter().map(|&(m, _)| m).collect();
-        let lists = schedule::lists_for_periods(scenario, &periods);
+        let (rated_on, lists) = schedule::lists_for_periods(scenario, &periods);
         let mut periods_of = vec![Vec::new(); lists.len()];
         let mut skipped = SkippedGames::default();
-        for &(period, games) in source.periods() {
-            let list = schedule::list_of_period(scenario, period).ok_or_else(|| {
-                ReplayError::PeriodOutsideCalendar {
-                    period,
-                    start: scenario.calendar.start,
-                    end: scenario.calendar.end,
-                }
+        for (&(period, games), list) in source.periods().iter().zip(rated_on) {
+            let list = list.ok_or(ReplayError::PeriodOutsideCalendar {
+                period,
+                start: scenario.calendar.start,
+                end: scenario.calendar.end,
             })?;
             match lists.binary_search(&list) {
                 Ok(t) if t > 0 => periods_of[t].push(period),

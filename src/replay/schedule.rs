@@ -136,22 +136,21 @@ pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayEr
     place(scenario, games, lists, &list_of, skipped)
 }
 
-/// The run's lists for a source read list by list, from its rating periods alone: the lists the
-/// periods are rated on, up to the last one's (or the scenario's end of run).
-pub fn lists_for_periods(scenario: &Scenario, periods: &[Month]) -> Vec<Month> {
+/// For a source read list by list, from its rating periods alone: the list each period is rated
+/// on (`None` outside the scenario's calendar), and the run's lists, up to the last period's list
+/// (or the scenario's end of run).
+pub fn lists_for_periods(
+    scenario: &Scenario,
+    periods: &[Month],
+) -> (Vec<Option<Month>>, Vec<Month>) {
     let calendar = Calendar::new(scenario);
-    let last = periods
+    let rated_on: Vec<Option<Month>> = periods
         .iter()
-        .filter_map(|&p| calendar.rated_on(Some(p), None))
-        .max();
+        .map(|&p| calendar.rated_on(Some(p), None))
+        .collect();
     let mut lists = vec![scenario.start_list_month()];
-    lists.extend(scenario.run_lists(last));
-    lists
-}
-
-/// The list a rating period's games are rated on; `None` outside the scenario's calendar.
-pub fn list_of_period(scenario: &Scenario, period: Month) -> Option<Month> {
-    Calendar::new(scenario).rated_on(Some(period), None)
+    lists.extend(scenario.run_lists(rated_on.iter().flatten().max().copied()));
+    (rated_on, lists)
 }
 
 /// Schedules the games of one list, `lists[t]`, read on their own: every game is rated on it.

@@ -809,17 +809,7 @@ impl PeriodSource for ByPeriod {
         let rows: Vec<usize> = (0..g.len())
             .filter(|&i| g.period[i].is_some_and(|p| periods.contains(&p)))
             .collect();
-        Ok(Games {
-            period: rows.iter().map(|&i| g.period[i]).collect(),
-            date: rows.iter().map(|&i| g.date[i]).collect(),
-            event: rows.iter().map(|&i| g.event[i]).collect(),
-            event_start: rows.iter().map(|&i| g.event_start[i]).collect(),
-            white: rows.iter().map(|&i| g.white[i]).collect(),
-            black: rows.iter().map(|&i| g.black[i]).collect(),
-            score: rows.iter().map(|&i| g.score[i]).collect(),
-            source_row: rows.iter().map(|&i| g.source_row[i]).collect(),
-            ..g.clone()
-        })
+        Ok(g.select(&rows))
     }
 }
 

@@ -8,6 +8,16 @@ use super::PeriodicSystem;
 /// q = ln 10 / 400.
 const Q: f64 = std::f64::consts::LN_10 / 400.0;
 
+/// The RD of a player seeded from a starting list: an established player (30 games or more) is
+/// well known, a provisional one as unknown as a newcomer. Glicko-2 seeds the same way.
+pub(super) fn seeded_rd(games: u32, initial_rd: f64) -> f64 {
+    if games >= 30 {
+        50.0
+    } else {
+        initial_rd
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GlickoConfig {
     pub initial_rating: f64,
@@ -68,7 +78,7 @@ impl PeriodicSystem for GlickoConfig {
     fn seeded(&self, rating: f64, games: u32) -> GlickoPlayer {
         GlickoPlayer {
             rating,
-            rd: if games >= 30 { 50.0 } else { self.initial_rd },
+            rd: seeded_rd(games, self.initial_rd),
             games,
         }
     }

@@ -98,7 +98,7 @@ impl PeriodicSystem for Glicko2Config {
     fn seeded(&self, rating: f64, games: u32) -> Glicko2Player {
         Glicko2Player {
             rating,
-            rd: if games >= 30 { 50.0 } else { self.initial_rd },
+            rd: super::glicko::seeded_rd(games, self.initial_rd),
             volatility: self.initial_volatility,
             games,
         }
