@@ -28,9 +28,12 @@
 //! ```
 
 #[cfg(feature = "full")]
+pub mod calibrate;
+#[cfg(feature = "full")]
 pub mod cli;
 pub mod generate;
 pub mod ingest;
+mod keys;
 pub mod model;
 mod named;
 #[cfg(feature = "full")]

@@ -1260,8 +1260,8 @@ fn a_generated_world_is_repeatable_and_replays() {
         (vec!["generate", "--scale", "0"], "--scale must be above 0"),
         (vec!["generate", "--scale", "-1"], "--scale must be above 0"),
         (
-            vec!["generate", "--preset", "fide-1990"],
-            "invalid value 'fide-1990'",
+            vec!["generate", "--world", "fide-1990"],
+            "\"fide-1990\" is neither a world file nor a built-in world; the built-in worlds: fide-2008-2023",
         ),
         (
             vec![

@@ -3,7 +3,7 @@ use std::time::Instant;
 
 use super::{count, set_threads};
 use crate::generate::kaggle_like::{self, Shape};
-use crate::generate::world::{self, Settings};
+use crate::generate::world;
 use crate::ingest;
 use crate::output::WorldWriter;
 use crate::pipeline::{self, Quiet, ReplayRequest};
@@ -190,7 +190,7 @@ fn time_reports(run: &Path, runs: usize) -> anyhow::Result<()> {
 
 /// Times the generation of a world, files included.
 fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Result<()> {
-    let settings = Settings::new("fide-2008-2023", scale, seed)?;
+    let settings = world::preset("fide-2008-2023")?.sized(scale, seed)?;
     let dir = std::env::temp_dir().join(format!("elosim-bench-world-{}", std::process::id()));
     let mut seconds = Vec::new();
     let mut games = 0;
@@ -226,7 +226,7 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
     };
     let world_dir = base.join(format!("world-{scale}-{}-{layout}", args.seed));
     if !world_dir.join("summary.json").is_file() {
-        let settings = Settings::new("fide-2008-2023", scale, args.seed)?;
+        let settings = world::preset("fide-2008-2023")?.sized(scale, args.seed)?;
         let t = Instant::now();
         let mut writer = WorldWriter::new(
             &world_dir,

@@ -5,7 +5,8 @@ use anyhow::Context;
 use super::{first_month, last_month, write_output};
 use crate::model::Month;
 use crate::report::crosstable::{
-    difference_text, Below, Crosstable, Expectation, Format, Grouping, Selection,
+    choose, difference_text, read_published, Against, Below, Crosstable, Distance, Expectation,
+    Format, Grouping, Selection, Thresholds,
 };
 use crate::report::game_source::{read_rated_games, RatedGames};
 
@@ -66,6 +67,22 @@ pub struct Args {
     /// The second table's last month (default: --to)
     #[arg(long, value_name = "MONTH", value_parser = last_month)]
     vs_to: Option<Month>,
+    /// Set the table against a published crosstable of real games (data/published/sonas-crosstables.csv):
+    /// the groups and the window (from a table named by its years) are the published table's;
+    /// prints both tables, their difference cell by cell and the distance figures (RMSE, sign
+    /// agreement, coverage, each row's share of the games); --plot draws the three side by side
+    #[arg(long, value_name = "FILE", conflicts_with = "vs")]
+    against: Option<PathBuf>,
+    /// With --against: the published table, when the file holds several (2008-2012, 2021-2023)
+    #[arg(long, value_name = "NAME", requires = "against")]
+    table: Option<String>,
+    /// With --against: cells with at least N games in the run count towards the RMSE and the sign
+    /// agreement (scale it with the run: 50 for a world generated at --scale 0.1)
+    #[arg(long, value_name = "N", default_value_t = Thresholds::FIDE.compared)]
+    compared_games: u64,
+    /// With --against: a published cell is covered when the run has at least N games in it
+    #[arg(long, value_name = "N", default_value_t = Thresholds::FIDE.covered)]
+    covered_games: u64,
     /// A title instead of the source's name and window
     #[arg(long)]
     title: Option<String>,
@@ -75,6 +92,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(file) = &args.against {
+        return run_against(&args, file);
+    }
     let grouping = Grouping {
         width: args.width,
         lowest: args.lowest,
@@ -166,6 +186,68 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some((second, second_title)) = &second {
             second.picture(second_title).save(&vs_path(plot))?;
         }
+    }
+    Ok(())
+}
+
+/// The run's table beside a published one.
+fn run_against(args: &Args, file: &Path) -> anyhow::Result<()> {
+    let format = Format::parse(&args.format).unwrap_or(Format::Text);
+    if Expectation::parse(&args.expected) != Some(Expectation::Fide) {
+        anyhow::bail!("--against compares with tables made with FIDE's expected scores; leave --expected at fide");
+    }
+    let tables = read_published(file)?;
+    let published = choose(tables, args.table.as_deref(), &file.display().to_string())?;
+    let window = published.window();
+    let (from, to) = (
+        args.from.or(window.map(|w| w.0)),
+        args.to.or(window.map(|w| w.1)),
+    );
+    if from.is_none() || to.is_none() {
+        anyhow::bail!(
+            "the published table {:?} is not named by its years (such as 2008-2012); give its window with --from and --to",
+            published.name
+        );
+    }
+    let games = load(&args.source, args)?;
+    let selection = Selection {
+        from,
+        to,
+        established: args.established,
+    };
+    let run = Crosstable::build(
+        &games,
+        published.grouping,
+        Expectation::Fide,
+        args.covered_games,
+        selection,
+    );
+    if run.counts.used == 0 {
+        anyhow::bail!(
+            "{}: no games to tabulate in {} with groups from {} ({} outside the window, {} below {})",
+            args.source.display(),
+            run.window_text(),
+            published.labels[0],
+            run.counts.outside_window,
+            run.counts.below_lowest,
+            published.grouping.lowest
+        );
+    }
+    let thresholds = Thresholds {
+        compared: args.compared_games,
+        covered: args.covered_games,
+        ..Thresholds::FIDE
+    };
+    let distance = Distance::between(&run, &published, thresholds);
+    let against = Against {
+        published: &published,
+        run: &run,
+        distance: &distance,
+        label: args.title.clone().unwrap_or_else(|| games.label.clone()),
+    };
+    write_output(args.out.as_deref(), &against.render(format))?;
+    if let Some(plot) = &args.plot {
+        against.picture().save(plot)?;
     }
     Ok(())
 }

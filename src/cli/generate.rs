@@ -3,7 +3,7 @@ use std::time::Instant;
 
 use super::progress::Bar;
 use super::{count, set_threads};
-use crate::generate::world::{self, Preset, Settings};
+use crate::generate::world;
 use crate::output::WorldWriter;
 use crate::pipeline::Progress;
 
@@ -13,14 +13,16 @@ use crate::pipeline::Progress;
 /// score), players.parquet (id, birth_year, sex, federation, first_month), start-list.parquet (the
 /// established pool on the first list, rated at about their true strength), truth.parquet (id,
 /// month, strength) and summary.json. The same seed and scale give byte-identical files, whatever
-/// the number of threads. Replay it with:
+/// the number of threads; world.toml holds every parameter of the world. Replay it with:
 ///   elosim replay scenarios/fide-historical.toml --games DIR/games.parquet
 ///     --start-list DIR/start-list.parquet --players DIR/players.parquet --from 2008-04
 #[derive(clap::Args)]
 pub struct Args {
-    /// The world: fide-2008-2023 (FIDE's standard pool, January 2008 to December 2023)
-    #[arg(long, default_value = "fide-2008-2023", value_parser = Preset::NAMES.to_vec())]
-    preset: String,
+    /// The world: a world file (TOML, see worlds/fide-2008-2023.toml and docs/generate.md), or a
+    /// built-in world by name: fide-2008-2023 (FIDE's standard pool, January 2008 to December 2023,
+    /// calibrated to Sonas's crosstables of real games)
+    #[arg(long, value_name = "FILE", default_value = "fide-2008-2023")]
+    world: String,
     /// Size against FIDE's (1.0: about 87,000 players on the first list and 13–15 million games;
     /// 0.02 for a quick demo)
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
@@ -42,12 +44,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let settings = Settings::new(&args.preset, args.scale, args.seed)?;
+    let settings = world::load(&args.world)?.sized(args.scale, args.seed)?;
     set_threads(args.threads)?;
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("output/world-{}-{}", args.preset, args.scale)));
+        .unwrap_or_else(|| PathBuf::from(format!("output/world-{}-{}", settings.name, args.scale)));
     let started = Instant::now();
     let mut writer = WorldWriter::new(&out, settings.start, settings.months, args.partitioned)?;
     let bar = Bar::new(args.quiet);
@@ -63,7 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let seconds = started.elapsed().as_secs_f64();
         println!(
             "Generated {} (scale {}, seed {}): {} games, {} players ({} on the starting list) in {:.1} s → {} games/s",
-            settings.preset.name(),
+            settings.name,
             settings.scale,
             settings.seed,
             count(world.games as usize),
@@ -73,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             count((world.games as f64 / seconds) as usize)
         );
         println!(
-            "  files    {}/: {}, truth.parquet, players.parquet, start-list.parquet, summary.json",
+            "  files    {}/: {}, truth.parquet, players.parquet, start-list.parquet, world.toml, summary.json",
             dir.display(),
             if args.partitioned {
                 "games/period=YYYY-MM/"

@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand, each its arguments and one call into the library.
 
 mod bench;
+mod calibrate;
 mod check;
 mod compare;
 mod crosstable;
@@ -46,6 +47,7 @@ enum Command {
     Explain(explain::Args),
     Report(report::Args),
     Generate(generate::Args),
+    Calibrate(calibrate::Args),
     Ingest(ingest::Args),
     Bench(bench::Args),
 }
@@ -62,6 +64,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Explain(args) => explain::run(args),
         Command::Report(args) => report::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
         Command::Ingest(args) => ingest::run(args),
         Command::Bench(args) => bench::run(args),
     }

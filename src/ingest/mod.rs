@@ -31,7 +31,7 @@ pub use lists::{read_list_ratings, ListRatings};
 #[cfg(feature = "full")]
 pub use parquet_games::month_column;
 pub use pgn::{is_pgn, Dates, PgnCounts};
-pub use table::Skips;
+pub use table::{Skips, Table};
 
 /// The files of one replay.
 #[derive(Clone, Debug)]

@@ -108,11 +108,9 @@ impl Table {
     pub fn require(&self, names: &[&str]) -> Result<usize, IngestError> {
         self.find(names).ok_or_else(|| {
             let header = self.header();
-            let near = header.iter().find(|h| {
-                names
-                    .iter()
-                    .any(|n| edit_distance(&h.to_ascii_lowercase(), &n.to_ascii_lowercase()) <= 2)
-            });
+            let near = header
+                .iter()
+                .find(|h| crate::keys::near(h, names).is_some());
             IngestError::MissingColumn {
                 file: self.file().to_string(),
                 column: names.join("` or `"),
@@ -186,23 +184,6 @@ fn read_parquet(path: &Path) -> Result<Table, IngestError> {
         header,
         columns,
     }))
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 /// Invalid rows: an error, or with `--skip-invalid` a count per reason.

@@ -162,12 +162,18 @@ impl WorldWriter {
         let at = |name: &str| self.staged.path.join(name);
         write_players(&at("players.parquet"), world)?;
         write_start_list(&at("start-list.parquet"), world)?;
-        std::fs::write(at("summary.json"), summary.as_bytes()).map_err(|source| {
-            OutputError::Io {
-                path: at("summary.json"),
+        for (name, text) in [
+            ("summary.json", summary),
+            (
+                "world.toml",
+                crate::generate::world::file::dump(&world.settings),
+            ),
+        ] {
+            std::fs::write(at(name), text.as_bytes()).map_err(|source| OutputError::Io {
+                path: at(name),
                 source,
-            }
-        })?;
+            })?;
+        }
         self.staged.commit()
     }
 }
@@ -195,7 +201,7 @@ impl WorldWriter {
             .collect();
         let value = serde_json::json!({
             "elosim": env!("CARGO_PKG_VERSION"),
-            "preset": s.preset.name(),
+            "world": s.name,
             "scale": s.scale,
             "seed": s.seed,
             "first_month": s.start.to_string(),

@@ -4,7 +4,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{diverging, FONT, SIZE};
+use super::{diverging, FONT};
 
 /// One cell: its text and the value that colours it (`None`: white, as Sonas's `=0%` and ×).
 #[derive(Clone, Debug)]
@@ -26,8 +26,9 @@ pub struct Heatmap {
     pub cells: Vec<Vec<HeatCell>>,
     /// The value drawn in full colour (and beyond).
     pub full_at: f64,
-    /// The legend's unit, e.g. "percentage points".
-    pub unit: String,
+    /// What the legend's colours mean, e.g. "red: row group underperformed · blue: outperformed
+    /// (percentage points)".
+    pub legend: String,
 }
 
 fn style(size: u32, h: HPos) -> TextStyle<'static> {
@@ -41,7 +42,8 @@ impl Heatmap {
         &self,
         area: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let (width, height) = (SIZE.0 as i32, SIZE.1 as i32);
+        let (width, height) = area.dim_in_pixel();
+        let (width, height) = (width as i32, height as i32);
         area.draw(&Text::new(
             self.title.clone(),
             (width / 2, 24),
@@ -105,16 +107,18 @@ impl Heatmap {
                 ))?;
             }
         }
-        self.draw_legend(area, (top + n_rows * cell_h + 30).min(height - 45))
+        self.draw_legend(area, width, (top + n_rows * cell_h + 30).min(height - 45))
     }
 
     /// A colour bar from −full to +full under the grid.
     fn draw_legend<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
+        width: i32,
         y: i32,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let (x0, w, h) = (400, 400, 16);
+        let (w, h) = (400, 16);
+        let x0 = (width - w) / 2;
         let steps = 80;
         for i in 0..steps {
             let v = -self.full_at + 2.0 * self.full_at * (f64::from(i) + 0.5) / f64::from(steps);
@@ -136,10 +140,7 @@ impl Heatmap {
             style(13, HPos::Left),
         ))?;
         area.draw(&Text::new(
-            format!(
-                "red: row group underperformed · blue: outperformed ({})",
-                self.unit
-            ),
+            self.legend.clone(),
             (x0 + w / 2, y + h + 14),
             style(13, HPos::Center),
         ))?;

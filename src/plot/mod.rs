@@ -46,6 +46,8 @@ pub enum Picture {
     Lines(LineChart),
     Bars(BarChart),
     Density(Density),
+    /// Heatmaps side by side, each at the usual size.
+    Panels(Vec<Heatmap>),
 }
 
 impl Picture {
@@ -56,9 +58,24 @@ impl Picture {
             Picture::Lines(l) => l.draw(area),
             Picture::Bars(b) => b.draw(area),
             Picture::Density(d) => d.draw(area),
+            Picture::Panels(panels) => {
+                let areas = area.split_evenly((1, panels.len().max(1)));
+                panels
+                    .iter()
+                    .zip(&areas)
+                    .try_for_each(|(panel, area)| panel.draw(area))
+            }
         }
         .map_err(|e| e.to_string())?;
         area.present().map_err(|e| e.to_string())
+    }
+
+    /// Its size in pixels: panels side by side are each of the usual size.
+    fn size(&self) -> (u32, u32) {
+        match self {
+            Picture::Panels(panels) => (SIZE.0 * panels.len().max(1) as u32, SIZE.1),
+            _ => SIZE,
+        }
     }
 
     /// The picture as an SVG document (for files and for inlining in HTML).
@@ -66,7 +83,7 @@ impl Picture {
         register_font();
         let mut out = String::new();
         {
-            let area = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+            let area = SVGBackend::with_string(&mut out, self.size()).into_drawing_area();
             self.draw(&area)?;
         }
         Ok(out)
@@ -93,7 +110,7 @@ impl Picture {
             }
             Some("png") => {
                 register_font();
-                let area = BitMapBackend::new(&temporary, SIZE).into_drawing_area();
+                let area = BitMapBackend::new(&temporary, self.size()).into_drawing_area();
                 if let Err(message) = self.draw(&area) {
                     let _ = std::fs::remove_file(&temporary);
                     return Err(draw_error(message));

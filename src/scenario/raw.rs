@@ -97,16 +97,7 @@ const TOP_KEYS: &[&str] = &[
 
 /// Reads one file: what could be read, and the problems found (a syntax error is fatal).
 pub fn read(path: &Path) -> Result<(RawScenario, Vec<Problem>), ScenarioError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let table: Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| ScenarioError::Syntax {
-            path: path.to_path_buf(),
-            message: e.to_string().trim().to_string(),
-        })?;
+    let table = crate::keys::read_table(path).map_err(|e| ScenarioError::reading(path, e))?;
     let mut walk = Walk {
         file: path.to_path_buf(),
         problems: Vec::new(),

@@ -26,10 +26,6 @@ pub struct EventPlan {
     pub period: Month,
 }
 
-/// Swiss opens of 16 to 120 players.
-const SWISS_SIZES: (u64, u64) = (16, 120);
-/// Round robins of 6 to 12 players.
-const ROUND_ROBIN_SIZES: (u64, u64) = (6, 12);
 /// Rounds of a Swiss: 5 to 11, nine the most common.
 const SWISS_ROUNDS: [u32; 11] = [5, 6, 7, 7, 8, 9, 9, 9, 9, 10, 11];
 
@@ -44,7 +40,7 @@ pub fn plan_month(
     month: Month,
     rng: &mut SplitMix64,
 ) -> Vec<EventPlan> {
-    let mut regional: Vec<Vec<usize>> = vec![Vec::new(); usize::from(settings.regions)];
+    let mut regional: Vec<Vec<usize>> = vec![Vec::new(); settings.regions as usize];
     let mut international = Vec::new();
     let mut round_robin = Vec::new();
     for &p in participants {
@@ -57,20 +53,25 @@ pub fn plan_month(
             regional[usize::from(players[p].region)].push(p);
         }
     }
+    let swiss_sizes = (u64::from(settings.swiss_min), u64::from(settings.swiss_max));
+    let round_robin_sizes = (
+        u64::from(settings.round_robin_min),
+        u64::from(settings.round_robin_max),
+    );
     let mut plans = Vec::new();
     for mut pool in regional {
-        if (pool.len() as u64) < SWISS_SIZES.0 {
+        if (pool.len() as u64) < swiss_sizes.0 {
             international.append(&mut pool);
             continue;
         }
-        swiss_events(pool, month, rng, &mut plans);
+        swiss_events(pool, swiss_sizes, month, rng, &mut plans);
     }
-    swiss_events(international, month, rng, &mut plans);
+    swiss_events(international, swiss_sizes, month, rng, &mut plans);
     round_robin.sort_by(|&a, &b| {
         let r = |p: usize| organisers.get(p).unwrap_or(f64::NEG_INFINITY);
         r(b).total_cmp(&r(a)).then(a.cmp(&b))
     });
-    for group in cut(&round_robin, ROUND_ROBIN_SIZES, rng) {
+    for group in cut(&round_robin, round_robin_sizes, rng) {
         let rounds = (group.len() - 1 + group.len() % 2) as u32;
         plans.push(plan(
             Kind::RoundRobin,
@@ -86,12 +87,13 @@ pub fn plan_month(
 
 fn swiss_events(
     mut pool: Vec<usize>,
+    sizes: (u64, u64),
     month: Month,
     rng: &mut SplitMix64,
     plans: &mut Vec<EventPlan>,
 ) {
     shuffle(&mut pool, rng);
-    for group in cut(&pool, SWISS_SIZES, rng) {
+    for group in cut(&pool, sizes, rng) {
         let rounds = SWISS_ROUNDS[rng.below(SWISS_ROUNDS.len() as u64) as usize];
         // Opens are played over weekends and holidays: about two rounds a day.
         plans.push(plan(

@@ -10,6 +10,8 @@
 //! number of threads.
 
 mod events;
+pub mod file;
+pub mod params;
 mod people;
 mod play;
 mod settings;
@@ -19,8 +21,9 @@ use rayon::prelude::*;
 use crate::model::{Day, Month};
 
 use super::SplitMix64;
+pub use file::{load, preset, WorldError};
 pub use people::{Player, Sex};
-pub use settings::{Preset, Settings};
+pub use settings::{Settings, SettingsError};
 
 /// One month of the world: the games of the events that started in it, and the truth.
 #[derive(Debug, Default)]
@@ -78,7 +81,7 @@ pub fn generate(
     organisers.grow(pool);
     for i in 0..pool {
         let p = people::established(settings.first_id + i as u32, start_year, &mut rng, settings);
-        let row = start_row(&p, start_year, &mut rng);
+        let row = start_row(&p, start_year, settings, &mut rng);
         organisers.set(i, f64::from(row.rating));
         start_list.push(row);
         players.push(p);
@@ -90,7 +93,7 @@ pub fn generate(
         let year = start_year + f64::from(t) / 12.0 + 1.0 / 24.0;
         let open = settings.open_share(month);
         let arrivals = poisson(
-            settings.arrivals(year) * settings.scale * open.max(0.1),
+            settings.arrivals(year) * settings.scale * settings.arrivals_share(month),
             &mut rng,
         );
         for _ in 0..arrivals {
@@ -101,7 +104,7 @@ pub fn generate(
         for p in &mut players {
             p.step(&mut rng, settings, year);
         }
-        let strength: Vec<f64> = players.iter().map(|p| p.strength(year)).collect();
+        let strength: Vec<f64> = players.iter().map(|p| p.strength(year, settings)).collect();
         let participants: Vec<usize> = (0..players.len())
             .filter(|&i| {
                 let p = &players[i];
@@ -121,7 +124,7 @@ pub fn generate(
             .enumerate()
             .map(|(e, plan)| {
                 let mut rng = SplitMix64::new(event_seed(settings.seed, t, e));
-                play_event(plan, &strength, &organisers, &mut rng)
+                play_event(plan, &strength, &organisers, settings, &mut rng)
             })
             .collect();
         batch.clear(month);
@@ -176,8 +179,10 @@ impl MonthBatch {
 /// The starting list's row of an established player: their strength today, give or take a little
 /// (a published rating is never exact), at least the list's floor; K 15, or 10 from 2400
 /// (reference §3.2, 2008).
-fn start_row(p: &Player, year: f64, rng: &mut SplitMix64) -> StartRow {
-    let rating = (p.strength(year) + 25.0 * rng.normal()).round().max(1401.0) as i32;
+fn start_row(p: &Player, year: f64, settings: &Settings, rng: &mut SplitMix64) -> StartRow {
+    let rating = (p.strength(year, settings) + 25.0 * rng.normal())
+        .round()
+        .max(1401.0) as i32;
     StartRow {
         id: p.id,
         rating,
@@ -192,13 +197,14 @@ fn play_event(
     plan: &events::EventPlan,
     strength: &[f64],
     organisers: &play::OrganiserRatings,
+    settings: &Settings,
     rng: &mut SplitMix64,
 ) -> Vec<(u32, u32, u8)> {
     let mut games = Vec::new();
     let mut outcome = SplitMix64::new(rng.next_u64());
     let mut play = |a: usize, b: usize| {
         let (w, bl) = (plan.players[a], plan.players[b]);
-        let s = play::result(strength[w], strength[bl], &mut outcome);
+        let s = play::result(strength[w], strength[bl], settings, &mut outcome);
         games.push((w as u32, bl as u32, s));
         s
     };

@@ -46,11 +46,11 @@ impl Player {
     }
 
     /// True strength at a fractional year (the truth the replay is judged against).
-    pub fn strength(&self, year: f64) -> f64 {
+    pub fn strength(&self, year: f64, settings: &Settings) -> f64 {
         let age = self.age(year);
         let grown = (age - self.entry_age).max(0.0);
         let developing = self.entry_gap * (-grown / self.development).exp();
-        (self.potential - developing - decline(age) + self.walk).max(WEAKEST)
+        (self.potential - developing - settings.decline(age) + self.walk).max(WEAKEST)
     }
 
     /// One month of the random walk (mean-reverting, so that it stays a few dozen points wide) and
@@ -69,12 +69,6 @@ impl Player {
             }
         }
     }
-}
-
-/// Points lost to age after forty: 35 at 50, 140 at 60, 315 at 70.
-fn decline(age: f64) -> f64 {
-    let over = (age - 40.0).max(0.0);
-    0.35 * over * over
 }
 
 /// A player of the established pool on the first list: an adult or older junior near potential.
@@ -97,7 +91,7 @@ pub fn established(id: u32, year: f64, rng: &mut SplitMix64, settings: &Settings
     // The pool's strength today is drawn first; the potential is what the age curve implies.
     let today = settings.pool_strength_mean + settings.pool_strength_sd * rng.normal();
     let today = today.max(settings.pool_strength_min + 30.0 * rng.unit());
-    p.potential = today + decline(age);
+    p.potential = today + settings.decline(age);
     if age < 20.0 {
         // A junior on the list is still improving: part of the potential is yet to come.
         let gap = settings.junior_gap_on_list * rng.unit();
@@ -143,7 +137,7 @@ pub fn newcomer(
         sex: sex(rng, settings.female_share),
         region: region(rng, settings.regions),
         first_month: month,
-        potential: settings.ceiling(entry + gap) + decline(age),
+        potential: settings.ceiling(entry + gap) + settings.decline(age),
         entry_gap: gap,
         entry_age: age,
         development: settings.development_years * (0.6 + 0.8 * rng.unit()),
@@ -162,16 +156,18 @@ fn sex(rng: &mut SplitMix64, female_share: f64) -> Sex {
 }
 
 /// Regions of very different sizes (Zipf-like), as federations are.
-fn region(rng: &mut SplitMix64, regions: u16) -> u16 {
+fn region(rng: &mut SplitMix64, regions: u32) -> u16 {
     let u = rng.unit();
     // P(k) = log((k + 1) / k) / log(regions + 1): a discrete Zipf-like law over 1..=regions.
-    let r = (f64::from(regions + 1).powf(u)).floor() as u16;
-    r.clamp(1, regions) - 1
+    let r = (f64::from(regions + 1).powf(u)).floor() as u32;
+    (r.clamp(1, regions) - 1) as u16
 }
 
 /// Events per year: lognormal, most players a few, some many.
 fn activity(rng: &mut SplitMix64, settings: &Settings) -> f64 {
-    settings.events_per_year * (0.6 * rng.normal() - 0.18).exp()
+    let spread = settings.activity_spread;
+    // The log-normal's mean is `events_per_year`.
+    settings.events_per_year * (spread * rng.normal() - spread * spread / 2.0).exp()
 }
 
 #[cfg(test)]
@@ -194,7 +190,8 @@ mod tests {
             activity: 3.0,
             active: true,
         };
-        let at = |age: f64| p.strength(2000.0 + age);
+        let settings = crate::generate::world::file::preset("fide-2008-2023").unwrap();
+        let at = |age: f64| p.strength(2000.0 + age, &settings);
         assert_eq!(at(10.0), 1200.0);
         let first = at(12.0) - at(10.0);
         let later = at(22.0) - at(20.0);

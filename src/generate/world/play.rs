@@ -1,6 +1,6 @@
 //! Game results drawn from the true strengths, and the organisers' own ratings.
 
-use super::SplitMix64;
+use super::{Settings, SplitMix64};
 
 /// The expected score of a player `diff` points stronger: the normal curve with σ = 200·√2 that
 /// FIDE's table 8.1.2 tabulates (reference §2), so that true strengths live on the rating scale
@@ -31,18 +31,20 @@ fn erfc(x: f64) -> f64 {
     }
 }
 
-/// The draw rate: higher between strong players and between equals (a fifth of games at 1200, half
-/// at 2700 between equals), falling as the strength difference grows.
-pub fn draw_rate(white: f64, black: f64) -> f64 {
+/// The draw rate: higher between strong players and between equals (`draw_rate_low` at 1200,
+/// `draw_rate_high` at 2700 between equals), falling by a factor e per `draw_decay` points of
+/// difference.
+pub fn draw_rate(white: f64, black: f64, settings: &Settings) -> f64 {
     let level = ((white + black) / 2.0 - 1200.0) / 1500.0;
-    let equal = 0.20 + 0.30 * level.clamp(0.0, 1.0);
-    equal * (-(white - black).abs() / 350.0).exp()
+    let (low, high) = (settings.draw_rate_low, settings.draw_rate_high);
+    let equal = low + (high - low) * level.clamp(0.0, 1.0);
+    equal * (-(white - black).abs() / settings.draw_decay).exp()
 }
 
-/// White's result in half points. White's first-move advantage is worth about 30 points.
-pub fn result(white: f64, black: f64, rng: &mut SplitMix64) -> u8 {
-    let e = expected(white + 30.0 - black);
-    let draw = draw_rate(white, black).min(2.0 * e.min(1.0 - e));
+/// White's result in half points; White's first move is worth `white_advantage` points.
+pub fn result(white: f64, black: f64, settings: &Settings, rng: &mut SplitMix64) -> u8 {
+    let e = expected(white + settings.white_advantage - black);
+    let draw = draw_rate(white, black, settings).min(2.0 * e.min(1.0 - e));
     let win = e - draw / 2.0;
     let u = rng.unit();
     if u < win {
@@ -141,11 +143,13 @@ mod tests {
 
     #[test]
     fn results_follow_the_strengths_with_realistic_draws() {
+        let settings = crate::generate::world::preset("fide-2008-2023").unwrap();
+        let draw_rate = |w, b| draw_rate(w, b, &settings);
         let mut rng = SplitMix64::new(9);
         let games = 200_000;
         let (mut points, mut draws) = (0u64, 0u64);
         for _ in 0..games {
-            let r = result(2000.0, 1930.0, &mut rng);
+            let r = result(2000.0, 1930.0, &settings, &mut rng);
             points += u64::from(r);
             draws += u64::from(r == 1);
         }

@@ -301,6 +301,10 @@ pub fn difference_text(a: &Crosstable, b: &Crosstable, title: &str) -> String {
     )
 }
 
+/// The heatmap legend of a crosstable's cells.
+pub(super) const LEGEND: &str =
+    "red: row group underperformed · blue: outperformed (percentage points)";
+
 impl Crosstable {
     /// The table as a heatmap in Sonas's colours (full colour at 15 percentage points).
     pub fn picture(&self, title: &str) -> Picture {
@@ -337,7 +341,7 @@ impl Crosstable {
                 .collect(),
             cells,
             full_at: 15.0,
-            unit: "percentage points".to_string(),
+            legend: LEGEND.to_string(),
         })
     }
 }

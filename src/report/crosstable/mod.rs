@@ -335,9 +335,15 @@ pub fn signed_percent(points: f64, decimals: usize) -> String {
     format!("{sign}{rounded:.decimals$}%")
 }
 
+mod against;
+mod distance;
 mod format;
+mod published;
 
+pub use against::Against;
+pub use distance::{CellDistance, Distance, RowShare, Thresholds};
 pub use format::{difference_text, Format};
+pub use published::{choose, read_published, PublishedError, PublishedTable};
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,188 @@
+//! One evaluation of a world: generated at a reduced scale with fixed seeds, replayed under a
+//! scenario in memory, and its crosstables set against the published ones.
+
+use std::time::Instant;
+
+use crate::generate::world::{self, Settings};
+use crate::model::Month;
+use crate::replay::{self, ReplayError};
+use crate::report::crosstable::{
+    Crosstable, Distance, Expectation, PublishedTable, Selection, Thresholds,
+};
+use crate::scenario::{Scenario, ScenarioError};
+
+use super::memory::{GamesForTables, WorldGames};
+
+/// A published table and the window of the run's games set against it.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub published: PublishedTable,
+    pub from: Month,
+    pub to: Month,
+    /// Its weight in the objective.
+    pub weight: f64,
+}
+
+/// How the distances are folded into one number to minimise.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Objective {
+    /// Weight of the row shares' squared log ratio against the cells' squared points: 25 makes a
+    /// row ×1.5 off its share cost as much as every cell 2 points off.
+    pub share_weight: f64,
+}
+
+impl Default for Objective {
+    fn default() -> Objective {
+        Objective { share_weight: 25.0 }
+    }
+}
+
+/// What one evaluation found.
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    /// One per target, in the targets' order.
+    pub distances: Vec<Distance>,
+    pub objective: f64,
+    /// Games generated over every seed.
+    pub games: u64,
+    pub seconds: f64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EvaluateError {
+    #[error("generating the world: {0}")]
+    Generate(String),
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    #[error("replaying the world: {0}")]
+    Replay(#[from] ReplayError),
+    #[error("the scenario {} has no list after the world's first month {start}; a world must start within the scenario's calendar", .file.display())]
+    NoList {
+        file: std::path::PathBuf,
+        start: Month,
+    },
+}
+
+/// The scenario narrowed to a run from the world's starting list: its first list computed is the
+/// first list after the world's first month.
+pub fn scenario_for(scenario: &Scenario, settings: &Settings) -> Result<Scenario, EvaluateError> {
+    let mut scenario = scenario.clone();
+    let from = scenario
+        .timeline
+        .lists_between(settings.start.plus(1), scenario.calendar.end)
+        .first()
+        .copied()
+        .ok_or(EvaluateError::NoList {
+            file: scenario.file.clone(),
+            start: settings.start,
+        })?;
+    scenario.set_window(Some(from), None)?;
+    Ok(scenario)
+}
+
+/// Generates the world once per seed (`settings.seed` is replaced), replays each under
+/// `scenario`, and sets the crosstables of all their games against the targets. Thresholds are
+/// for FIDE's size and are scaled to the games generated.
+pub fn evaluate(
+    settings: &Settings,
+    seeds: &[u64],
+    scenario: &Scenario,
+    targets: &[Target],
+    objective: Objective,
+) -> Result<Evaluation, EvaluateError> {
+    let started = Instant::now();
+    let scenario = scenario_for(scenario, settings)?;
+    let from = targets
+        .iter()
+        .map(|t| t.from)
+        .min()
+        .unwrap_or(settings.start);
+    let to = targets.iter().map(|t| t.to).max().unwrap_or(settings.start);
+    let mut kept = GamesForTables::new(&settings.name, from, to);
+    let mut games = 0;
+    for &seed in seeds {
+        let mut settings = settings.clone();
+        settings.seed = seed;
+        let mut sink = WorldGames::default();
+        let world =
+            world::generate(&settings, &mut sink, &|_, _| {}).map_err(EvaluateError::Generate)?;
+        games += world.games;
+        let inputs = sink.into_inputs(&world);
+        replay::run(&scenario, &inputs, &mut kept, &|_, _| {})?;
+    }
+    let size = settings.scale * seeds.len() as f64;
+    let thresholds = Thresholds::FIDE.scaled(size);
+    let distances: Vec<Distance> = targets
+        .iter()
+        .map(|t| {
+            let selection = Selection {
+                from: Some(t.from),
+                to: Some(t.to),
+                established: None,
+            };
+            let table = Crosstable::build(
+                &kept.games,
+                t.published.grouping,
+                Expectation::Fide,
+                thresholds.covered,
+                selection,
+            );
+            Distance::between(&table, &t.published, thresholds)
+        })
+        .collect();
+    let objective = objective.value(&distances, targets);
+    Ok(Evaluation {
+        distances,
+        objective,
+        games,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+impl Objective {
+    /// √ of the targets' weighted mean of (cells' weighted mean squared difference + share_weight
+    /// × rows' mean squared log share ratio). A cell weighs n / (n + n₀) by its n games (n₀ the
+    /// compared threshold), so thin cells, whose difference is mostly sampling noise, count less
+    /// and no cell enters or leaves the sum abruptly.
+    pub fn value(&self, distances: &[Distance], targets: &[Target]) -> f64 {
+        let mut total = 0.0;
+        let mut weights = 0.0;
+        for (d, t) in distances.iter().zip(targets) {
+            total += t.weight * (cell_error(d) + self.share_weight * share_error(d));
+            weights += t.weight;
+        }
+        (total / weights.max(f64::MIN_POSITIVE)).sqrt()
+    }
+}
+
+/// The cells' weighted mean squared difference, in squared percentage points.
+pub fn cell_error(d: &Distance) -> f64 {
+    let n0 = d.thresholds.compared.max(1) as f64;
+    let (mut sum, mut weights) = (0.0, 0.0);
+    for c in &d.cells {
+        if let Some(diff) = c.difference() {
+            let w = c.games as f64 / (c.games as f64 + n0);
+            sum += w * diff * diff;
+            weights += w;
+        }
+    }
+    if weights > 0.0 {
+        sum / weights
+    } else {
+        // No cell at all: as bad as every cell 15 points off.
+        225.0
+    }
+}
+
+/// The judged rows' mean squared log ratio of shares (an empty row counts as a 1-in-1000 share).
+pub fn share_error(d: &Distance) -> f64 {
+    let logs: Vec<f64> = d
+        .judged_rows()
+        .map(|r| (r.run.max(1e-3 * r.published) / r.published).ln().powi(2))
+        .collect();
+    if logs.is_empty() {
+        0.0
+    } else {
+        logs.iter().sum::<f64>() / logs.len() as f64
+    }
+}

@@ -1,0 +1,14 @@
+//! Fitting a world to published crosstables of real games by simulation (`elosim calibrate`).
+//! Each evaluation generates the world at a reduced scale with fixed seeds (common random
+//! numbers), replays it in memory under a scenario and measures the distance to the tables; an
+//! evolution strategy moves the chosen parameters within their bounds.
+
+mod config;
+mod evaluate;
+mod memory;
+
+pub use config::{Bounded, Calibration, ConfigError};
+pub use evaluate::{
+    cell_error, evaluate, scenario_for, share_error, EvaluateError, Evaluation, Objective, Target,
+};
+pub use memory::{GamesForTables, WorldGames};

@@ -1,0 +1,533 @@
+//! World files (TOML): read with every problem collected at its key path, written back whole
+//! (`world.toml` beside a generated world), and edited in place (the values `calibrate` fits,
+//! with the file's comments kept).
+//!
+//! A world file names the world and sets parameters by section (`[pool] players = 87000`). It
+//! either gives every parameter or `extends` a built-in world or another file, whose values the
+//! ones not given keep.
+
+use std::path::{Path, PathBuf};
+
+use toml::Value as Toml;
+
+use crate::keys::{near, parse_table, problem_list, Problem};
+use crate::model::Month;
+
+use super::params::{self, Access, Param, Value, PARAMS};
+use super::Settings;
+
+/// The built-in worlds: the files shipped in `worlds/`, compiled in so that they need no path.
+pub const PRESETS: &[(&str, &str)] = &[(
+    "fide-2008-2023",
+    include_str!("../../../worlds/fide-2008-2023.toml"),
+)];
+
+#[derive(Debug, thiserror::Error)]
+pub enum WorldError {
+    #[error("cannot read world file {}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{file} is not valid TOML: {message}")]
+    Syntax { file: String, message: String },
+    #[error("{count} problem{s} in the world file:\n{list}", count = .0.len(), s = if .0.len() == 1 { "" } else { "s" }, list = problem_list(.0))]
+    Invalid(Vec<Problem>),
+    #[error("{name:?} is neither a world file nor a built-in world; the built-in worlds: {names}", names = preset_names())]
+    NotFound { name: String },
+    #[error("{file} extends itself through {chain}; a world file may not extend itself")]
+    Circular { file: String, chain: String },
+}
+
+fn preset_names() -> String {
+    PRESETS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A built-in world.
+pub fn preset(name: &str) -> Result<Settings, WorldError> {
+    let (_, text) = PRESETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| WorldError::NotFound { name: name.into() })?;
+    parse(
+        text,
+        &format!("built-in world {name}"),
+        None,
+        &mut Vec::new(),
+    )
+}
+
+/// A world file, or a built-in world by name when no such file exists.
+pub fn load(world: &str) -> Result<Settings, WorldError> {
+    load_from(world, None, &mut Vec::new())
+}
+
+fn load_from(
+    world: &str,
+    dir: Option<&Path>,
+    seen: &mut Vec<String>,
+) -> Result<Settings, WorldError> {
+    let path = match dir {
+        Some(dir) => dir.join(world),
+        None => PathBuf::from(world),
+    };
+    if !path.is_file() {
+        if PRESETS.iter().any(|(n, _)| *n == world) {
+            return preset(world);
+        }
+        return Err(WorldError::NotFound {
+            name: path.display().to_string(),
+        });
+    }
+    let file = path.display().to_string();
+    if seen.contains(&file) {
+        seen.push(file.clone());
+        return Err(WorldError::Circular {
+            file,
+            chain: seen.join(" → "),
+        });
+    }
+    seen.push(file.clone());
+    let text = std::fs::read_to_string(&path).map_err(|source| WorldError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    parse(&text, &file, path.parent(), seen)
+}
+
+/// Reads a world file's text. `dir` is where `extends` paths are found (none for built-ins).
+fn parse(
+    text: &str,
+    file: &str,
+    dir: Option<&Path>,
+    seen: &mut Vec<String>,
+) -> Result<Settings, WorldError> {
+    let table = parse_table(text).map_err(|message| WorldError::Syntax {
+        file: file.to_string(),
+        message,
+    })?;
+    let mut problems = Vec::new();
+    let mut problem = |path: &str, message: String| {
+        problems.push(Problem {
+            file: file.into(),
+            path: path.to_string(),
+            message,
+        })
+    };
+    let text_value = |key: &str, problem: &mut dyn FnMut(&str, String)| -> Option<String> {
+        match table.get(key) {
+            None => None,
+            Some(Toml::String(s)) => Some(s.clone()),
+            Some(other) => {
+                problem(key, format!("expected text, got {}", describe(other)));
+                None
+            }
+        }
+    };
+    let name = text_value("name", &mut problem);
+    text_value("description", &mut problem);
+    let extends = text_value("extends", &mut problem);
+    let mut settings = match &extends {
+        Some(base) => load_from(base, dir, seen)?,
+        None => Settings::default(),
+    };
+    match &name {
+        Some(name) if !name.trim().is_empty() => settings.name = name.clone(),
+        _ if extends.is_some() => {}
+        _ => problem(
+            "name",
+            "missing: expected the world's name, such as \"fide-2008-2023\"".into(),
+        ),
+    }
+    let sections = params::sections();
+    let mut given: Vec<&'static str> = Vec::new();
+    for (key, value) in &table {
+        if ["name", "description", "extends"].contains(&key.as_str()) {
+            continue;
+        }
+        let Some(section) = sections.iter().find(|s| **s == key) else {
+            problem(
+                key,
+                format!(
+                    "unknown key{}; expected name, description, extends or a section: {}",
+                    did_you_mean(key, &sections),
+                    sections.join(", ")
+                ),
+            );
+            continue;
+        };
+        let Toml::Table(entries) = value else {
+            problem(
+                key,
+                format!("expected a section [{key}], got {}", describe(value)),
+            );
+            continue;
+        };
+        let keys: Vec<&str> = PARAMS
+            .iter()
+            .filter(|p| p.section() == *section)
+            .map(|p| p.name())
+            .collect();
+        for (name, value) in entries {
+            let path = format!("{section}.{name}");
+            let Some(param) = params::find(&path) else {
+                problem(
+                    &path,
+                    format!(
+                        "unknown key{}; [{section}] has: {}",
+                        did_you_mean(name, &keys),
+                        keys.join(", ")
+                    ),
+                );
+                continue;
+            };
+            match read_value(param, value) {
+                Ok(v) => {
+                    param.set(&mut settings, v);
+                    given.push(param.key);
+                }
+                Err(message) => problem(&path, message),
+            }
+        }
+    }
+    if extends.is_none() {
+        for p in PARAMS.iter().filter(|p| !given.contains(&p.key)) {
+            problem(
+                p.key,
+                format!(
+                    "missing: expected {} ({}); or `extends` a world that gives it",
+                    p.range_text(),
+                    p.unit
+                ),
+            );
+        }
+    }
+    if problems.is_empty() {
+        problems.extend(cross_checks(&settings, file));
+    }
+    if problems.is_empty() {
+        Ok(settings)
+    } else {
+        Err(WorldError::Invalid(problems))
+    }
+}
+
+/// The value of one key, checked for its kind and range.
+fn read_value(param: &Param, value: &Toml) -> Result<Value, String> {
+    let got = || describe(value);
+    let expected = || {
+        format!(
+            "expected {} ({}), got {}",
+            param.range_text(),
+            param.unit,
+            got()
+        )
+    };
+    let v = match (param.access, value) {
+        (Access::Real(..), Toml::Integer(i)) => Value::Real(*i as f64),
+        (Access::Real(..), Toml::Float(f)) => Value::Real(*f),
+        (Access::Whole(..), Toml::Integer(i)) => {
+            Value::Whole(u32::try_from(*i).map_err(|_| expected())?)
+        }
+        (Access::Month(..), Toml::String(s)) => Value::Month(Month::parse(s).ok_or_else(expected)?),
+        _ => return Err(expected()),
+    };
+    let n = v.number();
+    if !(n.is_finite() && param.min <= n && n <= param.max) {
+        return Err(expected());
+    }
+    Ok(v)
+}
+
+fn describe(value: &Toml) -> String {
+    match value {
+        Toml::String(s) => format!("{s:?}"),
+        Toml::Integer(i) => i.to_string(),
+        Toml::Float(f) => f.to_string(),
+        Toml::Boolean(b) => b.to_string(),
+        Toml::Datetime(d) => d.to_string(),
+        Toml::Array(_) => "a list".into(),
+        Toml::Table(_) => "a table".into(),
+    }
+}
+
+/// " (did you mean `x`?)" when a known key is a letter or two away.
+fn did_you_mean(key: &str, known: &[&str]) -> String {
+    near(key, known)
+        .map(|k| format!(" (did you mean `{k}`?)"))
+        .unwrap_or_default()
+}
+
+/// Rules between keys.
+fn cross_checks(s: &Settings, file: &str) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut check = |ok: bool, path: &str, message: String| {
+        if !ok {
+            problems.push(Problem {
+                file: file.into(),
+                path: path.to_string(),
+                message,
+            });
+        }
+    };
+    check(
+        s.shutdown_from <= s.shutdown_to,
+        "covid.to",
+        format!("{} is before covid.from {}", s.shutdown_to, s.shutdown_from),
+    );
+    check(
+        s.swiss_min <= s.swiss_max,
+        "events.swiss_max",
+        format!("{} is below events.swiss_min {}", s.swiss_max, s.swiss_min),
+    );
+    check(
+        s.round_robin_min <= s.round_robin_max,
+        "events.round_robin_max",
+        format!(
+            "{} is below events.round_robin_min {}",
+            s.round_robin_max, s.round_robin_min
+        ),
+    );
+    check(
+        s.international_share + s.round_robin_share <= 1.0,
+        "events.round_robin_share",
+        format!(
+            "{} with events.international_share {} is more than every player; expected the two to add up to at most 1",
+            s.round_robin_share, s.international_share
+        ),
+    );
+    check(
+        u64::from(s.first_id) + 1_000_000_000 <= u64::from(u32::MAX),
+        "world.first_id",
+        "leaves too few ids: expected at most 3294967295".into(),
+    );
+    problems
+}
+
+/// A value as the file writes it: months quoted, numbers in their shortest exact form.
+fn write_value(value: Value) -> String {
+    match value {
+        Value::Real(v) => format!("{v}"),
+        Value::Whole(v) => v.to_string(),
+        Value::Month(m) => format!("\"{m}\""),
+    }
+}
+
+/// Every parameter, section by section, each with its unit: a complete world file that reads back
+/// to the same settings.
+pub fn dump(s: &Settings) -> String {
+    let mut out = format!(
+        "# The world {:?} with every parameter resolved; `elosim generate --world FILE` reads it back.\nname = {:?}\n",
+        s.name, s.name
+    );
+    for section in params::sections() {
+        out.push_str(&format!("\n[{section}]\n"));
+        for p in PARAMS.iter().filter(|p| p.section() == section) {
+            out.push_str(&format!(
+                "{} = {}  # {}\n",
+                p.name(),
+                write_value(p.get(s)),
+                p.unit
+            ));
+        }
+    }
+    out
+}
+
+/// A world file's text with some values replaced, its comments and layout kept; keys the file
+/// does not give are added at the end of their section (a section it lacks, at the end).
+pub fn set_values(text: &str, values: &[(&Param, Value)]) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for (param, value) in values {
+        let written = write_value(*value);
+        let header = format!("[{}]", param.section());
+        let start = lines.iter().position(|l| l.trim() == header);
+        let Some(start) = start else {
+            lines.push(String::new());
+            lines.push(header);
+            lines.push(format!("{} = {written}", param.name()));
+            continue;
+        };
+        let end = lines[start + 1..]
+            .iter()
+            .position(|l| l.trim_start().starts_with('['))
+            .map_or(lines.len(), |i| start + 1 + i);
+        let found = (start + 1..end).find(|&i| {
+            let line = lines[i].trim_start();
+            line.strip_prefix(param.name())
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        });
+        match found {
+            Some(i) => {
+                let line = &lines[i];
+                let equals = line.find('=').expect("found by its `=`");
+                let (before, after) = line.split_at(equals + 1);
+                let comment = after.find('#').map(|at| &after[at..]);
+                let old = after.split('#').next().unwrap_or("");
+                // Keep the comment where it was when the new value fits before it.
+                let width = old.len().saturating_sub(1);
+                lines[i] = match comment {
+                    Some(comment) => format!("{before} {written:<width$}{comment}"),
+                    None => format!("{before} {written}"),
+                };
+            }
+            None => {
+                let last = (start + 1..end)
+                    .rev()
+                    .find(|&i| !lines[i].trim().is_empty())
+                    .unwrap_or(start);
+                lines.insert(last + 1, format!("{} = {written}", param.name()));
+            }
+        }
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toml::Table;
+
+    fn temp(name: &str, text: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("elosim-world-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn the_shipped_file_is_the_built_in_world() {
+        let shipped = load("worlds/fide-2008-2023.toml").unwrap();
+        let built_in = preset("fide-2008-2023").unwrap();
+        assert_eq!(shipped, built_in);
+        assert_eq!(built_in.name, "fide-2008-2023");
+        assert_eq!(built_in.start, Month::new(2008, 1).unwrap());
+        // Every parameter is given in the file (none falls back to a default).
+        let text = std::fs::read_to_string("worlds/fide-2008-2023.toml").unwrap();
+        let table: Table = text.parse().unwrap();
+        for p in PARAMS {
+            let section = table.get(p.section()).and_then(|s| s.as_table());
+            assert!(
+                section.is_some_and(|s| s.contains_key(p.name())),
+                "{}",
+                p.key
+            );
+        }
+    }
+
+    #[test]
+    fn a_dump_reads_back_identically() {
+        let world = preset("fide-2008-2023").unwrap();
+        let text = dump(&world);
+        let again = parse(&text, "dump", None, &mut Vec::new()).unwrap();
+        assert_eq!(again, world);
+        // Odd values survive too.
+        let mut odd = world.clone();
+        odd.entry_sd = 0.1 + 0.2;
+        odd.pool = 12_345.678_9;
+        odd.shutdown_to = Month::new(2022, 2).unwrap();
+        let again = parse(&dump(&odd), "dump", None, &mut Vec::new()).unwrap();
+        assert_eq!(again, odd);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_key_path() {
+        let path = temp(
+            "bad.toml",
+            "name = \"bad\"\nextends = \"fide-2008-2023\"\nsurprise = 1\n[pool]\nplayers = -5\nage_maen = 30\n[arrivals]\nentry_sd = \"wide\"\n[covid]\nfrom = \"2021-13\"\n[games]\ndraw_rate_low = 2\n[weather]\nrain = 1\n",
+        );
+        let e = load(path.to_str().unwrap()).unwrap_err().to_string();
+        for expected in [
+            "7 problems",
+            "surprise: unknown key",
+            "pool.players: expected a number from 0 to 10000000 (players at scale 1), got -5",
+            "pool.age_maen: unknown key (did you mean `age_mean`?)",
+            "arrivals.entry_sd: expected a number from 0 to 1000 (rating points), got \"wide\"",
+            "covid.from: expected a month",
+            "games.draw_rate_low: expected a number from 0 to 1",
+            "weather: unknown key",
+        ] {
+            assert!(e.contains(expected), "{expected}\n{e}");
+        }
+        assert!(e.contains("bad.toml"), "{e}");
+    }
+
+    #[test]
+    fn a_complete_file_needs_every_key_and_keys_must_agree() {
+        let path = temp("short.toml", "name = \"short\"\n[pool]\nplayers = 10\n");
+        let e = load(path.to_str().unwrap()).unwrap_err().to_string();
+        assert!(e.contains("world.start: missing"), "{e}");
+        assert!(!e.contains("pool.players: missing"), "{e}");
+        let path = temp(
+            "order.toml",
+            "name = \"order\"\nextends = \"fide-2008-2023\"\n[covid]\nfrom = \"2021-01\"\nto = \"2020-01\"\n",
+        );
+        let e = load(path.to_str().unwrap()).unwrap_err().to_string();
+        assert!(
+            e.contains("covid.to: 2020-01 is before covid.from 2021-01"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_file_extends_a_world_and_changes_what_it_names() {
+        let path = temp(
+            "faster.toml",
+            "name = \"faster\"\nextends = \"fide-2008-2023\"\n[players]\ndevelopment_years = 2\n",
+        );
+        let world = load(path.to_str().unwrap()).unwrap();
+        let base = preset("fide-2008-2023").unwrap();
+        assert_eq!(world.name, "faster");
+        assert_eq!(world.development_years, 2.0);
+        assert_eq!(world.pool, base.pool);
+        let child = temp(
+            "child.toml",
+            "name = \"child\"\nextends = \"faster.toml\"\n",
+        );
+        assert_eq!(
+            load(child.to_str().unwrap()).unwrap().development_years,
+            2.0
+        );
+        let circle = temp(
+            "circle.toml",
+            "name = \"circle\"\nextends = \"circle.toml\"\n",
+        );
+        let e = load(circle.to_str().unwrap()).unwrap_err().to_string();
+        assert!(e.contains("extends itself"), "{e}");
+        let e = load("no-such-world").unwrap_err().to_string();
+        assert!(e.contains("fide-2008-2023"), "{e}");
+    }
+
+    #[test]
+    fn values_are_set_in_place_keeping_comments() {
+        let text = "name = \"w\"\n\n[pool]\n# the pool\nplayers = 87000     # FIDE's 2008 list\nage_mean = 33\n\n[games]\nwhite_advantage = 30\n";
+        let players = params::find("pool.players").unwrap();
+        let sd = params::find("pool.age_sd").unwrap();
+        let draw = params::find("games.draw_decay").unwrap();
+        let out = set_values(
+            text,
+            &[
+                (players, Value::Real(91234.5)),
+                (sd, Value::Real(12.0)),
+                (draw, Value::Real(400.0)),
+            ],
+        );
+        assert!(
+            out.contains("players = 91234.5   # FIDE's 2008 list\n"),
+            "{out}"
+        );
+        assert!(out.contains("age_mean = 33\nage_sd = 12\n"), "{out}");
+        assert!(
+            out.contains("white_advantage = 30\ndraw_decay = 400\n"),
+            "{out}"
+        );
+        assert!(out.contains("# the pool\n"), "{out}");
+    }
+}
