@@ -3,7 +3,7 @@
 //! scenarios and worlds: every problem at once, each with its key path.
 //!
 //! ```toml
-//! world = "fide-2008-2023.toml"            # a world file (relative to this file) or a built-in world
+//! world = "fide-2001-2023.toml"            # a world file (relative to this file) or a built-in world
 //! scenario = "../scenarios/fide-historical.toml"
 //! scale = 0.1                               # each evaluation's world, against FIDE's size
 //! seeds = [1, 2]                            # its seeds: the same for every evaluation
@@ -25,12 +25,15 @@ use toml::{Table, Value};
 
 use crate::generate::world::params::{self, Param};
 use crate::generate::world::{self, Settings, WorldError};
+use crate::ingest::{read_list_ratings, IngestError, Skips};
 use crate::keys::{problem_list, read_table, Problem, ReadError};
 use crate::model::Month;
 use crate::report::crosstable::{choose, read_published, PublishedError};
 use crate::scenario::{Scenario, ScenarioError};
 
+use super::counts::{read_counts, CountTarget};
 use super::evaluate::{Objective, Target};
+use super::gaps::read_gaps;
 
 /// A calibration, read and checked.
 pub struct Calibration {
@@ -80,6 +83,8 @@ pub enum ConfigError {
     Scenario(#[from] ScenarioError),
     #[error(transparent)]
     Published(#[from] PublishedError),
+    #[error(transparent)]
+    List(#[from] IngestError),
 }
 
 const KEYS: &[&str] = &[
@@ -254,12 +259,67 @@ impl Calibration {
         if target_tables.is_empty() && !r.problems.iter().any(|p| p.path == "target") {
             r.problem(
                 "target",
-                "missing: expected at least one [[target]] with `published` and `table`",
+                "missing: expected at least one [[target]] with `published` and `table`, `list`, `counts` or `gaps`",
             );
         }
         let mut pending = Vec::new();
         for (i, t) in target_tables.iter().enumerate() {
             let path = |k: &str| format!("target[{i}].{k}");
+            let weight = r
+                .number(t, "weight", &path("weight"), (0.0, 1e6))
+                .unwrap_or(1.0);
+            if t.contains_key("gaps") {
+                r.unknown(t, &["gaps", "weight"], &format!("target[{i}]."));
+                if let Some(gaps) = r.text(t, "gaps", &path("gaps")) {
+                    pending.push(Pending::Gaps {
+                        file: relative(&gaps),
+                        weight,
+                    });
+                }
+                continue;
+            }
+            if t.contains_key("counts") {
+                r.unknown(t, &["counts", "weight"], &format!("target[{i}]."));
+                if let Some(counts) = r.text(t, "counts", &path("counts")) {
+                    pending.push(Pending::Counts {
+                        file: relative(&counts),
+                        weight,
+                    });
+                }
+                continue;
+            }
+            if t.contains_key("list") {
+                r.unknown(
+                    t,
+                    &["list", "month", "lowest", "top", "weight"],
+                    &format!("target[{i}]."),
+                );
+                let list = r.text(t, "list", &path("list"));
+                let month = r.month(t, "month", &path("month"));
+                let lowest = r.number(t, "lowest", &path("lowest"), (0.0, 4000.0));
+                let top = r.number(t, "top", &path("top"), (0.0, 4000.0));
+                let (lowest, top) = (
+                    lowest.unwrap_or(1000.0) as i32,
+                    top.unwrap_or(2700.0) as i32,
+                );
+                if lowest % 100 != 0 || top % 100 != 0 || top < lowest {
+                    r.problem(
+                        &path("top"),
+                        format!("expected bands of 100 from `lowest` {lowest} to `top` {top}, both multiples of 100"),
+                    );
+                }
+                if let Some(list) = list {
+                    pending.push(Pending::List {
+                        i,
+                        file: relative(&list),
+                        month,
+                        lowest,
+                        top,
+                        weight,
+                    });
+                }
+                continue;
+            }
             r.unknown(
                 t,
                 &["published", "table", "from", "to", "weight"],
@@ -269,17 +329,21 @@ impl Calibration {
             if published.is_none() && !t.contains_key("published") {
                 r.problem(
                     &path("published"),
-                    "missing: expected the published tables' file",
+                    "missing: expected the published tables' file (or `list` for a rating list)",
                 );
             }
             let name = r.text(t, "table", &path("table"));
             let from = r.month(t, "from", &path("from"));
             let to = r.month(t, "to", &path("to"));
-            let weight = r
-                .number(t, "weight", &path("weight"), (0.0, 1e6))
-                .unwrap_or(1.0);
             if let Some(published) = published {
-                pending.push((i, relative(&published), name, from, to, weight));
+                pending.push(Pending::Table {
+                    i,
+                    file: relative(&published),
+                    name,
+                    from,
+                    to,
+                    weight,
+                });
             }
         }
         let mut parameters: Vec<Bounded> = Vec::new();
@@ -368,25 +432,76 @@ impl Calibration {
             }
         }
         let scenario = Scenario::load(&relative(&scenario_path.unwrap_or_default()))?;
-        for (i, file, name, from, to, weight) in pending {
-            let tables = read_published(&file)?;
-            let published = choose(tables, name.as_deref(), &file.display().to_string())?;
-            let window = published.window();
-            match (from.or(window.map(|w| w.0)), to.or(window.map(|w| w.1))) {
-                (Some(from), Some(to)) if from <= to => targets.push(Target {
-                    published,
+        for target in pending {
+            match target {
+                Pending::Table {
+                    i,
+                    file,
+                    name,
                     from,
                     to,
                     weight,
+                } => {
+                    let tables = read_published(&file)?;
+                    let published = choose(tables, name.as_deref(), &file.display().to_string())?;
+                    let window = published.window();
+                    match (from.or(window.map(|w| w.0)), to.or(window.map(|w| w.1))) {
+                        (Some(from), Some(to)) if from <= to => targets.push(Target::Table {
+                            published,
+                            from,
+                            to,
+                            weight,
+                        }),
+                        (Some(_), Some(_)) => {
+                            r.problem(&format!("target[{i}].to"), "is before `from`")
+                        }
+                        _ => r.problem(
+                            &format!("target[{i}]"),
+                            format!(
+                                "the table {:?} is not named by its years; give `from` and `to`",
+                                published.name
+                            ),
+                        ),
+                    }
+                }
+                Pending::Gaps { file, weight } => targets.push(Target::Gaps {
+                    gaps: read_gaps(&file)?,
+                    weight,
                 }),
-                (Some(_), Some(_)) => r.problem(&format!("target[{i}].to"), "is before `from`"),
-                _ => r.problem(
-                    &format!("target[{i}]"),
-                    format!(
-                        "the table {:?} is not named by its years; give `from` and `to`",
-                        published.name
-                    ),
-                ),
+                Pending::Counts { file, weight } => targets.push(Target::Counts {
+                    counts: read_counts(&file)?,
+                    weight,
+                }),
+                Pending::List {
+                    i,
+                    file,
+                    month,
+                    lowest,
+                    top,
+                    weight,
+                } => {
+                    // Real lists hold corrupt rows and ids listed twice (data/README.md): those
+                    // are left out, as `--skip-invalid` does.
+                    let mut skips = Skips::new(true);
+                    let mut list = read_list_ratings(&file, &mut skips)?;
+                    list.keep_first_entries(&mut skips)?;
+                    match month.or(list.month) {
+                        Some(month) => targets.push(Target::Counts {
+                            counts: CountTarget::from_list(
+                                file.display().to_string(),
+                                month,
+                                &list.ratings,
+                                lowest,
+                                top,
+                            ),
+                            weight,
+                        }),
+                        None => r.problem(
+                            &format!("target[{i}].month"),
+                            "missing: the list file does not say its month; give `month`",
+                        ),
+                    }
+                }
             }
         }
         if !r.problems.is_empty() {
@@ -414,6 +529,34 @@ impl Calibration {
             out,
         })
     }
+}
+
+/// A target read from the file, its data still to load.
+enum Pending {
+    Table {
+        i: usize,
+        file: PathBuf,
+        name: Option<String>,
+        from: Option<Month>,
+        to: Option<Month>,
+        weight: f64,
+    },
+    Counts {
+        file: PathBuf,
+        weight: f64,
+    },
+    Gaps {
+        file: PathBuf,
+        weight: f64,
+    },
+    List {
+        i: usize,
+        file: PathBuf,
+        month: Option<Month>,
+        lowest: i32,
+        top: i32,
+        weight: f64,
+    },
 }
 
 /// `[[key]]` tables; anything else under the key is a problem.

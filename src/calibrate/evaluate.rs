@@ -1,5 +1,6 @@
 //! One evaluation of a world: generated at a reduced scale with fixed seeds, replayed under a
-//! scenario in memory, and its crosstables set against the published ones.
+//! scenario in memory, and set against its targets: published crosstables of real games, and
+//! counts of players on real lists (a list file's 100-point bands, or published figures).
 
 use std::time::Instant;
 
@@ -11,23 +12,57 @@ use crate::report::crosstable::{
 };
 use crate::scenario::{Scenario, ScenarioError};
 
-use super::memory::{GamesForTables, WorldGames};
+use super::counts::{CountDistance, CountTarget};
+use super::gaps::{GapDistance, GapTarget};
+use super::memory::{Collected, WorldGames};
 
-/// A published table and the window of the run's games set against it.
+/// What a world is set against.
 #[derive(Clone, Debug)]
-pub struct Target {
-    pub published: PublishedTable,
-    pub from: Month,
-    pub to: Month,
-    /// Its weight in the objective.
-    pub weight: f64,
+pub enum Target {
+    /// A published crosstable and the window of the run's games set against it.
+    Table {
+        published: PublishedTable,
+        from: Month,
+        to: Month,
+        weight: f64,
+    },
+    /// Players on the run's lists: a real list's 100-point bands, or published counts.
+    Counts { counts: CountTarget, weight: f64 },
+    /// How far apart rating groups really are (their mean true strengths).
+    Gaps { gaps: GapTarget, weight: f64 },
+}
+
+impl Target {
+    pub fn weight(&self) -> f64 {
+        match self {
+            Target::Table { weight, .. }
+            | Target::Counts { weight, .. }
+            | Target::Gaps { weight, .. } => *weight,
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Target::Table { published, .. } => published.name.clone(),
+            Target::Counts { counts, .. } => counts.name.clone(),
+            Target::Gaps { gaps, .. } => gaps.name.clone(),
+        }
+    }
+}
+
+/// One target's distance.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TargetDistance {
+    Table(Distance),
+    Counts(CountDistance),
+    Gaps(GapDistance),
 }
 
 /// How the distances are folded into one number to minimise.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Objective {
-    /// Weight of the row shares' squared log ratio against the cells' squared points: 25 makes a
-    /// row ×1.5 off its share cost as much as every cell 2 points off.
+    /// Weight of squared log ratios (row shares, list bands) against the cells' squared points: 25
+    /// makes a row ×1.5 off its share cost as much as every cell 2 points off.
     pub share_weight: f64,
 }
 
@@ -41,7 +76,7 @@ impl Default for Objective {
 #[derive(Clone, Debug)]
 pub struct Evaluation {
     /// One per target, in the targets' order.
-    pub distances: Vec<Distance>,
+    pub distances: Vec<TargetDistance>,
     pub objective: f64,
     /// Games generated over every seed.
     pub games: u64,
@@ -81,8 +116,8 @@ pub fn scenario_for(scenario: &Scenario, settings: &Settings) -> Result<Scenario
 }
 
 /// Generates the world once per seed (`settings.seed` is replaced), replays each under
-/// `scenario`, and sets the crosstables of all their games against the targets. Thresholds are
-/// for FIDE's size and are scaled to the games generated.
+/// `scenario`, and sets all their games and lists against the targets. Crosstable thresholds are
+/// for FIDE's size and are scaled to the games generated; list counts are scaled up to FIDE's size.
 pub fn evaluate(
     settings: &Settings,
     seeds: &[u64],
@@ -92,42 +127,63 @@ pub fn evaluate(
 ) -> Result<Evaluation, EvaluateError> {
     let started = Instant::now();
     let scenario = scenario_for(scenario, settings)?;
-    let from = targets
-        .iter()
-        .map(|t| t.from)
-        .min()
-        .unwrap_or(settings.start);
-    let to = targets.iter().map(|t| t.to).max().unwrap_or(settings.start);
-    let mut kept = GamesForTables::new(&settings.name, from, to);
+    let mut collected = Collected::new(&settings.name, targets);
     let mut games = 0;
     for &seed in seeds {
         let mut settings = settings.clone();
         settings.seed = seed;
-        let mut sink = WorldGames::default();
+        let mut sink = WorldGames::keeping_truth(&collected.truth_months());
         let world =
             world::generate(&settings, &mut sink, &|_, _| {}).map_err(EvaluateError::Generate)?;
         games += world.games;
-        let inputs = sink.into_inputs(&world);
-        replay::run(&scenario, &inputs, &mut kept, &|_, _| {})?;
+        let (inputs, truth) = sink.into_inputs(&world);
+        collected.set_truth(truth);
+        replay::run(&scenario, &inputs, &mut collected, &|_, _| {})?;
     }
     let size = settings.scale * seeds.len() as f64;
     let thresholds = Thresholds::FIDE.scaled(size);
-    let distances: Vec<Distance> = targets
+    let distances: Vec<TargetDistance> = targets
         .iter()
-        .map(|t| {
-            let selection = Selection {
-                from: Some(t.from),
-                to: Some(t.to),
-                established: None,
-            };
-            let table = Crosstable::build(
-                &kept.games,
-                t.published.grouping,
-                Expectation::Fide,
-                thresholds.covered,
-                selection,
-            );
-            Distance::between(&table, &t.published, thresholds)
+        .enumerate()
+        .map(|(i, target)| match target {
+            Target::Table {
+                published,
+                from,
+                to,
+                ..
+            } => {
+                let selection = Selection {
+                    from: Some(*from),
+                    to: Some(*to),
+                    established: None,
+                };
+                let table = Crosstable::build(
+                    &collected.games,
+                    published.grouping,
+                    Expectation::Fide,
+                    thresholds.covered,
+                    selection,
+                );
+                TargetDistance::Table(Distance::between(&table, published, thresholds))
+            }
+            Target::Counts { counts, .. } => TargetDistance::Counts(CountDistance {
+                name: counts.name.clone(),
+                counts: counts
+                    .counts
+                    .iter()
+                    .zip(&collected.counts[i])
+                    .map(|(c, &run)| (c.clone(), run as f64 / size))
+                    .collect(),
+            }),
+            Target::Gaps { gaps, .. } => TargetDistance::Gaps(GapDistance {
+                name: gaps.name.clone(),
+                gaps: gaps
+                    .gaps
+                    .iter()
+                    .zip(&collected.gaps[i])
+                    .map(|(g, sums)| (g.clone(), sums.difference()))
+                    .collect(),
+            }),
         })
         .collect();
     let objective = objective.value(&distances, targets);
@@ -140,22 +196,28 @@ pub fn evaluate(
 }
 
 impl Objective {
-    /// √ of the targets' weighted mean of (cells' weighted mean squared difference + share_weight
-    /// × rows' mean squared log share ratio). A cell weighs n / (n + n₀) by its n games (n₀ the
-    /// compared threshold), so thin cells, whose difference is mostly sampling noise, count less
-    /// and no cell enters or leaves the sum abruptly.
-    pub fn value(&self, distances: &[Distance], targets: &[Target]) -> f64 {
+    /// √ of the targets' weighted mean error: a table's cells' weighted mean squared difference +
+    /// share_weight × its rows' mean squared log share ratio; counts' share_weight × their mean
+    /// squared log ratio; gaps' mean squared miss in units of 50 points.
+    pub fn value(&self, distances: &[TargetDistance], targets: &[Target]) -> f64 {
         let mut total = 0.0;
         let mut weights = 0.0;
         for (d, t) in distances.iter().zip(targets) {
-            total += t.weight * (cell_error(d) + self.share_weight * share_error(d));
-            weights += t.weight;
+            let error = match d {
+                TargetDistance::Table(d) => cell_error(d) + self.share_weight * share_error(d),
+                TargetDistance::Counts(d) => self.share_weight * d.error(),
+                TargetDistance::Gaps(d) => d.error(),
+            };
+            total += t.weight() * error;
+            weights += t.weight();
         }
         (total / weights.max(f64::MIN_POSITIVE)).sqrt()
     }
 }
 
-/// The cells' weighted mean squared difference, in squared percentage points.
+/// The cells' weighted mean squared difference, in squared percentage points. A cell weighs
+/// n / (n + n₀) by its n games (n₀ the compared threshold), so thin cells, whose difference is
+/// mostly sampling noise, count less and no cell enters or leaves the sum abruptly.
 pub fn cell_error(d: &Distance) -> f64 {
     let n0 = d.thresholds.compared.max(1) as f64;
     let (mut sum, mut weights) = (0.0, 0.0);

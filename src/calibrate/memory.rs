@@ -7,16 +7,33 @@ use crate::model::{Games, Month, PlayerIds, PlayerInfo, StartEntry, StartList};
 use crate::replay::{Inputs, Published, ReplayError, Sink};
 use crate::report::game_source::RatedGames;
 
-/// Gathers a generated world's games into the engine's columns.
+use super::counts::CountTarget;
+use super::evaluate::Target;
+use super::gaps::GapTarget;
+
+/// Gathers a generated world's games into the engine's columns, and its players' true strength
+/// on the months asked for.
 #[derive(Default)]
 pub struct WorldGames {
     games: Games,
-    /// The world's event number of each dense event index, to number each event once.
+    /// The world's event number of the last game, to number each event once.
     last_event: Option<u64>,
+    truth_months: Vec<Month>,
+    /// Per month kept: (world id, strength) of every player present.
+    truth: Vec<(Month, Vec<(u32, f32)>)>,
 }
 
 impl WorldSink for WorldGames {
     fn month(&mut self, batch: &MonthBatch) -> Result<(), String> {
+        if self.truth_months.contains(&batch.month) {
+            let strengths = batch
+                .truth_id
+                .iter()
+                .copied()
+                .zip(batch.truth_strength.iter().copied())
+                .collect();
+            self.truth.push((batch.month, strengths));
+        }
         let g = &mut self.games;
         if g.event_names.is_empty() {
             g.event_names.push(String::new());
@@ -42,11 +59,23 @@ impl WorldSink for WorldGames {
     }
 }
 
+/// Players' true strength by dense player index (NaN: not present), for some months.
+pub type Truth = Vec<(Month, Vec<f32>)>;
+
 impl WorldGames {
+    /// Also keeps every player's strength on these months (Januaries, when the world gives the
+    /// strength of every player present).
+    pub fn keeping_truth(months: &[Month]) -> WorldGames {
+        WorldGames {
+            truth_months: months.to_vec(),
+            ..WorldGames::default()
+        }
+    }
+
     /// The replay's inputs: the games with ids made dense (the world numbers its players from
     /// `first_id` in order of arrival, which is the sorted order the readers give them), the
-    /// players' birth years and the starting list.
-    pub fn into_inputs(mut self, world: &World) -> Inputs {
+    /// players' birth years and the starting list; and the strengths kept, by dense index.
+    pub fn into_inputs(mut self, world: &World) -> (Inputs, Truth) {
         let first = world.settings.first_id;
         let dense = |id: u32| id - first;
         for id in self
@@ -74,7 +103,18 @@ impl WorldGames {
                 inactive: false,
             })
             .collect();
-        Inputs {
+        let truth = self
+            .truth
+            .into_iter()
+            .map(|(month, strengths)| {
+                let mut dense = vec![f32::NAN; world.players.len()];
+                for (id, strength) in strengths {
+                    dense[(id - first) as usize] = strength;
+                }
+                (month, dense)
+            })
+            .collect();
+        let inputs = Inputs {
             games: self.games,
             players: PlayerIds::Numbers(world.players.iter().map(|p| u64::from(p.id)).collect()),
             info,
@@ -82,34 +122,150 @@ impl WorldGames {
                 entries,
                 source: "the generated world's starting list (in memory)".into(),
             },
-        }
+        };
+        (inputs, truth)
     }
 }
 
-/// Keeps the rated games of the lists from `from` to `to` with both players' ratings, as a run's
-/// `games.parquet` gives them to `crosstable`.
-pub struct GamesForTables {
+/// Sums of true strength over two bands of a list.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GapSums {
+    stronger: (f64, u64),
+    weaker: (f64, u64),
+}
+
+impl GapSums {
+    /// The difference of the bands' mean strengths (`None`: a band is empty).
+    pub fn difference(&self) -> Option<f64> {
+        let mean = |(sum, n): (f64, u64)| (n > 0).then(|| sum / n as f64);
+        Some(mean(self.stronger)? - mean(self.weaker)?)
+    }
+}
+
+/// What a replay gives the targets: the rated games with both players' ratings in the tables'
+/// windows, as a run's `games.parquet` gives them to `crosstable`; and, for each count target, the
+/// players of each of its counts.
+pub struct Collected {
     pub games: RatedGames,
     from: Month,
     to: Month,
+    /// Per target: its counts (count targets only), and the players found for each.
+    targets: Vec<Option<CountTarget>>,
+    pub counts: Vec<Vec<u64>>,
+    /// Per target: its gaps (gap targets only), and their sums of true strength.
+    gap_targets: Vec<Option<GapTarget>>,
+    pub gaps: Vec<Vec<GapSums>>,
+    /// The true strengths of the world being replayed, on the gaps' months.
+    truth: Truth,
 }
 
-impl GamesForTables {
-    pub fn new(label: &str, from: Month, to: Month) -> GamesForTables {
-        GamesForTables {
+impl Collected {
+    pub fn new(label: &str, targets: &[Target]) -> Collected {
+        let windows = targets.iter().filter_map(|t| match t {
+            Target::Table { from, to, .. } => Some((*from, *to)),
+            _ => None,
+        });
+        let from = windows
+            .clone()
+            .map(|w| w.0)
+            .min()
+            .unwrap_or(Month(i32::MAX));
+        let to = windows.map(|w| w.1).max().unwrap_or(Month(i32::MIN));
+        let counted: Vec<Option<CountTarget>> = targets
+            .iter()
+            .map(|t| match t {
+                Target::Counts { counts, .. } => Some(counts.clone()),
+                _ => None,
+            })
+            .collect();
+        let gap_targets: Vec<Option<GapTarget>> = targets
+            .iter()
+            .map(|t| match t {
+                Target::Gaps { gaps, .. } => Some(gaps.clone()),
+                _ => None,
+            })
+            .collect();
+        Collected {
             games: RatedGames {
                 label: label.to_string(),
                 ..RatedGames::default()
             },
             from,
             to,
+            counts: counted
+                .iter()
+                .map(|t| vec![0; t.as_ref().map_or(0, |t| t.counts.len())])
+                .collect(),
+            targets: counted,
+            gaps: gap_targets
+                .iter()
+                .map(|t| vec![GapSums::default(); t.as_ref().map_or(0, |t| t.gaps.len())])
+                .collect(),
+            gap_targets,
+            truth: Vec::new(),
         }
+    }
+
+    /// The months whose true strengths the gap targets need.
+    pub fn truth_months(&self) -> Vec<Month> {
+        let mut months: Vec<Month> = self
+            .gap_targets
+            .iter()
+            .flatten()
+            .flat_map(|t| t.gaps.iter().map(|g| g.month))
+            .collect();
+        months.sort();
+        months.dedup();
+        months
+    }
+
+    /// The true strengths of the next world replayed.
+    pub fn set_truth(&mut self, truth: Truth) {
+        self.truth = truth;
     }
 }
 
-impl Sink for GamesForTables {
+impl Sink for Collected {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
         let month = list.month();
+        for (target, found) in self.targets.iter().zip(&mut self.counts) {
+            let Some(target) = target else { continue };
+            for (count, found) in target.counts.iter().zip(found.iter_mut()) {
+                if count.month == month {
+                    *found += list
+                        .rows
+                        .rating
+                        .iter()
+                        .filter(|&&r| count.contains(r))
+                        .count() as u64;
+                }
+            }
+        }
+        if let Some((_, strengths)) = self.truth.iter().find(|(m, _)| *m == month) {
+            for (target, sums) in self.gap_targets.iter().zip(&mut self.gaps) {
+                let Some(target) = target else { continue };
+                for (gap, sums) in target.gaps.iter().zip(sums.iter_mut()) {
+                    if gap.month != month {
+                        continue;
+                    }
+                    for (&player, &rating) in list.rows.player.iter().zip(&list.rows.rating) {
+                        let strength = f64::from(strengths[player as usize]);
+                        let within = |(low, high): (i32, i32)| (low..=high).contains(&rating);
+                        if strength.is_nan() {
+                            continue;
+                        }
+                        if within(gap.stronger) {
+                            sums.stronger.0 += strength;
+                            sums.stronger.1 += 1;
+                        }
+                        if within(gap.weaker) {
+                            sums.weaker.0 += strength;
+                            sums.weaker.1 += 1;
+                        }
+                    }
+                }
+            }
+        }
         if month < self.from || month > self.to {
             return Ok(());
         }

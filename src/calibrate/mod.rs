@@ -3,12 +3,20 @@
 //! numbers), replays it in memory under a scenario and measures the distance to the tables; an
 //! evolution strategy moves the chosen parameters within their bounds.
 
+mod cmaes;
 mod config;
+mod counts;
 mod evaluate;
+mod gaps;
 mod memory;
+mod search;
 
 pub use config::{Bounded, Calibration, ConfigError};
+pub use counts::{read_counts, Count, CountDistance, CountTarget};
 pub use evaluate::{
     cell_error, evaluate, scenario_for, share_error, EvaluateError, Evaluation, Objective, Target,
+    TargetDistance,
 };
-pub use memory::{GamesForTables, WorldGames};
+pub use gaps::{read_gaps, Gap, GapDistance, GapTarget};
+pub use memory::{Collected, WorldGames};
+pub use search::{significant, Fit, Record};

@@ -39,11 +39,11 @@ pub struct Args {
     keep: Option<PathBuf>,
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Instead: time `elosim generate` of the fide-2008-2023 world at this scale (1.0: about 14.6
+    /// Instead: time `elosim generate` of the fide-2001-2023 world at this scale (1.0: about 14.6
     /// million games), written to a temporary directory
     #[arg(long, value_name = "SCALE")]
     world: Option<f64>,
-    /// Instead: replay the fide-2008-2023 world at this scale (generated once into --keep DIR, or a
+    /// Instead: replay the fide-2001-2023 world at this scale (generated once into --keep DIR, or a
     /// temporary directory) under scenarios/fide-historical.toml, and print each stage's time, the
     /// engine's games per second and the whole replay's peak memory
     #[arg(long, value_name = "SCALE")]
@@ -190,7 +190,7 @@ fn time_reports(run: &Path, runs: usize) -> anyhow::Result<()> {
 
 /// Times the generation of a world, files included.
 fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Result<()> {
-    let settings = world::preset("fide-2008-2023")?.sized(scale, seed)?;
+    let settings = world::preset("fide-2001-2023")?.sized(scale, seed)?;
     let dir = std::env::temp_dir().join(format!("elosim-bench-world-{}", std::process::id()));
     let mut seconds = Vec::new();
     let mut games = 0;
@@ -206,7 +206,7 @@ fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Res
     std::fs::remove_dir_all(&dir)?;
     let (best, median) = stats(&seconds);
     println!(
-        "Generated the fide-2008-2023 world at scale {scale} ({} games, {threads} threads, files written): best {best:.2} s, median {median:.2} s → {} games/s",
+        "Generated the fide-2001-2023 world at scale {scale} ({} games, {threads} threads, files written): best {best:.2} s, median {median:.2} s → {} games/s",
         count(games as usize),
         count((games as f64 / best) as usize)
     );
@@ -225,8 +225,13 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         "file"
     };
     let world_dir = base.join(format!("world-{scale}-{}-{layout}", args.seed));
+    let settings = world::preset("fide-2001-2023")?.sized(scale, args.seed)?;
+    // The first list after the world's starting list.
+    let history = crate::scenario::Scenario::load(Path::new("scenarios/fide-historical.toml"))?;
+    let from = crate::calibrate::scenario_for(&history, &settings)?
+        .run
+        .from;
     if !world_dir.join("summary.json").is_file() {
-        let settings = world::preset("fide-2008-2023")?.sized(scale, args.seed)?;
         let t = Instant::now();
         let mut writer = WorldWriter::new(
             &world_dir,
@@ -259,7 +264,7 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         "--players".into(),
         at("players.parquet"),
         "--from".into(),
-        "2008-04".into(),
+        from.to_string(),
         "--out".into(),
         base.join("run").display().to_string(),
         "--threads".into(),
@@ -271,7 +276,7 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         games: Some(games_path.clone()),
         start_list: Some(world_dir.join("start-list.parquet")),
         players: Some(world_dir.join("players.parquet")),
-        from: crate::model::Month::parse("2008-04"),
+        from: Some(from),
         threads,
         ..ReplayRequest::default()
     };
@@ -327,7 +332,7 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         );
     };
     println!(
-        "The world at scale {scale} ({} games, {layout}), fide-historical.toml from 2008-04, {threads} threads, {} runs:",
+        "The world at scale {scale} ({} games, {layout}), fide-historical.toml from {from}, {threads} threads, {} runs:",
         count(games),
         args.runs
     );

@@ -1,81 +1,181 @@
 use std::path::PathBuf;
+use std::time::Instant;
 
+use super::progress::Bar;
 use super::set_threads;
-use crate::calibrate::{self, Calibration, Evaluation};
-use crate::report::crosstable::Distance;
+use crate::calibrate::{self, Calibration, Evaluation, TargetDistance};
+use crate::report::{thousands, TextTable};
 
 /// Fit a world's parameters to published crosstables of real games, by simulation.
 ///
-/// CONFIG names the world to start from, the scenario to replay it under, the published tables
-/// (data/published/sonas-crosstables.csv) and the parameters to move with their bounds; see
-/// worlds/fide-2008-2023.calibrate.toml and docs/generate.md. Each evaluation generates the world
-/// at the file's scale with its fixed seeds, replays it in memory and measures its distance to the
-/// tables.
+/// CONFIG (TOML) names the world to start from, the scenario to replay it under, the targets (the
+/// published tables of data/published/sonas-crosstables.csv, real rating lists), the parameters to
+/// move with their bounds, the scale, seeds and budget; see worlds/fide-2001-2023.calibrate.toml
+/// and docs/generate.md. Each evaluation generates the world at the file's scale with its fixed
+/// seeds (common random numbers), replays it in memory and measures its distance to the targets;
+/// an evolution strategy (CMA-ES) moves the parameters, a generation's candidates in parallel.
+/// Writes DIR/world.toml (the starting world file with the fitted values), DIR/evaluations.parquet
+/// (every evaluation) and DIR/summary.json.
 #[derive(clap::Args)]
 pub struct Args {
     /// The calibration file (TOML)
     config: PathBuf,
-    /// Only evaluate the starting world and print its distance to each table
+    /// Only evaluate the starting world and print its distance to each target
     #[arg(long)]
     evaluate: bool,
-    /// Use this world instead of the file's (a world file or a built-in world)
+    /// Start from this world instead of the file's (a world file or a built-in world)
     #[arg(long, value_name = "FILE")]
     world: Option<String>,
     /// Each evaluation's world against FIDE's size, instead of the file's
     #[arg(long, value_name = "SCALE")]
     scale: Option<f64>,
+    /// The worlds' seeds instead of the file's (comma-separated)
+    #[arg(long, value_name = "N,N", value_delimiter = ',')]
+    seeds: Option<Vec<u64>>,
+    /// Evaluations in all, instead of the file's
+    #[arg(long, value_name = "N")]
+    budget: Option<usize>,
+    /// Output directory [default: the file's `out`, or output/calibration-<world>]
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// No progress bar
+    #[arg(long)]
+    quiet: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     set_threads(args.threads)?;
-    let mut calibration = Calibration::load(&args.config)?;
+    let mut c = Calibration::load(&args.config)?;
     if let Some(world) = &args.world {
-        calibration.world =
-            crate::generate::world::load(world)?.sized(calibration.scale, calibration.seeds[0])?;
+        c.world_text = match std::path::Path::new(world).is_file() {
+            true => std::fs::read_to_string(world)?,
+            false => String::new(),
+        };
+        c.world_source = world.clone();
+        c.world = crate::generate::world::load(world)?;
     }
-    if let Some(scale) = args.scale {
-        calibration.scale = scale;
-        calibration.world = calibration
-            .world
-            .clone()
-            .sized(scale, calibration.seeds[0])?;
+    if let Some(seeds) = args.seeds.clone().filter(|s| !s.is_empty()) {
+        c.seeds = seeds;
     }
-    let c = &calibration;
-    let evaluation = calibrate::evaluate(&c.world, &c.seeds, &c.scenario, &c.targets, c.objective)?;
+    c.scale = args.scale.unwrap_or(c.scale);
+    c.world = c.world.clone().sized(c.scale, c.seeds[0])?;
+    c.budget = args.budget.unwrap_or(c.budget);
+    let started = Instant::now();
+    if args.evaluate {
+        let evaluation =
+            calibrate::evaluate(&c.world, &c.seeds, &c.scenario, &c.targets, c.objective)?;
+        println!(
+            "{} at scale {} with seeds {:?}: objective {:.3} ({} games, {:.1} s)",
+            c.world.name,
+            c.scale,
+            c.seeds,
+            evaluation.objective,
+            thousands(evaluation.games),
+            evaluation.seconds
+        );
+        for line in figures(&evaluation) {
+            println!("  {line}");
+        }
+        return Ok(());
+    }
+    let bar = Bar::new(args.quiet);
+    let fit = c.run(&|done, budget, best| {
+        bar.steps(done, budget, "evaluations");
+        bar.message(&format!("best {best:.3}"));
+    })?;
+    bar.finish();
+    let dir = args
+        .out
+        .clone()
+        .or(c.out.clone())
+        .unwrap_or_else(|| PathBuf::from(format!("output/calibration-{}", c.world.name)));
+    let dir = crate::output::write_calibration(&dir, &c, &fit)?;
+    let (start, best) = (fit.start(), fit.best());
     println!(
-        "{} at scale {} with seeds {:?}: objective {:.3} ({} games, {:.1} s)",
+        "Calibrated {} ({}): objective {:.3} → {:.3} in {} evaluations (scale {}, seeds {:?}, {} a generation) in {:.0} s",
         c.world.name,
+        args.config.display(),
+        start.evaluation.objective,
+        best.evaluation.objective,
+        fit.records.len(),
         c.scale,
         c.seeds,
-        evaluation.objective,
-        crate::report::thousands(evaluation.games),
-        evaluation.seconds
+        c.population,
+        started.elapsed().as_secs_f64()
     );
-    print_figures(&evaluation);
+    let mut table = TextTable::default();
+    table.push(vec![
+        "parameter".into(),
+        "start".into(),
+        "fitted".into(),
+        "bounds".into(),
+        "unit".into(),
+    ]);
+    for (k, b) in c.parameters.iter().enumerate() {
+        table.push(vec![
+            b.param.key.to_string(),
+            format!("{}", start.values[k]),
+            format!("{}", best.values[k]),
+            format!("{} – {}", b.min, b.max),
+            b.param.unit.to_string(),
+        ]);
+    }
+    print!("{}", table.render(&[0, 3, 4]));
+    println!("start:");
+    for line in figures(&start.evaluation) {
+        println!("  {line}");
+    }
+    println!("fitted:");
+    for line in figures(&best.evaluation) {
+        println!("  {line}");
+    }
+    println!(
+        "  files    {}/: world.toml (the fitted world), evaluations.parquet ({} rows), summary.json",
+        dir.display(),
+        fit.records.len()
+    );
     Ok(())
 }
 
 /// Each target's distance figures, one line each.
-fn print_figures(evaluation: &Evaluation) {
-    for d in &evaluation.distances {
-        println!("  {}", figures_line(d));
-    }
-}
-
-fn figures_line(d: &Distance) -> String {
-    let (agree, compared) = d.signs();
-    let (covered, numbered) = d.coverage();
-    let worst = d
-        .worst_share()
-        .map(|w| format!("worst row ×{:.2}", w.factor()))
-        .unwrap_or_default();
-    format!(
-        "{}: RMSE {} over {compared} cells · signs {agree}/{compared} · coverage {covered}/{numbered} · {worst} · cells {:.2} · shares {:.3}",
-        d.table,
-        d.rmse().map_or("–".into(), |r| format!("{r:.2}")),
-        calibrate::cell_error(d).sqrt(),
-        calibrate::share_error(d),
-    )
+fn figures(evaluation: &Evaluation) -> Vec<String> {
+    evaluation
+        .distances
+        .iter()
+        .map(|d| match d {
+            TargetDistance::Table(d) => {
+                let (agree, compared) = d.signs();
+                let (covered, numbered) = d.coverage();
+                let worst = d
+                    .worst_share()
+                    .map(|w| format!("worst row ×{:.2}", w.factor()))
+                    .unwrap_or_default();
+                format!(
+                    "{}: RMSE {} over {compared} cells · signs {agree}/{compared} · coverage {covered}/{numbered} · {worst}",
+                    d.table,
+                    d.rmse().map_or("–".into(), |r| format!("{r:.2}")),
+                )
+            }
+            TargetDistance::Counts(d) => {
+                let (good, all) = d.within(0.15);
+                let worst = d.worst().map_or(String::new(), |(c, f)| {
+                    format!("worst {} on {}: ×{f:.2}", c.range_text(), c.month)
+                });
+                format!("{}: {good} of {all} counts within 15 % · {worst}", d.name)
+            }
+            TargetDistance::Gaps(d) => {
+                let gaps: Vec<String> = d
+                    .gaps
+                    .iter()
+                    .map(|(g, run)| {
+                        let run = run.map_or("–".into(), |r| format!("{r:.0}"));
+                        format!("{}: {run} (Sonas {:.0})", g.text(), g.real)
+                    })
+                    .collect();
+                format!("{}: {}", d.name, gaps.join(" · "))
+            }
+        })
+        .collect()
 }

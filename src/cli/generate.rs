@@ -18,10 +18,10 @@ use crate::pipeline::Progress;
 ///     --start-list DIR/start-list.parquet --players DIR/players.parquet --from 2008-04
 #[derive(clap::Args)]
 pub struct Args {
-    /// The world: a world file (TOML, see worlds/fide-2008-2023.toml and docs/generate.md), or a
-    /// built-in world by name: fide-2008-2023 (FIDE's standard pool, January 2008 to December 2023,
+    /// The world: a world file (TOML, see worlds/fide-2001-2023.toml and docs/generate.md), or a
+    /// built-in world by name: fide-2001-2023 (FIDE's standard pool, January 2008 to December 2023,
     /// calibrated to Sonas's crosstables of real games)
-    #[arg(long, value_name = "FILE", default_value = "fide-2008-2023")]
+    #[arg(long, value_name = "FILE", default_value = "fide-2001-2023")]
     world: String,
     /// Size against FIDE's (1.0: about 87,000 players on the first list and 13–15 million games;
     /// 0.02 for a quick demo)

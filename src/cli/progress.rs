@@ -34,6 +34,13 @@ impl Bar {
         }
     }
 
+    /// Text beside the bar (the best value so far, say).
+    pub fn message(&self, text: &str) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(text.to_string());
+        }
+    }
+
     pub fn finish(&self) {
         if let Some(bar) = &self.0 {
             bar.finish_and_clear();

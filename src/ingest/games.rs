@@ -354,20 +354,7 @@ fn parse_row<'a>(
         None => None,
     };
     let rating = |i: usize, name: &str| -> Result<Option<i32>, IngestError> {
-        let s = cells[i].trim();
-        if s.is_empty() {
-            return Ok(None);
-        }
-        s.parse::<i32>()
-            .ok()
-            .filter(|r| (0..=4000).contains(r))
-            .map(Some)
-            .ok_or_else(|| {
-                err(
-                    name,
-                    format!("expected a rating from 0 to 4000 or nothing, got {s:?}"),
-                )
-            })
+        crate::model::parse_rating(cells[i]).map_err(|problem| err(name, problem))
     };
     let ratings = match c.ratings {
         Some((w, b)) => Some((rating(w, "white_rating")?, rating(b, "black_rating")?)),

@@ -28,9 +28,35 @@ pub fn parse_score(text: &str) -> Option<HalfPoints> {
     }
 }
 
+/// Parses a rating cell: a whole number from 0 to 4000, or nothing (empty). The error says what
+/// was expected, for a reader's message.
+pub fn parse_rating(text: &str) -> Result<Option<i32>, String> {
+    let s = text.trim();
+    if s.is_empty() {
+        return Ok(None);
+    }
+    s.parse::<i32>()
+        .ok()
+        .filter(|r| (0..=4000).contains(r))
+        .map(Some)
+        .ok_or_else(|| format!("expected a rating from 0 to 4000 or nothing, got {s:?}"))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_score;
+    use super::{parse_rating, parse_score};
+
+    #[test]
+    fn ratings_are_whole_numbers_up_to_4000_or_nothing() {
+        assert_eq!(parse_rating(" 2100 "), Ok(Some(2100)));
+        assert_eq!(parse_rating(""), Ok(None));
+        for bad in ["-1", "4001", "2100.5", "x"] {
+            assert!(
+                parse_rating(bad).unwrap_err().contains("0 to 4000"),
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn scores_in_every_accepted_spelling() {

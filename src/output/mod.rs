@@ -2,6 +2,7 @@
 //! `lists.parquet`, `games.parquet`, `summary.json` and, on request, `lists/YYYY-MM.csv`.
 
 mod atomic;
+mod calibration;
 mod run_writer;
 mod summary;
 mod tables;
@@ -10,6 +11,7 @@ mod world;
 use std::path::{Path, PathBuf};
 
 pub use atomic::write_file;
+pub use calibration::{fitted_world, write_calibration};
 pub use run_writer::{RunWriter, Written};
 pub use summary::Timing;
 pub use tables::write_canonical_games;

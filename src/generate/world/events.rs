@@ -29,28 +29,46 @@ pub struct EventPlan {
 /// Rounds of a Swiss: 5 to 11, nine the most common.
 const SWISS_ROUNDS: [u32; 11] = [5, 6, 7, 7, 8, 9, 9, 9, 9, 10, 11];
 
-/// Splits a month's players into events: most into Swiss opens of their region, some into
-/// international opens (where regions mix), some into round robins among players the organisers
-/// rate alike. A region too small for an open sends its players to the international ones.
+/// A player who plays an event this month, with their strength and the draw (uniform, from their
+/// own stream) that chooses the kind of event.
+#[derive(Clone, Copy, Debug)]
+pub struct Entrant {
+    pub player: usize,
+    pub strength: f64,
+    pub choice: f64,
+}
+
+/// Splits a month's players into events: round robins among players the organisers rate alike
+/// (strong players choose them more often), international opens (where regions mix), and their
+/// region's opens, some of them in rating sections (the region's entrants sorted by the organisers'
+/// ratings and cut into consecutive groups, as rating-limited sections and junior events keep
+/// players among their own level). A region too small for an open sends its players to the
+/// international ones.
 pub fn plan_month(
-    participants: &[usize],
+    entrants: &[Entrant],
     players: &[Player],
     organisers: &OrganiserRatings,
     settings: &Settings,
     month: Month,
     rng: &mut SplitMix64,
 ) -> Vec<EventPlan> {
-    let mut regional: Vec<Vec<usize>> = vec![Vec::new(); settings.regions as usize];
+    let regions = settings.regions as usize;
+    let mut regional: Vec<Vec<usize>> = vec![Vec::new(); regions];
+    let mut sectioned: Vec<Vec<usize>> = vec![Vec::new(); regions];
     let mut international = Vec::new();
     let mut round_robin = Vec::new();
-    for &p in participants {
-        let u = rng.unit();
-        if u < settings.round_robin_share {
-            round_robin.push(p);
-        } else if u < settings.round_robin_share + settings.international_share {
-            international.push(p);
+    for e in entrants {
+        let round_robin_share = settings.round_robin_share(e.strength);
+        let open = round_robin_share + settings.international_share;
+        let region = usize::from(players[e.player].region);
+        if e.choice < round_robin_share {
+            round_robin.push(e.player);
+        } else if e.choice < open {
+            international.push(e.player);
+        } else if (e.choice - open) / (1.0 - open) < settings.sectioned_share {
+            sectioned[region].push(e.player);
         } else {
-            regional[usize::from(players[p].region)].push(p);
+            regional[region].push(e.player);
         }
     }
     let swiss_sizes = (u64::from(settings.swiss_min), u64::from(settings.swiss_max));
@@ -58,19 +76,31 @@ pub fn plan_month(
         u64::from(settings.round_robin_min),
         u64::from(settings.round_robin_max),
     );
+    let by_rating = |pool: &mut Vec<usize>| {
+        pool.sort_by(|&a, &b| {
+            let r = |p: usize| organisers.get(p).unwrap_or(f64::NEG_INFINITY);
+            r(b).total_cmp(&r(a)).then(a.cmp(&b))
+        })
+    };
     let mut plans = Vec::new();
-    for mut pool in regional {
-        if (pool.len() as u64) < swiss_sizes.0 {
-            international.append(&mut pool);
-            continue;
+    for (mut open, mut sections) in regional.into_iter().zip(sectioned) {
+        if (sections.len() as u64) < swiss_sizes.0 {
+            open.append(&mut sections);
         }
-        swiss_events(pool, swiss_sizes, month, rng, &mut plans);
+        if (open.len() as u64) < swiss_sizes.0 {
+            international.append(&mut open);
+        } else {
+            shuffle(&mut open, rng);
+            swiss_events(open, swiss_sizes, month, rng, &mut plans);
+        }
+        if !sections.is_empty() {
+            by_rating(&mut sections);
+            swiss_events(sections, swiss_sizes, month, rng, &mut plans);
+        }
     }
+    shuffle(&mut international, rng);
     swiss_events(international, swiss_sizes, month, rng, &mut plans);
-    round_robin.sort_by(|&a, &b| {
-        let r = |p: usize| organisers.get(p).unwrap_or(f64::NEG_INFINITY);
-        r(b).total_cmp(&r(a)).then(a.cmp(&b))
-    });
+    by_rating(&mut round_robin);
     for group in cut(&round_robin, round_robin_sizes, rng) {
         let rounds = (group.len() - 1 + group.len() % 2) as u32;
         plans.push(plan(
@@ -85,14 +115,14 @@ pub fn plan_month(
     plans
 }
 
+/// Swiss events of consecutive groups of `pool`, in its order.
 fn swiss_events(
-    mut pool: Vec<usize>,
+    pool: Vec<usize>,
     sizes: (u64, u64),
     month: Month,
     rng: &mut SplitMix64,
     plans: &mut Vec<EventPlan>,
 ) {
-    shuffle(&mut pool, rng);
     for group in cut(&pool, sizes, rng) {
         let rounds = SWISS_ROUNDS[rng.below(SWISS_ROUNDS.len() as u64) as usize];
         // Opens are played over weekends and holidays: about two rounds a day.

@@ -18,8 +18,8 @@ use super::Settings;
 
 /// The built-in worlds: the files shipped in `worlds/`, compiled in so that they need no path.
 pub const PRESETS: &[(&str, &str)] = &[(
-    "fide-2008-2023",
-    include_str!("../../../worlds/fide-2008-2023.toml"),
+    "fide-2001-2023",
+    include_str!("../../../worlds/fide-2001-2023.toml"),
 )];
 
 #[derive(Debug, thiserror::Error)]
@@ -140,7 +140,7 @@ fn parse(
         _ if extends.is_some() => {}
         _ => problem(
             "name",
-            "missing: expected the world's name, such as \"fide-2008-2023\"".into(),
+            "missing: expected the world's name, such as \"fide-2001-2023\"".into(),
         ),
     }
     let sections = params::sections();
@@ -292,14 +292,22 @@ fn cross_checks(s: &Settings, file: &str) -> Vec<Problem> {
             s.round_robin_max, s.round_robin_min
         ),
     );
-    check(
-        s.international_share + s.round_robin_share <= 1.0,
-        "events.round_robin_share",
-        format!(
-            "{} with events.international_share {} is more than every player; expected the two to add up to at most 1",
-            s.round_robin_share, s.international_share
+    for (key, share) in [
+        ("events.round_robin_share", s.round_robin_share),
+        (
+            "events.round_robin_share_strong",
+            s.round_robin_share_strong,
         ),
-    );
+    ] {
+        check(
+            s.international_share + share <= 1.0,
+            key,
+            format!(
+                "{share} with events.international_share {} is more than every player; expected the two to add up to at most 1",
+                s.international_share
+            ),
+        );
+    }
     check(
         u64::from(s.first_id) + 1_000_000_000 <= u64::from(u32::MAX),
         "world.first_id",
@@ -404,13 +412,13 @@ mod tests {
 
     #[test]
     fn the_shipped_file_is_the_built_in_world() {
-        let shipped = load("worlds/fide-2008-2023.toml").unwrap();
-        let built_in = preset("fide-2008-2023").unwrap();
+        let shipped = load("worlds/fide-2001-2023.toml").unwrap();
+        let built_in = preset("fide-2001-2023").unwrap();
         assert_eq!(shipped, built_in);
-        assert_eq!(built_in.name, "fide-2008-2023");
-        assert_eq!(built_in.start, Month::new(2008, 1).unwrap());
+        assert_eq!(built_in.name, "fide-2001-2023");
+        assert_eq!(built_in.start, Month::new(2001, 1).unwrap());
         // Every parameter is given in the file (none falls back to a default).
-        let text = std::fs::read_to_string("worlds/fide-2008-2023.toml").unwrap();
+        let text = std::fs::read_to_string("worlds/fide-2001-2023.toml").unwrap();
         let table: Table = text.parse().unwrap();
         for p in PARAMS {
             let section = table.get(p.section()).and_then(|s| s.as_table());
@@ -424,7 +432,7 @@ mod tests {
 
     #[test]
     fn a_dump_reads_back_identically() {
-        let world = preset("fide-2008-2023").unwrap();
+        let world = preset("fide-2001-2023").unwrap();
         let text = dump(&world);
         let again = parse(&text, "dump", None, &mut Vec::new()).unwrap();
         assert_eq!(again, world);
@@ -441,7 +449,7 @@ mod tests {
     fn every_problem_is_reported_with_its_key_path() {
         let path = temp(
             "bad.toml",
-            "name = \"bad\"\nextends = \"fide-2008-2023\"\nsurprise = 1\n[pool]\nplayers = -5\nage_maen = 30\n[arrivals]\nentry_sd = \"wide\"\n[covid]\nfrom = \"2021-13\"\n[games]\ndraw_rate_low = 2\n[weather]\nrain = 1\n",
+            "name = \"bad\"\nextends = \"fide-2001-2023\"\nsurprise = 1\n[pool]\nplayers = -5\nage_maen = 30\n[arrivals]\nentry_sd = \"wide\"\n[covid]\nfrom = \"2021-13\"\n[games]\ndraw_rate_low = 2\n[weather]\nrain = 1\n",
         );
         let e = load(path.to_str().unwrap()).unwrap_err().to_string();
         for expected in [
@@ -467,7 +475,7 @@ mod tests {
         assert!(!e.contains("pool.players: missing"), "{e}");
         let path = temp(
             "order.toml",
-            "name = \"order\"\nextends = \"fide-2008-2023\"\n[covid]\nfrom = \"2021-01\"\nto = \"2020-01\"\n",
+            "name = \"order\"\nextends = \"fide-2001-2023\"\n[covid]\nfrom = \"2021-01\"\nto = \"2020-01\"\n",
         );
         let e = load(path.to_str().unwrap()).unwrap_err().to_string();
         assert!(
@@ -480,10 +488,10 @@ mod tests {
     fn a_file_extends_a_world_and_changes_what_it_names() {
         let path = temp(
             "faster.toml",
-            "name = \"faster\"\nextends = \"fide-2008-2023\"\n[players]\ndevelopment_years = 2\n",
+            "name = \"faster\"\nextends = \"fide-2001-2023\"\n[players]\ndevelopment_years = 2\n",
         );
         let world = load(path.to_str().unwrap()).unwrap();
-        let base = preset("fide-2008-2023").unwrap();
+        let base = preset("fide-2001-2023").unwrap();
         assert_eq!(world.name, "faster");
         assert_eq!(world.development_years, 2.0);
         assert_eq!(world.pool, base.pool);
@@ -502,7 +510,7 @@ mod tests {
         let e = load(circle.to_str().unwrap()).unwrap_err().to_string();
         assert!(e.contains("extends itself"), "{e}");
         let e = load("no-such-world").unwrap_err().to_string();
-        assert!(e.contains("fide-2008-2023"), "{e}");
+        assert!(e.contains("fide-2001-2023"), "{e}");
     }
 
     #[test]

@@ -5,9 +5,10 @@
 //! the generator knows nothing of FIDE's regulations.
 //!
 //! The world is generated month by month and handed to a [`WorldSink`], so that no more than one
-//! month of games is ever held in memory. Every event draws from its own random stream (seeded by
-//! the world's seed, the month and the event's number), so the output does not depend on the
-//! number of threads.
+//! month of games is ever held in memory. Every player, every month's arrivals and planning, and
+//! every event draw from their own random streams (seeded by the world's seed and their place), so
+//! the output does not depend on the number of threads, and a parameter changes what it governs
+//! without reshuffling every other draw.
 
 mod events;
 pub mod file;
@@ -66,24 +67,65 @@ pub struct World {
     pub games: u64,
 }
 
+/// The random streams of a world: each draws from its own generator, seeded by the world's seed,
+/// the stream's kind and its place, so that the draws of one do not depend on any other's.
+#[derive(Clone, Copy)]
+enum Stream {
+    /// A player present at the start, by index.
+    Initial = 1,
+    /// How many newcomers arrive in a month.
+    Arrivals = 2,
+    /// The `j`-th newcomer of a month.
+    Newcomer = 3,
+    /// A month's planning: which events, who plays where, when.
+    Plan = 4,
+    /// One event's pairings and results.
+    Event = 5,
+}
+
+fn stream(seed: u64, kind: Stream, a: u64, b: u64) -> SplitMix64 {
+    let mut mix = SplitMix64::new(seed);
+    for part in [kind as u64, a, b] {
+        mix = SplitMix64::new(mix.next_u64() ^ part);
+    }
+    SplitMix64::new(mix.next_u64())
+}
+
 /// Generates the world; `progress(month, months)` after each month.
 pub fn generate(
     settings: &Settings,
     sink: &mut dyn WorldSink,
     progress: &dyn Fn(usize, usize),
 ) -> Result<World, String> {
-    let mut rng = SplitMix64::new(settings.seed);
+    let seed = settings.seed;
     let start_year = settings.start_year();
     let mut players: Vec<Player> = Vec::new();
     let mut organisers = play::OrganiserRatings::default();
     let mut start_list = Vec::new();
-    let pool = settings.scaled(settings.pool);
-    organisers.grow(pool);
-    for i in 0..pool {
-        let p = people::established(settings.first_id + i as u32, start_year, &mut rng, settings);
-        let row = start_row(&p, start_year, settings, &mut rng);
-        organisers.set(i, f64::from(row.rating));
-        start_list.push(row);
+    let listed = settings.scaled(settings.pool);
+    let initial = listed + settings.scaled(settings.latent_players);
+    organisers.grow(initial);
+    for i in 0..initial {
+        let origin = if i < listed {
+            people::Origin::Listed
+        } else {
+            people::Origin::Latent
+        };
+        let rng = stream(seed, Stream::Initial, i as u64, 0);
+        let id = settings.first_id + i as u32;
+        let mut p = people::initial(id, origin, start_year, rng, settings);
+        let strength = p.strength(start_year, settings);
+        match origin {
+            people::Origin::Listed => {
+                let row = start_row(&mut p, strength, settings);
+                organisers.set(i, f64::from(row.rating));
+                start_list.push(row);
+            }
+            // Organisers know a latent player from national ratings, roughly.
+            people::Origin::Latent => {
+                organisers.set(i, strength + settings.latent_seen_noise * p.rng.normal())
+            }
+        }
         players.push(p);
     }
     let mut games = 0u64;
@@ -92,38 +134,47 @@ pub fn generate(
         let month = settings.start.plus(t as i32);
         let year = start_year + f64::from(t) / 12.0 + 1.0 / 24.0;
         let open = settings.open_share(month);
+        let expected = settings.arrivals(year) * settings.scale * settings.arrivals_share(month);
         let arrivals = poisson(
-            settings.arrivals(year) * settings.scale * settings.arrivals_share(month),
-            &mut rng,
+            expected,
+            &mut stream(seed, Stream::Arrivals, u64::from(t), 0),
         );
-        for _ in 0..arrivals {
+        for j in 0..arrivals {
             let id = settings.first_id + players.len() as u32;
-            players.push(people::newcomer(id, t, year, &mut rng, settings));
+            let rng = stream(seed, Stream::Newcomer, u64::from(t), j as u64);
+            players.push(people::newcomer(id, t, year, rng, settings));
         }
         organisers.grow(players.len());
-        for p in &mut players {
-            p.step(&mut rng, settings, year);
-        }
         let strength: Vec<f64> = players.iter().map(|p| p.strength(year, settings)).collect();
-        let participants: Vec<usize> = (0..players.len())
-            .filter(|&i| {
-                let p = &players[i];
-                p.active && rng.unit() < p.activity / 12.0 * open
-            })
-            .collect();
+        let mut entrants = Vec::new();
+        for (i, p) in players.iter_mut().enumerate() {
+            p.step(settings, year, t, strength[i]);
+            if !p.active {
+                continue;
+            }
+            let (plays, choice) = (p.rng.unit(), p.rng.unit());
+            if plays < p.events_per_year(settings, year, strength[i]) / 12.0 * open {
+                entrants.push(events::Entrant {
+                    player: i,
+                    strength: strength[i],
+                    choice,
+                });
+            }
+        }
+        let mut plan_rng = stream(seed, Stream::Plan, u64::from(t), 0);
         let plans = events::plan_month(
-            &participants,
+            &entrants,
             &players,
             &organisers,
             settings,
             month,
-            &mut rng,
+            &mut plan_rng,
         );
         let played: Vec<Vec<(u32, u32, u8)>> = plans
             .par_iter()
             .enumerate()
             .map(|(e, plan)| {
-                let mut rng = SplitMix64::new(event_seed(settings.seed, t, e));
+                let mut rng = stream(seed, Stream::Event, u64::from(t), e as u64);
                 play_event(plan, &strength, &organisers, settings, &mut rng)
             })
             .collect();
@@ -176,18 +227,16 @@ impl MonthBatch {
     }
 }
 
-/// The starting list's row of an established player: their strength today, give or take a little
-/// (a published rating is never exact), at least the list's floor; K 15, or 10 from 2400
-/// (reference §3.2, 2008).
-fn start_row(p: &Player, year: f64, settings: &Settings, rng: &mut SplitMix64) -> StartRow {
-    let rating = (p.strength(year, settings) + 25.0 * rng.normal())
-        .round()
-        .max(1401.0) as i32;
+/// The starting list's row of a listed player: their strength today, give or take the noise of
+/// any published rating, at least the list's floor; K 15, or 10 from 2400 (reference §3.2).
+fn start_row(p: &mut Player, strength: f64, settings: &Settings) -> StartRow {
+    let noise = settings.pool_rating_noise * p.rng.normal();
+    let rating = (strength + noise).round().max(settings.pool_floor) as i32;
     StartRow {
         id: p.id,
         rating,
         k: if rating >= 2400 { 10 } else { 15 },
-        total_games: 30 + (200.0 * rng.unit()) as u32,
+        total_games: 30 + (200.0 * p.rng.unit()) as u32,
         ever_2400: rating >= 2400,
     }
 }
@@ -202,9 +251,20 @@ fn play_event(
 ) -> Vec<(u32, u32, u8)> {
     let mut games = Vec::new();
     let mut outcome = SplitMix64::new(rng.next_u64());
+    // Each player's form in this event: strength is not the same from one event to the next.
+    let form: Vec<f64> = plan
+        .players
+        .iter()
+        .map(|_| settings.form_sd * outcome.normal())
+        .collect();
     let mut play = |a: usize, b: usize| {
         let (w, bl) = (plan.players[a], plan.players[b]);
-        let s = play::result(strength[w], strength[bl], settings, &mut outcome);
+        let s = play::result(
+            strength[w] + form[a],
+            strength[bl] + form[b],
+            settings,
+            &mut outcome,
+        );
         games.push((w as u32, bl as u32, s));
         s
     };
@@ -216,12 +276,6 @@ fn play_event(
         events::Kind::RoundRobin => events::round_robin(plan.players.len(), &mut play),
     }
     games
-}
-
-fn event_seed(seed: u64, month: u32, event: usize) -> u64 {
-    let mut mix =
-        SplitMix64::new(seed ^ (u64::from(month) << 40) ^ (event as u64).wrapping_mul(0x9e37_79b9));
-    mix.next_u64()
 }
 
 /// A Poisson draw (normal approximation above 50, exact inversion below).

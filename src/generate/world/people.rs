@@ -1,8 +1,12 @@
 //! The players of the synthetic world and their true strength, month by month.
 //!
 //! A player's strength follows their age: it approaches a personal potential at a rate that slows
-//! as they grow up (juniors enter weak and improve fast), declines after forty, and carries a slow
+//! as they grow up (juniors enter weak and improve fast), declines with age, and carries a slow
 //! personal random walk (form, study, life). Nothing here knows about ratings.
+//!
+//! Each player draws from a random stream of their own (seeded by the world's seed and their
+//! place), so that changing one parameter changes what it governs and not every later draw: the
+//! common random numbers that make calibration's objective smooth.
 
 use super::{Settings, SplitMix64};
 
@@ -32,17 +36,34 @@ pub struct Player {
     development: f64,
     /// The personal random walk, in rating points.
     walk: f64,
-    /// Events per year while active.
+    /// Events a year while active, before the strength factor (`Settings::activity_factor`).
     pub activity: f64,
     pub active: bool,
+    /// Arrived during the world (not present at its start).
+    pub newcomer: bool,
+    /// The player's own random stream.
+    pub rng: SplitMix64,
 }
 
 /// Strength below which nobody plays rated chess (a true beginner).
 const WEAKEST: f64 = 500.0;
 
+/// Who a player is at the world's start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// On the starting list.
+    Listed,
+    /// Playing rated events, but not (yet) rated: below the list's floor.
+    Latent,
+}
+
 impl Player {
     pub fn age(&self, year: f64) -> f64 {
         year - self.born
+    }
+
+    pub fn is_junior(&self, year: f64) -> bool {
+        self.age(year) < 20.0
     }
 
     /// True strength at a fractional year (the truth the replay is judged against).
@@ -54,51 +75,98 @@ impl Player {
     }
 
     /// One month of the random walk (mean-reverting, so that it stays a few dozen points wide) and
-    /// of retirement.
-    pub fn step(&mut self, rng: &mut SplitMix64, settings: &Settings, year: f64) {
-        self.walk = self.walk * settings.walk_reversion + settings.walk_step * rng.normal();
+    /// of retirement: newcomers in their first year stop most often, juniors more than adults, and
+    /// strong players, who play more, less often.
+    pub fn step(&mut self, settings: &Settings, year: f64, month: u32, strength: f64) {
+        self.walk = self.walk * settings.walk_reversion + settings.walk_step * self.rng.normal();
         if self.active {
-            let junior = self.age(year) < 20.0;
-            let quit = if junior {
+            let quit = if self.newcomer && month < self.first_month + 12 {
+                settings.quit_first_year
+            } else if self.is_junior(year) {
                 settings.quit_junior
             } else {
                 settings.quit_adult
             };
-            if rng.unit() < quit / 12.0 {
+            if self.rng.unit() < quit / 12.0 / settings.activity_factor(strength) {
                 self.active = false;
             }
         }
     }
+
+    /// Events a year this month, at this strength: juniors play rated events at their own rate
+    /// (much of their chess is not FIDE-rated: school, club, online).
+    pub fn events_per_year(&self, settings: &Settings, year: f64, strength: f64) -> f64 {
+        let junior = if self.is_junior(year) {
+            settings.junior_activity
+        } else {
+            1.0
+        };
+        self.activity * junior * settings.activity_factor(strength)
+    }
 }
 
-/// A player of the established pool on the first list: an adult or older junior near potential.
-pub fn established(id: u32, year: f64, rng: &mut SplitMix64, settings: &Settings) -> Player {
-    let age = (settings.pool_age_mean + settings.pool_age_sd * rng.normal()).clamp(12.0, 85.0);
-    let mut p = Player {
+/// A player present at the world's start: on the starting list (established, strength at least
+/// the list's floor) or latent (playing rated events below the floor). Juniors among them are
+/// still improving.
+pub fn initial(
+    id: u32,
+    origin: Origin,
+    year: f64,
+    mut rng: SplitMix64,
+    settings: &Settings,
+) -> Player {
+    let (mean, sd, junior_share) = match origin {
+        Origin::Listed => (
+            settings.pool_strength_mean,
+            settings.pool_strength_sd,
+            settings.pool_junior_share,
+        ),
+        Origin::Latent => (
+            settings.latent_strength_mean,
+            settings.latent_strength_sd,
+            settings.latent_junior_share,
+        ),
+    };
+    let junior = rng.unit() < junior_share;
+    let age = if junior {
+        10.0 + 9.0 * rng.unit()
+    } else {
+        (settings.pool_age_mean + settings.pool_age_sd * rng.normal()).clamp(20.0, 85.0)
+    };
+    // Strength today, drawn on the side of the floor the player is on (a few tries, then the
+    // floor itself).
+    let floor = settings.pool_floor;
+    let listed = origin == Origin::Listed;
+    let today = (0..20)
+        .map(|_| mean + sd * rng.normal())
+        .find(|s| (*s >= floor) == listed && *s > WEAKEST)
+        .unwrap_or(if listed { floor } else { floor - 1.0 });
+    let gap = if junior {
+        settings.junior_gap_on_list * rng.unit()
+    } else {
+        0.0
+    };
+    let active_share = match origin {
+        Origin::Listed => settings.pool_active_share,
+        Origin::Latent => settings.latent_active_share,
+    };
+    Player {
         id,
         born: year - age,
-        sex: sex(rng, settings.female_share),
-        region: region(rng, settings.regions),
+        sex: sex(&mut rng, settings.female_share),
+        region: region(&mut rng, settings.regions),
         first_month: 0,
-        potential: 0.0,
-        entry_gap: 0.0,
+        // The potential is what today's strength and the age curve imply.
+        potential: today + gap + settings.decline(age),
+        entry_gap: gap,
         entry_age: age,
-        development: settings.development_years,
+        development: settings.development_years * (0.6 + 0.8 * rng.unit()),
         walk: 0.0,
-        activity: activity(rng, settings),
-        active: rng.unit() < settings.pool_active_share,
-    };
-    // The pool's strength today is drawn first; the potential is what the age curve implies.
-    let today = settings.pool_strength_mean + settings.pool_strength_sd * rng.normal();
-    let today = today.max(settings.pool_strength_min + 30.0 * rng.unit());
-    p.potential = today + settings.decline(age);
-    if age < 20.0 {
-        // A junior on the list is still improving: part of the potential is yet to come.
-        let gap = settings.junior_gap_on_list * rng.unit();
-        p.entry_gap = gap;
-        p.potential += gap;
+        activity: activity(&mut rng, settings),
+        active: rng.unit() < active_share,
+        newcomer: false,
+        rng,
     }
-    p
 }
 
 /// A newcomer arriving at `year`: mostly juniors, entering weak and improving; some adults.
@@ -106,7 +174,7 @@ pub fn newcomer(
     id: u32,
     month: u32,
     year: f64,
-    rng: &mut SplitMix64,
+    mut rng: SplitMix64,
     settings: &Settings,
 ) -> Player {
     let years = year - settings.start_year();
@@ -127,24 +195,36 @@ pub fn newcomer(
         + settings.entry_sd * rng.normal();
     let entry = entry.max(WEAKEST + 100.0 * rng.unit());
     let gap = if junior {
-        (settings.junior_gap_mean + settings.junior_gap_sd * rng.normal()).max(50.0)
+        log_normal(settings.junior_gap_mean, settings.junior_gap_sd, &mut rng)
     } else {
         (80.0 * rng.normal()).abs()
     };
     Player {
         id,
         born: year - age,
-        sex: sex(rng, settings.female_share),
-        region: region(rng, settings.regions),
+        sex: sex(&mut rng, settings.female_share),
+        region: region(&mut rng, settings.regions),
         first_month: month,
         potential: settings.ceiling(entry + gap) + settings.decline(age),
         entry_gap: gap,
         entry_age: age,
         development: settings.development_years * (0.6 + 0.8 * rng.unit()),
         walk: 0.0,
-        activity: activity(rng, settings),
+        activity: activity(&mut rng, settings),
         active: true,
+        newcomer: true,
+        rng,
     }
+}
+
+/// A log-normal draw with this mean and SD: always positive, with a long right tail (a few
+/// juniors gain very much more than most).
+fn log_normal(mean: f64, sd: f64, rng: &mut SplitMix64) -> f64 {
+    if mean <= 0.0 {
+        return 0.0;
+    }
+    let variance = (1.0 + (sd / mean).powi(2)).ln();
+    (mean.ln() - variance / 2.0 + variance.sqrt() * rng.normal()).exp()
 }
 
 fn sex(rng: &mut SplitMix64, female_share: f64) -> Sex {
@@ -163,10 +243,9 @@ fn region(rng: &mut SplitMix64, regions: u32) -> u16 {
     (r.clamp(1, regions) - 1) as u16
 }
 
-/// Events per year: lognormal, most players a few, some many.
+/// Events per year: log-normal, most players a few, some many; its mean is `events_per_year`.
 fn activity(rng: &mut SplitMix64, settings: &Settings) -> f64 {
     let spread = settings.activity_spread;
-    // The log-normal's mean is `events_per_year`.
     settings.events_per_year * (spread * rng.normal() - spread * spread / 2.0).exp()
 }
 
@@ -176,6 +255,7 @@ mod tests {
 
     #[test]
     fn juniors_improve_fast_then_slower_and_everyone_declines_late() {
+        let settings = crate::generate::world::preset("fide-2001-2023").unwrap();
         let p = Player {
             id: 1,
             born: 2000.0,
@@ -189,8 +269,9 @@ mod tests {
             walk: 0.0,
             activity: 3.0,
             active: true,
+            newcomer: false,
+            rng: SplitMix64::new(1),
         };
-        let settings = crate::generate::world::file::preset("fide-2008-2023").unwrap();
         let at = |age: f64| p.strength(2000.0 + age, &settings);
         assert_eq!(at(10.0), 1200.0);
         let first = at(12.0) - at(10.0);
@@ -199,8 +280,55 @@ mod tests {
             first > 200.0 && later < 60.0 && later > 0.0,
             "{first} {later}"
         );
-        assert!((at(40.0) - 2000.0).abs() < 2.0);
-        assert!((at(60.0) - (2000.0 - 140.0)).abs() < 1.0);
+        let old = settings.decline(60.0);
+        assert!(old > 50.0, "{old}");
+        assert!((at(60.0) - (2000.0 - old)).abs() < 1.0);
+    }
+
+    #[test]
+    fn the_starting_pool_lies_on_its_side_of_the_floor() {
+        let settings = crate::generate::world::preset("fide-2001-2023").unwrap();
+        let year = settings.start_year();
+        for i in 0..2000 {
+            let listed = initial(
+                i,
+                Origin::Listed,
+                year,
+                SplitMix64::new(u64::from(i)),
+                &settings,
+            );
+            assert!(listed.strength(year, &settings) >= settings.pool_floor);
+            let latent = initial(
+                i,
+                Origin::Latent,
+                year,
+                SplitMix64::new(u64::from(i)),
+                &settings,
+            );
+            assert!(latent.strength(year, &settings) < settings.pool_floor);
+        }
+    }
+
+    #[test]
+    fn gaps_are_log_normal_with_their_mean_and_sd() {
+        let mut rng = SplitMix64::new(4);
+        let draws: Vec<f64> = (0..200_000)
+            .map(|_| log_normal(800.0, 600.0, &mut rng))
+            .collect();
+        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+        let sd =
+            (draws.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / draws.len() as f64).sqrt();
+        assert!(
+            (mean - 800.0).abs() < 10.0 && (sd - 600.0).abs() < 20.0,
+            "{mean} {sd}"
+        );
+        assert!(draws.iter().all(|&d| d > 0.0));
+        let median = {
+            let mut d = draws.clone();
+            d.sort_by(f64::total_cmp);
+            d[d.len() / 2]
+        };
+        assert!(median < mean, "a long right tail: median {median}");
     }
 
     #[test]

@@ -41,9 +41,20 @@ pub fn draw_rate(white: f64, black: f64, settings: &Settings) -> f64 {
     equal * (-(white - black).abs() / settings.draw_decay).exp()
 }
 
-/// White's result in half points; White's first move is worth `white_advantage` points.
+/// White's result in half points; White's first move is worth `white_advantage` points. In a
+/// share `upset_share` of games the strengths do not decide (a blunder, a bad day, time trouble):
+/// the result is drawn as between equals, which gives results between very unequal players the
+/// fatter tails that real ones have (Sonas: a 400-point favourite "is not even scoring 80 %").
 pub fn result(white: f64, black: f64, settings: &Settings, rng: &mut SplitMix64) -> u8 {
-    let e = expected(white + settings.white_advantage - black);
+    let upset = rng.unit() < settings.upset_share;
+    let difference = if upset { 0.0 } else { white - black };
+    let e = expected(difference + settings.white_advantage);
+    let level = (white + black) / 2.0;
+    let (white, black) = if upset {
+        (level, level)
+    } else {
+        (white, black)
+    };
     let draw = draw_rate(white, black, settings).min(2.0 * e.min(1.0 - e));
     let win = e - draw / 2.0;
     let u = rng.unit();
@@ -143,7 +154,7 @@ mod tests {
 
     #[test]
     fn results_follow_the_strengths_with_realistic_draws() {
-        let settings = crate::generate::world::preset("fide-2008-2023").unwrap();
+        let settings = crate::generate::world::preset("fide-2001-2023").unwrap();
         let draw_rate = |w, b| draw_rate(w, b, &settings);
         let mut rng = SplitMix64::new(9);
         let games = 200_000;
@@ -159,6 +170,27 @@ mod tests {
         assert!((rate - draw_rate(2000.0, 1930.0)).abs() < 0.005, "{rate}");
         assert!(draw_rate(2600.0, 2600.0) > 2.0 * draw_rate(1300.0, 1300.0));
         assert!(draw_rate(2000.0, 2000.0) > 2.0 * draw_rate(2000.0, 1600.0));
+    }
+
+    #[test]
+    fn upsets_give_the_underdog_a_share_of_lost_causes() {
+        let mut settings = crate::generate::world::preset("fide-2001-2023").unwrap();
+        let score = |settings: &Settings| {
+            let mut rng = SplitMix64::new(11);
+            let points: u64 = (0..100_000)
+                .map(|_| u64::from(result(1200.0, 2400.0, settings, &mut rng)))
+                .sum();
+            points as f64 / 2.0 / 100_000.0
+        };
+        settings.upset_share = 0.0;
+        assert!(score(&settings) < 0.001);
+        settings.upset_share = 0.1;
+        // A tenth of the games as between equals (White or Black alike): about 5 %.
+        assert!(
+            (score(&settings) - 0.05).abs() < 0.005,
+            "{}",
+            score(&settings)
+        );
     }
 
     #[test]

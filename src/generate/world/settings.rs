@@ -1,5 +1,5 @@
 //! The world's parameters. Their values, units and reasons live in the world file
-//! (`worlds/fide-2008-2023.toml`, built in as the default); `params.rs` lists every key with its
+//! (`worlds/fide-2001-2023.toml`, built in as the default); `params.rs` lists every key with its
 //! unit and range, and `file.rs` reads, checks and writes world files.
 
 use crate::model::Month;
@@ -22,13 +22,23 @@ pub struct Settings {
 
     // [pool]: the players on the starting list.
     pub pool: f64,
-    pub pool_age_mean: f64,
-    pub pool_age_sd: f64,
-    pub pool_active_share: f64,
+    pub pool_floor: f64,
     pub pool_strength_mean: f64,
     pub pool_strength_sd: f64,
-    pub pool_strength_min: f64,
+    pub pool_rating_noise: f64,
+    pub pool_age_mean: f64,
+    pub pool_age_sd: f64,
+    pub pool_junior_share: f64,
     pub junior_gap_on_list: f64,
+    pub pool_active_share: f64,
+
+    // [latent]: players of rated events below the starting list's floor.
+    pub latent_players: f64,
+    pub latent_strength_mean: f64,
+    pub latent_strength_sd: f64,
+    pub latent_junior_share: f64,
+    pub latent_active_share: f64,
+    pub latent_seen_noise: f64,
 
     // [players]: how strength changes with age.
     pub development_years: f64,
@@ -56,13 +66,20 @@ pub struct Settings {
     // [activity]
     pub events_per_year: f64,
     pub activity_spread: f64,
+    pub junior_activity: f64,
+    pub quit_first_year: f64,
     pub quit_junior: f64,
     pub quit_adult: f64,
+    pub strong_from: f64,
+    pub strong_slope: f64,
+    pub strong_max: f64,
 
     // [events]
     pub regions: u32,
     pub international_share: f64,
     pub round_robin_share: f64,
+    pub round_robin_share_strong: f64,
+    pub sectioned_share: f64,
     pub swiss_min: u32,
     pub swiss_max: u32,
     pub round_robin_min: u32,
@@ -73,6 +90,8 @@ pub struct Settings {
     pub draw_rate_low: f64,
     pub draw_rate_high: f64,
     pub draw_decay: f64,
+    pub form_sd: f64,
+    pub upset_share: f64,
 
     // [covid]
     pub shutdown_from: Month,
@@ -132,6 +151,21 @@ impl Settings {
         (self.junior_share_start + self.junior_share_growth * years).min(self.junior_share_max)
     }
 
+    /// How many times more events a player of this strength plays than the players' base
+    /// activity: professionals play much more (FIDE's January 2008 list: 12.6 games a quarter per
+    /// player at 2500–2599, 1.8 at 2000–2099).
+    pub fn activity_factor(&self, strength: f64) -> f64 {
+        let above = (strength - self.strong_from).max(0.0) / 100.0;
+        (self.strong_slope * above).exp().min(self.strong_max)
+    }
+
+    /// The share of a player's events that are round robins: amateurs' few, strong players' many
+    /// (closed events among equals), rising linearly over 400 points from `strong_from`.
+    pub fn round_robin_share(&self, strength: f64) -> f64 {
+        let t = ((strength - self.strong_from) / 400.0).clamp(0.0, 1.0);
+        self.round_robin_share + (self.round_robin_share_strong - self.round_robin_share) * t
+    }
+
     fn shut(&self, month: Month) -> bool {
         self.shutdown_from <= month && month <= self.shutdown_to
     }
@@ -162,7 +196,7 @@ mod tests {
 
     #[test]
     fn bad_scales_are_refused() {
-        let s = preset("fide-2008-2023").unwrap();
+        let s = preset("fide-2001-2023").unwrap();
         assert!(s.clone().sized(0.0, 1).is_err());
         assert!(s.clone().sized(-1.0, 1).is_err());
         assert!(s.clone().sized(f64::NAN, 1).is_err());
@@ -171,7 +205,7 @@ mod tests {
 
     #[test]
     fn the_shutdown_stops_play() {
-        let s = preset("fide-2008-2023").unwrap();
+        let s = preset("fide-2001-2023").unwrap();
         assert_eq!(s.open_share(Month::new(2020, 3).unwrap()), 1.0);
         assert!(s.open_share(Month::new(2020, 4).unwrap()) < 0.1);
         assert!(s.open_share(Month::new(2021, 6).unwrap()) < 0.1);

@@ -1,0 +1,252 @@
+//! Counts of players on real rating lists that a world's replayed lists must reproduce: a list
+//! file's players per 100-point band, or published figures (`data/published/fide-pool.csv`: the
+//! pool's size and bands that Sonas quotes for 2011 and 2023).
+
+use std::path::Path;
+
+use crate::ingest::{IngestError, Table};
+use crate::model::Month;
+
+/// How many players a list has in a range of ratings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Count {
+    pub month: Month,
+    /// The range, inclusive; `None` is open.
+    pub low: Option<i32>,
+    pub high: Option<i32>,
+    /// Players on the real list.
+    pub real: f64,
+}
+
+impl Count {
+    pub fn contains(&self, rating: i32) -> bool {
+        self.low.is_none_or(|l| rating >= l) && self.high.is_none_or(|h| rating <= h)
+    }
+
+    /// The range as people read it: `1500-1599`, `2600+`, `below 1400`, `all`.
+    pub fn range_text(&self) -> String {
+        match (self.low, self.high) {
+            (Some(l), Some(h)) => format!("{l}-{h}"),
+            (Some(l), None) => format!("{l}+"),
+            (None, Some(h)) => format!("below {}", h + 1),
+            (None, None) => "all".into(),
+        }
+    }
+}
+
+/// Counts of players that a run's lists must reproduce.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CountTarget {
+    /// `list 2008-01`, or the published file's name.
+    pub name: String,
+    pub file: String,
+    pub counts: Vec<Count>,
+}
+
+impl CountTarget {
+    /// A real list's players per 100-point band from `lowest`; every rating from `top` up is one
+    /// band.
+    pub fn from_list(
+        file: String,
+        month: Month,
+        ratings: &[i32],
+        lowest: i32,
+        top: i32,
+    ) -> CountTarget {
+        let mut counts: Vec<Count> = (lowest..=top)
+            .step_by(100)
+            .map(|low| Count {
+                month,
+                low: Some(low),
+                high: (low < top).then_some(low + 99),
+                real: 0.0,
+            })
+            .collect();
+        for &r in ratings {
+            if let Some(c) = counts.iter_mut().find(|c| c.contains(r)) {
+                c.real += 1.0;
+            }
+        }
+        CountTarget {
+            name: format!("list {month}"),
+            file,
+            counts,
+        }
+    }
+}
+
+/// A run's lists against counts of real ones.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CountDistance {
+    pub name: String,
+    /// Each count and the run's players in it, at FIDE's size.
+    pub counts: Vec<(Count, f64)>,
+}
+
+impl CountDistance {
+    /// The run's players over the real count, each count.
+    pub fn ratios(&self) -> impl Iterator<Item = (&Count, f64)> + '_ {
+        self.counts
+            .iter()
+            .map(|(c, run)| (c, run / c.real.max(0.5)))
+    }
+
+    /// Counts the run has within `within` (0.15: 15 %), and all counts.
+    pub fn within(&self, within: f64) -> (usize, usize) {
+        let good = self
+            .ratios()
+            .filter(|(_, r)| (r - 1.0).abs() <= within)
+            .count();
+        (good, self.counts.len())
+    }
+
+    /// The count furthest off, as a factor of at least 1 either way.
+    pub fn worst(&self) -> Option<(&Count, f64)> {
+        self.ratios()
+            .map(|(c, r)| (c, if r >= 1.0 { r } else { 1.0 / r.max(1e-9) }))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// Mean squared log ratio over the counts.
+    pub fn error(&self) -> f64 {
+        let logs: Vec<f64> = self
+            .counts
+            .iter()
+            .map(|(c, run)| ((run + 0.5) / (c.real + 0.5)).ln().powi(2))
+            .collect();
+        logs.iter().sum::<f64>() / logs.len().max(1) as f64
+    }
+}
+
+const COLUMNS: &str = "month, low, high, players (and a quote)";
+
+/// Reads published counts: one row per count, `month` (YYYY-MM), `low` and `high` (inclusive,
+/// empty for open), `players`; other columns (the quote) are kept out.
+pub fn read_counts(path: &Path) -> Result<CountTarget, IngestError> {
+    let table = Table::open(path, COLUMNS)?;
+    let columns = [
+        table.require(&["month"])?,
+        table.require(&["low"])?,
+        table.require(&["high"])?,
+        table.require(&["players"])?,
+    ];
+    let mut counts = Vec::new();
+    table.for_each_row(&mut |line, cells| {
+        let cells = cells?;
+        let text = |i: usize| cells[columns[i]].trim();
+        let err = |column: &str, problem: String| table.row_error(line, column, problem);
+        let month = Month::parse(text(0)).ok_or_else(|| {
+            err(
+                "month",
+                format!("expected a month YYYY-MM, got {:?}", text(0)),
+            )
+        })?;
+        let bound = |i: usize, column: &str| -> Result<Option<i32>, IngestError> {
+            crate::model::parse_rating(text(i)).map_err(|problem| err(column, problem))
+        };
+        let (low, high) = (bound(1, "low")?, bound(2, "high")?);
+        if let (Some(l), Some(h)) = (low, high) {
+            if h < l {
+                return Err(err("high", format!("{h} is below low {l}")));
+            }
+        }
+        let real = text(3).parse::<u64>().map_err(|_| {
+            err(
+                "players",
+                format!("expected a whole number of players, got {:?}", text(3)),
+            )
+        })?;
+        counts.push(Count {
+            month,
+            low,
+            high,
+            real: real as f64,
+        });
+        Ok(())
+    })?;
+    if counts.is_empty() {
+        return Err(IngestError::File {
+            file: table.file().to_string(),
+            problem: format!("no counts: expected one row per count with the columns {COLUMNS}"),
+        });
+    }
+    Ok(CountTarget {
+        name: path
+            .file_name()
+            .map_or("counts".into(), |n| n.to_string_lossy().into_owned()),
+        file: table.file().to_string(),
+        counts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sonas_pool_figures_are_read() {
+        let t = read_counts(Path::new("data/published/fide-pool.csv")).unwrap();
+        assert_eq!(t.counts.len(), 6);
+        let c = &t.counts[4];
+        assert_eq!(
+            (c.month.to_string(), c.low, c.high, c.real),
+            ("2023-07".into(), None, Some(1399), 125_000.0)
+        );
+        assert_eq!(c.range_text(), "below 1400");
+        assert!(c.contains(1000) && !c.contains(1400));
+        assert_eq!(t.counts[0].range_text(), "all");
+    }
+
+    #[test]
+    fn a_list_is_counted_in_bands() {
+        let m = Month::new(2008, 1).unwrap();
+        let t = CountTarget::from_list(
+            "l".into(),
+            m,
+            &[1450, 1500, 1599, 1600, 2650, 2799, 3000],
+            1500,
+            2600,
+        );
+        let real: Vec<f64> = t.counts.iter().map(|c| c.real).collect();
+        assert_eq!(
+            real,
+            [2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0]
+        );
+        assert_eq!(t.counts[11].range_text(), "2600+");
+        let d = CountDistance {
+            name: "d".into(),
+            counts: vec![(t.counts[0].clone(), 2.3), (t.counts[1].clone(), 0.5)],
+        };
+        assert_eq!(d.within(0.15), (1, 2));
+        assert_eq!(d.worst().unwrap().1, 2.0);
+    }
+
+    #[test]
+    fn bad_counts_name_the_line_and_column() {
+        let dir = std::env::temp_dir().join(format!("elosim-counts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("pool.csv");
+        std::fs::write(
+            &path,
+            "month,low,high,players
+2023-01,,,400000
+2023-13,,,5
+",
+        )
+        .unwrap();
+        let e = read_counts(&path).unwrap_err().to_string();
+        assert!(e.contains("pool.csv, line 3, column month"), "{e}");
+        std::fs::write(
+            &path,
+            "month,low,high,players
+2023-01,1400,1000,5
+",
+        )
+        .unwrap();
+        let e = read_counts(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("line 2, column high: 1000 is below low 1400"),
+            "{e}"
+        );
+    }
+}

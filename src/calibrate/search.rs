@@ -1,0 +1,275 @@
+//! The search: the starting world first, then generations of candidates from the evolution
+//! strategy, each generation evaluated in parallel, until the budget is spent. Every evaluation is
+//! kept; the best one (the start included) is the fit, so a calibration never ends worse than it
+//! began.
+
+use rayon::prelude::*;
+
+use crate::generate::world::params::Value;
+use crate::generate::world::Settings;
+
+use super::cmaes::Cmaes;
+use super::config::Calibration;
+use super::evaluate::{evaluate, EvaluateError, Evaluation};
+
+/// One evaluated point.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// 0 for the start, then the strategy's generations from 1.
+    pub generation: u32,
+    /// The calibrated parameters' values, in the calibration's order.
+    pub values: Vec<f64>,
+    pub evaluation: Evaluation,
+}
+
+/// What a calibration found.
+pub struct Fit {
+    /// Every evaluation, the start first.
+    pub records: Vec<Record>,
+    /// The index of the best record.
+    pub best: usize,
+}
+
+impl Fit {
+    pub fn start(&self) -> &Record {
+        &self.records[0]
+    }
+
+    pub fn best(&self) -> &Record {
+        &self.records[self.best]
+    }
+}
+
+/// A value rounded to four significant digits: what the fitted world file writes, so that the
+/// file reproduces exactly the world that was evaluated.
+pub fn significant(value: f64) -> f64 {
+    if value == 0.0 || !value.is_finite() {
+        return value;
+    }
+    let digits = 3 - value.abs().log10().floor() as i32;
+    let scale = 10f64.powi(digits);
+    (value * scale).round() / scale
+}
+
+impl Calibration {
+    /// The starting world with the calibrated parameters set to `values`.
+    pub fn world_at(&self, values: &[f64]) -> Settings {
+        let mut world = self.world.clone();
+        for (b, &v) in self.parameters.iter().zip(values) {
+            b.param.set(&mut world, Value::Real(v));
+        }
+        world
+    }
+
+    /// The starting values of the calibrated parameters.
+    pub fn start_values(&self) -> Vec<f64> {
+        self.parameters
+            .iter()
+            .map(|b| b.param.get(&self.world).number())
+            .collect()
+    }
+
+    fn evaluate_at(&self, values: &[f64]) -> Result<Evaluation, EvaluateError> {
+        evaluate(
+            &self.world_at(values),
+            &self.seeds,
+            &self.scenario,
+            &self.targets,
+            self.objective,
+        )
+    }
+
+    /// Runs the search; `progress(done, budget, best objective)` after each generation.
+    pub fn run(&self, progress: &dyn Fn(usize, usize, f64)) -> Result<Fit, EvaluateError> {
+        let start = self.start_values();
+        let first = self.evaluate_at(&start)?;
+        let mut fit = Fit {
+            records: vec![Record {
+                generation: 0,
+                values: start.clone(),
+                evaluation: first,
+            }],
+            best: 0,
+        };
+        progress(1, self.budget, fit.best().evaluation.objective);
+        if self.parameters.is_empty() {
+            return Ok(fit);
+        }
+        let unit: Vec<f64> = self
+            .parameters
+            .iter()
+            .zip(&start)
+            .map(|(b, v)| (v - b.min) / (b.max - b.min))
+            .collect();
+        let mut strategy = Cmaes::new(unit, self.step, self.population, self.seed);
+        let mut generation = 0;
+        while fit.records.len() + strategy.lambda() <= self.budget {
+            generation += 1;
+            let candidates = strategy.ask();
+            let values: Vec<Vec<f64>> = candidates
+                .iter()
+                .map(|x| {
+                    self.parameters
+                        .iter()
+                        .zip(x)
+                        .map(|(b, u)| significant(b.min + u * (b.max - b.min)))
+                        .collect()
+                })
+                .collect();
+            let evaluations = values
+                .par_iter()
+                .map(|v| self.evaluate_at(v))
+                .collect::<Result<Vec<_>, _>>()?;
+            let objectives: Vec<f64> = evaluations.iter().map(|e| e.objective).collect();
+            for (values, evaluation) in values.into_iter().zip(evaluations) {
+                if evaluation.objective < fit.best().evaluation.objective {
+                    fit.best = fit.records.len();
+                }
+                fit.records.push(Record {
+                    generation,
+                    values,
+                    evaluation,
+                });
+            }
+            strategy.tell(&candidates, &objectives);
+            progress(
+                fit.records.len(),
+                self.budget,
+                fit.best().evaluation.objective,
+            );
+        }
+        Ok(fit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::significant;
+
+    #[test]
+    fn values_keep_four_significant_digits() {
+        assert_eq!(significant(1234.5678), 1235.0);
+        assert_eq!(significant(0.012345678), 0.01235);
+        assert_eq!(significant(-87.654321), -87.65);
+        assert_eq!(significant(0.0), 0.0);
+    }
+}
+
+#[cfg(test)]
+mod calibration_tests {
+    use std::path::{Path, PathBuf};
+
+    use crate::calibrate::{Calibration, TargetDistance};
+
+    fn repo(path: &str) -> String {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(path)
+            .display()
+            .to_string()
+    }
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        std::fs::create_dir_all(dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// A world of 30 months from January 2001 at a hundredth of FIDE's size, fitted to the real
+    /// April 2003 list by two parameters.
+    fn tiny(dir: &Path, budget: usize) -> PathBuf {
+        write(
+            dir,
+            "tiny.toml",
+            &format!(
+                "name = \"tiny\"\nextends = {:?}\n[world]\nmonths = 30\n",
+                repo("worlds/fide-2001-2023.toml")
+            ),
+        );
+        write(
+            dir,
+            "calibration.toml",
+            &format!(
+                "world = \"tiny.toml\"\nscenario = {:?}\nscale = 0.01\nseeds = [3]\nbudget = {budget}\npopulation = 4\nseed = 5\n\n[[target]]\nlist = {:?}\nlowest = 1800\ntop = 2500\n\n[[parameter]]\nkey = \"latent.players\"\nmin = 10000\nmax = 100000\n\n[[parameter]]\nkey = \"pool.strength_mean\"\nmin = 2050\nmax = 2300\n",
+                repo("scenarios/fide-historical.toml"),
+                repo("data/fide-lists/APR03FRL.TXT")
+            ),
+        )
+    }
+
+    #[test]
+    fn a_tiny_calibration_is_repeatable_and_never_worse_than_its_start() {
+        let dir = std::env::temp_dir().join(format!("elosim-calibrate-{}", std::process::id()));
+        let c = Calibration::load(&tiny(&dir, 9)).unwrap();
+        let a = c.run(&|_, _, _| {}).unwrap();
+        // The start, then two generations of four.
+        assert_eq!(a.records.len(), 9);
+        let TargetDistance::Counts(list) = &a.start().evaluation.distances[0] else {
+            panic!("a list target");
+        };
+        assert_eq!(list.name, "list 2003-04");
+        assert_eq!(list.counts.len(), 8);
+        assert!(a.best().evaluation.objective <= a.start().evaluation.objective);
+        assert!(a
+            .records
+            .iter()
+            .all(|r| r.evaluation.objective >= a.best().evaluation.objective));
+        assert!(a.records.iter().any(|r| r.values != a.start().values));
+        for r in &a.records {
+            assert!(
+                (10_000.0..=100_000.0).contains(&r.values[0]),
+                "{:?}",
+                r.values
+            );
+            assert!((2050.0..=2300.0).contains(&r.values[1]), "{:?}", r.values);
+        }
+        let b = c.run(&|_, _, _| {}).unwrap();
+        let key = |f: &crate::calibrate::Fit| -> Vec<(Vec<f64>, f64)> {
+            f.records
+                .iter()
+                .map(|r| (r.values.clone(), r.evaluation.objective))
+                .collect()
+        };
+        assert_eq!(key(&a), key(&b));
+        assert_eq!(a.best, b.best);
+    }
+
+    #[test]
+    fn bad_calibration_files_name_every_problem_at_its_key_path() {
+        let dir = std::env::temp_dir().join(format!("elosim-calibrate-bad-{}", std::process::id()));
+        let path = write(
+            &dir,
+            "bad.toml",
+            &format!(
+                "world = \"fide-2001-2023\"\nscenario = {:?}\nscale = 20\nseeds = [1, -2]\nbudgte = 5\n\n[[target]]\npublished = {:?}\ntable = \"2008-2012\"\ncolour = \"red\"\n\n[[parameter]]\nkey = \"arrivals.entry_maen\"\nmin = 1\nmax = 2\n\n[[parameter]]\nkey = \"games.form_sd\"\nmin = 100\nmax = 50\n\n[[parameter]]\nkey = \"world.months\"\nmin = 1\nmax = 2\n",
+                repo("scenarios/fide-historical.toml"),
+                repo("data/published/sonas-crosstables.csv")
+            ),
+        );
+        let e = Calibration::load(&path).err().unwrap().to_string();
+        for expected in [
+            "scale: expected a number from 0.0001 to 10, got 20",
+            "seeds[1]: expected a whole number, got -2",
+            "budgte: unknown key",
+            "target[0].colour: unknown key",
+            "parameter[0].key: \"arrivals.entry_maen\" is not a number of the world file",
+            "parameter[1].max: 50 is not above min 100",
+            "parameter[2].key: \"world.months\" is not a number of the world file",
+        ] {
+            assert!(e.contains(expected), "{expected}\n{e}");
+        }
+        assert!(e.contains("bad.toml"), "{e}");
+        let outside = write(
+            &dir,
+            "outside.toml",
+            &format!(
+                "world = \"fide-2001-2023\"\nscenario = {:?}\n\n[[target]]\npublished = {:?}\ntable = \"2021-2023\"\n\n[[parameter]]\nkey = \"games.form_sd\"\nmin = 400\nmax = 500\n",
+                repo("scenarios/fide-historical.toml"),
+                repo("data/published/sonas-crosstables.csv")
+            ),
+        );
+        let e = Calibration::load(&outside).err().unwrap().to_string();
+        assert!(e.contains("games.form_sd: the world's value"), "{e}");
+        assert!(e.contains("is outside the bounds 400 to 500"), "{e}");
+    }
+}

@@ -1,0 +1,241 @@
+//! Writing a calibration's directory (`elosim calibrate`): `world.toml` (the starting world file
+//! with the fitted values set in place, its comments kept), `evaluations.parquet` (every
+//! evaluation: its parameters and distance figures) and `summary.json`, all staged and put in
+//! place together. Nothing timed is written, so the same calibration writes the same files.
+
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+use serde_json::{json, Value as Json};
+
+use crate::calibrate::{Calibration, Fit, Record, TargetDistance};
+use crate::generate::world::file::set_values;
+use crate::generate::world::params::Value;
+
+use super::atomic::StagedDir;
+use super::tables::{table_error, write_parquet};
+use super::{write_text, OutputError};
+
+/// Writes the calibration's files into `dir`; returns the directory.
+pub fn write_calibration(
+    dir: &Path,
+    calibration: &Calibration,
+    fit: &Fit,
+) -> Result<PathBuf, OutputError> {
+    let staged = StagedDir::new(dir)?;
+    let at = |name: &str| staged.path.join(name);
+    write_text(&at("world.toml"), &fitted_world(calibration, fit))?;
+    let path = at("evaluations.parquet");
+    let mut frame = evaluations(calibration, fit).map_err(table_error(&path))?;
+    write_parquet(&path, &mut frame)?;
+    let mut summary = serde_json::to_string_pretty(&summary(calibration, fit)).unwrap_or_default();
+    summary.push('\n');
+    write_text(&at("summary.json"), &summary)?;
+    staged.commit()
+}
+
+/// The starting world file with the best values in place and a note of where they came from.
+pub fn fitted_world(calibration: &Calibration, fit: &Fit) -> String {
+    let best = fit.best();
+    let values: Vec<_> = calibration
+        .parameters
+        .iter()
+        .zip(&best.values)
+        .map(|(b, &v)| (b.param, Value::Real(v)))
+        .collect();
+    let keys: Vec<&str> = calibration.parameters.iter().map(|b| b.param.key).collect();
+    format!(
+        "# Fitted by `elosim calibrate {}`: objective {:.3} (the start: {:.3}) after {} evaluations at\n# scale {} with seeds {:?}; the fitted keys: {}.\n{}",
+        calibration.file.display(),
+        best.evaluation.objective,
+        fit.start().evaluation.objective,
+        fit.records.len(),
+        calibration.scale,
+        calibration.seeds,
+        keys.join(", "),
+        set_values(&calibration.world_text, &values)
+    )
+}
+
+/// One figure of a target, for every record.
+struct Figure {
+    name: String,
+    get: Box<dyn Fn(&TargetDistance) -> Option<f64>>,
+}
+
+fn figures(calibration: &Calibration) -> Vec<(usize, Figure)> {
+    let mut out: Vec<(usize, Figure)> = Vec::new();
+    for (i, target) in calibration.targets.iter().enumerate() {
+        let name = target.name();
+        let table = |d: &TargetDistance| match d {
+            TargetDistance::Table(d) => Some(d.clone()),
+            _ => None,
+        };
+        let counts = |d: &TargetDistance| match d {
+            TargetDistance::Counts(d) => Some(d.clone()),
+            _ => None,
+        };
+        let gaps = |d: &TargetDistance| match d {
+            TargetDistance::Gaps(d) => Some(d.clone()),
+            _ => None,
+        };
+        let mut add = |figure: &str, get: Box<dyn Fn(&TargetDistance) -> Option<f64>>| {
+            out.push((
+                i,
+                Figure {
+                    name: format!("{name}: {figure}"),
+                    get,
+                },
+            ))
+        };
+        match target {
+            crate::calibrate::Target::Table { .. } => {
+                add("rmse", Box::new(move |d| table(d)?.rmse()));
+                add(
+                    "compared",
+                    Box::new(move |d| Some(table(d)?.signs().1 as f64)),
+                );
+                add(
+                    "signs_agree",
+                    Box::new(move |d| Some(table(d)?.signs().0 as f64)),
+                );
+                add(
+                    "covered",
+                    Box::new(move |d| Some(table(d)?.coverage().0 as f64)),
+                );
+                add(
+                    "numbered",
+                    Box::new(move |d| Some(table(d)?.coverage().1 as f64)),
+                );
+                add(
+                    "worst_share_factor",
+                    Box::new(move |d| Some(table(d)?.worst_share()?.factor())),
+                );
+                add(
+                    "cell_error",
+                    Box::new(move |d| Some(crate::calibrate::cell_error(&table(d)?))),
+                );
+                add(
+                    "share_error",
+                    Box::new(move |d| Some(crate::calibrate::share_error(&table(d)?))),
+                );
+            }
+            crate::calibrate::Target::Counts { .. } => {
+                add(
+                    "within_15",
+                    Box::new(move |d| Some(counts(d)?.within(0.15).0 as f64)),
+                );
+                add(
+                    "counts",
+                    Box::new(move |d| Some(counts(d)?.within(0.15).1 as f64)),
+                );
+                add(
+                    "worst_factor",
+                    Box::new(move |d| Some(counts(d)?.worst()?.1)),
+                );
+                add("error", Box::new(move |d| Some(counts(d)?.error())));
+            }
+            crate::calibrate::Target::Gaps { gaps: target, .. } => {
+                for (k, gap) in target.gaps.iter().enumerate() {
+                    add(&gap.text(), Box::new(move |d| gaps(d)?.gaps.get(k)?.1));
+                }
+                add("error", Box::new(move |d| Some(gaps(d)?.error())));
+            }
+        }
+    }
+    out
+}
+
+/// `evaluations.parquet`: evaluation, generation, each parameter, the objective and each target's
+/// figures.
+fn evaluations(calibration: &Calibration, fit: &Fit) -> PolarsResult<DataFrame> {
+    let records = &fit.records;
+    let mut columns: Vec<Column> = vec![
+        UInt32Chunked::from_iter_values("evaluation".into(), 0..records.len() as u32)
+            .into_series()
+            .into(),
+        UInt32Chunked::from_iter_values("generation".into(), records.iter().map(|r| r.generation))
+            .into_series()
+            .into(),
+    ];
+    for (k, b) in calibration.parameters.iter().enumerate() {
+        columns.push(
+            Float64Chunked::from_iter_values(
+                b.param.key.into(),
+                records.iter().map(|r| r.values[k]),
+            )
+            .into_series()
+            .into(),
+        );
+    }
+    columns.push(
+        Float64Chunked::from_iter_values(
+            "objective".into(),
+            records.iter().map(|r| r.evaluation.objective),
+        )
+        .into_series()
+        .into(),
+    );
+    for (i, figure) in figures(calibration) {
+        columns.push(
+            Float64Chunked::from_iter_options(
+                figure.name.as_str().into(),
+                records
+                    .iter()
+                    .map(|r| (figure.get)(&r.evaluation.distances[i])),
+            )
+            .into_series()
+            .into(),
+        );
+    }
+    DataFrame::new(records.len(), columns)
+}
+
+fn record_json(calibration: &Calibration, record: &Record) -> Json {
+    let mut targets = serde_json::Map::new();
+    for (i, figure) in figures(calibration) {
+        targets.insert(
+            figure.name,
+            json!((figure.get)(&record.evaluation.distances[i])),
+        );
+    }
+    json!({
+        "objective": record.evaluation.objective,
+        "generation": record.generation,
+        "figures": targets,
+    })
+}
+
+fn summary(calibration: &Calibration, fit: &Fit) -> Json {
+    let parameters: Vec<Json> = calibration
+        .parameters
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            json!({
+                "key": b.param.key,
+                "unit": b.param.unit,
+                "min": b.min,
+                "max": b.max,
+                "start": fit.start().values[k],
+                "best": fit.best().values[k],
+            })
+        })
+        .collect();
+    json!({
+        "elosim": env!("CARGO_PKG_VERSION"),
+        "calibration": calibration.file.display().to_string(),
+        "world": calibration.world_source,
+        "scenario": calibration.scenario.file.display().to_string(),
+        "scale": calibration.scale,
+        "seeds": calibration.seeds,
+        "budget": calibration.budget,
+        "population": calibration.population,
+        "optimiser_seed": calibration.seed,
+        "evaluations": fit.records.len(),
+        "best_evaluation": fit.best,
+        "parameters": parameters,
+        "start": record_json(calibration, fit.start()),
+        "best": record_json(calibration, fit.best()),
+    })
+}
