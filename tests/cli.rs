@@ -1922,7 +1922,7 @@ fn calibrate_writes_a_fitted_world_that_generates() {
         &dir,
         "calibration.toml",
         &format!(
-            "world = \"tiny.toml\"\nscenario = {:?}\nscale = 0.01\nseeds = [3]\nbudget = 9\npopulation = 4\n\n[[target]]\nlist = {:?}\nlowest = 1800\ntop = 2500\n\n[[parameter]]\nkey = \"latent.players\"\nmin = 10000\nmax = 100000\n",
+            "world = \"tiny.toml\"\nscenario = {:?}\nscale = 0.01\nseeds = [3]\nbudget = 9\npopulation = 4\n\n[[target]]\nlist = {:?}\nlowest = 1800\ntop = 2500\n\n[[parameter]]\nkey = \"latent.players\"\nmin = 10000\nmax = 150000\n",
             repo("scenarios/fide-historical.toml"),
             repo("data/fide-lists/APR03FRL.TXT")
         ),

@@ -37,6 +37,7 @@ pub struct Args {
     /// Keep the generated file and the run here instead of a temporary directory
     #[arg(long, value_name = "DIR")]
     keep: Option<PathBuf>,
+    /// Worker threads [default: all cores]; outputs are identical whatever the number
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Instead: time `elosim generate` of the fide-2001-2023 world at this scale (1.0: about 14.6

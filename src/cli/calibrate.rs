@@ -38,6 +38,7 @@ pub struct Args {
     /// Output directory [default: the file's `out`, or output/calibration-<world>]
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Worker threads [default: all cores]; outputs are identical whatever the number
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// No progress bar

@@ -36,6 +36,7 @@ pub struct Args {
     /// which a replay reads list by list in bounded memory, instead of one games.parquet
     #[arg(long)]
     partitioned: bool,
+    /// Worker threads [default: all cores]; outputs are identical whatever the number
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// No progress bar and no summary

@@ -164,10 +164,15 @@ mod tests {
             points += u64::from(r);
             draws += u64::from(r == 1);
         }
+        // A share `upset_share` of games is played as between equals (White still has the move).
+        let u = settings.upset_share;
+        assert!(u > 0.0);
         let score = points as f64 / 2.0 / games as f64;
-        assert!((score - expected(100.0)).abs() < 0.005, "{score}");
+        let expected_score = (1.0 - u) * expected(100.0) + u * expected(30.0);
+        assert!((score - expected_score).abs() < 0.005, "{score}");
         let rate = draws as f64 / games as f64;
-        assert!((rate - draw_rate(2000.0, 1930.0)).abs() < 0.005, "{rate}");
+        let expected_rate = (1.0 - u) * draw_rate(2000.0, 1930.0) + u * draw_rate(1965.0, 1965.0);
+        assert!((rate - expected_rate).abs() < 0.005, "{rate}");
         assert!(draw_rate(2600.0, 2600.0) > 2.0 * draw_rate(1300.0, 1300.0));
         assert!(draw_rate(2000.0, 2000.0) > 2.0 * draw_rate(2000.0, 1600.0));
     }
