@@ -1139,7 +1139,7 @@ fn report_commands_reject_bad_input_clearly() {
     assert!(left.is_empty(), "left {left:?}");
 }
 
-/// A small generated world: four tables, the same bytes for the same seed whatever the threads,
+/// A small generated world: four tables, its world file and summary, the same bytes for the same seed whatever the threads,
 /// and a replay of it under FIDE's history.
 #[test]
 fn a_generated_world_is_repeatable_and_replays() {
@@ -1157,6 +1157,7 @@ fn a_generated_world_is_repeatable_and_replays() {
         "truth.parquet",
         "players.parquet",
         "start-list.parquet",
+        "world.toml",
         "summary.json",
     ] {
         let (x, y) = (
