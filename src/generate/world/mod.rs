@@ -162,14 +162,17 @@ pub fn generate(
             }
         }
         let mut plan_rng = stream(seed, Stream::Plan, u64::from(t), 0);
-        let plans = events::plan_month(
-            &entrants,
-            &players,
-            &organisers,
-            settings,
-            month,
-            &mut plan_rng,
-        );
+        let mut plans = Vec::new();
+        for zone in by_zone(entrants, &players, settings.zones_now()) {
+            plans.extend(events::plan_month(
+                &zone,
+                &players,
+                &organisers,
+                settings,
+                month,
+                &mut plan_rng,
+            ));
+        }
         let played: Vec<Vec<(u32, u32, u8)>> = plans
             .par_iter()
             .enumerate()
@@ -225,6 +228,21 @@ impl MonthBatch {
         self.truth_id.clear();
         self.truth_strength.clear();
     }
+}
+
+/// A month's entrants split by zone, zones in order: each zone plans its own events. A player's
+/// zone follows from their id alone (a fixed hash), so it draws nothing from any random stream.
+fn by_zone(
+    entrants: Vec<events::Entrant>,
+    players: &[Player],
+    zones: u64,
+) -> Vec<Vec<events::Entrant>> {
+    let mut split: Vec<Vec<events::Entrant>> = vec![Vec::new(); zones as usize];
+    for e in entrants {
+        let hash = u64::from(players[e.player].id).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        split[(hash % zones) as usize].push(e);
+    }
+    split
 }
 
 /// The starting list's row of a listed player: their strength today, give or take the noise of
@@ -294,4 +312,56 @@ fn poisson(mean: f64, rng: &mut SplitMix64) -> usize {
         product *= rng.unit();
     }
     k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn world(n: usize) -> (Vec<events::Entrant>, Vec<Player>) {
+        let settings = preset("fide-2001-2023").unwrap();
+        let players: Vec<Player> = (0..n)
+            .map(|i| {
+                let rng = SplitMix64::new(i as u64);
+                people::newcomer(10_000_001 + i as u32, 0, 2001.0, rng, &settings)
+            })
+            .collect();
+        let entrants = (0..n)
+            .map(|player| events::Entrant {
+                player,
+                strength: 1500.0,
+                choice: 0.5,
+            })
+            .collect();
+        (entrants, players)
+    }
+
+    /// One zone keeps the month's entrants as they are (a world at the calibration's scale plans
+    /// exactly as before zones); many zones put each entrant in exactly one, by id, in order, and
+    /// fill them about evenly.
+    #[test]
+    fn zones_split_entrants_by_id_alone() {
+        let (entrants, players) = world(4000);
+        let one = by_zone(entrants.clone(), &players, 1);
+        assert_eq!(one.len(), 1);
+        assert!(one[0].iter().map(|e| e.player).eq(0..4000));
+        let twenty = by_zone(entrants.clone(), &players, 20);
+        assert_eq!(twenty.len(), 20);
+        let mut seen: Vec<usize> = twenty.iter().flatten().map(|e| e.player).collect();
+        assert!(twenty
+            .iter()
+            .all(|z| z.windows(2).all(|w| w[0].player < w[1].player)));
+        seen.sort_unstable();
+        assert!(seen.into_iter().eq(0..4000));
+        assert!(
+            twenty.iter().all(|z| (140..=260).contains(&z.len())),
+            "{:?}",
+            twenty.iter().map(Vec::len).collect::<Vec<_>>()
+        );
+        let again = by_zone(entrants, &players, 20);
+        assert!(twenty
+            .iter()
+            .zip(&again)
+            .all(|(a, b)| a.iter().map(|e| e.player).eq(b.iter().map(|e| e.player))));
+    }
 }

@@ -188,6 +188,7 @@ params! {
     "activity.strong_slope" => strong_slope: real [0, 3] "log of the factor per 100 points",
     "activity.strong_max" => strong_max: real [1, 100] "times",
 
+    "events.zones" => zones: real [0, 10_000] "zones at scale 1",
     "events.regions" => regions: whole [1, 1000] "regions",
     "events.international_share" => international_share: real [0, 1] "share",
     "events.round_robin_share" => round_robin_share: real [0, 1] "share",

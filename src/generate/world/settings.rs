@@ -75,6 +75,7 @@ pub struct Settings {
     pub strong_max: f64,
 
     // [events]
+    pub zones: f64,
     pub regions: u32,
     pub international_share: f64,
     pub round_robin_share: f64,
@@ -119,6 +120,11 @@ impl Settings {
 
     pub fn start_year(&self) -> f64 {
         f64::from(self.start.year()) + f64::from(self.start.month() - 1) / 12.0
+    }
+
+    /// Zones at this scale: at least one.
+    pub fn zones_now(&self) -> u64 {
+        ((self.zones * self.scale).round() as u64).max(1)
     }
 
     /// A count at FIDE's size, scaled.
