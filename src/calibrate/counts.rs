@@ -165,10 +165,7 @@ pub fn read_counts(path: &Path) -> Result<CountTarget, IngestError> {
         Ok(())
     })?;
     if counts.is_empty() {
-        return Err(IngestError::File {
-            file: table.file().to_string(),
-            problem: format!("no counts: expected one row per count with the columns {COLUMNS}"),
-        });
+        return Err(table.nothing_read("counts", "count", COLUMNS));
     }
     Ok(CountTarget {
         name: path

@@ -119,10 +119,7 @@ pub fn read_gaps(path: &Path) -> Result<GapTarget, IngestError> {
         Ok(())
     })?;
     if gaps.is_empty() {
-        return Err(IngestError::File {
-            file: table.file().to_string(),
-            problem: format!("no gaps: expected one row per gap with the columns {COLUMNS}"),
-        });
+        return Err(table.nothing_read("gaps", "gap", COLUMNS));
     }
     Ok(GapTarget {
         name: path

@@ -73,6 +73,15 @@ impl Table {
         }
     }
 
+    /// The error of a file that held no row of what it should: `what` the plural ("cells"), `row`
+    /// what one row is ("cell"), `columns` the columns expected.
+    pub fn nothing_read(&self, what: &str, row: &str, columns: &str) -> IngestError {
+        IngestError::File {
+            file: self.file().to_string(),
+            problem: format!("no {what}: expected one row per {row} with the columns {columns}"),
+        }
+    }
+
     /// "line 12" in a CSV file, "row 12" in a Parquet file.
     pub fn place(&self, line: u32) -> String {
         format!("{} {line}", self.row_word())

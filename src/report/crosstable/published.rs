@@ -203,11 +203,7 @@ pub fn read_published(path: &Path) -> Result<Vec<PublishedTable>, PublishedError
         Ok(())
     })?;
     if order.is_empty() {
-        return Err(IngestError::File {
-            file: table.file().to_string(),
-            problem: format!("no cells: expected one row per cell with the columns {COLUMNS}"),
-        }
-        .into());
+        return Err(table.nothing_read("cells", "cell", COLUMNS).into());
     }
     order
         .into_iter()
