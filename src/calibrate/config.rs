@@ -149,6 +149,16 @@ impl Reader {
         Some(value)
     }
 
+    fn boolean(&mut self, table: &Table, key: &str, path: &str) -> Option<bool> {
+        match table.get(key)? {
+            Value::Boolean(b) => Some(*b),
+            other => {
+                self.problem(path, format!("expected true or false, got {other}"));
+                None
+            }
+        }
+    }
+
     fn whole(&mut self, table: &Table, key: &str, path: &str, range: (u64, u64)) -> Option<u64> {
         match table.get(key)? {
             Value::Integer(i) if *i >= range.0 as i64 && *i <= range.1 as i64 => Some(*i as u64),
@@ -291,13 +301,14 @@ impl Calibration {
             if t.contains_key("list") {
                 r.unknown(
                     t,
-                    &["list", "month", "lowest", "top", "weight"],
+                    &["list", "month", "lowest", "top", "games", "weight"],
                     &format!("target[{i}]."),
                 );
                 let list = r.text(t, "list", &path("list"));
                 let month = r.month(t, "month", &path("month"));
                 let lowest = r.number(t, "lowest", &path("lowest"), (0.0, 4000.0));
                 let top = r.number(t, "top", &path("top"), (0.0, 4000.0));
+                let games = r.boolean(t, "games", &path("games")).unwrap_or(false);
                 let (lowest, top) = (
                     lowest.unwrap_or(1000.0) as i32,
                     top.unwrap_or(2700.0) as i32,
@@ -315,6 +326,7 @@ impl Calibration {
                         month,
                         lowest,
                         top,
+                        games,
                         weight,
                     });
                 }
@@ -478,6 +490,7 @@ impl Calibration {
                     month,
                     lowest,
                     top,
+                    games,
                     weight,
                 } => {
                     // Real lists hold corrupt rows and ids listed twice (data/README.md): those
@@ -491,6 +504,7 @@ impl Calibration {
                                 file.display().to_string(),
                                 month,
                                 &list.ratings,
+                                games.then_some(list.period_games.as_slice()),
                                 lowest,
                                 top,
                             ),
@@ -555,6 +569,8 @@ enum Pending {
         month: Option<Month>,
         lowest: i32,
         top: i32,
+        /// Also each band's games per player, from the list's games column.
+        games: bool,
         weight: f64,
     },
 }

@@ -16,6 +16,9 @@ pub struct Count {
     pub high: Option<i32>,
     /// Players on the real list.
     pub real: f64,
+    /// Their mean games rated in the list's period, where the real list gives them (a FIDE
+    /// list's games column): how much each rating group plays.
+    pub games: Option<f64>,
 }
 
 impl Count {
@@ -45,11 +48,13 @@ pub struct CountTarget {
 
 impl CountTarget {
     /// A real list's players per 100-point band from `lowest`; every rating from `top` up is one
-    /// band.
+    /// band. With `games` (each player's games in the list's period, `None` where not given), also
+    /// each band's mean games per player.
     pub fn from_list(
         file: String,
         month: Month,
         ratings: &[i32],
+        games: Option<&[Option<u32>]>,
         lowest: i32,
         top: i32,
     ) -> CountTarget {
@@ -60,12 +65,19 @@ impl CountTarget {
                 low: Some(low),
                 high: (low < top).then_some(low + 99),
                 real: 0.0,
+                games: games.map(|_| 0.0),
             })
             .collect();
-        for &r in ratings {
+        for (i, &r) in ratings.iter().enumerate() {
             if let Some(c) = counts.iter_mut().find(|c| c.contains(r)) {
                 c.real += 1.0;
+                if let (Some(sum), Some(games)) = (&mut c.games, games) {
+                    *sum += f64::from(games.get(i).copied().flatten().unwrap_or(0));
+                }
             }
+        }
+        for c in &mut counts {
+            c.games = c.games.map(|sum| sum / c.real.max(1.0));
         }
         CountTarget {
             name: format!("list {month}"),
@@ -81,6 +93,9 @@ pub struct CountDistance {
     pub name: String,
     /// Each count and the run's players in it, at FIDE's size.
     pub counts: Vec<(Count, f64)>,
+    /// Each count's games per player on the run's list (`None` where the real list gives no
+    /// games or the run has nobody in the range).
+    pub games: Vec<Option<f64>>,
 }
 
 impl CountDistance {
@@ -107,12 +122,36 @@ impl CountDistance {
             .max_by(|a, b| a.1.total_cmp(&b.1))
     }
 
-    /// Mean squared log ratio over the counts.
+    /// The run's games per player over the real list's, each count that has both.
+    pub fn games_ratios(&self) -> impl Iterator<Item = (&Count, f64)> + '_ {
+        self.counts
+            .iter()
+            .zip(&self.games)
+            .filter_map(|((c, _), run)| Some((c, run.as_ref()? / c.games?.max(0.01))))
+    }
+
+    /// Counts whose games per player the run has within `within`, and the counts compared.
+    pub fn games_within(&self, within: f64) -> (usize, usize) {
+        let ratios: Vec<f64> = self.games_ratios().map(|(_, r)| r).collect();
+        let good = ratios.iter().filter(|r| (*r - 1.0).abs() <= within).count();
+        (good, ratios.len())
+    }
+
+    /// The count whose games per player are furthest off, as a factor of at least 1 either way.
+    pub fn games_worst(&self) -> Option<(&Count, f64)> {
+        self.games_ratios()
+            .map(|(c, r)| (c, if r >= 1.0 { r } else { 1.0 / r.max(1e-9) }))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// Mean squared log ratio over the counts and, where compared, their games per player.
     pub fn error(&self) -> f64 {
         let logs: Vec<f64> = self
             .counts
             .iter()
-            .map(|(c, run)| ((run + 0.5) / (c.real + 0.5)).ln().powi(2))
+            .map(|(c, run)| ((run + 0.5) / (c.real + 0.5)).ln())
+            .chain(self.games_ratios().map(|(_, r)| r.max(1e-3).ln()))
+            .map(|l| l * l)
             .collect();
         logs.iter().sum::<f64>() / logs.len().max(1) as f64
     }
@@ -161,6 +200,7 @@ pub fn read_counts(path: &Path) -> Result<CountTarget, IngestError> {
             low,
             high,
             real: real as f64,
+            games: None,
         });
         Ok(())
     })?;
@@ -201,6 +241,15 @@ mod tests {
             "l".into(),
             m,
             &[1450, 1500, 1599, 1600, 2650, 2799, 3000],
+            Some(&[
+                Some(9),
+                Some(3),
+                None,
+                Some(4),
+                Some(10),
+                Some(20),
+                Some(30),
+            ]),
             1500,
             2600,
         );
@@ -210,12 +259,23 @@ mod tests {
             [2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0]
         );
         assert_eq!(t.counts[11].range_text(), "2600+");
+        // 1500–1599: 3 and nothing given; 2600+: 10, 20 and 30.
+        assert_eq!(t.counts[0].games, Some(1.5));
+        assert_eq!(t.counts[1].games, Some(4.0));
+        assert_eq!(t.counts[11].games, Some(20.0));
         let d = CountDistance {
             name: "d".into(),
             counts: vec![(t.counts[0].clone(), 2.3), (t.counts[1].clone(), 0.5)],
+            games: vec![Some(3.0), None],
         };
         assert_eq!(d.within(0.15), (1, 2));
         assert_eq!(d.worst().unwrap().1, 2.0);
+        assert_eq!(d.games_within(0.15), (0, 1));
+        assert_eq!(d.games_worst().unwrap().1, 2.0);
+        // (ln(2.8/2.5)² + ln(1/1.5)² + ln 2²) / 3.
+        let error =
+            ((2.8f64 / 2.5).ln().powi(2) + (1.0f64 / 1.5).ln().powi(2) + 2f64.ln().powi(2)) / 3.0;
+        assert!((d.error() - error).abs() < 1e-12, "{}", d.error());
     }
 
     #[test]

@@ -174,6 +174,14 @@ pub fn evaluate(
                     .zip(&collected.counts[i])
                     .map(|(c, &run)| (c.clone(), run as f64 / size))
                     .collect(),
+                games: counts
+                    .counts
+                    .iter()
+                    .zip(collected.counts[i].iter().zip(&collected.count_games[i]))
+                    .map(|(c, (&players, &games))| {
+                        (c.games.is_some() && players > 0).then(|| games as f64 / players as f64)
+                    })
+                    .collect(),
             }),
             Target::Gaps { gaps, .. } => TargetDistance::Gaps(GapDistance {
                 name: gaps.name.clone(),

@@ -149,9 +149,11 @@ pub struct Collected {
     pub games: RatedGames,
     from: Month,
     to: Month,
-    /// Per target: its counts (count targets only), and the players found for each.
+    /// Per target: its counts (count targets only), and the players found for each and their
+    /// games in the list's period.
     targets: Vec<Option<CountTarget>>,
     pub counts: Vec<Vec<u64>>,
+    pub count_games: Vec<Vec<u64>>,
     /// Per target: its gaps (gap targets only), and their sums of true strength.
     gap_targets: Vec<Option<GapTarget>>,
     pub gaps: Vec<Vec<GapSums>>,
@@ -196,6 +198,10 @@ impl Collected {
                 .iter()
                 .map(|t| vec![0; t.as_ref().map_or(0, |t| t.counts.len())])
                 .collect(),
+            count_games: counted
+                .iter()
+                .map(|t| vec![0; t.as_ref().map_or(0, |t| t.counts.len())])
+                .collect(),
             targets: counted,
             gaps: gap_targets
                 .iter()
@@ -228,16 +234,18 @@ impl Collected {
 impl Sink for Collected {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
         let month = list.month();
-        for (target, found) in self.targets.iter().zip(&mut self.counts) {
+        let found = self.counts.iter_mut().zip(&mut self.count_games);
+        for (target, (found, games)) in self.targets.iter().zip(found) {
             let Some(target) = target else { continue };
-            for (count, found) in target.counts.iter().zip(found.iter_mut()) {
-                if count.month == month {
-                    *found += list
-                        .rows
-                        .rating
-                        .iter()
-                        .filter(|&&r| count.contains(r))
-                        .count() as u64;
+            for (k, count) in target.counts.iter().enumerate() {
+                if count.month != month {
+                    continue;
+                }
+                for (&r, &g) in list.rows.rating.iter().zip(&list.rows.games) {
+                    if count.contains(r) {
+                        found[k] += 1;
+                        games[k] += u64::from(g);
+                    }
                 }
             }
         }

@@ -190,7 +190,7 @@ mod calibration_tests {
             dir,
             "calibration.toml",
             &format!(
-                "world = \"tiny.toml\"\nscenario = {:?}\nscale = 0.01\nseeds = [3]\nbudget = {budget}\npopulation = 4\nseed = 5\n\n[[target]]\nlist = {:?}\nlowest = 1800\ntop = 2500\n\n[[parameter]]\nkey = \"latent.players\"\nmin = 10000\nmax = 150000\n\n[[parameter]]\nkey = \"pool.strength_mean\"\nmin = 2050\nmax = 2300\n",
+                "world = \"tiny.toml\"\nscenario = {:?}\nscale = 0.01\nseeds = [3]\nbudget = {budget}\npopulation = 4\nseed = 5\n\n[[target]]\nlist = {:?}\nlowest = 1800\ntop = 2500\ngames = true\n\n[[parameter]]\nkey = \"latent.players\"\nmin = 10000\nmax = 150000\n\n[[parameter]]\nkey = \"pool.age_mean\"\nmin = 30\nmax = 45\n",
                 repo("scenarios/fide-historical.toml"),
                 repo("data/fide-lists/APR03FRL.TXT")
             ),
@@ -209,6 +209,9 @@ mod calibration_tests {
         };
         assert_eq!(list.name, "list 2003-04");
         assert_eq!(list.counts.len(), 8);
+        // The list's games column against the run's games per player, band by band.
+        assert_eq!(list.games_within(10.0), (8, 8));
+        assert!(list.games.iter().all(|g| g.is_some_and(|g| g > 0.0)));
         assert!(a.best().evaluation.objective <= a.start().evaluation.objective);
         assert!(a
             .records
@@ -221,7 +224,7 @@ mod calibration_tests {
                 "{:?}",
                 r.values
             );
-            assert!((2050.0..=2300.0).contains(&r.values[1]), "{:?}", r.values);
+            assert!((30.0..=45.0).contains(&r.values[1]), "{:?}", r.values);
         }
         let b = c.run(&|_, _, _| {}).unwrap();
         let key = |f: &crate::calibrate::Fit| -> Vec<(Vec<f64>, f64)> {
@@ -240,9 +243,9 @@ mod calibration_tests {
     fn the_shipped_calibration_file_loads() {
         let c =
             Calibration::load(Path::new(&repo("worlds/fide-2001-2023.calibrate.toml"))).unwrap();
-        assert_eq!(c.parameters.len(), 10);
+        assert_eq!(c.parameters.len(), 12);
         assert_eq!(c.targets.len(), 5);
-        assert_eq!(c.start_values().len(), 10);
+        assert_eq!(c.start_values().len(), 12);
     }
 
     #[test]

@@ -164,7 +164,20 @@ fn figures(evaluation: &Evaluation) -> Vec<String> {
                 let worst = d.worst().map_or(String::new(), |(c, f)| {
                     format!("worst {} on {}: ×{f:.2}", c.range_text(), c.month)
                 });
-                format!("{}: {good} of {all} counts within 15 % · {worst}", d.name)
+                let games = match d.games_worst() {
+                    Some((c, f)) => {
+                        let (good, all) = d.games_within(0.15);
+                        format!(
+                            " · games per player: {good} of {all} within 15 %, worst {}: ×{f:.2}",
+                            c.range_text()
+                        )
+                    }
+                    None => String::new(),
+                };
+                format!(
+                    "{}: {good} of {all} counts within 15 % · {worst}{games}",
+                    d.name
+                )
             }
             TargetDistance::Gaps(d) => {
                 let gaps: Vec<String> = d

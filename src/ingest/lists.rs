@@ -17,6 +17,8 @@ pub struct RawEntry {
     pub rating: i32,
     pub k: Option<u8>,
     pub total_games: Option<u32>,
+    /// Games rated in the list's period (a FIDE list's games column).
+    pub period_games: Option<u32>,
     pub ever_2400: Option<bool>,
     pub ever_2300: Option<bool>,
     pub inactive: bool,
@@ -49,6 +51,8 @@ pub struct ListRatings {
     pub ids: Vec<String>,
     pub ratings: Vec<i32>,
     pub inactive: Vec<bool>,
+    /// Games rated in the list's period, where the file gives them (a FIDE list's games column).
+    pub period_games: Vec<Option<u32>>,
     /// Each entry's line or row, for messages.
     pub lines: Vec<u32>,
     /// What kind of file it was.
@@ -62,6 +66,7 @@ pub fn read_list_ratings(path: &Path, skips: &mut Skips) -> Result<ListRatings, 
         ids: list.ids.as_text(),
         ratings: list.entries.iter().map(|e| e.rating).collect(),
         inactive: list.entries.iter().map(|e| e.inactive).collect(),
+        period_games: list.entries.iter().map(|e| e.period_games).collect(),
         lines: list.entries.iter().map(|e| e.line).collect(),
         file: list.file,
         month: list.month,
@@ -103,6 +108,8 @@ impl ListRatings {
             self.ratings.retain(|_| *k.next().unwrap_or(&true));
             let mut k = keep.iter();
             self.inactive.retain(|_| *k.next().unwrap_or(&true));
+            let mut k = keep.iter();
+            self.period_games.retain(|_| *k.next().unwrap_or(&true));
             let mut k = keep.iter();
             self.lines.retain(|_| *k.next().unwrap_or(&true));
         }
@@ -247,6 +254,7 @@ fn read_fide(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
             k: e.k,
             // A FIDE list's game count is the period's, not a career total.
             total_games: None,
+            period_games: e.games,
             ever_2400: None,
             ever_2300: None,
             inactive: e.flag.to_ascii_lowercase().contains('i'),

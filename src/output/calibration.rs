@@ -133,6 +133,14 @@ fn figures(calibration: &Calibration) -> Vec<(usize, Figure)> {
                     "worst_factor",
                     Box::new(move |d| Some(counts(d)?.worst()?.1)),
                 );
+                add(
+                    "games_within_15",
+                    Box::new(move |d| Some(counts(d)?.games_within(0.15).0 as f64)),
+                );
+                add(
+                    "games_worst_factor",
+                    Box::new(move |d| Some(counts(d)?.games_worst()?.1)),
+                );
                 add("error", Box::new(move |d| Some(counts(d)?.error())));
             }
             crate::calibrate::Target::Gaps { gaps: target, .. } => {
