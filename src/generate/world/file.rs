@@ -407,10 +407,11 @@ pub fn set_values(text: &str, values: &[(&Param, Value)]) -> String {
                 let (before, after) = line.split_at(equals + 1);
                 let comment = after.find('#').map(|at| &after[at..]);
                 let old = after.split('#').next().unwrap_or("");
-                // Keep the comment where it was when the new value fits before it.
-                let width = old.len().saturating_sub(1);
+                // Keep the comment where it was when the new value fits before it, and a space
+                // before it whatever the value's width.
+                let width = old.len().saturating_sub(2).max(written.len());
                 lines[i] = match comment {
-                    Some(comment) => format!("{before} {written:<width$}{comment}"),
+                    Some(comment) => format!("{before} {written:<width$} {comment}"),
                     None => format!("{before} {written}"),
                 };
             }
@@ -572,13 +573,15 @@ mod tests {
 
     #[test]
     fn values_are_set_in_place_keeping_comments() {
-        let text = "name = \"w\"\n\n[pool]\n# the pool\nplayers = 87000     # FIDE's 2008 list\nage_mean = 33\n\n[games]\nwhite_advantage = 30\n";
+        let text = "name = \"w\"\n\n[pool]\n# the pool\nplayers = 87000     # FIDE's 2008 list\nage_mean = 33\n\n[games]\nform_sd = 48 # form\nwhite_advantage = 30\n";
         let players = params::find("pool.players").unwrap();
         let sd = params::find("pool.age_sd").unwrap();
         let draw = params::find("games.draw_decay").unwrap();
+        let form = params::find("games.form_sd").unwrap();
         let out = set_values(
             text,
             &[
+                (form, Value::Real(48.75)),
                 (players, Value::Real(91234.5)),
                 (sd, Value::Real(12.0)),
                 (draw, Value::Real(400.0)),
@@ -594,5 +597,7 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("# the pool\n"), "{out}");
+        // A value wider than the room before the comment pushes the comment, one space after it.
+        assert!(out.contains("form_sd = 48.75 # form\n"), "{out}");
     }
 }
