@@ -243,9 +243,9 @@ mod calibration_tests {
     fn the_shipped_calibration_file_loads() {
         let c =
             Calibration::load(Path::new(&repo("worlds/fide-2001-2023.calibrate.toml"))).unwrap();
-        assert_eq!(c.parameters.len(), 12);
+        assert_eq!(c.parameters.len(), 10);
         assert_eq!(c.targets.len(), 5);
-        assert_eq!(c.start_values().len(), 12);
+        assert_eq!(c.start_values().len(), 10);
     }
 
     #[test]

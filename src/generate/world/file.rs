@@ -234,24 +234,10 @@ fn read_value(param: &Param, value: &Toml) -> Result<Value, String> {
             Value::Whole(u32::try_from(*i).map_err(|_| expected())?)
         }
         (Access::Month(..), Toml::String(s)) => Value::Month(Month::parse(s).ok_or_else(expected)?),
-        (Access::List(..), Toml::Array(items)) => Value::List(
-            items
-                .iter()
-                .map(|item| match item {
-                    Toml::Integer(i) => Ok(*i as f64),
-                    Toml::Float(f) => Ok(*f),
-                    _ => Err(expected()),
-                })
-                .collect::<Result<_, _>>()?,
-        ),
         _ => return Err(expected()),
     };
-    let numbers = v.numbers();
-    let in_range = |n: &f64| n.is_finite() && param.min <= *n && *n <= param.max;
-    if numbers.is_empty() || !numbers.iter().all(in_range) {
-        return Err(expected());
-    }
-    if matches!(v, Value::List(_)) && numbers.iter().all(|n| *n == 0.0) {
+    let n = v.number();
+    if !(n.is_finite() && param.min <= n && n <= param.max) {
         return Err(expected());
     }
     Ok(v)
@@ -322,19 +308,6 @@ fn cross_checks(s: &Settings, file: &str) -> Vec<Problem> {
             ),
         );
     }
-    let above_floor = s
-        .pool_bands
-        .iter()
-        .enumerate()
-        .any(|(i, &n)| n > 0.0 && s.pool_bands_from + 100.0 * (i + 1) as f64 > s.pool_floor);
-    check(
-        above_floor,
-        "pool.bands",
-        format!(
-            "no band with players lies above pool.floor {}: expected bands from pool.bands_from {} that reach above the floor",
-            s.pool_floor, s.pool_bands_from
-        ),
-    );
     check(
         u64::from(s.first_id) + 1_000_000_000 <= u64::from(u32::MAX),
         "world.first_id",
@@ -344,15 +317,11 @@ fn cross_checks(s: &Settings, file: &str) -> Vec<Problem> {
 }
 
 /// A value as the file writes it: months quoted, numbers in their shortest exact form.
-fn write_value(value: &Value) -> String {
+fn write_value(value: Value) -> String {
     match value {
         Value::Real(v) => format!("{v}"),
         Value::Whole(v) => v.to_string(),
         Value::Month(m) => format!("\"{m}\""),
-        Value::List(v) => {
-            let items: Vec<String> = v.iter().map(|x| format!("{x}")).collect();
-            format!("[{}]", items.join(", "))
-        }
     }
 }
 
@@ -369,7 +338,7 @@ pub fn dump(s: &Settings) -> String {
             out.push_str(&format!(
                 "{} = {}  # {}\n",
                 p.name(),
-                write_value(&p.get(s)),
+                write_value(p.get(s)),
                 p.unit
             ));
         }
@@ -382,7 +351,7 @@ pub fn dump(s: &Settings) -> String {
 pub fn set_values(text: &str, values: &[(&Param, Value)]) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     for (param, value) in values {
-        let written = write_value(value);
+        let written = write_value(*value);
         let header = format!("[{}]", param.section());
         let start = lines.iter().position(|l| l.trim() == header);
         let Some(start) = start else {
@@ -473,7 +442,6 @@ mod tests {
         odd.entry_sd = 0.1 + 0.2;
         odd.pool = 12_345.678_9;
         odd.shutdown_to = Month::new(2022, 2).unwrap();
-        odd.pool_bands = vec![0.5, 1e6, 3.25];
         let again = parse(&dump(&odd), "dump", None, &mut Vec::new()).unwrap();
         assert_eq!(again, odd);
     }
@@ -498,31 +466,6 @@ mod tests {
             assert!(e.contains(expected), "{expected}\n{e}");
         }
         assert!(e.contains("bad.toml"), "{e}");
-    }
-
-    #[test]
-    fn a_list_of_bands_is_checked_number_by_number() {
-        let world = |bands: &str| {
-            let text =
-                format!("name = \"b\"\nextends = \"fide-2001-2023\"\n[pool]\nbands = {bands}\n");
-            let path = temp("bands.toml", &text);
-            load(path.to_str().unwrap()).map_err(|e| e.to_string())
-        };
-        assert_eq!(world("[1, 2.5, 0]").unwrap().pool_bands, [1.0, 2.5, 0.0]);
-        let expected = "pool.bands: expected a list of numbers from 0 to 10000000, not all 0 (players per 100-point band)";
-        for bad in ["[]", "[0, 0]", "[1, -3]", "[1, \"many\"]", "5"] {
-            let e = world(bad).unwrap_err();
-            assert!(e.contains(expected), "{bad}: {e}");
-        }
-        // Bands that end at the floor leave nobody to draw.
-        let text = "name = \"b\"\nextends = \"fide-2001-2023\"\n[pool]\nbands_from = 1800\nbands = [5, 5]\n";
-        let e = load(temp("low.toml", text).to_str().unwrap())
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("pool.bands: no band with players lies above pool.floor 2001"),
-            "{e}"
-        );
     }
 
     #[test]

@@ -6,30 +6,21 @@ use crate::model::Month;
 use super::Settings;
 
 /// A parameter's value.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
     Real(f64),
     Whole(u32),
     Month(Month),
-    /// A list of numbers (a histogram's bins).
-    List(Vec<f64>),
 }
 
 impl Value {
-    /// The numbers the range applies to (a month counts its months since year 0; a list, each of
-    /// its numbers).
-    pub fn numbers(&self) -> Vec<f64> {
+    /// The value as a number (a month counts its months since year 0).
+    pub fn number(self) -> f64 {
         match self {
-            Value::Real(v) => vec![*v],
-            Value::Whole(v) => vec![f64::from(*v)],
-            Value::Month(m) => vec![f64::from(m.0)],
-            Value::List(v) => v.clone(),
+            Value::Real(v) => v,
+            Value::Whole(v) => f64::from(v),
+            Value::Month(m) => f64::from(m.0),
         }
-    }
-
-    /// The value as one number (the first of a list; calibration moves real values only).
-    pub fn number(&self) -> f64 {
-        self.numbers().first().copied().unwrap_or(f64::NAN)
     }
 }
 
@@ -39,10 +30,6 @@ pub enum Access {
     Real(fn(&Settings) -> f64, fn(&mut Settings) -> &mut f64),
     Whole(fn(&Settings) -> u32, fn(&mut Settings) -> &mut u32),
     Month(fn(&Settings) -> Month, fn(&mut Settings) -> &mut Month),
-    List(
-        fn(&Settings) -> Vec<f64>,
-        fn(&mut Settings) -> &mut Vec<f64>,
-    ),
 }
 
 /// One key of the world file.
@@ -51,7 +38,7 @@ pub struct Param {
     /// `section.key`, as in the file.
     pub key: &'static str,
     pub unit: &'static str,
-    /// The values allowed, inclusive (months: as `Value::number`; lists: each number).
+    /// The values allowed, inclusive (months: as `Value::number`).
     pub min: f64,
     pub max: f64,
     pub access: Access,
@@ -77,7 +64,6 @@ impl Param {
             Access::Real(get, _) => Value::Real(get(s)),
             Access::Whole(get, _) => Value::Whole(get(s)),
             Access::Month(get, _) => Value::Month(get(s)),
-            Access::List(get, _) => Value::List(get(s)),
         }
     }
 
@@ -88,7 +74,6 @@ impl Param {
             (Access::Real(_, at), Value::Whole(v)) => *at(s) = f64::from(v),
             (Access::Whole(_, at), Value::Whole(v)) => *at(s) = v,
             (Access::Month(_, at), Value::Month(v)) => *at(s) = v,
-            (Access::List(_, at), Value::List(v)) => *at(s) = v,
             _ => {}
         }
     }
@@ -108,10 +93,6 @@ impl Param {
             ),
             Access::Whole(..) => format!("a whole number from {} to {}", self.min, self.max),
             Access::Real(..) => format!("a number from {} to {}", self.min, self.max),
-            Access::List(..) => format!(
-                "a list of numbers from {} to {}, not all 0",
-                self.min, self.max
-            ),
         }
     }
 }
@@ -141,12 +122,6 @@ macro_rules! params {
             { fn at(s: &mut Settings) -> &mut u32 { &mut s.$field } at },
         )
     };
-    (@access list $field:ident) => {
-        Access::List(
-            { fn get(s: &Settings) -> Vec<f64> { s.$field.clone() } get },
-            { fn at(s: &mut Settings) -> &mut Vec<f64> { &mut s.$field } at },
-        )
-    };
     (@access month $field:ident) => {
         Access::Month(
             { fn get(s: &Settings) -> Month { s.$field } get },
@@ -166,8 +141,8 @@ params! {
 
     "pool.players" => pool: real [0, 10_000_000] "players at scale 1",
     "pool.floor" => pool_floor: real [500, 3000] "rating points",
-    "pool.bands_from" => pool_bands_from: real [0, 4000] "rating points",
-    "pool.bands" => pool_bands: list [0, 10_000_000] "players per 100-point band",
+    "pool.strength_mean" => pool_strength_mean: real [500, 3000] "rating points",
+    "pool.strength_sd" => pool_strength_sd: real [0, 1000] "rating points",
     "pool.rating_noise" => pool_rating_noise: real [0, 500] "rating points",
     "pool.age_mean" => pool_age_mean: real [20, 85] "years",
     "pool.age_sd" => pool_age_sd: real [0, 50] "years",

@@ -115,9 +115,17 @@ pub fn initial(
     mut rng: SplitMix64,
     settings: &Settings,
 ) -> Player {
-    let junior_share = match origin {
-        Origin::Listed => settings.pool_junior_share,
-        Origin::Latent => settings.latent_junior_share,
+    let (mean, sd, junior_share) = match origin {
+        Origin::Listed => (
+            settings.pool_strength_mean,
+            settings.pool_strength_sd,
+            settings.pool_junior_share,
+        ),
+        Origin::Latent => (
+            settings.latent_strength_mean,
+            settings.latent_strength_sd,
+            settings.latent_junior_share,
+        ),
     };
     let junior = rng.unit() < junior_share;
     let age = if junior {
@@ -125,22 +133,23 @@ pub fn initial(
     } else {
         (settings.pool_age_mean + settings.pool_age_sd * rng.normal()).clamp(20.0, 85.0)
     };
-    let today = match origin {
-        Origin::Listed => listed_strength(settings, &mut rng),
-        Origin::Latent => latent_strength(settings, &mut rng),
-    };
+    // Strength today, drawn on the side of the floor the player is on (a few tries, then the
+    // floor itself).
+    let floor = settings.pool_floor;
+    let listed = origin == Origin::Listed;
+    let today = (0..20)
+        .map(|_| mean + sd * rng.normal())
+        .find(|s| (*s >= floor) == listed && *s > WEAKEST)
+        .unwrap_or(if listed { floor } else { floor - 1.0 });
     let gap = if junior {
         settings.junior_gap_on_list * rng.unit()
     } else {
         0.0
     };
-    // Those who play most stop least (`step`); at the start, likewise, the inactive share is
-    // divided by the strength's activity factor: FIDE's January 2008 list has a quarter of its
-    // 2000s playing in the quarter against nine in ten of its 2600s.
-    let inactive_share = match origin {
-        Origin::Listed => 1.0 - settings.pool_active_share,
-        Origin::Latent => 1.0 - settings.latent_active_share,
-    } / settings.activity_factor(today);
+    let active_share = match origin {
+        Origin::Listed => settings.pool_active_share,
+        Origin::Latent => settings.latent_active_share,
+    };
     Player {
         id,
         born: year - age,
@@ -154,42 +163,10 @@ pub fn initial(
         development: settings.development_years * (0.6 + 0.8 * rng.unit()),
         walk: 0.0,
         activity: activity(&mut rng, settings),
-        active: rng.unit() >= inactive_share,
+        active: rng.unit() < active_share,
         newcomer: false,
         rng,
     }
-}
-
-/// A listed player's strength: a 100-point band drawn in proportion to the starting list's
-/// bands (FIDE's own list: its players pile up at 2100–2299 and thin out faster above than any
-/// normal curve does), then a point within it, above the floor.
-fn listed_strength(settings: &Settings, rng: &mut SplitMix64) -> f64 {
-    let bands = &settings.pool_bands;
-    let total: f64 = bands.iter().sum();
-    let mut pick = total * rng.unit();
-    let band = bands
-        .iter()
-        .position(|&n| {
-            pick -= n;
-            pick < 0.0
-        })
-        .unwrap_or(bands.len() - 1);
-    let low = (settings.pool_bands_from + 100.0 * band as f64).max(settings.pool_floor);
-    let high = (settings.pool_bands_from + 100.0 * (band + 1) as f64).max(low);
-    low + (high - low) * rng.unit()
-}
-
-/// A latent player's strength: a normal below the floor (a few tries, then just below it).
-fn latent_strength(settings: &Settings, rng: &mut SplitMix64) -> f64 {
-    let (mean, sd, floor) = (
-        settings.latent_strength_mean,
-        settings.latent_strength_sd,
-        settings.pool_floor,
-    );
-    (0..20)
-        .map(|_| mean + sd * rng.normal())
-        .find(|s| *s < floor && *s > WEAKEST)
-        .unwrap_or(floor - 1.0)
 }
 
 /// A newcomer arriving at `year`: mostly juniors, entering weak and improving; some adults.
@@ -330,58 +307,6 @@ mod tests {
             );
             assert!(latent.strength(year, &settings) < settings.pool_floor);
         }
-    }
-
-    #[test]
-    fn the_starting_list_follows_its_bands_and_its_strong_players_are_active() {
-        let mut settings = crate::generate::world::preset("fide-2001-2023").unwrap();
-        settings.pool_bands_from = 2000.0;
-        settings.pool_bands = vec![1.0, 3.0, 0.0, 1.0];
-        (
-            settings.strong_from,
-            settings.strong_slope,
-            settings.strong_max,
-        ) = (2100.0, 0.5, 13.0);
-        let year = settings.start_year();
-        let draws: Vec<Player> = (0..40_000)
-            .map(|i| {
-                initial(
-                    i,
-                    Origin::Listed,
-                    year,
-                    SplitMix64::new(u64::from(i)),
-                    &settings,
-                )
-            })
-            .collect();
-        let mut bands = [0usize; 4];
-        for p in &draws {
-            let s = p.strength(year, &settings);
-            assert!((2001.0..2400.0).contains(&s), "{s}");
-            bands[((s - 2000.0) / 100.0) as usize] += 1;
-        }
-        // 1 : 3 : 0 : 1 of 40,000 (the first band starts at the floor, 2001).
-        for (n, expected) in bands.iter().zip([8000.0, 24000.0, 0.0, 8000.0]) {
-            assert!((*n as f64 - expected).abs() < 400.0, "{bands:?}");
-        }
-        // The inactive share, divided by the activity factor: as given at 2000–2099 (below
-        // strong_from), far less at 2300–2399.
-        let inactive = |band: usize| {
-            let players: Vec<&Player> = draws
-                .iter()
-                .filter(|p| ((p.strength(year, &settings) - 2000.0) / 100.0) as usize == band)
-                .collect();
-            players.iter().filter(|p| !p.active).count() as f64 / players.len() as f64
-        };
-        let share = 1.0 - settings.pool_active_share;
-        assert!((inactive(0) - share).abs() < 0.02, "{}", inactive(0));
-        let strong = share / settings.activity_factor(2350.0);
-        assert!(inactive(3) < share / 2.0, "{}", inactive(3));
-        assert!(
-            (inactive(3) - strong).abs() < 0.03,
-            "{} {strong}",
-            inactive(3)
-        );
     }
 
     #[test]

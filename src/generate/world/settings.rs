@@ -23,10 +23,8 @@ pub struct Settings {
     // [pool]: the players on the starting list.
     pub pool: f64,
     pub pool_floor: f64,
-    /// The starting list's shape: players per 100-point band from `pool_bands_from`, in
-    /// proportion (FIDE's own list of the start month).
-    pub pool_bands_from: f64,
-    pub pool_bands: Vec<f64>,
+    pub pool_strength_mean: f64,
+    pub pool_strength_sd: f64,
     pub pool_rating_noise: f64,
     pub pool_age_mean: f64,
     pub pool_age_sd: f64,
