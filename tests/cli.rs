@@ -1139,8 +1139,8 @@ fn report_commands_reject_bad_input_clearly() {
     assert!(left.is_empty(), "left {left:?}");
 }
 
-/// A small generated world: four tables, its world file and summary, the same bytes for the same seed whatever the threads,
-/// and a replay of it under FIDE's history.
+/// A small generated world: four tables, its world file and summary, the same bytes for the same
+/// seed whatever the threads, and a replay of it under FIDE's history.
 #[test]
 fn a_generated_world_is_repeatable_and_replays() {
     let dir = scratch("generate");

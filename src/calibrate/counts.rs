@@ -108,18 +108,12 @@ impl CountDistance {
 
     /// Counts the run has within `within` (0.15: 15 %), and all counts.
     pub fn within(&self, within: f64) -> (usize, usize) {
-        let good = self
-            .ratios()
-            .filter(|(_, r)| (r - 1.0).abs() <= within)
-            .count();
-        (good, self.counts.len())
+        count_within(self.ratios(), within)
     }
 
     /// The count furthest off, as a factor of at least 1 either way.
     pub fn worst(&self) -> Option<(&Count, f64)> {
-        self.ratios()
-            .map(|(c, r)| (c, if r >= 1.0 { r } else { 1.0 / r.max(1e-9) }))
-            .max_by(|a, b| a.1.total_cmp(&b.1))
+        furthest(self.ratios())
     }
 
     /// The run's games per player over the real list's, each count that has both.
@@ -132,16 +126,12 @@ impl CountDistance {
 
     /// Counts whose games per player the run has within `within`, and the counts compared.
     pub fn games_within(&self, within: f64) -> (usize, usize) {
-        let ratios: Vec<f64> = self.games_ratios().map(|(_, r)| r).collect();
-        let good = ratios.iter().filter(|r| (*r - 1.0).abs() <= within).count();
-        (good, ratios.len())
+        count_within(self.games_ratios(), within)
     }
 
     /// The count whose games per player are furthest off, as a factor of at least 1 either way.
     pub fn games_worst(&self) -> Option<(&Count, f64)> {
-        self.games_ratios()
-            .map(|(c, r)| (c, if r >= 1.0 { r } else { 1.0 / r.max(1e-9) }))
-            .max_by(|a, b| a.1.total_cmp(&b.1))
+        furthest(self.games_ratios())
     }
 
     /// Mean squared log ratio over the counts and, where compared, their games per player.
@@ -155,6 +145,20 @@ impl CountDistance {
             .collect();
         logs.iter().sum::<f64>() / logs.len().max(1) as f64
     }
+}
+
+/// Of run-over-real ratios, those within `within` of 1, and all of them.
+fn count_within<'a>(ratios: impl Iterator<Item = (&'a Count, f64)>, within: f64) -> (usize, usize) {
+    ratios.fold((0, 0), |(good, all), (_, r)| {
+        (good + usize::from((r - 1.0).abs() <= within), all + 1)
+    })
+}
+
+/// The ratio furthest from 1, as a factor of at least 1 either way.
+fn furthest<'a>(ratios: impl Iterator<Item = (&'a Count, f64)>) -> Option<(&'a Count, f64)> {
+    ratios
+        .map(|(c, r)| (c, if r >= 1.0 { r } else { 1.0 / r.max(1e-9) }))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
 }
 
 const COLUMNS: &str = "month, low, high, players (and a quote)";

@@ -172,15 +172,13 @@ pub fn evaluate(
                     .counts
                     .iter()
                     .zip(&collected.counts[i])
-                    .map(|(c, &run)| (c.clone(), run as f64 / size))
+                    .map(|(c, found)| (c.clone(), found.players as f64 / size))
                     .collect(),
                 games: counts
                     .counts
                     .iter()
-                    .zip(collected.counts[i].iter().zip(&collected.count_games[i]))
-                    .map(|(c, (&players, &games))| {
-                        (c.games.is_some() && players > 0).then(|| games as f64 / players as f64)
-                    })
+                    .zip(&collected.counts[i])
+                    .map(|(c, found)| c.games.and(found.games_per_player()))
                     .collect(),
             }),
             Target::Gaps { gaps, .. } => TargetDistance::Gaps(GapDistance {

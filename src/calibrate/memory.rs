@@ -142,6 +142,20 @@ impl GapSums {
     }
 }
 
+/// The players a run's list has in one count's range, and their games in the list's period.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Found {
+    pub players: u64,
+    pub games: u64,
+}
+
+impl Found {
+    /// Games per player (`None` without players).
+    pub fn games_per_player(&self) -> Option<f64> {
+        (self.players > 0).then(|| self.games as f64 / self.players as f64)
+    }
+}
+
 /// What a replay gives the targets: the rated games with both players' ratings in the tables'
 /// windows, as a run's `games.parquet` gives them to `crosstable`; and, for each count target, the
 /// players of each of its counts.
@@ -149,11 +163,9 @@ pub struct Collected {
     pub games: RatedGames,
     from: Month,
     to: Month,
-    /// Per target: its counts (count targets only), and the players found for each and their
-    /// games in the list's period.
+    /// Per target: its counts (count targets only), and what the run's list has in each.
     targets: Vec<Option<CountTarget>>,
-    pub counts: Vec<Vec<u64>>,
-    pub count_games: Vec<Vec<u64>>,
+    pub counts: Vec<Vec<Found>>,
     /// Per target: its gaps (gap targets only), and their sums of true strength.
     gap_targets: Vec<Option<GapTarget>>,
     pub gaps: Vec<Vec<GapSums>>,
@@ -196,11 +208,7 @@ impl Collected {
             to,
             counts: counted
                 .iter()
-                .map(|t| vec![0; t.as_ref().map_or(0, |t| t.counts.len())])
-                .collect(),
-            count_games: counted
-                .iter()
-                .map(|t| vec![0; t.as_ref().map_or(0, |t| t.counts.len())])
+                .map(|t| vec![Found::default(); t.as_ref().map_or(0, |t| t.counts.len())])
                 .collect(),
             targets: counted,
             gaps: gap_targets
@@ -234,17 +242,16 @@ impl Collected {
 impl Sink for Collected {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
         let month = list.month();
-        let found = self.counts.iter_mut().zip(&mut self.count_games);
-        for (target, (found, games)) in self.targets.iter().zip(found) {
+        for (target, found) in self.targets.iter().zip(&mut self.counts) {
             let Some(target) = target else { continue };
-            for (k, count) in target.counts.iter().enumerate() {
+            for (count, found) in target.counts.iter().zip(found.iter_mut()) {
                 if count.month != month {
                     continue;
                 }
                 for (&r, &g) in list.rows.rating.iter().zip(&list.rows.games) {
                     if count.contains(r) {
-                        found[k] += 1;
-                        games[k] += u64::from(g);
+                        found.players += 1;
+                        found.games += u64::from(g);
                     }
                 }
             }
