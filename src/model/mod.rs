@@ -5,11 +5,13 @@ mod games;
 mod id_map;
 mod month;
 mod players;
+mod record;
 
 pub use games::{Games, EVENT_NONE};
 pub use id_map::IdMap;
 pub use month::{Day, Month};
 pub use players::{PlayerIds, PlayerInfo, StartEntry, StartList};
+pub use record::SideRecord;
 
 /// A dense player index, assigned once when the inputs are read (see [`PlayerIds`]).
 pub type PlayerId = u32;

@@ -2,8 +2,9 @@
 
 use rayon::prelude::*;
 
+use crate::model::SideRecord;
 use crate::model::{Month, PlayerId};
-use crate::systems::fide::{self, Outcome, PeriodRules, SideInput, SideResult};
+use crate::systems::fide::{self, Outcome, PeriodRules, SideInput};
 
 use super::schedule::Schedule;
 use super::state::{ListView, State};
@@ -136,11 +137,11 @@ pub fn compute(
     rules: &PeriodRules<'_>,
     index: &PlayerIndex,
     list: Month,
-    results: &mut Vec<SideResult>,
+    results: &mut Vec<SideRecord>,
     outcomes: &mut Vec<Outcome>,
 ) {
     results.clear();
-    results.resize(index.sides.len(), SideResult::default());
+    results.resize(index.sides.len(), SideRecord::default());
     outcomes.clear();
     outcomes.resize(
         index.players.len(),
@@ -151,7 +152,7 @@ pub fn compute(
     );
     // Blocks of consecutive players own consecutive stretches of `results` and `outcomes`.
     let mut blocks = Vec::with_capacity(index.players.len() / BLOCK + 1);
-    let (mut results_left, mut outcomes_left): (&mut [SideResult], &mut [Outcome]) =
+    let (mut results_left, mut outcomes_left): (&mut [SideRecord], &mut [Outcome]) =
         (results, outcomes);
     for first in (0..index.players.len()).step_by(BLOCK) {
         let last = (first + BLOCK).min(index.players.len());

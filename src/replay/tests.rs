@@ -75,7 +75,7 @@ impl Replayed {
     }
 
     /// The sides of the games a player played on a list, as (opponent, own result).
-    fn sides(&self, month: &str, id: u64, games: &Games) -> Vec<(u64, SideResult)> {
+    fn sides(&self, month: &str, id: u64, games: &Games) -> Vec<(u64, SideRecord)> {
         let t = self.list(month) as u32;
         let p = self.player(id);
         let g = &self.out.games;
@@ -886,5 +886,72 @@ fn a_tournament_older_than_the_kept_lists_stops_a_replay_read_period_by_period()
         }
         Err(e) => panic!("another error: {e}"),
         Ok(_) => panic!("a replay period by period accepted a tournament 15 lists old"),
+    }
+}
+
+/// Every system runs the same calendar with the same meaning of the starting list, `new` and
+/// `change` (replay/driver.rs, docs/architecture.md): five players on the starting list (three
+/// play, two do not) and a newcomer who plays twice, `--from 2023-09 --to 2023-10`.
+#[test]
+fn every_system_has_the_same_run_semantics() {
+    let start = (1..=5)
+        .map(|id| (id, 2100 - 100 * id as i32, Some(20), Some(50), None))
+        .collect();
+    let games = vec![
+        ("2023-09", "", None, 1, 2, 1),
+        ("2023-09", "", None, 2, 3, 2),
+        ("2023-10", "", None, 1, 3, 0),
+        ("2023-10", "", None, 3, 6, 2),
+        ("2023-10", "", None, 6, 1, 1),
+    ];
+    let world = World { start, games };
+    for &name in crate::systems::SystemKind::NAMES {
+        let s = scenario(
+            &format!("semantics-{name}"),
+            &format!("system = \"{name}\"\n[run]\nfrom = \"2023-09\"\nto = \"2023-10\"\n"),
+        );
+        let (r, _) = replay(&s, &world);
+        let months = |ms: &[Month]| ms.iter().map(Month::to_string).collect::<Vec<_>>();
+        assert_eq!(
+            months(&r.run.lists),
+            ["2023-08", "2023-09", "2023-10"],
+            "{name}"
+        );
+        let summarised: Vec<Month> = r.run.summaries.iter().map(|s| s.month).collect();
+        assert_eq!(months(&summarised), ["2023-09", "2023-10"], "{name}");
+        let rows = &r.out.rows;
+        let list = |t: usize| rows.starts[t]..rows.starts[t + 1];
+        let on = |t: usize, p: u32| list(t).any(|i| rows.player[i] == p);
+        // The starting list: the players the system starts with (Game Courier Ratings rates from
+        // games alone), none new, none with a change, no games.
+        let starting: Vec<u32> = list(0).map(|i| rows.player[i]).collect();
+        let expected: Vec<u32> = if name == "gcr" {
+            Vec::new()
+        } else {
+            (1..=5).map(|id| r.player(id)).collect()
+        };
+        assert_eq!(starting, expected, "{name}");
+        assert!(list(0).all(|i| !rows.new[i] && rows.change[i].is_none() && rows.games[i] == 0));
+        for t in 1..3 {
+            let summary = &r.run.summaries[t - 1];
+            assert_eq!(summary.players, list(t).len(), "{name} list {t}");
+            let new = list(t).filter(|&i| rows.new[i]).count();
+            assert_eq!(summary.new, new, "{name} list {t}");
+            for i in list(t) {
+                let p = rows.player[i];
+                let seen = (0..t).any(|s| on(s, p));
+                assert_eq!(rows.new[i], !seen, "{name} list {t} player {p}: new");
+                assert_eq!(
+                    rows.change[i].is_some(),
+                    on(t - 1, p),
+                    "{name} list {t}: change"
+                );
+            }
+            // A player once listed stays listed, with or without games.
+            for p in starting.iter().filter(|&&p| on(t - 1, p)) {
+                assert!(on(t, *p), "{name} list {t}: player {p} left");
+            }
+        }
+        assert_eq!(r.run.summaries[0].games, 2, "{name}");
     }
 }

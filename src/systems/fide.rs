@@ -3,7 +3,7 @@
 //! tournament started. The replay calls it for every player in parallel on frozen lists, then
 //! applies the outcomes.
 
-use crate::model::HalfPoints;
+use crate::model::{HalfPoints, SideRecord};
 use crate::rules::expected::fide_pd;
 use crate::rules::rounding::round_hundredths;
 use crate::rules::{PooledResults, Regulations, Rounding};
@@ -24,23 +24,6 @@ pub struct SideInput {
     pub event: u32,
     /// The era of the tournament's start.
     pub era: u16,
-}
-
-/// What the period did to one side of one game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SideResult {
-    /// The player's own rating in the game (the rating behind this side's calculation).
-    pub rating: Option<i32>,
-    /// The K used, after the K × n cap; `None` when the game is not rated for this player.
-    pub k: Option<u8>,
-    /// The expected score PD in hundredths, after the 350/400-point rule.
-    pub pd: Option<u8>,
-    /// K × (score − PD) in hundredths of a rating point, before rounding.
-    pub change: Option<i32>,
-    /// Whether the 350/400-point rule changed the difference used.
-    pub capped: bool,
-    /// Rated for this player, or counted towards an unrated player's first rating.
-    pub counted: bool,
 }
 
 /// What the period did to one player.
@@ -67,7 +50,7 @@ pub fn rate_player(
     has_counted_results: bool,
     sides: usize,
     side: impl Fn(usize) -> SideInput,
-    out: &mut [SideResult],
+    out: &mut [SideRecord],
 ) -> Outcome {
     if rated {
         rate_rated(rules, sides, side, out)
@@ -82,15 +65,15 @@ fn rate_rated(
     rules: &PeriodRules<'_>,
     sides: usize,
     side: impl Fn(usize) -> SideInput,
-    out: &mut [SideResult],
+    out: &mut [SideRecord],
 ) -> Outcome {
     let rated_games = (0..sides).filter(|&i| side(i).opponent.is_some()).count() as u32;
     for (i, result) in out.iter_mut().enumerate().take(sides) {
         let s = side(i);
         let (Some((own, k)), Some(opponent)) = (s.own, s.opponent) else {
-            *result = SideResult {
+            *result = SideRecord {
                 rating: s.own.map(|(r, _)| r),
-                ..SideResult::default()
+                ..SideRecord::default()
             };
             continue;
         };
@@ -103,7 +86,7 @@ fn rate_rated(
         let pd = fide_pd(if capped { cap.clamp(diff) } else { diff });
         let k = era.k.capped(k, rated_games);
         let change = i32::from(k) * (i32::from(s.score) * 50 - pd);
-        *result = SideResult {
+        *result = SideRecord {
             rating: Some(own),
             k: Some(k),
             pd: Some(pd as u8),
@@ -179,7 +162,7 @@ fn pool_unrated(
     mut has_counted_results: bool,
     sides: usize,
     side: impl Fn(usize) -> SideInput,
-    out: &mut [SideResult],
+    out: &mut [SideRecord],
 ) -> Outcome {
     let mut counted = PooledResults::default();
     for first in first_of_each_event(sides, &side).collect::<Vec<_>>() {

@@ -1,0 +1,354 @@
+//! FIDE's regulations, era by era, as an engine of the run loop: each period freezes the previous
+//! list, computes every player's period in parallel and applies the outcomes, the one-off events
+//! and the list-level rules (floor, first ratings, K, inactivity).
+
+use crate::model::{Month, SideRecord};
+use crate::rules::period::is_inactive;
+use crate::rules::EventTiming;
+use crate::rules::{DelistedGames, KRule, Regulations};
+use crate::scenario::{EventKind, Scenario};
+use crate::systems::fide::{Outcome, PeriodRules};
+
+use super::driver::{Engine, ListOut};
+use super::newcomers;
+use super::period::{self, Frozen, PlayerIndex};
+use super::periods::Period;
+use super::state::{ListView, State};
+use super::{Inputs, ListRows, ListSummary, RatedGames};
+
+pub(super) struct FideEngine<'a> {
+    scenario: &'a Scenario,
+    lists: Vec<Month>,
+    state: State,
+    /// Older lists, kept only for tournaments that started under them and are rated later.
+    views: Vec<Option<ListView>>,
+    spare: Vec<ListView>,
+    publisher: Publisher,
+    /// The period's games by player, their sides' records and the players' outcomes; the buffers
+    /// are reused from period to period.
+    index: PlayerIndex,
+    results: Vec<SideRecord>,
+    outcomes: Vec<Outcome>,
+}
+
+impl<'a> FideEngine<'a> {
+    pub(super) fn new(scenario: &'a Scenario, inputs: &Inputs, lists: &[Month]) -> FideEngine<'a> {
+        let n = inputs.players.len();
+        let state = State::from_start_list(
+            n,
+            &inputs.start_list,
+            inputs.info.birth_year.clone(),
+            lists[0],
+            scenario.timeline.at_month(lists[0]),
+            scenario.bootstrap,
+        );
+        FideEngine {
+            scenario,
+            lists: lists.to_vec(),
+            views: vec![None; lists.len()],
+            spare: Vec::new(),
+            publisher: Publisher::new(n),
+            index: PlayerIndex::new(n),
+            results: Vec::new(),
+            outcomes: Vec::new(),
+            state,
+        }
+    }
+}
+
+impl Engine for FideEngine<'_> {
+    fn start(&mut self, rows: &mut ListRows) {
+        let month = self.lists[0];
+        let rules = self.scenario.timeline.at_month(month);
+        self.publisher
+            .publish(rows, &mut self.state, rules, month, true);
+    }
+
+    fn period(&mut self, t: usize, period: &Period<'_>, out: &mut ListOut) {
+        let timeline = &self.scenario.timeline;
+        let month = self.lists[t];
+        let list_rules = timeline.at_month(self.lists[t - 1]);
+        self.apply_events(month, true);
+        self.index.build(period.schedule, period.range.clone());
+        let frozen = Frozen {
+            state: &self.state,
+            views: &self.views,
+            previous: t as u32 - 1,
+            schedule: period.schedule,
+        };
+        let rules = PeriodRules {
+            timeline,
+            list: list_rules,
+        };
+        period::compute(
+            &frozen,
+            &rules,
+            &self.index,
+            month,
+            &mut self.results,
+            &mut self.outcomes,
+        );
+        out.games
+            .record(&mut out.summary, &self.index, &self.results, period, t);
+        for (&player, outcome) in self.index.players.iter().zip(&self.outcomes) {
+            apply_outcome(
+                &mut self.state,
+                &mut self.publisher,
+                &mut out.summary,
+                player as usize,
+                *outcome,
+                month,
+                list_rules,
+            );
+        }
+        self.apply_events(month, false);
+        self.publisher.publish(
+            &mut out.rows,
+            &mut self.state,
+            timeline.at_month(month),
+            month,
+            false,
+        );
+    }
+
+    fn published(&mut self, t: usize, keeps: &dyn Fn(usize) -> bool) {
+        for (s, view) in self.views.iter_mut().enumerate().take(t) {
+            if !keeps(s) {
+                self.spare.extend(view.take());
+            }
+        }
+        if keeps(t) {
+            self.views[t] = Some(self.state.view(self.spare.pop()));
+        }
+    }
+}
+
+impl FideEngine<'_> {
+    /// One-off events on `month`, before or after its calculations (reference §8).
+    fn apply_events(&mut self, month: Month, before: bool) {
+        let state = &mut self.state;
+        for event in self.scenario.events.iter().filter(|e| e.list == month) {
+            match &event.kind {
+                EventKind::Compression(c)
+                    if (c.timing == EventTiming::BeforeCalculation) == before =>
+                {
+                    for p in 0..state.players() {
+                        if state.rated[p] && state.shown[p] {
+                            state.rating[p] = c.apply(state.rating[p]);
+                        }
+                    }
+                    self.publisher.recompute_all();
+                }
+                EventKind::FreshStart if !before => state.pool.iter_mut().for_each(Vec::clear),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Applies one player's period outcome (reference §4–§6).
+fn apply_outcome(
+    state: &mut State,
+    publisher: &mut Publisher,
+    summary: &mut ListSummary,
+    p: usize,
+    outcome: Outcome,
+    month: Month,
+    rules: &Regulations,
+) {
+    match outcome {
+        Outcome::Rated { change, games } if games > 0 => {
+            publisher.played(p, games);
+            state.shown[p] = true;
+            state.last_rated_game[p] = Some(month);
+            state.history[p].total_games += games;
+            let rating = state.rating[p] + change;
+            if rating < rules.floor {
+                // Reference §5: "shown as unrated on the next list … treated in the same manner as
+                // any other unrated player".
+                state.rated[p] = false;
+                if rules.delisted_games == DelistedGames::Reset {
+                    state.history[p].total_games = 0;
+                }
+                summary.delisted += 1;
+            } else {
+                state.rating[p] = rating;
+            }
+        }
+        Outcome::Rated { .. } => {}
+        Outcome::Unrated { counted } => {
+            let pool = &mut state.pool[p];
+            if let Some(rating) = newcomers::add_and_qualify(pool, month, counted, rules) {
+                state.history[p].total_games += newcomers::pooled_games(pool);
+                pool.clear();
+                state.rated[p] = true;
+                state.rating[p] = rating;
+                state.shown[p] = true;
+                state.last_rated_game[p] = Some(month);
+                publisher.rated_first(p, counted.games);
+            }
+        }
+    }
+}
+
+impl RatedGames {
+    /// Appends the period's games that counted for someone, in schedule order.
+    fn record(
+        &mut self,
+        summary: &mut ListSummary,
+        index: &PlayerIndex,
+        results: &[SideRecord],
+        period: &Period<'_>,
+        t: usize,
+    ) {
+        let (schedule, range) = (period.schedule, period.range.clone());
+        let first = self.game.len();
+        self.white
+            .resize(first + range.len(), SideRecord::default());
+        self.black
+            .resize(first + range.len(), SideRecord::default());
+        for (side, result) in index.sides.iter().zip(results) {
+            let at = first + side.pos as usize - range.start;
+            if side.white {
+                self.white[at] = *result;
+            } else {
+                self.black[at] = *result;
+            }
+        }
+        let mut kept = first;
+        for (i, pos) in range.enumerate() {
+            let (white, black) = (self.white[first + i], self.black[first + i]);
+            if !(white.counted || black.counted) {
+                summary.games_not_counted += 1;
+                continue;
+            }
+            summary.games += 1;
+            self.white[kept] = white;
+            self.black[kept] = black;
+            self.game.push(schedule.order[pos]);
+            self.list.push(t as u32);
+            self.event_start.push(schedule.event_start[pos]);
+            kept += 1;
+        }
+        self.white.truncate(kept);
+        self.black.truncate(kept);
+    }
+}
+
+/// Publishes lists: K and inactivity for every rated player shown (reference §3.2, §7).
+struct Publisher {
+    /// Rated games this period, and first ratings this period.
+    period_games: Vec<u32>,
+    first: Vec<bool>,
+    /// Players whose rating or history changed this period: their K is recomputed.
+    touched: Vec<u32>,
+    is_touched: Vec<bool>,
+    /// Recompute every K (a new year for the junior rule, other K rules, a one-off event).
+    all: bool,
+    last_year: i32,
+    last_rules: Option<KRule>,
+}
+
+impl Publisher {
+    fn new(n: usize) -> Publisher {
+        Publisher {
+            period_games: vec![0; n],
+            first: vec![false; n],
+            touched: Vec::new(),
+            is_touched: vec![false; n],
+            all: true,
+            last_year: i32::MIN,
+            last_rules: None,
+        }
+    }
+
+    fn touch(&mut self, p: usize) {
+        if !self.is_touched[p] {
+            self.is_touched[p] = true;
+            self.touched.push(p as u32);
+        }
+    }
+
+    fn played(&mut self, p: usize, games: u32) {
+        self.period_games[p] = games;
+        self.touch(p);
+    }
+
+    /// A first rating; `games` are the period's games behind it.
+    fn rated_first(&mut self, p: usize, games: u32) {
+        self.first[p] = true;
+        self.period_games[p] = games;
+        self.touch(p);
+    }
+
+    fn recompute_all(&mut self) {
+        self.all = true;
+    }
+
+    /// The list's rows. The starting list is published as given: its K and ratings are the
+    /// input's.
+    fn publish(
+        &mut self,
+        rows: &mut ListRows,
+        state: &mut State,
+        rules: &Regulations,
+        month: Month,
+        starting: bool,
+    ) {
+        let all = self.all
+            || self.last_year != month.year()
+            || self.last_rules.as_ref() != Some(&rules.k);
+        let recompute = |state: &mut State, p: usize| {
+            let history = &mut state.history[p];
+            history.publish(state.rating[p], &rules.k);
+            state.k[p] = rules
+                .k
+                .k_for_list(history, state.birth_year[p], month.year());
+        };
+        if starting {
+        } else if all {
+            for p in 0..state.players() {
+                if state.rated[p] {
+                    recompute(state, p);
+                }
+            }
+        } else {
+            for &p in &self.touched {
+                if state.rated[p as usize] {
+                    recompute(state, p as usize);
+                }
+            }
+        }
+        // Column by column over the listed players: each loop is one tight gather.
+        let first = rows.player.len();
+        rows.player.extend(
+            (0..state.players() as u32)
+                .filter(|&p| state.rated[p as usize] && state.shown[p as usize]),
+        );
+        let listed = &rows.player[first..];
+        let at = |p: &u32| *p as usize;
+        rows.rating
+            .extend(listed.iter().map(|p| state.rating[at(p)]));
+        rows.k.extend(listed.iter().map(|p| state.k[at(p)]));
+        rows.games
+            .extend(listed.iter().map(|p| self.period_games[at(p)]));
+        rows.total_games
+            .extend(listed.iter().map(|p| state.history[at(p)].total_games));
+        let inactive_after = rules.inactive_after_months;
+        rows.inactive.extend(listed.iter().map(|p| {
+            state.last_rated_game[at(p)].is_none_or(|last| is_inactive(month, last, inactive_after))
+        }));
+        rows.new.extend(listed.iter().map(|p| self.first[at(p)]));
+        for &p in &self.touched {
+            self.period_games[p as usize] = 0;
+            self.first[p as usize] = false;
+            self.is_touched[p as usize] = false;
+        }
+        self.touched.clear();
+        if !starting {
+            self.all = false;
+            self.last_year = month.year();
+            self.last_rules = Some(rules.k.clone());
+        }
+    }
+}
