@@ -25,7 +25,27 @@ macro_rules! named_enum {
                 }
             }
         }
+
+        impl $crate::named::Named for $name {
+            const NAMES: &'static [&'static str] = $name::NAMES;
+
+            fn parse(text: &str) -> Option<$name> {
+                $name::parse(text)
+            }
+
+            fn name(self) -> &'static str {
+                $name::name(self)
+            }
+        }
     };
 }
 
 pub(crate) use named_enum;
+
+/// A choice written as one of a few names (every `named_enum`), for readers and writers that
+/// handle any of them.
+pub trait Named: Sized + Copy {
+    const NAMES: &'static [&'static str];
+    fn parse(text: &str) -> Option<Self>;
+    fn name(self) -> &'static str;
+}

@@ -44,7 +44,7 @@ pub fn summary_json(
     let value = json!({
         "elosim": env!("CARGO_PKG_VERSION"),
         "scenario": scenario.name,
-        "system": scenario.system.name(),
+        "system": scenario.system.kind().name(),
         "first_list": run.lists.get(1).map(|m| m.to_string()),
         "last_list": run.lists.last().map(|m| m.to_string()),
         "starting_list": { "month": run.lists[0].to_string(), "source": report.start_list, "players": report.start_list_players },

@@ -11,8 +11,8 @@ use super::driver::{Engine, ListOut};
 use super::periods::Period;
 use super::{Inputs, ListRows};
 
-pub(super) struct HolisticEngine<'a> {
-    config: &'a GcrConfig,
+pub(super) struct HolisticEngine {
+    config: GcrConfig,
     /// Every game so far, by pair of players.
     table: PairTable,
     /// The ratings of the last list.
@@ -22,8 +22,8 @@ pub(super) struct HolisticEngine<'a> {
     total: Vec<u32>,
 }
 
-impl<'a> HolisticEngine<'a> {
-    pub(super) fn new(config: &'a GcrConfig, inputs: &Inputs) -> HolisticEngine<'a> {
+impl HolisticEngine {
+    pub(super) fn new(config: GcrConfig, inputs: &Inputs) -> HolisticEngine {
         let n = inputs.players.len();
         HolisticEngine {
             config,
@@ -35,7 +35,7 @@ impl<'a> HolisticEngine<'a> {
     }
 }
 
-impl Engine for HolisticEngine<'_> {
+impl Engine for HolisticEngine {
     fn start(&mut self, rows: &mut ListRows) {
         rows.with_exact = true;
     }

@@ -15,7 +15,7 @@ mod state;
 
 use crate::model::{Day, Games, Month, PlayerIds, PlayerInfo, SideRecord, StartList};
 use crate::scenario::Scenario;
-use crate::systems::SystemConfig;
+use crate::systems::{gcr::GcrConfig, PeriodicSystem, Visit};
 
 pub use periods::{PeriodSource, KEPT_LISTS};
 pub use schedule::SkippedGames;
@@ -216,16 +216,35 @@ fn run_periods(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     let lists = periods.lists().to_vec();
-    let mut engine: Box<dyn Engine + '_> = match &scenario.system_config {
-        SystemConfig::Fide => Box::new(FideEngine::new(scenario, inputs, &lists)),
-        SystemConfig::Elo(c) => Box::new(PeriodicEngine::new(c, inputs)),
-        SystemConfig::Glicko(c) => Box::new(PeriodicEngine::new(c, inputs)),
-        SystemConfig::Glicko2(c) => Box::new(PeriodicEngine::new(c, inputs)),
-        SystemConfig::UscfClassic(c) => Box::new(PeriodicEngine::new(c, inputs)),
-        SystemConfig::Berkin(c) => Box::new(PeriodicEngine::new(c, inputs)),
-        SystemConfig::Gcr(c) => Box::new(HolisticEngine::new(c, inputs)),
-    };
+    let mut engine = scenario.system.visit(EngineOf {
+        scenario,
+        inputs,
+        lists: &lists,
+    });
     driver::drive(engine.as_mut(), periods, sink, progress)
+}
+
+/// The engine of a scenario's rating system.
+struct EngineOf<'a> {
+    scenario: &'a Scenario,
+    inputs: &'a Inputs,
+    lists: &'a [Month],
+}
+
+impl<'a> Visit for EngineOf<'a> {
+    type Output = Box<dyn Engine + 'a>;
+
+    fn fide(self) -> Self::Output {
+        Box::new(FideEngine::new(self.scenario, self.inputs, self.lists))
+    }
+
+    fn periodic<S: PeriodicSystem + 'static>(self, system: S) -> Self::Output {
+        Box::new(PeriodicEngine::new(system, self.inputs))
+    }
+
+    fn holistic(self, config: GcrConfig) -> Self::Output {
+        Box::new(HolisticEngine::new(config, self.inputs))
+    }
 }
 
 impl ListRows {

@@ -14,8 +14,8 @@ use super::{Inputs, ListRows};
 /// Players per parallel block.
 const BLOCK: usize = 4096;
 
-pub(super) struct PeriodicEngine<'a, S: PeriodicSystem> {
-    system: &'a S,
+pub(super) struct PeriodicEngine<S: PeriodicSystem> {
+    system: S,
     /// Each known player's state after the last list.
     state: Vec<Option<S::Player>>,
     /// The period's games of each player (opponent, own score), and games in all.
@@ -23,8 +23,8 @@ pub(super) struct PeriodicEngine<'a, S: PeriodicSystem> {
     total: Vec<u32>,
 }
 
-impl<'a, S: PeriodicSystem> PeriodicEngine<'a, S> {
-    pub(super) fn new(system: &'a S, inputs: &Inputs) -> PeriodicEngine<'a, S> {
+impl<S: PeriodicSystem> PeriodicEngine<S> {
+    pub(super) fn new(system: S, inputs: &Inputs) -> PeriodicEngine<S> {
         let n = inputs.players.len();
         let mut state = vec![None; n];
         let mut total = vec![0; n];
@@ -54,13 +54,13 @@ impl<'a, S: PeriodicSystem> PeriodicEngine<'a, S> {
     }
 }
 
-impl<S: PeriodicSystem> Engine for PeriodicEngine<'_, S> {
+impl<S: PeriodicSystem> Engine for PeriodicEngine<S> {
     fn start(&mut self, rows: &mut ListRows) {
         self.publish(rows);
     }
 
     fn period(&mut self, t: usize, period: &Period<'_>, out: &mut ListOut) {
-        let system = self.system;
+        let system = &self.system;
         let (schedule, range) = (period.schedule, period.range.clone());
         let slots = &schedule.slots[range.clone()];
         for slot in slots {

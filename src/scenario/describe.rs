@@ -12,11 +12,11 @@ pub fn describe(s: &Scenario) -> String {
     if !s.description.is_empty() {
         let _ = writeln!(w, "  {}", s.description);
     }
-    let _ = writeln!(w, "System: {}", s.system.name());
-    for (key, value) in super::system::settings(&s.system_config) {
+    let _ = writeln!(w, "System: {}", s.system.kind().name());
+    for (key, value) in s.system.values() {
         let _ = writeln!(w, "  {key} = {value}");
     }
-    if s.system != crate::systems::SystemKind::Fide {
+    if s.system != crate::systems::SystemConfig::Fide {
         let _ = writeln!(
             w,
             "  (this system uses the scenario's calendar, data and window; the FIDE eras below do not apply to it)"

@@ -3,130 +3,125 @@
 
 use toml::Value;
 
-use crate::rules::{
-    CapScope, DelistedGames, GateApplies, InitialFormula, JuniorUntil, ListCadence, Regulations,
-    Rounding,
-};
+use crate::rules::Regulations;
 
-/// Every revision key, in the order they are written.
-pub const KEYS: &[&str] = &[
-    "lists",
-    "floor",
-    "k.new",
-    "k.new-until-games",
-    "k.standard",
-    "k.high",
-    "k.high-from",
-    "k.high-needs-games",
-    "k.junior",
-    "k.junior-max-age",
-    "k.junior-below",
-    "k.junior-until",
-    "k.period-cap",
-    "diff-cap.points",
-    "diff-cap.scope",
-    "diff-cap.exempt-from",
-    "rounding",
-    "initial.min-games",
-    "initial.window-months",
-    "initial.formula",
-    "initial.per-half-point",
-    "initial.dummy-games",
-    "initial.dummy-rating",
-    "initial.max",
-    "initial.gate.applies",
-    "initial.gate.min-rated-opponents",
-    "initial.gate.min-score",
-    "inactive-after-months",
-    "delisted-games",
-];
+/// Declares the revision keys once: each key's field of `Regulations` and its kind of value
+/// (`read` and `write` hold one function per kind), giving `KEYS`, `set` and `get`.
+macro_rules! revision_keys {
+    ($($key:literal => $($field:ident).+ : $kind:ident $(($($arg:expr),*))?,)+) => {
+        /// Every revision key, in the order they are written.
+        pub const KEYS: &[&str] = &[$($key),+];
 
-const RATING_MAX: i64 = 4000;
+        /// Sets one key of `regs` from a TOML value, or says what was expected.
+        pub fn set(regs: &mut Regulations, key: &str, value: &Value) -> Result<(), String> {
+            match key {
+                $($key => regs.$($field).+ = read::$kind(value $($(, $arg)*)?)?,)+
+                _ => return Err(unknown_key(key)),
+            }
+            Ok(())
+        }
 
-/// Sets one key of `regs` from a TOML value, or says what was expected.
-pub fn set(regs: &mut Regulations, key: &str, value: &Value) -> Result<(), String> {
-    match key {
-        "lists" => regs.lists = choice(value, ListCadence::parse, ListCadence::NAMES)?,
-        "floor" => regs.floor = whole(value, 0, RATING_MAX)? as i32,
-        "k.new" => regs.k.new = k_value(value)?,
-        "k.new-until-games" => regs.k.new_until_games = whole(value, 0, 10_000)? as u32,
-        "k.standard" => regs.k.standard = k_value(value)?,
-        "k.high" => regs.k.high = k_value(value)?,
-        "k.high-from" => regs.k.high_from = whole(value, 0, RATING_MAX)? as i32,
-        "k.high-needs-games" => regs.k.high_needs_games = boolean(value)?,
-        "k.junior" => regs.k.junior = k_value(value)?,
-        "k.junior-max-age" => regs.k.junior_max_age = whole(value, 0, 100)? as i32,
-        "k.junior-below" => regs.k.junior_below = whole(value, 0, RATING_MAX)? as i32,
-        "k.junior-until" => {
-            regs.k.junior_until = choice(value, JuniorUntil::parse, JuniorUntil::NAMES)?
+        /// The value of one key, as written to `scenario.resolved.toml`; `None` for an unknown
+        /// key.
+        pub fn get(regs: &Regulations, key: &str) -> Option<Value> {
+            Some(match key {
+                $($key => write::$kind(regs.$($field).+),)+
+                _ => return None,
+            })
         }
-        "k.period-cap" => regs.k.period_cap = whole(value, 0, 100_000)? as u32,
-        "diff-cap.points" => regs.diff_cap.points = whole(value, 0, RATING_MAX)? as i32,
-        "diff-cap.scope" => regs.diff_cap.scope = choice(value, CapScope::parse, CapScope::NAMES)?,
-        "diff-cap.exempt-from" => regs.diff_cap.exempt_from = whole(value, 0, RATING_MAX)? as i32,
-        "rounding" => regs.rounding = choice(value, Rounding::parse, Rounding::NAMES)?,
-        "initial.min-games" => regs.initial.min_games = whole(value, 1, 1000)? as u32,
-        "initial.window-months" => regs.initial.window_months = whole(value, 1, 1200)? as i32,
-        "initial.formula" => {
-            regs.initial.formula = choice(value, InitialFormula::parse, InitialFormula::NAMES)?
-        }
-        "initial.per-half-point" => regs.initial.per_half_point = hundredths(value, 0, 1000)?,
-        "initial.dummy-games" => regs.initial.dummy_games = whole(value, 0, 100)? as u32,
-        "initial.dummy-rating" => regs.initial.dummy_rating = whole(value, 0, RATING_MAX)? as i32,
-        "initial.max" => regs.initial.max = whole(value, 0, RATING_MAX)? as i32,
-        "initial.gate.applies" => {
-            regs.initial.gate.applies = choice(value, GateApplies::parse, GateApplies::NAMES)?
-        }
-        "initial.gate.min-rated-opponents" => {
-            regs.initial.gate.min_rated_opponents = whole(value, 0, 1000)? as u32
-        }
-        "initial.gate.min-score" => regs.initial.gate.min_half_points = half_points(value)?,
-        "inactive-after-months" => regs.inactive_after_months = whole(value, 1, 1200)? as i32,
-        "delisted-games" => {
-            regs.delisted_games = choice(value, DelistedGames::parse, DelistedGames::NAMES)?
-        }
-        _ => return Err(unknown_key(key)),
-    }
-    Ok(())
+    };
 }
 
-/// The value of one key, as written to `scenario.resolved.toml`.
-pub fn get(regs: &Regulations, key: &str) -> Value {
-    let int = |v: i64| Value::Integer(v);
-    let text = |s: &str| Value::String(s.to_string());
-    match key {
-        "lists" => text(regs.lists.name()),
-        "floor" => int(regs.floor.into()),
-        "k.new" => int(regs.k.new.into()),
-        "k.new-until-games" => int(regs.k.new_until_games.into()),
-        "k.standard" => int(regs.k.standard.into()),
-        "k.high" => int(regs.k.high.into()),
-        "k.high-from" => int(regs.k.high_from.into()),
-        "k.high-needs-games" => Value::Boolean(regs.k.high_needs_games),
-        "k.junior" => int(regs.k.junior.into()),
-        "k.junior-max-age" => int(regs.k.junior_max_age.into()),
-        "k.junior-below" => int(regs.k.junior_below.into()),
-        "k.junior-until" => text(regs.k.junior_until.name()),
-        "k.period-cap" => int(regs.k.period_cap.into()),
-        "diff-cap.points" => int(regs.diff_cap.points.into()),
-        "diff-cap.scope" => text(regs.diff_cap.scope.name()),
-        "diff-cap.exempt-from" => int(regs.diff_cap.exempt_from.into()),
-        "rounding" => text(regs.rounding.name()),
-        "initial.min-games" => int(regs.initial.min_games.into()),
-        "initial.window-months" => int(regs.initial.window_months.into()),
-        "initial.formula" => text(regs.initial.formula.name()),
-        "initial.per-half-point" => Value::Float(f64::from(regs.initial.per_half_point) / 100.0),
-        "initial.dummy-games" => int(regs.initial.dummy_games.into()),
-        "initial.dummy-rating" => int(regs.initial.dummy_rating.into()),
-        "initial.max" => int(regs.initial.max.into()),
-        "initial.gate.applies" => text(regs.initial.gate.applies.name()),
-        "initial.gate.min-rated-opponents" => int(regs.initial.gate.min_rated_opponents.into()),
-        "initial.gate.min-score" => {
-            Value::Float(f64::from(regs.initial.gate.min_half_points) / 2.0)
-        }
-        "inactive-after-months" => int(regs.inactive_after_months.into()),
-        "delisted-games" => text(regs.delisted_games.name()),
-        _ => unreachable!("KEYS lists only known keys"),
+revision_keys! {
+    "lists" => lists: choice,
+    "floor" => floor: whole(0, RATING_MAX),
+    "k.new" => k.new: whole(0, K_MAX),
+    "k.new-until-games" => k.new_until_games: whole(0, 10_000),
+    "k.standard" => k.standard: whole(0, K_MAX),
+    "k.high" => k.high: whole(0, K_MAX),
+    "k.high-from" => k.high_from: whole(0, RATING_MAX),
+    "k.high-needs-games" => k.high_needs_games: boolean,
+    "k.junior" => k.junior: whole(0, K_MAX),
+    "k.junior-max-age" => k.junior_max_age: whole(0, 100),
+    "k.junior-below" => k.junior_below: whole(0, RATING_MAX),
+    "k.junior-until" => k.junior_until: choice,
+    "k.period-cap" => k.period_cap: whole(0, 100_000),
+    "diff-cap.points" => diff_cap.points: whole(0, RATING_MAX),
+    "diff-cap.scope" => diff_cap.scope: choice,
+    "diff-cap.exempt-from" => diff_cap.exempt_from: whole(0, RATING_MAX),
+    "rounding" => rounding: choice,
+    "initial.min-games" => initial.min_games: whole(1, 1000),
+    "initial.window-months" => initial.window_months: whole(1, 1200),
+    "initial.formula" => initial.formula: choice,
+    "initial.per-half-point" => initial.per_half_point: hundredths(0, 1000),
+    "initial.dummy-games" => initial.dummy_games: whole(0, 100),
+    "initial.dummy-rating" => initial.dummy_rating: whole(0, RATING_MAX),
+    "initial.max" => initial.max: whole(0, RATING_MAX),
+    "initial.gate.applies" => initial.gate.applies: choice,
+    "initial.gate.min-rated-opponents" => initial.gate.min_rated_opponents: whole(0, 1000),
+    "initial.gate.min-score" => initial.gate.min_half_points: half_points,
+    "inactive-after-months" => inactive_after_months: whole(1, 1200),
+    "delisted-games" => delisted_games: choice,
+}
+
+const RATING_MAX: i64 = 4000;
+const K_MAX: i64 = 255;
+
+/// Reading a key's TOML value into its field, one function per kind of value.
+mod read {
+    use toml::Value;
+
+    use crate::named::Named;
+
+    /// A whole number from `min` to `max`, in the field's integer type.
+    pub fn whole<T: TryFrom<i64>>(value: &Value, min: i64, max: i64) -> Result<T, String> {
+        super::whole(value, min, max)
+            .and_then(|v| T::try_from(v).map_err(|_| format!("{v} does not fit this key")))
+    }
+
+    pub fn boolean(value: &Value) -> Result<bool, String> {
+        super::boolean(value)
+    }
+
+    pub fn choice<T: Named>(value: &Value) -> Result<T, String> {
+        super::choice(value, T::parse, T::NAMES)
+    }
+
+    /// A number with at most two decimals, kept in hundredths.
+    pub fn hundredths(value: &Value, min: i64, max: i64) -> Result<i32, String> {
+        super::hundredths(value, min, max)
+    }
+
+    /// A score in points, kept in half points.
+    pub fn half_points(value: &Value) -> Result<u32, String> {
+        super::half_points(value)
+    }
+}
+
+/// Writing a field back as the TOML value its key reads, one function per kind of value.
+mod write {
+    use toml::Value;
+
+    use crate::named::Named;
+
+    pub fn whole<T: Into<i64>>(v: T) -> Value {
+        Value::Integer(v.into())
+    }
+
+    pub fn boolean(v: bool) -> Value {
+        Value::Boolean(v)
+    }
+
+    pub fn choice<T: Named>(v: T) -> Value {
+        Value::String(v.name().to_string())
+    }
+
+    pub fn hundredths(v: i32) -> Value {
+        Value::Float(f64::from(v) / 100.0)
+    }
+
+    pub fn half_points(v: u32) -> Value {
+        Value::Float(f64::from(v) / 2.0)
     }
 }
 
@@ -154,10 +149,6 @@ pub fn whole(value: &Value, min: i64, max: i64) -> Result<i64, String> {
             describe(value)
         )),
     }
-}
-
-fn k_value(value: &Value) -> Result<u8, String> {
-    whole(value, 0, 255).map(|v| v as u8)
 }
 
 pub fn boolean(value: &Value) -> Result<bool, String> {
@@ -231,7 +222,7 @@ mod tests {
         copy.floor = 0;
         copy.k.new = 1;
         for key in KEYS {
-            set(&mut copy, key, &get(&base, key)).unwrap();
+            set(&mut copy, key, &get(&base, key).unwrap()).unwrap();
         }
         assert_eq!(copy, base);
     }

@@ -10,7 +10,6 @@ pub mod fields;
 mod raw;
 mod resolve;
 mod resolved;
-pub mod system;
 mod timeline;
 
 use std::path::{Path, PathBuf};
@@ -24,7 +23,7 @@ use crate::rules::{
     CapScope, Compression, DelistedGames, DiffCap, EventGate, GateApplies, InitialFormula,
     InitialRule, JuniorUntil, KRule, ListCadence, Regulations, Rounding,
 };
-use crate::systems::{SystemConfig, SystemKind};
+use crate::systems::SystemConfig;
 
 /// A resolved scenario: everything a replay needs besides its input files.
 #[derive(Clone, Debug)]
@@ -33,9 +32,8 @@ pub struct Scenario {
     pub description: String,
     /// The file it was read from.
     pub file: PathBuf,
-    pub system: SystemKind,
-    /// The settings of a period-based system (`[elo]`, `[glicko]`, `[glicko2]`).
-    pub system_config: SystemConfig,
+    /// The rating system and its settings (FIDE's rules are the timeline).
+    pub system: SystemConfig,
     pub calendar: Calendar,
     /// The lists the replay computes: the first and the last.
     pub run: RunWindow,

@@ -76,6 +76,7 @@ fn parse_event_kind(text: &str) -> Option<&'static str> {
     EVENT_KINDS.iter().copied().find(|k| *k == text)
 }
 
+/// The top-level keys besides the systems' settings tables (`SystemKind::WITH_SETTINGS`).
 const TOP_KEYS: &[&str] = &[
     "name",
     "description",
@@ -87,12 +88,6 @@ const TOP_KEYS: &[&str] = &[
     "bootstrap",
     "revision",
     "event",
-    "elo",
-    "glicko",
-    "glicko2",
-    "uscf-classic",
-    "berkin",
-    "gcr",
 ];
 
 /// Reads one file: what could be read, and the problems found (a syntax error is fatal).
@@ -121,7 +116,9 @@ impl Walk {
     }
 
     fn scenario(&mut self, top: &Table) -> RawScenario {
-        self.known_keys(top, "", TOP_KEYS);
+        let tables = SystemKind::WITH_SETTINGS.iter().map(|kind| kind.name());
+        let top_keys: Vec<&str> = TOP_KEYS.iter().copied().chain(tables).collect();
+        self.known_keys(top, "", &top_keys);
         let dir = self
             .file
             .parent()
@@ -175,8 +172,8 @@ impl Walk {
 
     fn system_settings(&mut self, top: &Table) -> Vec<(String, String, f64)> {
         let mut out = Vec::new();
-        for &name in super::system::TABLES {
-            let keys = super::system::keys_of(name);
+        for kind in SystemKind::WITH_SETTINGS {
+            let (name, keys) = (kind.name(), kind.keys());
             let names: Vec<&str> = keys.iter().map(|k| k.name).collect();
             let table = self.table(top, name, &names);
             for key in keys {

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::model::Month;
 use crate::rules::{Compression, Regulations};
-use crate::systems::SystemKind;
+use crate::systems::{SystemConfig, SystemKind};
 
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
     let (chain, mut problems) = read_chain(path)?;
@@ -139,22 +139,25 @@ fn merge(path: &Path, chain: &[RawScenario], problems: &mut Vec<Problem>) -> Opt
             .unwrap_or_else(|| "scenario".into())
     });
     let system = last(chain, |r| &r.system).unwrap_or(SystemKind::Fide);
+    // The system's own table, last file first (a file's settings override those it extends).
+    let settings: Vec<(&str, f64)> = chain
+        .iter()
+        .flat_map(|r| r.system_settings.iter())
+        .filter(|(table, _, _)| table == system.name())
+        .map(|(_, key, value)| (key.as_str(), *value))
+        .collect();
+    let value = |key: &str| {
+        settings
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
+    };
     Some(Scenario {
         name,
         description: last(chain, |r| &r.description).unwrap_or_default(),
         file: path.to_path_buf(),
-        system,
-        system_config: super::system::config(
-            system,
-            &chain
-                .iter()
-                .flat_map(|r| r.system_settings.iter())
-                .filter(|(table, _, _)| {
-                    super::system::keys(system).is_some_and(|(t, _)| t == table)
-                })
-                .map(|(_, key, value)| (key.clone(), *value))
-                .collect::<Vec<_>>(),
-        ),
+        system: SystemConfig::read(system, &value),
         calendar,
         run,
         data: DataSources {

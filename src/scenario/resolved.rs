@@ -7,6 +7,7 @@ use toml::Value;
 
 use super::resolve::kind_name;
 use super::{fields, EventKind, GameFormat, Scenario, UnknownPlayers};
+use crate::systems::SystemConfig;
 
 fn string(text: &str) -> Value {
     Value::String(text.to_string())
@@ -36,7 +37,7 @@ pub fn write(s: &Scenario) -> String {
     let _ = writeln!(w, "#   elosim replay scenario.resolved.toml");
     let _ = writeln!(w, "name = {}", string(&s.name));
     let _ = writeln!(w, "description = {}", string(&s.description));
-    let _ = writeln!(w, "system = {}", string(s.system.name()));
+    let _ = writeln!(w, "system = {}", string(s.system.kind().name()));
     let _ = writeln!(
         w,
         "\n[calendar]\nstart = \"{}\"\nend = \"{}\"",
@@ -70,14 +71,21 @@ pub fn write(s: &Scenario) -> String {
     if s.bootstrap.unknown_players == UnknownPlayers::Seed {
         let _ = writeln!(w, "seed-rating = {}", s.bootstrap.seed_rating);
     }
-    w.push_str(&super::system::to_toml(&s.system_config));
+    if s.system != SystemConfig::Fide {
+        let _ = writeln!(w, "\n[{}]", s.system.kind().name());
+        for (key, value) in s.system.values() {
+            let _ = writeln!(w, "{key} = {value:?}");
+        }
+    }
     for ((from, regs), notes) in s.timeline.eras().iter().zip(&s.era_notes) {
         let _ = writeln!(w, "\n[[revision]]\nfrom = \"{from}\"");
         if !notes.is_empty() {
             let _ = writeln!(w, "note = {}", string(&notes.join(" | ")));
         }
         for key in fields::KEYS {
-            let _ = writeln!(w, "{key} = {}", fields::get(regs, key));
+            if let Some(value) = fields::get(regs, key) {
+                let _ = writeln!(w, "{key} = {value}");
+            }
         }
     }
     for event in &s.events {

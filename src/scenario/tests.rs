@@ -185,7 +185,7 @@ fn the_resolved_file_reloads_to_the_same_rules() {
         let again = Scenario::load(&write(&dir, name, &s.resolved_toml())).unwrap();
         assert_eq!(again.timeline, s.timeline, "{name}");
         assert_eq!(again.events, s.events, "{name}");
-        assert_eq!(again.system_config, s.system_config, "{name}");
+        assert_eq!(again.system, s.system, "{name}");
         assert_eq!(
             (again.calendar, again.run, again.bootstrap),
             (s.calendar, s.run, s.bootstrap),
@@ -385,7 +385,7 @@ fn rating_system_settings_are_checked_with_their_ranges() {
     );
     let s = Scenario::load(&good).unwrap();
     assert_eq!(
-        s.system_config,
+        s.system,
         crate::systems::SystemConfig::Glicko2(crate::systems::glicko2::Glicko2Config {
             tau: 1.2,
             ..Default::default()

@@ -19,6 +19,7 @@
 //! The system has no expected score of its own; the games table records Elo's logistic curve on the
 //! logarithmic ratings (the reading of a above makes them Elo-scaled), so that `score` can compare it.
 
+use super::settings::settings;
 use super::PeriodicSystem;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,6 +41,12 @@ impl Default for BerkinConfig {
         }
     }
 }
+
+settings!(BerkinConfig {
+    n0: "n0", above(0.0, 1_000_000.0), "No, Berkin's arbitrary constant";
+    base_points: "base-points", above(0.0, 10_000.0), "logarithmic points per factor of ten (a = 10^(1/base-points))";
+    initial: "initial", at_least(0.0, 4000.0), "logarithmic rating of an unknown player";
+});
 
 impl BerkinConfig {
     fn ln_a(&self) -> f64 {

@@ -4,6 +4,7 @@
 //! chosen rating, or (Fritz's rated-game mode, seed 000) carry no published rating before a
 //! number of games, while still being rated from their chosen start behind the scenes.
 
+use super::settings::{at_least, Key, Settings};
 use super::PeriodicSystem;
 
 /// How K is chosen.
@@ -35,6 +36,72 @@ impl Default for EloConfig {
             initial: 2200.0,
             provisional_games: 0,
         }
+    }
+}
+
+impl Settings for EloConfig {
+    const KEYS: &'static [Key] = &[
+        at_least(
+            "k",
+            0.0,
+            1000.0,
+            "K factor (after k-first-games games when k-first is set)",
+        ),
+        at_least(
+            "k-first",
+            0.0,
+            1000.0,
+            "K for a player's first k-first-games games",
+        ),
+        at_least("k-first-games", 0.0, 10_000.0, "games played under k-first"),
+        at_least(
+            "initial",
+            0.0,
+            4000.0,
+            "rating of an unknown player on first appearance",
+        ),
+        at_least(
+            "provisional-games",
+            0.0,
+            10_000.0,
+            "no published rating before this many games",
+        ),
+    ];
+
+    fn read(value: &dyn Fn(&str) -> Option<f64>) -> EloConfig {
+        let d = EloConfig::default();
+        let after = value("k").unwrap_or(20.0);
+        let k = match value("k-first") {
+            Some(first) => KRule::ByGames {
+                first,
+                games: value("k-first-games").unwrap_or(30.0) as u32,
+                after,
+            },
+            None => KRule::Constant(after),
+        };
+        EloConfig {
+            k,
+            initial: value("initial").unwrap_or(d.initial),
+            provisional_games: value("provisional-games").map_or(d.provisional_games, |v| v as u32),
+        }
+    }
+
+    fn values(&self) -> Vec<(&'static str, f64)> {
+        let mut out = match self.k {
+            KRule::Constant(k) => vec![("k", k)],
+            KRule::ByGames {
+                first,
+                games,
+                after,
+            } => vec![
+                ("k", after),
+                ("k-first", first),
+                ("k-first-games", f64::from(games)),
+            ],
+        };
+        out.push(("initial", self.initial));
+        out.push(("provisional-games", f64::from(self.provisional_games)));
+        out
     }
 }
 

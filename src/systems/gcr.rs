@@ -21,6 +21,8 @@
 
 use crate::model::IdMap;
 
+use super::settings::settings;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GcrConfig {
     pub initial: f64,
@@ -42,6 +44,13 @@ impl Default for GcrConfig {
         }
     }
 }
+
+settings!(GcrConfig {
+    initial: "initial", at_least(0.0, 4000.0), "everyone's rating before each pass";
+    max_change: "max-change", above(0.0, 4000.0), "largest change of one pair (× actual − expected)";
+    games_damping: "games-damping", above(0.0, 10_000.0), "n/(n + this) for n games together";
+    experience_damping: "experience-damping", above(0.0, 1_000_000.0), "1 − p/(p + this) for p past games";
+});
 
 /// The linear expectancy of the player rated `diff` above the other, 0..1.
 pub fn expected(diff: f64) -> f64 {

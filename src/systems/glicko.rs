@@ -3,6 +3,7 @@
 //! rating period against opponents' ratings and RDs frozen at its start; RD grows by c² per
 //! period without games, up to the initial RD.
 
+use super::settings::settings;
 use super::PeriodicSystem;
 
 /// q = ln 10 / 400.
@@ -40,6 +41,13 @@ impl Default for GlickoConfig {
         }
     }
 }
+
+settings!(GlickoConfig {
+    initial_rating: "initial-rating", at_least(0.0, 4000.0), "rating of an unknown player";
+    initial_rd: "initial-rd", above(0.0, 1000.0), "rating deviation of an unknown player (the largest RD)";
+    c: "c", at_least(0.0, 1000.0), "RD growth per period without games";
+    min_rd: "min-rd", at_least(0.0, 1000.0), "smallest RD";
+});
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GlickoPlayer {

@@ -2,6 +2,7 @@
 //! deviation and volatility σ, updated once per rating period; the volatility by the Illinois
 //! algorithm of step 5.1 (ε = 10⁻⁶), τ constraining its change.
 
+use super::settings::settings;
 use super::PeriodicSystem;
 
 /// The scale factor between Glicko and Glicko-2 units.
@@ -29,6 +30,13 @@ impl Default for Glicko2Config {
         }
     }
 }
+
+settings!(Glicko2Config {
+    initial_rating: "initial-rating", at_least(0.0, 4000.0), "rating of an unknown player";
+    initial_rd: "initial-rd", above(0.0, 1000.0), "rating deviation of an unknown player (the largest RD)";
+    initial_volatility: "initial-volatility", above(0.0, 1.0), "volatility σ of an unknown player";
+    tau: "tau", above(0.0, 10.0), "τ, how fast the volatility may change";
+});
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Glicko2Player {

@@ -14,6 +14,7 @@
 //! expectation, 32·(s − E) with E = ½ + (Ro − Ropp)/800, which is what the games table records as
 //! the expected score (clamped to 0..1).
 
+use super::settings::settings;
 use super::PeriodicSystem;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,6 +33,11 @@ impl Default for UscfClassicConfig {
         }
     }
 }
+
+settings!(UscfClassicConfig {
+    provisional_games: "provisional-games", above(0.0, 1000.0), "games in the provisional period";
+    unrated: "unrated", at_least(0.0, 4000.0), "rating assumed for an unrated opponent";
+});
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UscfPlayer {
