@@ -34,8 +34,11 @@ pub mod cli;
 pub mod generate;
 pub mod ingest;
 mod keys;
+#[cfg(test)]
+mod layers;
 pub mod model;
 mod named;
+pub mod numbers;
 #[cfg(feature = "full")]
 pub mod output;
 #[cfg(feature = "full")]

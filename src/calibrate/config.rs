@@ -32,8 +32,9 @@ use crate::report::crosstable::{choose, read_published, PublishedError};
 use crate::scenario::{Scenario, ScenarioError};
 
 use super::counts::{read_counts, CountTarget};
-use super::evaluate::{Objective, Target};
+use super::evaluate::Objective;
 use super::gaps::read_gaps;
+use super::target::Target;
 
 /// A calibration, read and checked.
 pub struct Calibration {

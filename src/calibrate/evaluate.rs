@@ -7,48 +7,13 @@ use std::time::Instant;
 use crate::generate::world::{self, Settings};
 use crate::model::Month;
 use crate::replay::{self, ReplayError};
-use crate::report::crosstable::{
-    Crosstable, Distance, Expectation, PublishedTable, Selection, Thresholds,
-};
+use crate::report::crosstable::{Crosstable, Distance, Expectation, Selection, Thresholds};
 use crate::scenario::{Scenario, ScenarioError};
 
-use super::counts::{CountDistance, CountTarget};
-use super::gaps::{GapDistance, GapTarget};
+use super::counts::CountDistance;
+use super::gaps::GapDistance;
 use super::memory::{Collected, WorldGames};
-
-/// What a world is set against.
-#[derive(Clone, Debug)]
-pub enum Target {
-    /// A published crosstable and the window of the run's games set against it.
-    Table {
-        published: PublishedTable,
-        from: Month,
-        to: Month,
-        weight: f64,
-    },
-    /// Players on the run's lists: a real list's 100-point bands, or published counts.
-    Counts { counts: CountTarget, weight: f64 },
-    /// How far apart rating groups really are (their mean true strengths).
-    Gaps { gaps: GapTarget, weight: f64 },
-}
-
-impl Target {
-    pub fn weight(&self) -> f64 {
-        match self {
-            Target::Table { weight, .. }
-            | Target::Counts { weight, .. }
-            | Target::Gaps { weight, .. } => *weight,
-        }
-    }
-
-    pub fn name(&self) -> String {
-        match self {
-            Target::Table { published, .. } => published.name.clone(),
-            Target::Counts { counts, .. } => counts.name.clone(),
-            Target::Gaps { gaps, .. } => gaps.name.clone(),
-        }
-    }
-}
+use super::target::Target;
 
 /// One target's distance.
 #[derive(Clone, Debug, PartialEq)]

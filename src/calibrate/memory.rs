@@ -8,8 +8,8 @@ use crate::replay::{Inputs, Published, ReplayError, Sink};
 use crate::report::game_source::RatedGames;
 
 use super::counts::CountTarget;
-use super::evaluate::Target;
 use super::gaps::GapTarget;
+use super::target::Target;
 
 /// Gathers a generated world's games into the engine's columns, and its players' true strength
 /// on the months asked for.

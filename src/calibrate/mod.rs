@@ -7,16 +7,20 @@ mod cmaes;
 mod config;
 mod counts;
 mod evaluate;
+mod files;
 mod gaps;
 mod memory;
 mod search;
+mod target;
 
 pub use config::{Bounded, Calibration, ConfigError};
 pub use counts::{read_counts, Count, CountDistance, CountTarget};
 pub use evaluate::{
-    cell_error, evaluate, scenario_for, share_error, EvaluateError, Evaluation, Objective, Target,
+    cell_error, evaluate, scenario_for, share_error, EvaluateError, Evaluation, Objective,
     TargetDistance,
 };
+pub use files::write_calibration;
 pub use gaps::{read_gaps, Gap, GapDistance, GapTarget};
 pub use memory::{Collected, WorldGames};
 pub use search::{significant, Fit, Record};
+pub use target::Target;

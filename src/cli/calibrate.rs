@@ -4,7 +4,8 @@ use std::time::Instant;
 use super::progress::Bar;
 use super::set_threads;
 use crate::calibrate::{self, Calibration, Evaluation, TargetDistance};
-use crate::report::{thousands, TextTable};
+use crate::numbers::thousands;
+use crate::report::TextTable;
 
 /// Fit a world's parameters to published crosstables of real games, by simulation.
 ///
@@ -92,7 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .clone()
         .or(c.out.clone())
         .unwrap_or_else(|| PathBuf::from(format!("output/calibration-{}", c.world.name)));
-    let dir = crate::output::write_calibration(&dir, &c, &fit)?;
+    let dir = crate::calibrate::write_calibration(&dir, &c, &fit)?;
     let (start, best) = (fit.start(), fit.best());
     println!(
         "Calibrated {} ({}): objective {:.3} → {:.3} in {} evaluations (scale {}, seeds {:?}, {} a generation) in {:.0} s",

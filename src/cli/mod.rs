@@ -114,5 +114,5 @@ fn set_threads(threads: Option<usize>) -> anyhow::Result<usize> {
 
 /// Thousands separated by commas, for people.
 fn count(n: usize) -> String {
-    crate::report::thousands(n as u64)
+    crate::numbers::thousands(n as u64)
 }

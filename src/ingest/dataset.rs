@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 use crate::model::{Games, IdMap, Month, PlayerId, PlayerIds, EVENT_NONE};
 
 use super::error::IngestError;
-use super::games::{self, sort_event_names, RawGames};
+use super::games;
 use super::ids::RawIds;
+use super::raw::{sort_event_names, RawGames};
 use super::table::Skips;
 use super::text::sha256;
 

@@ -8,26 +8,9 @@ use crate::scenario::GameFormat;
 
 use super::error::IngestError;
 use super::ids::RawIds;
-use super::pgn::{self, PgnCounts};
+use super::pgn;
+use super::raw::{partition_mismatch, sort_event_names, RawGames};
 use super::table::{Skips, Table};
-
-/// Games as read: everything but the interned players.
-pub struct RawGames {
-    pub games: Games,
-    pub white: RawIds,
-    pub black: RawIds,
-    pub format: GameFormat,
-    pub sha256: String,
-    /// What a PGN source counted besides its games.
-    pub pgn: Option<PgnCounts>,
-}
-
-impl RawGames {
-    /// Games read (`games.len()` counts interned players, which raw games have not yet).
-    pub fn len(&self) -> usize {
-        self.games.score.len()
-    }
-}
 
 const SCORES: &str = "1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½";
 pub(super) const CANONICAL: &str = "period (or date), white, black, score; optionally event, event_start, white_rating, black_rating";
@@ -85,11 +68,6 @@ pub fn read_partition(
         Some(period),
         skips,
     )
-}
-
-/// "2019-04 in the partition period=2019-03 …": a game filed under the wrong period.
-pub(super) fn partition_mismatch(own: Month, partition: Month) -> String {
-    format!("{own}, in the partition period={partition}: a partition holds the games of its own period only")
 }
 
 fn read_file(
@@ -380,20 +358,4 @@ fn c_has_period(c: &Columns) -> bool {
             ..
         }
     )
-}
-
-/// Renumbers events in sorted order of their names, so that event ids do not depend on row order.
-pub(super) fn sort_event_names(games: &mut Games, events: HashMap<String, u32>) {
-    let mut names: Vec<(String, u32)> = events.into_iter().collect();
-    names.sort_unstable();
-    let mut new_id = vec![EVENT_NONE; names.len() + 1];
-    for (rank, (_, old)) in names.iter().enumerate() {
-        new_id[*old as usize] = rank as u32 + 1;
-    }
-    for e in &mut games.event {
-        *e = new_id[*e as usize];
-    }
-    games.event_names = std::iter::once(String::new())
-        .chain(names.into_iter().map(|(n, _)| n))
-        .collect();
 }

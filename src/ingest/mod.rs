@@ -12,14 +12,16 @@ mod lists;
 #[cfg(feature = "full")]
 mod parquet_games;
 mod pgn;
+mod raw;
 mod table;
 mod text;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::model::{Games, Month, PlayerIds, PlayerInfo, StartEntry, StartList};
-use crate::replay::{Inputs, PeriodSource};
+use crate::model::{
+    Games, Inputs, Month, PeriodSource, PlayerIds, PlayerInfo, StartEntry, StartList,
+};
 use crate::scenario::GameFormat;
 use dataset::Dataset;
 
@@ -30,7 +32,8 @@ pub use fide_list::{FideEntry, FideLayout, FideList};
 pub use lists::{read_list_ratings, ListRatings};
 #[cfg(feature = "full")]
 pub use parquet_games::month_column;
-pub use pgn::{is_pgn, Dates, PgnCounts};
+pub use pgn::{is_pgn, Dates};
+pub use raw::PgnCounts;
 pub use table::{Skips, Table};
 
 /// The files of one replay.

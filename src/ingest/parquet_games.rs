@@ -13,8 +13,8 @@ use crate::model::{Day, Games, HalfPoints, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
 use super::error::IngestError;
-use super::games::{partition_mismatch, sort_event_names, RawGames};
 use super::ids::RawIds;
+use super::raw::{partition_mismatch, sort_event_names, RawGames};
 use super::table::Skips;
 use super::text::{read_bytes, sha256};
 use crate::model::IdMap;

@@ -12,27 +12,10 @@ use crate::model::{Day, Games, HalfPoints, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
 use super::error::IngestError;
-use super::games::{sort_event_names, RawGames};
 use super::ids::RawIds;
+use super::raw::{sort_event_names, PgnCounts, RawGames};
 use super::table::Skips;
 use super::text::{decode, read_bytes, sha256};
-
-/// What reading a PGN file counted besides the games it kept.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PgnCounts {
-    /// Games in the file (every tag section).
-    pub games: usize,
-    /// Games with the result `*` (unfinished or unknown), left out.
-    pub unfinished: usize,
-    /// Games kept without both WhiteElo and BlackElo (reports on ratings cannot place them).
-    pub without_ratings: usize,
-    /// Tag lines that are not `[Name "value"]`, ignored.
-    pub malformed_tags: usize,
-    /// `{` comments still open when the next game's `[Event` tag began.
-    pub unterminated_comments: usize,
-    /// Games known only by their year, placed in its January (reports only, see [`Dates`]).
-    pub dated_by_year: usize,
-}
 
 impl PgnCounts {
     /// One line for people: what the file held besides the games kept.

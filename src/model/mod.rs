@@ -3,12 +3,14 @@
 
 mod games;
 mod id_map;
+mod inputs;
 mod month;
 mod players;
 mod record;
 
 pub use games::{Games, EVENT_NONE};
 pub use id_map::IdMap;
+pub use inputs::{Inputs, PeriodSource};
 pub use month::{Day, Month};
 pub use players::{PlayerIds, PlayerInfo, StartEntry, StartList};
 pub use record::SideRecord;

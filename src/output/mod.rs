@@ -1,17 +1,15 @@
 //! Writing a run's directory (design.md "data contracts"): `scenario.resolved.toml`,
 //! `lists.parquet`, `games.parquet`, `summary.json` and, on request, `lists/YYYY-MM.csv`.
 
-mod atomic;
-mod calibration;
+pub mod atomic;
 mod run_writer;
 mod summary;
-mod tables;
+pub mod tables;
 mod world;
 
 use std::path::{Path, PathBuf};
 
 pub use atomic::write_file;
-pub use calibration::{fitted_world, write_calibration};
 pub use run_writer::{RunWriter, Written};
 pub use summary::Timing;
 pub use tables::write_canonical_games;
@@ -35,7 +33,7 @@ pub struct WriteOptions {
     pub csv: bool,
 }
 
-fn write_text(path: &Path, text: &str) -> Result<(), OutputError> {
+pub fn write_text(path: &Path, text: &str) -> Result<(), OutputError> {
     std::fs::write(path, text).map_err(|source| OutputError::Io {
         path: path.to_path_buf(),
         source,

@@ -11,7 +11,7 @@ use crate::replay::{ListRows, RatedGames};
 
 use super::OutputError;
 
-pub(super) fn table_error(path: &Path) -> impl Fn(PolarsError) -> OutputError + '_ {
+pub fn table_error(path: &Path) -> impl Fn(PolarsError) -> OutputError + '_ {
     move |e| OutputError::Table {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -34,7 +34,7 @@ fn id_column(name: &str, ids: &PlayerIds, players: impl Iterator<Item = u32>) ->
     }
 }
 
-pub(super) fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<(), OutputError> {
+pub fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<(), OutputError> {
     let file = File::create(path).map_err(|source| OutputError::Io {
         path: path.to_path_buf(),
         source,

@@ -210,7 +210,7 @@ fn axis_number(value: f64, top: f64) -> String {
         format!("{value:.2}")
     } else {
         let whole = value.round();
-        let text = crate::report::thousands(whole.abs() as u64);
+        let text = crate::numbers::thousands(whole.abs() as u64);
         if whole < 0.0 {
             format!("-{text}")
         } else {

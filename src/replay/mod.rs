@@ -13,11 +13,12 @@ mod periods;
 mod schedule;
 mod state;
 
-use crate::model::{Day, Games, Month, PlayerIds, PlayerInfo, SideRecord, StartList};
+use crate::model::{Day, Games, Month, SideRecord};
 use crate::scenario::Scenario;
 use crate::systems::{gcr::GcrConfig, PeriodicSystem, Visit};
 
-pub use periods::{PeriodSource, KEPT_LISTS};
+pub use crate::model::{Inputs, PeriodSource};
+pub use periods::KEPT_LISTS;
 pub use schedule::SkippedGames;
 
 use driver::Engine;
@@ -25,14 +26,6 @@ use fide::FideEngine;
 use holistic::HolisticEngine;
 use periodic::PeriodicEngine;
 use periods::Periods;
-
-/// Everything a replay reads, with player ids interned.
-pub struct Inputs {
-    pub games: Games,
-    pub players: PlayerIds,
-    pub info: PlayerInfo,
-    pub start_list: StartList,
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {

@@ -4,22 +4,11 @@
 
 use std::ops::Range;
 
-use crate::model::{Games, Month};
+use crate::model::{Games, Month, PeriodSource};
 use crate::scenario::Scenario;
 
 use super::schedule::{self, Schedule, SkippedGames};
 use super::ReplayError;
-
-/// Games read a rating period at a time, for inputs too large to hold at once.
-pub trait PeriodSource {
-    /// The rating periods the source holds, sorted, each with its number of games.
-    fn periods(&self) -> &[(Month, usize)];
-    /// The games of `periods`, with their players interned as in the replay's `Inputs`.
-    fn read(
-        &mut self,
-        periods: &[Month],
-    ) -> Result<Games, Box<dyn std::error::Error + Send + Sync>>;
-}
 
 /// Lists a replay read list by list keeps for tournaments that started under a list older than the
 /// previous one: it cannot know in advance which older lists a later period will need.

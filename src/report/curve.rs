@@ -10,7 +10,7 @@ use crate::rules::expected::fide_pd;
 
 use super::crosstable::{Expectation, Format};
 use super::game_source::RatedGames;
-use super::thousands;
+use crate::numbers::thousands;
 
 /// A span of months: one era of a curve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

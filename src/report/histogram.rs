@@ -13,7 +13,8 @@ use crate::plot::{by_date, BarChart, LineChart, Picture, Series};
 use super::crosstable::Format;
 use super::game_source::month_column;
 use super::run_files::{ReportError, RunFiles};
-use super::{thousands, TextTable};
+use super::TextTable;
+use crate::numbers::thousands;
 
 /// One list's ratings.
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@ use super::curve::{self, Bins, Curve, Era};
 use super::game_source::{read_rated_games, RatedGames};
 use super::histogram::{run_lists, Histogram, Months};
 use super::run_files::{ReportError, RunFiles};
-use super::thousands;
+use crate::numbers::thousands;
 
 /// What the report shows.
 #[derive(Clone, Debug)]

@@ -13,4 +13,4 @@ mod text;
 pub mod truth;
 
 pub use run_files::{ReportError, RunFiles};
-pub use text::{thousands, TextTable};
+pub use text::TextTable;

@@ -15,7 +15,8 @@ use crate::plot::{categorical, LineChart, Picture, Series};
 use super::crosstable::{Format, Selection};
 use super::game_source::month_column;
 use super::run_files::{id_keys, ReportError, RunFiles};
-use super::{thousands, TextTable};
+use super::TextTable;
+use crate::numbers::thousands;
 
 /// Expected scores are clipped to this distance from 0 and 1 for the logarithms.
 const CLIP: f64 = 0.001;

@@ -1,17 +1,4 @@
-//! Text helpers shared by the reports: numbers for people and aligned tables.
-
-/// Thousands separated by commas: 6865 → "6,865".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+//! Text helpers shared by the reports: aligned tables.
 
 /// Rows of cells printed in aligned columns.
 #[derive(Debug, Default)]
@@ -63,14 +50,6 @@ impl TextTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(6865), "6,865");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-    }
 
     #[test]
     fn columns_align() {

@@ -16,7 +16,8 @@ use crate::plot::{by_date, LineChart, Picture, Series};
 use super::crosstable::Format;
 use super::game_source::month_column;
 use super::run_files::{ReportError, RunFiles};
-use super::{thousands, TextTable};
+use super::TextTable;
+use crate::numbers::thousands;
 
 /// Players' true strength by month (a world's `truth.parquet`), keyed by id as text.
 pub struct Truth {

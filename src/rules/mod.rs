@@ -10,6 +10,7 @@ pub mod initial;
 pub mod k_factor;
 pub mod period;
 pub mod rounding;
+pub mod timeline;
 
 pub use diff_cap::{CapScope, DiffCap};
 pub use events::{Compression, EventTiming};
@@ -18,6 +19,7 @@ pub use initial::{EventGate, GateApplies, InitialFormula, InitialRule, PooledRes
 pub use k_factor::{JuniorUntil, KHistory, KRule};
 pub use period::ListCadence;
 pub use rounding::Rounding;
+pub use timeline::Timeline;
 
 /// The FIDE regulations in force in one era.
 ///

@@ -10,12 +10,11 @@ pub mod fields;
 mod raw;
 mod resolve;
 mod resolved;
-mod timeline;
 
 use std::path::{Path, PathBuf};
 
+pub use crate::rules::Timeline;
 pub use error::{Problem, ScenarioError};
-pub use timeline::Timeline;
 
 use crate::model::Month;
 use crate::named::named_enum;

@@ -6,8 +6,7 @@
 use crate::model::{HalfPoints, SideRecord};
 use crate::rules::expected::fide_pd;
 use crate::rules::rounding::round_hundredths;
-use crate::rules::{PooledResults, Regulations, Rounding};
-use crate::scenario::Timeline;
+use crate::rules::{PooledResults, Regulations, Rounding, Timeline};
 
 /// One game from one player's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

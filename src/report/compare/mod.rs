@@ -17,7 +17,8 @@ use crate::plot::{categorical, Density, LineChart, Picture, Series};
 use super::crosstable::Format;
 use super::game_source::month_column;
 use super::run_files::{text_column, ReportError, RunFiles};
-use super::{thousands, TextTable};
+use super::TextTable;
+use crate::numbers::thousands;
 
 mod runs;
 

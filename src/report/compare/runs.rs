@@ -148,7 +148,7 @@ impl OverTime {
                 for m in &self.months {
                     table.push(vec![
                         m.month.to_string(),
-                        super::super::thousands(m.both),
+                        crate::numbers::thousands(m.both),
                         format!("{:+.1}", m.mean()),
                         format!("{:.1}", m.rmse()),
                     ]);

@@ -3,8 +3,9 @@
 
 use serde_json::{json, Value};
 
+use crate::numbers::thousands;
 use crate::plot::{HeatCell, Heatmap, Picture};
-use crate::report::{thousands, TextTable};
+use crate::report::TextTable;
 
 use super::format::LEGEND;
 use super::{signed_percent, Crosstable, Distance, Format, PublishedTable};

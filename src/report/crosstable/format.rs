@@ -6,7 +6,8 @@ use crate::named::named_enum;
 use crate::plot::{HeatCell, Heatmap, Picture};
 
 use super::{signed_percent, Below, Crosstable, Expectation, Sums};
-use crate::report::{thousands, TextTable};
+use crate::numbers::thousands;
+use crate::report::TextTable;
 
 named_enum! {
     /// How a table is written.

@@ -322,7 +322,7 @@ impl Crosstable {
         format!(
             "{} in {} games",
             signed_percent(total.diff(), 1),
-            super::thousands(total.games)
+            crate::numbers::thousands(total.games)
         )
     }
 }

@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 use serde_json::{json, Value as Json};
 
-use crate::calibrate::{Calibration, Fit, Record, TargetDistance};
 use crate::generate::world::file::set_values;
 use crate::generate::world::params::Value;
+use crate::output::atomic::StagedDir;
+use crate::output::tables::{table_error, write_parquet};
+use crate::output::{write_text, OutputError};
 
-use super::atomic::StagedDir;
-use super::tables::{table_error, write_parquet};
-use super::{write_text, OutputError};
+use super::{Calibration, Fit, Record, TargetDistance};
 
 /// Writes the calibration's files into `dir`; returns the directory.
 pub fn write_calibration(
@@ -89,7 +89,7 @@ fn figures(calibration: &Calibration) -> Vec<(usize, Figure)> {
             ))
         };
         match target {
-            crate::calibrate::Target::Table { .. } => {
+            super::Target::Table { .. } => {
                 add("rmse", Box::new(move |d| table(d)?.rmse()));
                 add(
                     "compared",
@@ -113,14 +113,14 @@ fn figures(calibration: &Calibration) -> Vec<(usize, Figure)> {
                 );
                 add(
                     "cell_error",
-                    Box::new(move |d| Some(crate::calibrate::cell_error(&table(d)?))),
+                    Box::new(move |d| Some(super::cell_error(&table(d)?))),
                 );
                 add(
                     "share_error",
-                    Box::new(move |d| Some(crate::calibrate::share_error(&table(d)?))),
+                    Box::new(move |d| Some(super::share_error(&table(d)?))),
                 );
             }
-            crate::calibrate::Target::Counts { .. } => {
+            super::Target::Counts { .. } => {
                 add(
                     "within_15",
                     Box::new(move |d| Some(counts(d)?.within(0.15).0 as f64)),
@@ -143,7 +143,7 @@ fn figures(calibration: &Calibration) -> Vec<(usize, Figure)> {
                 );
                 add("error", Box::new(move |d| Some(counts(d)?.error())));
             }
-            crate::calibrate::Target::Gaps { gaps: target, .. } => {
+            super::Target::Gaps { gaps: target, .. } => {
                 for (k, gap) in target.gaps.iter().enumerate() {
                     add(&gap.text(), Box::new(move |d| gaps(d)?.gaps.get(k)?.1));
                 }

@@ -1,7 +1,7 @@
 //! Which regulations are in force when, and which months have lists.
 
+use super::Regulations;
 use crate::model::{Day, Month};
-use crate::rules::Regulations;
 
 /// The eras of a scenario: each starts at a month and holds every rule in force from then on.
 #[derive(Clone, Debug, PartialEq)]

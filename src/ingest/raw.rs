@@ -1,0 +1,65 @@
+//! The vocabulary every games reader shares (CSV layouts, PGN, Parquet, datasets): games as read,
+//! before their players are interned, and what the readers count and check alike.
+
+use std::collections::HashMap;
+
+use crate::model::{Games, Month, EVENT_NONE};
+use crate::scenario::GameFormat;
+
+use super::ids::RawIds;
+
+/// Games as read: everything but the interned players.
+pub struct RawGames {
+    pub games: Games,
+    pub white: RawIds,
+    pub black: RawIds,
+    pub format: GameFormat,
+    pub sha256: String,
+    /// What a PGN source counted besides its games.
+    pub pgn: Option<PgnCounts>,
+}
+
+impl RawGames {
+    /// Games read (`games.len()` counts interned players, which raw games have not yet).
+    pub fn len(&self) -> usize {
+        self.games.score.len()
+    }
+}
+
+/// What reading a PGN file counted besides the games it kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PgnCounts {
+    /// Games in the file (every tag section).
+    pub games: usize,
+    /// Games with the result `*` (unfinished or unknown), left out.
+    pub unfinished: usize,
+    /// Games kept without both WhiteElo and BlackElo (reports on ratings cannot place them).
+    pub without_ratings: usize,
+    /// Tag lines that are not `[Name "value"]`, ignored.
+    pub malformed_tags: usize,
+    /// `{` comments still open when the next game's `[Event` tag began.
+    pub unterminated_comments: usize,
+    /// Games known only by their year, placed in its January (reports only, see [`Dates`]).
+    pub dated_by_year: usize,
+}
+
+/// "2019-04 in the partition period=2019-03 …": a game filed under the wrong period.
+pub fn partition_mismatch(own: Month, partition: Month) -> String {
+    format!("{own}, in the partition period={partition}: a partition holds the games of its own period only")
+}
+
+/// Renumbers events in sorted order of their names, so that event ids do not depend on row order.
+pub fn sort_event_names(games: &mut Games, events: HashMap<String, u32>) {
+    let mut names: Vec<(String, u32)> = events.into_iter().collect();
+    names.sort_unstable();
+    let mut new_id = vec![EVENT_NONE; names.len() + 1];
+    for (rank, (_, old)) in names.iter().enumerate() {
+        new_id[*old as usize] = rank as u32 + 1;
+    }
+    for e in &mut games.event {
+        *e = new_id[*e as usize];
+    }
+    games.event_names = std::iter::once(String::new())
+        .chain(names.into_iter().map(|(n, _)| n))
+        .collect();
+}
