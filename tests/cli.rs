@@ -1732,8 +1732,16 @@ fn partitioned_datasets_replay_list_by_list_as_the_whole_file_does() {
         out
     };
     let history = history();
-    let a = world_replay("h-file", file.join("games.parquet"), &[history.clone()]);
-    let b = world_replay("h-parts", parts.join("games"), &[history.clone()]);
+    let a = world_replay(
+        "h-file",
+        file.join("games.parquet"),
+        std::slice::from_ref(&history),
+    );
+    let b = world_replay(
+        "h-parts",
+        parts.join("games"),
+        std::slice::from_ref(&history),
+    );
     for table in ["lists.parquet", "games.parquet"] {
         let (x, y) = (
             std::fs::read(a.join(table)).unwrap(),

@@ -129,17 +129,16 @@ impl Cmaes {
             .map(|i| (0..n).map(|j| self.b[i * n + j] * bt_y[j]).sum())
             .collect();
         let cs = (self.c_sigma * (2.0 - self.c_sigma) * self.mu_eff).sqrt();
-        for i in 0..n {
-            self.p_sigma[i] = (1.0 - self.c_sigma) * self.p_sigma[i] + cs * whitened[i];
+        for (p, w) in self.p_sigma.iter_mut().zip(&whitened) {
+            *p = (1.0 - self.c_sigma) * *p + cs * w;
         }
         self.generation += 1;
         let norm = self.p_sigma.iter().map(|p| p * p).sum::<f64>().sqrt();
         let decay = 1.0 - (1.0 - self.c_sigma).powi(2 * self.generation as i32);
         let h_sigma = norm / decay.sqrt() < (1.4 + 2.0 / (n as f64 + 1.0)) * self.chi_n;
         let cc = (self.c_c * (2.0 - self.c_c) * self.mu_eff).sqrt();
-        for i in 0..n {
-            self.p_c[i] =
-                (1.0 - self.c_c) * self.p_c[i] + f64::from(u8::from(h_sigma)) * cc * y_w[i];
+        for (p, y) in self.p_c.iter_mut().zip(&y_w) {
+            *p = (1.0 - self.c_c) * *p + f64::from(u8::from(h_sigma)) * cc * y;
         }
         let correction = if h_sigma {
             0.0

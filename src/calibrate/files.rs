@@ -57,10 +57,13 @@ pub fn fitted_world(calibration: &Calibration, fit: &Fit) -> String {
     )
 }
 
+/// How a figure is read from a target's distance (`None` when the target has no such figure).
+type FigureOf = Box<dyn Fn(&TargetDistance) -> Option<f64>>;
+
 /// One figure of a target, for every record.
 struct Figure {
     name: String,
-    get: Box<dyn Fn(&TargetDistance) -> Option<f64>>,
+    get: FigureOf,
 }
 
 fn figures(calibration: &Calibration) -> Vec<(usize, Figure)> {
@@ -79,7 +82,7 @@ fn figures(calibration: &Calibration) -> Vec<(usize, Figure)> {
             TargetDistance::Gaps(d) => Some(d.clone()),
             _ => None,
         };
-        let mut add = |figure: &str, get: Box<dyn Fn(&TargetDistance) -> Option<f64>>| {
+        let mut add = |figure: &str, get: FigureOf| {
             out.push((
                 i,
                 Figure {

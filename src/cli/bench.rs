@@ -373,6 +373,10 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
 }
 
 /// The largest peak resident memory of the child processes waited for, in kB.
+#[allow(
+    unsafe_code,
+    reason = "std does not report the children's peak memory; one libc call"
+)]
 fn children_peak_kb() -> i64 {
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: getrusage fills the struct it is given; RUSAGE_CHILDREN is a valid target.

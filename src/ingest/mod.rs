@@ -104,7 +104,7 @@ pub fn read_inputs(
 #[derive(Clone)]
 pub enum GameStream {
     Dataset(DatasetSource),
-    Csv(CsvSource),
+    Csv(Box<CsvSource>),
 }
 
 impl PeriodSource for GameStream {
@@ -184,13 +184,13 @@ pub fn read_streamed(
         Stream::Dataset(dataset) => {
             GameStream::Dataset(DatasetSource::new(dataset, lookup, skip_invalid))
         }
-        Stream::Csv(scan) => GameStream::Csv(CsvSource::new(
+        Stream::Csv(scan) => GameStream::Csv(Box::new(CsvSource::new(
             &files.games,
             &scan,
             files.month_1,
             lookup,
             skip_invalid,
-        )),
+        ))),
     };
     Ok((inputs, report, stream))
 }

@@ -115,6 +115,10 @@ fn remove_abandoned(parent: &Path, name: &str) {
 
 /// Swaps two directories atomically (Linux's `renameat2(RENAME_EXCHANGE)`).
 #[cfg(target_os = "linux")]
+#[allow(
+    unsafe_code,
+    reason = "std has no atomic exchange of two directories; one libc call"
+)]
 fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
     use std::ffi::CString;
     use std::os::unix::ffi::OsStrExt;

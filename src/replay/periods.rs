@@ -21,6 +21,10 @@ pub struct Period<'a> {
     pub input: &'a Games,
 }
 
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per replay, never moved in a loop: boxing would only add an indirection"
+)]
 pub enum Periods<'a> {
     Whole {
         schedule: Schedule,
