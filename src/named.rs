@@ -11,6 +11,8 @@ macro_rules! named_enum {
 
         impl $name {
             pub const NAMES: &'static [&'static str] = &[$($text),+];
+            /// Every choice, in the order of `NAMES`.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
             pub fn parse(text: &str) -> Option<$name> {
                 match text {

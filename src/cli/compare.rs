@@ -24,8 +24,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     truth: Option<PathBuf>,
     /// With --truth: band players by true strength or by published rating
-    #[arg(long, default_value = "strength", value_parser = BandBy::NAMES.to_vec())]
-    by: String,
+    #[arg(long, value_enum, default_value_t = BandBy::Strength)]
+    by: BandBy,
     /// With --truth: band width in rating points
     #[arg(long, default_value_t = 200)]
     width: i32,
@@ -42,8 +42,8 @@ pub struct Args {
     #[arg(long, default_value_t = 10)]
     largest: usize,
     /// Output: text, md, csv or json
-    #[arg(long, default_value = "text", value_parser = Format::NAMES.to_vec())]
-    format: String,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
     /// Write the table to this file instead of the terminal
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -60,7 +60,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let format = Format::parse(&args.format).unwrap_or(Format::Text);
+    let format = args.format;
     if let Some(truth) = &args.truth {
         return with_truth(&args, truth, format);
     }
@@ -141,7 +141,7 @@ fn with_truth(args: &Args, truth: &std::path::Path, format: Format) -> anyhow::R
     if args.width <= 0 {
         anyhow::bail!("--width must be at least 1, got {}", args.width);
     }
-    let by = BandBy::parse(&args.by).unwrap_or(BandBy::Strength);
+    let by = args.by;
     let truth = Truth::read(truth)?;
     let drifts = args
         .sources

@@ -37,21 +37,21 @@ pub struct Args {
     #[arg(long, default_value_t = 2500)]
     top: i32,
     /// Games with a player below --lowest: drop them, or keep them as one group
-    #[arg(long, default_value = "drop", value_parser = Below::NAMES.to_vec())]
-    below: String,
+    #[arg(long, value_enum, default_value_t = Below::Drop)]
+    below: Below,
     /// Cells with fewer games print "=0%" (and are flagged in CSV/JSON)
     #[arg(long, default_value_t = 100)]
     min_games: u64,
     /// Expected score: FIDE's table with the 400-point rule, or the logistic curve
-    #[arg(long, default_value = "fide", value_parser = Expectation::NAMES.to_vec())]
-    expected: String,
+    #[arg(long, value_enum, default_value_t = Expectation::Fide)]
+    expected: Expectation,
     /// Only games in which both players had at least N earlier rated games (leaves out new and
     /// provisional players; counted from the source, plus a run's starting list)
     #[arg(long, value_name = "N")]
     established: Option<u32>,
     /// Output: text (Sonas's layout), md, csv (one row per cell) or json
-    #[arg(long, default_value = "text", value_parser = Format::NAMES.to_vec())]
-    format: String,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
     /// Write the table to this file instead of the terminal
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -99,11 +99,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         width: args.width,
         lowest: args.lowest,
         top: args.top,
-        below: Below::parse(&args.below).unwrap_or(Below::Drop),
+        below: args.below,
     };
     grouping.validate().map_err(anyhow::Error::msg)?;
-    let expectation = Expectation::parse(&args.expected).unwrap_or(Expectation::Fide);
-    let format = Format::parse(&args.format).unwrap_or(Format::Text);
+    let expectation = args.expected;
+    let format = args.format;
     let table = |source: &Path, from, to| -> anyhow::Result<(Crosstable, String)> {
         let games = load(source, &args)?;
         let selection = Selection {
@@ -192,8 +192,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The run's table beside a published one.
 fn run_against(args: &Args, file: &Path) -> anyhow::Result<()> {
-    let format = Format::parse(&args.format).unwrap_or(Format::Text);
-    if Expectation::parse(&args.expected) != Some(Expectation::Fide) {
+    let format = args.format;
+    if args.expected != Expectation::Fide {
         anyhow::bail!("--against compares with tables made with FIDE's expected scores; leave --expected at fide");
     }
     let tables = read_published(file)?;

@@ -34,11 +34,11 @@ pub struct Args {
     #[arg(long, default_value_t = 50)]
     min_games: u64,
     /// Theoretical curve and expected scores: FIDE's table, or the logistic curve
-    #[arg(long, default_value = "fide", value_parser = Expectation::NAMES.to_vec())]
-    expected: String,
+    #[arg(long, value_enum, default_value_t = Expectation::Fide)]
+    expected: Expectation,
     /// Output: text, md, csv or json
-    #[arg(long, default_value = "text", value_parser = Format::NAMES.to_vec())]
-    format: String,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
     /// Write the table to this file instead of the terminal
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -64,8 +64,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(text) => Era::parse_list(text).map_err(anyhow::Error::msg)?,
         None => Vec::new(),
     };
-    let expectation = Expectation::parse(&args.expected).unwrap_or(Expectation::Fide);
-    let format = Format::parse(&args.format).unwrap_or(Format::Text);
+    let expectation = args.expected;
+    let format = args.format;
     let mut all = Vec::new();
     let mut labels = Vec::new();
     for source in &args.sources {

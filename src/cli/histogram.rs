@@ -29,8 +29,8 @@ pub struct Args {
     #[arg(long, default_value_t = 25)]
     width: i32,
     /// Output: text, md, csv or json
-    #[arg(long, default_value = "text", value_parser = Format::NAMES.to_vec())]
-    format: String,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
     /// Write the table to this file instead of the terminal
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -89,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         format!("{label}: players per {}-point rating bin", args.width)
     });
-    let format = Format::parse(&args.format).unwrap_or(Format::Text);
+    let format = args.format;
     write_output(args.out.as_deref(), &histogram.render(format, &title))?;
     if let Some(plot) = &args.plot {
         let picture = if args.pair.is_empty() {

@@ -15,9 +15,30 @@ mod replay;
 mod report;
 mod score;
 
-use clap::{Parser, Subcommand};
+use clap::builder::PossibleValue;
+use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::model::Month;
+use crate::report::crosstable::{Below, Expectation, Format};
+use crate::report::truth::BandBy;
+
+/// The library's named choices as command-line values: their names are the values, and each
+/// argument states its default once, as a choice (`default_value_t = Format::Text`).
+macro_rules! value_enums {
+    ($($name:ty),+) => {
+        $(impl ValueEnum for $name {
+            fn value_variants<'a>() -> &'a [Self] {
+                <$name>::ALL
+            }
+
+            fn to_possible_value(&self) -> Option<PossibleValue> {
+                Some(PossibleValue::new(self.name()))
+            }
+        })+
+    };
+}
+
+value_enums!(Format, Expectation, Below, BandBy);
 
 #[derive(Parser)]
 #[command(

@@ -24,8 +24,8 @@ pub struct Args {
     #[arg(long, value_name = "MONTH", value_parser = last_month)]
     to: Option<Month>,
     /// Output: text, md, csv or json
-    #[arg(long, default_value = "text", value_parser = Format::NAMES.to_vec())]
-    format: String,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
     /// Write the table to this file instead of the terminal
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -59,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (None, Some(t)) => format!("up to {t}"),
         (None, None) => "every rating period".to_string(),
     };
-    let format = Format::parse(&args.format).unwrap_or(Format::Text);
+    let format = args.format;
     write_output(args.out.as_deref(), &render(&scores, format, &described))?;
     if let Some(plot) = &args.plot {
         calibration_picture(&scores).save(plot)?;

@@ -1,0 +1,410 @@
+//! Bad input on the command line: games files, scenarios, decoys, starting lists, report
+//! commands and partitioned datasets each rejected with file, place and what was expected.
+
+use std::path::Path;
+
+use super::common::*;
+
+mod readers;
+
+#[test]
+fn bad_games_files_are_rejected_with_file_line_column_and_expectation() {
+    let dir = scratch("bad-games");
+    let scenario = scenario_with(&dir, "");
+    let header = "period,white,black,score\n";
+    let cases: &[(&str, String, &[&str])] = &[
+        (
+            "misspelled-column",
+            "period,whte,black,score\n2019-03,1,2,1\n".into(),
+            &[
+                "missing column `white`",
+                "is `whte` a misspelling?",
+                "period, whte, black, score",
+            ],
+        ),
+        (
+            "missing-column",
+            "period,white,black\n2019-03,1,2\n".into(),
+            &["missing column `score`"],
+        ),
+        (
+            "no-period-or-date",
+            "white,black,score\n1,2,1\n".into(),
+            &["missing column `period` or `date`"],
+        ),
+        (
+            "bad-score",
+            format!("{header}2019-03,1,2,1\n2019-03,1,3,1-1\n"),
+            &[
+                "line 3, column score",
+                "expected White's score",
+                "got \"1-1\"",
+            ],
+        ),
+        (
+            "score-out-of-range",
+            format!("{header}2019-03,1,2,2\n"),
+            &["line 2, column score", "got \"2\""],
+        ),
+        (
+            "negative-score",
+            format!("{header}2019-03,1,2,-1\n"),
+            &["line 2, column score", "got \"-1\""],
+        ),
+        (
+            "bad-month",
+            format!("{header}2019-13,1,2,1\n"),
+            &[
+                "line 2, column period",
+                "expected a month YYYY-MM, got \"2019-13\"",
+            ],
+        ),
+        (
+            "plays-himself",
+            format!("{header}2019-03,7,7,1\n"),
+            &["line 2, column black", "player 7 cannot play himself"],
+        ),
+        (
+            "empty-file",
+            String::new(),
+            &["is empty: expected a header line"],
+        ),
+        ("header-only-blank", "\n\n".into(), &["is empty"]),
+        (
+            "ragged-row",
+            format!("{header}2019-03,1,2\n"),
+            &["line 2: 3 fields where the header has 4"],
+        ),
+        (
+            "outside-calendar",
+            format!("{header}2019-03,1,2,1\n2031-05,1,2,0\n"),
+            &[
+                "line 3, column period",
+                "2031-05 is outside the scenario's calendar",
+            ],
+        ),
+        (
+            "before-calendar",
+            format!("{header}1999-05,1,2,0\n"),
+            &[
+                "line 2, column period",
+                "1999-05 is outside the scenario's calendar",
+            ],
+        ),
+        (
+            "starts-after-its-list",
+            "period,event_start,white,black,score\n2019-03,2019-03-15,1,2,1\n".into(),
+            &[
+                "line 2, column event_start",
+                "not before the list it is rated on (2019-03)",
+            ],
+        ),
+        (
+            "unclosed-quote",
+            format!("{header}2019-03,\"1,2,1\n"),
+            &["line 2: a quoted field is never closed"],
+        ),
+    ];
+    for (name, contents, expected) in cases {
+        let games = write(&dir, &format!("{name}.csv"), contents);
+        fails(name, &[&scenario, "--games", &games], expected);
+    }
+}
+
+#[test]
+fn bad_scenarios_report_every_problem_with_its_key_path() {
+    let dir = scratch("bad-scenarios");
+    let games = fixture("games-2019.csv");
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("unknown-key", "[[revision]]\nfrom = \"2019-01\"\nk.nwe = 3\n", &["revision[1] (from 2019-01).k.nwe: unknown key `k.nwe`"]),
+        ("unknown-top-key", "colour = \"blue\"\n", &["colour: unknown key"]),
+        ("out-of-order", "[[revision]]\nfrom = \"2019-01\"\nfloor = 1000\n[[revision]]\nfrom = \"2018-01\"\nfloor = 1000\n", &["revision[2] (from 2018-01): revisions must be in date order"]),
+        ("event-outside", "[[event]]\nkind = \"compression\"\nlist = \"2031-01\"\n", &["event[1]: list 2031-01 is outside the scenario's months"]),
+        ("event-off-list", "[[event]]\nkind = \"fresh-start\"\nlist = \"2010-02\"\n", &["event[1]: 2010-02 has no list"]),
+        ("negative-k", "[[revision]]\nfrom = \"2019-01\"\nk.new = -40\n", &["k.new: expected a whole number from 0 to 255, got -40"]),
+        ("negative-floor", "[[revision]]\nfrom = \"2019-01\"\nfloor = -1000\n", &["floor: expected a whole number from 0 to 4000, got -1000"]),
+        ("two-problems", "[[revision]]\nfrom = \"2019-01\"\nk.new = -1\nlists = \"weekly\"\n", &["2 problems in the scenario", "k.new", "lists: expected one of \"monthly\", \"bimonthly\", \"quarterly\", got \"weekly\""]),
+    ];
+    for (name, extra, expected) in cases {
+        let scenario = write(
+            &dir,
+            &format!("{name}.toml"),
+            &format!("extends = {:?}\n{extra}", history()),
+        );
+        fails(
+            name,
+            &[&scenario, "--games", &games, "--from", "2019-03"],
+            expected,
+        );
+        let check = elosim(&["check", &scenario]);
+        assert!(!check.status.success(), "check {name}");
+        assert!(
+            text(&check.stderr).contains(expected[0]),
+            "check {name}: {}",
+            text(&check.stderr)
+        );
+    }
+    let syntax = write(&dir, "syntax.toml", "name = \"unterminated\n");
+    fails(
+        "syntax",
+        &[&syntax, "--games", &games],
+        &["syntax.toml is not valid TOML"],
+    );
+    fails(
+        "missing-scenario",
+        &["no-such.toml"],
+        &["cannot read scenario no-such.toml"],
+    );
+    fails(
+        "bad-window",
+        &[&history(), "--games", &games, "--from", "2030-01"],
+        &["--from/--to", "after the scenario's last month"],
+    );
+}
+
+#[test]
+fn decoys_are_errors_unless_skipped_and_then_counted() {
+    let dir = scratch("decoys");
+    let games = write(&dir, "contest.csv", "TEID,MonthID,WhitePlayer,BlackPlayer,WhiteScore,Leaderboard\n1,133,1,2,0.5,Private\n2,133,3,4,-1,Spurious\n3,134,1,3,1,Public\n4,135,2,4,-1,Spurious\n");
+    let scenario = write(&dir, "s.toml", &format!("extends = {:?}\n[data]\nformat = \"contest2011\"\nmonth-1 = \"2000-01\"\n[run]\nfrom = \"2011-01\"\n", history()));
+    fails(
+        "decoy",
+        &[&scenario, "--games", &games],
+        &["contest.csv, line 3, column WhiteScore", "got \"-1\""],
+    );
+    let out = dir.join("run");
+    let ok = elosim(&[
+        "replay",
+        &scenario,
+        "--games",
+        &games,
+        "--skip-invalid",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    let stdout = text(&ok.stdout);
+    assert!(
+        stdout.contains("2 invalid rows (--skip-invalid)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("2 × WhiteScore"), "{stdout}");
+    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(summary.contains("\"rows\": 2"), "{summary}");
+    let kaggle = write(
+        &dir,
+        "kaggle.csv",
+        "\"Month #\",\"White Player #\",\"Black Player #\",\"Score\"\n1,1,2,1\n",
+    );
+    fails(
+        "kaggle-without-month-1",
+        &[&history(), "--games", &kaggle],
+        &[
+            "kaggle.csv: this is a kaggle2010 games file",
+            "set data.month-1",
+        ],
+    );
+}
+
+#[test]
+fn bad_starting_lists_are_rejected() {
+    let dir = scratch("bad-lists");
+    let scenario = fixture("scenario-2019.toml");
+    let duplicate = write(&dir, "dup.csv", "id,rating\n101,2100\n102,2000\n101,2050\n");
+    fails(
+        "duplicate-player",
+        &[&scenario, "--start-list", &duplicate],
+        &["dup.csv, line 4 (first listed on line 2), column id: a player listed twice"],
+    );
+    let bad_rating = write(&dir, "rating.csv", "id,rating\n101,twenty\n");
+    fails(
+        "bad-rating",
+        &[&scenario, "--start-list", &bad_rating],
+        &["rating.csv, line 2, column rating", "got \"twenty\""],
+    );
+    let fide = write(&dir, "list.txt", "ID_NUMBER NAME                         TITLE COUNTRY APR04 GAMES BIRTHDAY   FLAG\n 1701991  Aaberg, Anton                         SWE  2383    0  17.01.72\n 1407589  Aabling-Thomsen, Jakob                DEN  21x8    0  26.06.85\n");
+    fails(
+        "fide-list-row",
+        &[&scenario, "--start-list", &fide],
+        &[
+            "list.txt, line 3, column rating",
+            "expected a rating (a number) before the games count, got \"21x8\"",
+        ],
+    );
+    let tabbed = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fide-lists/2006-01.TXT");
+    fails(
+        "placeholder-rows",
+        &[&scenario, "--start-list", tabbed.to_str().unwrap()],
+        &[
+            "2006-01.TXT, line 130, column rating",
+            "expected a rating from 1000 to 4000, got \"0\"",
+        ],
+    );
+}
+
+#[test]
+fn report_commands_reject_bad_input_clearly() {
+    let dir = scratch("report-bad");
+    let rated = fixture("rated-games.csv");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["crosstable".into(), fixture("games-2019.csv")],
+            "carry no ratings",
+        ),
+        (
+            vec![
+                "crosstable".into(),
+                rated.clone(),
+                "--from".into(),
+                "1990".into(),
+                "--to".into(),
+                "1991".into(),
+            ],
+            "no games to tabulate in 1990-01 to 1991-12",
+        ),
+        (
+            vec![
+                "crosstable".into(),
+                rated.clone(),
+                "--width".into(),
+                "0".into(),
+            ],
+            "--width must be at least 1",
+        ),
+        (
+            vec![
+                "curve".into(),
+                rated.clone(),
+                "--eras".into(),
+                "2008-2012,2012-2016".into(),
+            ],
+            "overlap",
+        ),
+        (
+            vec!["curve".into(), rated.clone(), "--width".into(), "0".into()],
+            "--width must be at least 1",
+        ),
+        (
+            vec![
+                "crosstable".into(),
+                rated.clone(),
+                "--out".into(),
+                "/nonexistent/dir/t.csv".into(),
+            ],
+            "cannot write /nonexistent/dir/t.csv",
+        ),
+        (
+            vec![
+                "crosstable".into(),
+                rated.clone(),
+                "--lowest".into(),
+                "1200".into(),
+                "--plot".into(),
+                dir.join("t.gif").display().to_string(),
+            ],
+            "name the file .svg or .png",
+        ),
+        (vec!["histogram".into(), rated.clone()], "missing column"),
+        (
+            vec!["report".into(), dir.display().to_string()],
+            "not an elosim run directory",
+        ),
+    ];
+    for (args, expected) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = elosim(&args);
+        let stderr = text(&r.stderr);
+        assert!(!r.status.success(), "{args:?} succeeded");
+        assert!(
+            stderr.contains(expected),
+            "{args:?}: {expected:?} not in {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .collect();
+    assert!(left.is_empty(), "left {left:?}");
+}
+
+#[test]
+fn bad_partitioned_datasets_are_rejected_or_counted() {
+    let dir = scratch("bad-dataset");
+    let scenario = fixture("scenario-2019.toml");
+    let data = games_2019_dataset(&dir);
+    let data_text = data.to_str().unwrap().to_string();
+    let args = |out: &str, games: &str| {
+        vec![
+            "replay".to_string(),
+            scenario.clone(),
+            "--quiet".into(),
+            "--games".into(),
+            games.into(),
+            "--out".into(),
+            out.into(),
+        ]
+    };
+    let check = |name: &str, games: &str, expected: &[&str]| {
+        let out = dir.join(name);
+        let a = args(out.to_str().unwrap(), games);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let r = elosim(&a);
+        let stderr = text(&r.stderr);
+        assert!(!r.status.success(), "{name}: expected a failure");
+        for e in expected {
+            assert!(stderr.contains(e), "{name}: {e:?} not in:\n{stderr}");
+        }
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(!out.exists(), "{name}: a failed run left its directory");
+    };
+    // A game filed under another period.
+    let march = data.join("period=2019-03/part-9.csv");
+    std::fs::write(
+        &march,
+        "period,event,event_start,white,black,score\n2019-04,X,2019-03-01,101,102,1\n",
+    )
+    .unwrap();
+    check(
+        "mismatch",
+        &data_text,
+        &[
+            "part-9.csv, line 2, column period",
+            "2019-04, in the partition period=2019-03",
+            "--skip-invalid",
+        ],
+    );
+    let out = dir.join("skipped");
+    let mut a = args(out.to_str().unwrap(), &data_text);
+    a.push("--skip-invalid".into());
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    succeeds(&a);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["games"]["read"], 12, "{summary}");
+    assert_eq!(
+        summary["games"]["skipped_invalid"][0]["rows"], 1,
+        "{summary}"
+    );
+    std::fs::remove_file(&march).unwrap();
+
+    // A stray file, a directory not named for a period, a partition outside the calendar, an
+    // empty directory.
+    std::fs::write(data.join("notes.txt"), "x").unwrap();
+    check("stray", &data_text, &["notes.txt", "period=YYYY-MM"]);
+    std::fs::remove_file(data.join("notes.txt")).unwrap();
+    std::fs::create_dir_all(data.join("month=2019-05")).unwrap();
+    check("misnamed", &data_text, &["month=2019-05", "period=YYYY-MM"]);
+    std::fs::remove_dir(data.join("month=2019-05")).unwrap();
+    std::fs::create_dir_all(data.join("period=2019-04/extra")).unwrap();
+    check("subdirectory", &data_text, &["extra", ".parquet or .csv"]);
+    std::fs::remove_dir(data.join("period=2019-04/extra")).unwrap();
+    let old = data.join("period=1950-01");
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::write(old.join("g.csv"), "white,black,score\n101,102,1\n").unwrap();
+    check("outside", &data_text, &["period 1950-01", "calendar"]);
+    std::fs::remove_dir_all(&old).unwrap();
+    let empty = dir.join("no-partitions");
+    std::fs::create_dir_all(&empty).unwrap();
+    check("empty", empty.to_str().unwrap(), &["no partition"]);
+}

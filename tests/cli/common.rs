@@ -1,0 +1,156 @@
+//! What every topic's tests share: running the binary, scratch directories, fixtures.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn elosim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_elosim"))
+        .args(args)
+        .output()
+        .expect("the elosim binary runs")
+}
+
+/// Runs elosim expecting success; returns its standard output.
+pub fn succeeds(args: &[&str]) -> String {
+    let r = elosim(args);
+    assert!(
+        r.status.success(),
+        "elosim {}: {}",
+        args.join(" "),
+        text(&r.stderr)
+    );
+    text(&r.stdout)
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A scratch directory per test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("elosim-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn write(dir: &Path, name: &str, contents: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path.display().to_string()
+}
+
+pub fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+pub fn history() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/fide-historical.toml")
+        .display()
+        .to_string()
+}
+
+/// Runs a replay expected to fail: non-zero exit, every `expected` fragment in the message, no
+/// output directory left behind.
+pub fn fails(name: &str, args: &[&str], expected: &[&str]) {
+    let dir = scratch(name);
+    let out = dir.join("run");
+    let mut all = vec!["replay", "--quiet", "--out", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let result = elosim(&all);
+    let stderr = text(&result.stderr);
+    assert!(
+        !result.status.success(),
+        "{name}: expected a failure, got success"
+    );
+    for e in expected {
+        assert!(stderr.contains(e), "{name}: {e:?} not in:\n{stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+    assert!(!out.exists(), "{name}: a failed run left {}", out.display());
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name() != "games.csv"
+                && !e.file_name().to_string_lossy().ends_with(".toml")
+                && !e.file_name().to_string_lossy().ends_with(".csv")
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "{name}: left {leftovers:?}");
+}
+
+/// A scenario over the small 2019 world with the given extra TOML.
+pub fn scenario_with(dir: &Path, extra: &str) -> String {
+    write(
+        dir,
+        "s.toml",
+        &format!(
+            "extends = {:?}\n[run]\nfrom = \"2019-03\"\n{extra}",
+            history()
+        ),
+    )
+}
+
+/// Reads every file of a run, with `summary.json` stripped of its timing (and optionally of the
+/// input checksums), for byte comparisons.
+pub fn run_files(dir: &Path, drop_inputs: bool) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let name = path.strip_prefix(dir).unwrap().display().to_string();
+            let mut bytes = std::fs::read(&path).unwrap();
+            if name == "summary.json" {
+                let mut json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+                json.as_object_mut().unwrap().remove("timing");
+                if drop_inputs {
+                    json.as_object_mut().unwrap().remove("inputs");
+                }
+                bytes = serde_json::to_vec(&json).unwrap();
+            }
+            if name == "scenario.resolved.toml" && drop_inputs {
+                bytes = text(&bytes)
+                    .lines()
+                    .filter(|l| !l.starts_with("games =") && !l.starts_with("# Resolved"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .into_bytes();
+            }
+            files.push((name, bytes));
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Writes `games-2019.csv` as a dataset partitioned by period, hive style (no period column),
+/// with the games of a period split over two files; returns the dataset's directory.
+pub fn games_2019_dataset(dir: &Path) -> PathBuf {
+    let games = std::fs::read_to_string(fixture("games-2019.csv")).unwrap();
+    let data = dir.join("games");
+    let mut lines = games.lines();
+    let header = lines.next().unwrap().split_once(',').unwrap().1.to_string();
+    for (i, line) in lines.enumerate() {
+        let (period, rest) = line.split_once(',').unwrap();
+        let partition = data.join(format!("period={period}"));
+        std::fs::create_dir_all(&partition).unwrap();
+        let file = partition.join(format!("part-{}.csv", i % 2));
+        let mut text = std::fs::read_to_string(&file).unwrap_or_else(|_| format!("{header}\n"));
+        text += &format!("{rest}\n");
+        std::fs::write(&file, text).unwrap();
+    }
+    // What data tools leave beside their tables is passed over.
+    std::fs::write(data.join("_SUCCESS"), "").unwrap();
+    data
+}

@@ -1,0 +1,286 @@
+//! Guards against what once went wrong or must never change: byte-identical outputs whatever
+//! the threads and the row order, the hand-reviewed golden lists, a killed replay.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::common::*;
+
+#[test]
+fn outputs_are_identical_whatever_the_threads_and_the_row_order() {
+    let dir = scratch("determinism");
+    let scenario = fixture("scenario-2019.toml");
+    let replay = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec![
+            "replay",
+            &scenario,
+            "--quiet",
+            "--csv",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let r = elosim(&args);
+        assert!(r.status.success(), "{}", text(&r.stderr));
+        out
+    };
+    let one = run_files(&replay("one", &["--threads", "1"]), false);
+    let two = run_files(&replay("two", &["--threads", "2"]), false);
+    assert!(
+        one.len() >= 6,
+        "{:?}",
+        one.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    assert_eq!(one, two, "--threads 1 and --threads 2 differ");
+    let eight = run_files(&replay("eight", &["--threads", "8"]), false);
+    assert_eq!(one, eight, "--threads 1 and --threads 8 differ");
+    let shuffled = fixture("games-2019-shuffled.csv");
+    let a = run_files(&replay("ordered", &[]), true);
+    let b = run_files(&replay("shuffled", &["--games", &shuffled]), true);
+    assert_eq!(a, b, "shuffling rows and columns changed an output");
+
+    let kaggle1 = run_files(&replay_kaggle(&dir, "k1", "1"), false);
+    let kaggle2 = run_files(&replay_kaggle(&dir, "k2", "2"), false);
+    assert_eq!(
+        kaggle1, kaggle2,
+        "the Kaggle replay differs between --threads 1 and 2"
+    );
+    let kaggle8 = run_files(&replay_kaggle(&dir, "k8", "8"), false);
+    assert_eq!(
+        kaggle1, kaggle8,
+        "the Kaggle replay differs between --threads 1 and 8"
+    );
+}
+
+fn replay_kaggle(dir: &Path, name: &str, threads: &str) -> PathBuf {
+    let out = dir.join(name);
+    succeeds(&[
+        "replay",
+        "scenarios/kaggle2010.toml",
+        "--quiet",
+        "--threads",
+        threads,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    out
+}
+
+/// The period of player 101 on the March 2019 list, computed by hand (reference §2, §3, §11.2):
+/// vs 2000 won, D 100, PD .64: +.36 · vs 2200 drawn, D −100, PD .36: +.14 · vs 1650 won, D 450
+/// capped at 400, PD .92: +.08 · vs 2100 lost, D 0: −.50 · Σ +.08 × K 20 = +1.60 → +2 → 2102.
+#[test]
+fn explain_prints_a_period_computed_by_hand() {
+    let dir = scratch("explain");
+    let out = dir.join("run");
+    succeeds(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--quiet",
+        "--csv",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let e = elosim(&[
+        "explain",
+        out.to_str().unwrap(),
+        "--player",
+        "101",
+        "--period",
+        "2019-03",
+    ]);
+    let shown = text(&e.stdout);
+    assert!(e.status.success(), "{}", text(&e.stderr));
+    for expected in [
+        "Previous list 2019-02: rating 2100 · K 20",
+        "Spring Open      2019-02-10         102      2000    100  0.64    1.0   20     +7.20",
+        "Spring Open      2019-02-10         103      2200   -100  0.36    0.5   20     +2.80",
+        "Spring Open      2019-02-10         104     1700*    400  0.92    1.0   20     +1.60",
+        "Spring Open      2019-02-10         105      2100      0  0.50    0.0   20    -10.00",
+        "4 rated games · Σ(score − PD) = +0.08 · Σ K × (score − PD) = +1.60 → +2 (rounded once for the period, 0.5 away from zero)",
+        "New rating on 2019-03: 2102 (+2 from 2100)",
+    ] {
+        assert!(shown.contains(expected), "{expected:?} not in:\n{shown}");
+    }
+    // Player 201's first rating, by hand: 3/5 against the March ratings 1993, 2197, 1652, 2110,
+    // 1792: Ra = 1948.8, one half point over 50 % → + 20 → 1968.8 → 1969 (reference §6.3).
+    let first = text(
+        &elosim(&[
+            "explain",
+            out.to_str().unwrap(),
+            "--player",
+            "201",
+            "--period",
+            "2019-04",
+        ])
+        .stdout,
+    );
+    assert!(first.contains("5 games, 3 points, Ra = 1948.8"), "{first}");
+    assert!(first.contains("First rating on 2019-04: 1969"), "{first}");
+    let list = std::fs::read_to_string(out.join("lists/2019-04.csv")).unwrap();
+    assert!(
+        list.lines().any(|l| l.starts_with("201,,,,,1969,5,40,")),
+        "{list}"
+    );
+    // The whole run's lists, as reviewed by hand above, are the golden files.
+    for month in ["2019-03", "2019-04"] {
+        let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/golden/small-2019/{month}.csv"));
+        assert_eq!(
+            std::fs::read_to_string(out.join(format!("lists/{month}.csv"))).unwrap(),
+            std::fs::read_to_string(golden).unwrap(),
+            "{month}"
+        );
+    }
+    let missing = elosim(&[
+        "explain",
+        out.to_str().unwrap(),
+        "--player",
+        "999",
+        "--period",
+        "2019-03",
+    ]);
+    assert!(
+        !missing.status.success()
+            && text(&missing.stderr).contains("player 999 is not on the 2019-03 list")
+    );
+    let not_a_run = elosim(&[
+        "explain",
+        dir.to_str().unwrap(),
+        "--player",
+        "101",
+        "--period",
+        "2019-03",
+    ]);
+    assert!(
+        text(&not_a_run.stderr).contains("not an elosim run directory"),
+        "{}",
+        text(&not_a_run.stderr)
+    );
+}
+
+/// A replay killed (SIGKILL) at any moment leaves a complete run under the final name: the
+/// previous one, or the new one if it had finished; never a partial file.
+#[test]
+fn a_killed_replay_leaves_a_complete_run() {
+    let dir = scratch("kill");
+    let out = dir.join("run");
+    let out_text = out.to_str().unwrap().to_string();
+    // The kills are timed against how long a whole replay takes on this machine now.
+    let started = std::time::Instant::now();
+    succeeds(&["replay", "--quiet", "--out", &out_text]);
+    let whole = started.elapsed().as_millis() as u64;
+    // Every file but the summary, whose timing differs from run to run; and the summary's scenario.
+    let state = |d: &Path| -> (Vec<String>, Vec<Vec<u8>>, String) {
+        let mut names: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let tables = ["games.parquet", "lists.parquet", "scenario.resolved.toml"]
+            .iter()
+            .map(|n| std::fs::read(d.join(n)).unwrap_or_default())
+            .collect();
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("summary.json")).unwrap())
+                .unwrap();
+        (
+            names,
+            tables,
+            summary["scenario"].as_str().unwrap().to_string(),
+        )
+    };
+    let before = state(&out);
+    assert_eq!(before.2, "kaggle2010");
+    let sonas = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/kaggle2010-sonas-2017.toml");
+    let mut replaced = 0;
+    // From just after the start to well after the end (at three times a whole replay's time).
+    for percent in [2u64, 15, 30, 50, 70, 90, 120, 300] {
+        let delay = whole * percent / 100;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_elosim"))
+            .args([
+                "replay",
+                sonas.to_str().unwrap(),
+                "--quiet",
+                "--out",
+                &out_text,
+            ])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        let _ = child.kill();
+        let _ = child.wait();
+        let now = state(&out);
+        assert_eq!(
+            now.0,
+            [
+                "games.parquet",
+                "lists.parquet",
+                "scenario.resolved.toml",
+                "summary.json"
+            ],
+            "after {delay} ms"
+        );
+        if now.2 == "kaggle2010" {
+            assert!(
+                now.1 == before.1,
+                "after {delay} ms the previous run changed"
+            );
+        } else {
+            // The new run had finished: it must be whole and readable.
+            assert_eq!(now.2, "kaggle2010-sonas-2017");
+            succeeds(&["histogram", &out_text, "--months", "2020-11"]);
+            replaced += 1;
+            succeeds(&["replay", "--quiet", "--out", &out_text]);
+            assert!(state(&out).1 == before.1);
+        }
+    }
+    assert!(
+        replaced >= 1,
+        "no kill came late enough to see the new run (a whole replay took {whole} ms)"
+    );
+    // The temporary directories the killed runs left are gone after the next replay.
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// `elosim … | head` ends quietly: the reader closes the pipe after one line of a 77 kB table, and
+/// elosim stops without a panic or a message about the broken pipe.
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let pgn = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/pgn/GarryKasparov.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_elosim"))
+        .args(["crosstable", pgn.to_str().unwrap(), "--format", "csv"])
+        .args([
+            "--width",
+            "1",
+            "--lowest",
+            "0",
+            "--top",
+            "4000",
+            "--min-games",
+            "0",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("row_group,"), "{first}");
+    let result = child.wait_with_output().unwrap();
+    let stderr = text(&result.stderr);
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,340 @@
+//! Whole replays from the command line: the default run, the real data of `data/`, every
+//! rating system, several scenarios on one game set.
+
+use std::path::Path;
+use std::process::Command;
+
+use super::common::*;
+
+#[test]
+fn the_default_replay_writes_every_file() {
+    let dir = scratch("default");
+    let out = dir.join("run");
+    let stdout = succeeds(&["replay", "--out", out.to_str().unwrap()]);
+    assert!(
+        stdout.contains(
+            "Replayed kaggle2010 (scenarios/kaggle2010.toml): 100 lists, 2012-08 to 2020-11"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("65,053 read · 65,053 rated"), "{stdout}");
+    for file in [
+        "scenario.resolved.toml",
+        "lists.parquet",
+        "games.parquet",
+        "summary.json",
+    ] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["games"]["read"], 65053);
+    assert_eq!(summary["lists"].as_array().unwrap().len(), 100);
+    assert_eq!(summary["players"]["ids"], 7301);
+    // The resolved scenario repeats the run alone.
+    let again = dir.join("again");
+    succeeds(&[
+        "replay",
+        out.join("scenario.resolved.toml").to_str().unwrap(),
+        "--quiet",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read(out.join("lists.parquet")).unwrap(),
+        std::fs::read(again.join("lists.parquet")).unwrap()
+    );
+    // A second run replaces the first; a directory that is not a run is never replaced.
+    let stranger = dir.join("stranger");
+    std::fs::create_dir_all(&stranger).unwrap();
+    std::fs::write(stranger.join("notes.txt"), "mine").unwrap();
+    let r = elosim(&["replay", "--quiet", "--out", stranger.to_str().unwrap()]);
+    assert!(
+        text(&r.stderr).contains("is not an elosim run directory"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(stranger.join("notes.txt")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+fn the_2011_contest_replays_with_its_decoys_skipped() {
+    let dir = scratch("contest");
+    let out = dir.join("run");
+    let stdout = succeeds(&[
+        "replay",
+        "scenarios/contest2011.toml",
+        "--skip-invalid",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("88,457 read"), "{stdout}");
+    assert!(
+        stdout.contains("11,543 × WhiteScore: expected White's score"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("14,118 players on data/contest2011/initial_ratings.csv"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn sonas_2017_resolves_and_replays() {
+    let check = elosim(&["check", "scenarios/sonas-2017.toml"]);
+    let shown = text(&check.stdout);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    assert!(
+        shown.contains("Era 9: tournaments starting 2017-01 to 2017-06"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("2017-01  compression: ratings below 2000 rise by 0.40 × (2000 − R)"),
+        "{shown}"
+    );
+    assert!(shown.contains("2017-01  fresh start"), "{shown}");
+    assert!(!shown.contains("2024-03  compression"), "{shown}");
+    let dir = scratch("sonas");
+    succeeds(&[
+        "replay",
+        "scenarios/kaggle2010-sonas-2017.toml",
+        "--quiet",
+        "--out",
+        dir.join("run").to_str().unwrap(),
+    ]);
+    let resolved = std::fs::read_to_string(dir.join("run/scenario.resolved.toml")).unwrap();
+    assert!(
+        resolved.contains("kind = \"fresh-start\"\nlist = \"2017-01\""),
+        "{resolved}"
+    );
+}
+
+#[test]
+fn real_fide_list_files_serve_as_starting_lists() {
+    let dir = scratch("fide-lists");
+    let games = write(
+        &dir,
+        "games.csv",
+        "period,white,black,score\n2001-04,1701991,1401815,1\n",
+    );
+    let list = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/fide-lists")
+            .join(name)
+            .display()
+            .to_string()
+    };
+    // FIDE's own lists hold a few ids twice (APR03: 13, OCT03: 4, Jan 2007: 13 by a separate
+    // count of the files): --skip-invalid keeps each player's first entry and says how many.
+    let cases = [
+        (
+            "JAN01FRL.TXT",
+            "2001-04",
+            &[
+                "36,978 players",
+                "FIDE list, fixed width (2000–2004 layout) of 2001-01",
+            ][..],
+        ),
+        (
+            "APR03FRL.TXT",
+            "2003-07",
+            &[
+                "45,650 players",
+                "of 2003-04",
+                "13 × id: a player listed twice",
+            ][..],
+        ),
+        (
+            "OCT03FRL.TXT",
+            "2004-01",
+            &[
+                "49,260 players",
+                "of 2003-10",
+                "4 × id: a player listed twice",
+            ][..],
+        ),
+        (
+            "2007-01.TXT",
+            "2007-04",
+            &[
+                "77,043 players",
+                "tab separated (2001–2008 layout) of 2007-01",
+                "13 × id: a player listed twice",
+            ][..],
+        ),
+        (
+            "rapid_sep12frl.txt",
+            "2012-10",
+            &[
+                "5,906 players",
+                "monthly layout with Gms, K, B-day) of 2012-09",
+            ][..],
+        ),
+    ];
+    for (file, from, expected) in cases {
+        let games = write(
+            &dir,
+            "g.csv",
+            &format!("period,white,black,score\n{from},1701991,1401815,1\n"),
+        );
+        let out = dir.join(file);
+        let r = elosim(&[
+            "replay",
+            &history(),
+            "--games",
+            &games,
+            "--start-list",
+            &list(file),
+            "--from",
+            from,
+            "--to",
+            from,
+            "--skip-invalid",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let stdout = text(&r.stdout);
+        assert!(r.status.success(), "{file}: {}", text(&r.stderr));
+        for e in expected {
+            assert!(stdout.contains(e), "{file}: {e:?} not in {stdout}");
+        }
+    }
+    let dup = elosim(&[
+        "replay",
+        &history(),
+        "--games",
+        &games,
+        "--start-list",
+        &list("APR03FRL.TXT"),
+        "--from",
+        "2003-07",
+        "--out",
+        dir.join("x").to_str().unwrap(),
+    ]);
+    assert!(text(&dup.stderr).contains("APR03FRL.TXT, line 10566 (first listed on line 10565), column id: a player listed twice"), "{}", text(&dup.stderr));
+    let out = dir.join("placeholders");
+    let games = write(
+        &dir,
+        "g.csv",
+        "period,white,black,score\n2006-04,1701991,1401815,1\n",
+    );
+    let r = elosim(&[
+        "replay",
+        &history(),
+        "--games",
+        &games,
+        "--start-list",
+        &list("2006-01.TXT"),
+        "--from",
+        "2006-04",
+        "--skip-invalid",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = text(&r.stdout);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert!(
+        stdout.contains("87 × rating: expected a rating from 1000 to 4000 (first: "),
+        "{stdout}"
+    );
+}
+
+/// Every rating system of the source documents replays the Kaggle games end to end, and `score`
+/// judges them side by side.
+#[test]
+fn every_rating_system_replays_and_scores() {
+    let dir = scratch("systems");
+    let mut runs = Vec::new();
+    for system in [
+        "elo-k20",
+        "glicko",
+        "glicko2",
+        "uscf-classic",
+        "berkin",
+        "gcr",
+    ] {
+        let out = dir.join(system);
+        let scenario = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(format!("{system}.toml"));
+        succeeds(&[
+            "replay",
+            scenario.to_str().unwrap(),
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let resolved = std::fs::read_to_string(out.join("scenario.resolved.toml")).unwrap();
+        assert!(
+            resolved.contains(&format!("system = \"{system}\"").replace("elo-k20", "elo")),
+            "{resolved}"
+        );
+        runs.push(out.display().to_string());
+    }
+    let mut args = vec![
+        "score", "--from", "2020-07", "--to", "2020-11", "--format", "json",
+    ];
+    args.extend(runs.iter().map(String::as_str));
+    let json: serde_json::Value = serde_json::from_str(&succeeds(&args)).unwrap();
+    for (i, run) in json.as_array().unwrap().iter().enumerate() {
+        assert_eq!(run["games"], 11182, "{run}");
+        let deviance = run["deviance"].as_f64().unwrap();
+        assert!(deviance > 80.0 && deviance < 130.0, "{i}: {run}");
+    }
+}
+
+/// Several scenarios over one game set: read once, each written to output/<its name>/, with the same
+/// lists as when replayed alone; scenarios reading different data are refused.
+#[test]
+fn several_scenarios_share_one_game_set() {
+    let dir = scratch("many");
+    let scenario = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(name)
+            .display()
+            .to_string()
+    };
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_elosim"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let r = run(&[
+        "replay",
+        &scenario("kaggle2010.toml"),
+        &scenario("elo-k20.toml"),
+        "--quiet",
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let alone = dir.join("alone");
+    succeeds(&[
+        "replay",
+        &scenario("elo-k20.toml"),
+        "--quiet",
+        "--out",
+        alone.to_str().unwrap(),
+    ]);
+    assert!(
+        std::fs::read(dir.join("output/elo-k20/lists.parquet")).unwrap()
+            == std::fs::read(alone.join("lists.parquet")).unwrap()
+    );
+    assert!(dir.join("output/kaggle2010/lists.parquet").is_file());
+    let r = run(&[
+        "replay",
+        &scenario("kaggle2010.toml"),
+        &scenario("contest2011.toml"),
+        "--quiet",
+    ]);
+    assert!(!r.status.success());
+    assert!(
+        text(&r.stderr).contains("read different data (games)"),
+        "{}",
+        text(&r.stderr)
+    );
+}

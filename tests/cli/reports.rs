@@ -1,0 +1,317 @@
+//! The report commands: crosstables, PGN sources, curves, histograms, plots, the HTML report,
+//! compare.
+
+use std::path::Path;
+
+use super::common::*;
+
+/// The hand-computed crosstable of `report::crosstable`'s unit tests, through the command line
+/// from a CSV games file with recorded ratings (FIDE table: PD(100) .64, PD(150) .70, PD(200) .76,
+/// PD(400) .92 for D 450 under the 400-point rule).
+#[test]
+fn crosstable_from_a_rated_games_file_gives_the_hand_computed_cells() {
+    let base = [
+        "crosstable",
+        &fixture("rated-games.csv"),
+        "--lowest",
+        "1200",
+        "--top",
+        "1500",
+        "--min-games",
+        "2",
+        "--from",
+        "2010",
+        "--to",
+        "2010",
+    ];
+    let csv = succeeds(&[&base[..], &["--format", "csv"]].concat());
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "row_group,col_group,games,score,expected,diff,ci_low,ci_high,few_games"
+    );
+    assert_eq!(
+        lines[1],
+        "1200,1300,2,0.750000,0.360000,39.0000,-10.00,88.00,false"
+    );
+    assert!(csv.contains("\n1500,1400,1,0.500000,0.920000,-42.0000,,,true\n"));
+    assert!(csv.contains("\n1300,all,4,0.125000,0.455000,-33.0000,-54.26,-11.74,false\n"));
+    let text = succeeds(&base);
+    assert!(
+        text.contains(" +39.0% in 2 games  1200-99         ×     +39%      =0%    =0%"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Left out: 1 outside 2010-01 to 2010-12; 1 with a player rated below 1200"),
+        "{text}"
+    );
+    assert!(text.contains("1 without both players' ratings"), "{text}");
+    let json = succeeds(&[&base[..], &["--format", "json"]].concat());
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["counts"]["used"], 6);
+    assert_eq!(value["cells"][0]["diff"], 39.0);
+}
+
+#[test]
+fn pgn_files_feed_reports_and_convert_to_canonical_games() {
+    let dir = scratch("pgn");
+    let pgn = fixture("tricky.pgn");
+    let out = dir.join("games.csv");
+    let r = elosim(&["ingest", &pgn, "--out", out.to_str().unwrap()]);
+    assert!(!r.status.success());
+    let stderr = text(&r.stderr);
+    assert!(
+        stderr.contains("tricky.pgn, line 38, column Date"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+    let r = elosim(&[
+        "ingest",
+        &pgn,
+        "--out",
+        out.to_str().unwrap(),
+        "--skip-invalid",
+    ]);
+    let stderr = text(&r.stderr);
+    assert!(r.status.success(), "{stderr}");
+    assert!(stderr.contains("4 games in the file · 1 unfinished (*) left out · 1 without both ratings · 1 malformed tag lines and 1 unclosed comments ignored"), "{stderr}");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(
+        csv,
+        "date,event,event_start,white,black,score,white_rating,black_rating\n\
+         2019-03-02,Test Open,,100001,\"Beta, B\",0.5,2310,2150\n\
+         2019-03-04,Test Open,,\"Beta, B\",\"Gamma, C\",1,,2150\n"
+    );
+    // Reports keep the game known by its year only, in its January.
+    let r = elosim(&[
+        "crosstable",
+        &pgn,
+        "--lowest",
+        "2000",
+        "--min-games",
+        "1",
+        "--format",
+        "csv",
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let csv = text(&r.stdout);
+    assert!(
+        csv.contains("2300,2100,1,0.500000,0.710000,-21.0000,,,false"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("2100,2400,1,1.000000,0.190000,81.0000,,,false"),
+        "{csv}"
+    );
+    assert!(text(&r.stderr).contains("1 dated by year only"));
+    // The same file gzip-compressed gives the same table.
+    let gz = dir.join("tricky.pgn.gz");
+    let mut encoder = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::default(),
+    );
+    std::io::Write::write_all(&mut encoder, &std::fs::read(&pgn).unwrap()).unwrap();
+    encoder.finish().unwrap();
+    let from_gz = succeeds(&[
+        "crosstable",
+        gz.to_str().unwrap(),
+        "--lowest",
+        "2000",
+        "--min-games",
+        "1",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(from_gz, csv);
+}
+
+#[test]
+fn curves_histograms_and_plots_are_written() {
+    let dir = scratch("pictures");
+    let rated = fixture("rated-games.csv");
+    let svg = dir.join("curve.svg");
+    let table = succeeds(&[
+        "curve",
+        &rated,
+        "--width",
+        "100",
+        "--min-games",
+        "1",
+        "--eras",
+        "2010,2011",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(table.contains("advantage  2010: score"), "{table}");
+    let svg_text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        svg_text.starts_with("<svg")
+            && svg_text.contains("the favourite&apos;s rating advantage (rating points)")
+    );
+    let png = dir.join("table.png");
+    succeeds(&[
+        "crosstable",
+        &rated,
+        "--lowest",
+        "1200",
+        "--top",
+        "1500",
+        "--plot",
+        png.to_str().unwrap(),
+    ]);
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let lists = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/fide-lists")
+            .join(name)
+            .display()
+            .to_string()
+    };
+    let csv = succeeds(&[
+        "histogram",
+        &lists("2006-01.TXT"),
+        &lists("2007-01.TXT"),
+        "--width",
+        "100",
+        "--format",
+        "csv",
+        "--skip-invalid",
+    ]);
+    assert!(
+        csv.starts_with("month,bin_low,bin_high,players\n2006-01,"),
+        "{csv}"
+    );
+    assert!(csv.contains("\n2007-01,2700,2800,"), "{csv}");
+}
+
+#[test]
+fn the_html_report_is_self_contained() {
+    let dir = scratch("report");
+    let run = dir.join("run");
+    succeeds(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    let html_path = dir.join("report.html");
+    succeeds(&[
+        "report",
+        run.to_str().unwrap(),
+        "--vs",
+        run.to_str().unwrap(),
+        "--min-games",
+        "1",
+        "--out",
+        html_path.to_str().unwrap(),
+    ]);
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(
+        html.contains("<svg")
+            && html.contains("Summary crosstables")
+            && html.contains("Monthly summary")
+    );
+    for external in ["<script", "<link", "src=", "@import", "url("] {
+        assert!(!html.contains(external), "{external} in the report");
+    }
+    let histogram = succeeds(&[
+        "histogram",
+        run.to_str().unwrap(),
+        "--months",
+        "2019-03,2019-04",
+    ]);
+    assert!(histogram.contains("2019-03  2019-04"), "{histogram}");
+}
+
+/// The dozen players of `report::compare`'s unit tests, through the command line from CSV lists.
+#[test]
+fn compare_gives_the_hand_computed_statistics_and_refuses_bad_lists() {
+    let (a, b) = (fixture("list-a.csv"), fixture("list-b.csv"));
+    let json = succeeds(&["compare", &a, &b, "--format", "json", "--largest", "3"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (
+            v["both"].as_u64(),
+            v["only_a"].as_u64(),
+            v["only_b"].as_u64()
+        ),
+        (Some(10), Some(2), Some(1))
+    );
+    assert_eq!(v["mean_diff"], 4.9);
+    assert_eq!(v["median_diff"], 0.0);
+    assert_eq!(v["rmse"], 16.885);
+    assert_eq!(v["mae"], 11.1);
+    assert_eq!(v["within_5"], 0.5);
+    assert_eq!(v["spearman"], 0.99697);
+    assert_eq!(
+        v["only_a_reasons"]["inactive (list files may leave inactive players out)"],
+        1
+    );
+    assert_eq!(v["largest"][0]["id"], "6");
+    assert_eq!(v["bands"][2]["band"], 1800);
+    assert_eq!(v["bands"][2]["mean_diff"], 2.5);
+    let shown = succeeds(&["compare", &a, &b]);
+    assert!(
+        shown.contains(
+            "all          10   +4.9    +0.0  16.9  11.1   30.0%   50.0%   70.0%   90.0%    0.9970"
+        ),
+        "{shown}"
+    );
+
+    let dir = scratch("compare-bad");
+    let twice = write(&dir, "twice.csv", "id,rating\n1,2000\n2,2100\n1,2010\n");
+    let r = elosim(&["compare", &a, &twice]);
+    assert!(!r.status.success());
+    assert!(text(&r.stderr).contains("twice.csv, line 4 (player 1, first listed on line 2), column id: a player listed twice"), "{}", text(&r.stderr));
+    let r = elosim(&["compare", &a, &twice, "--skip-invalid", "--format", "json"]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).contains("1 rows left out (--skip-invalid), 1 of them ids listed twice")
+    );
+    let strangers = write(&dir, "strangers.csv", "id,rating\n900,2000\n");
+    let r = elosim(&["compare", &a, &strangers]);
+    assert!(
+        text(&r.stderr).contains("no player in common"),
+        "{}",
+        text(&r.stderr)
+    );
+    let rapid = write(&dir, "rapid_2019.csv", "id,rating\n1,2000\n");
+    let r = elosim(&["compare", &a, &rapid]);
+    assert!(r.status.success());
+    assert!(
+        text(&r.stderr).contains(
+            "warning: list-a.csv looks like a standard list and rapid_2019.csv like a rapid list"
+        ),
+        "{}",
+        text(&r.stderr)
+    );
+    let run = dir.join("run");
+    succeeds(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    let r = elosim(&["compare", &format!("{}@2030-01", run.display()), &a]);
+    assert!(
+        text(&r.stderr)
+            .contains("the run has no list for 2030-01; its lists run from 2019-02 to 2019-04"),
+        "{}",
+        text(&r.stderr)
+    );
+    let score = succeeds(&["score", run.to_str().unwrap(), "--format", "json"]);
+    let s: serde_json::Value = serde_json::from_str(&score).unwrap();
+    for key in ["games", "deviance", "log_loss", "kaggle_rmse"] {
+        assert!(s[0][key].is_number(), "{key} in {score}");
+    }
+    let r = elosim(&["score", run.to_str().unwrap(), "--from", "2025"]);
+    assert!(
+        text(&r.stderr).contains("no scored game in the window"),
+        "{}",
+        text(&r.stderr)
+    );
+}

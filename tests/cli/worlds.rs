@@ -1,0 +1,327 @@
+//! Generated worlds and their calibration against the published tables.
+
+use std::path::Path;
+
+use super::common::*;
+
+/// A small generated world: four tables, its world file and summary, the same bytes for the same
+/// seed whatever the threads, and a replay of it under FIDE's history.
+#[test]
+fn a_generated_world_is_repeatable_and_replays() {
+    let dir = scratch("generate");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    for (out, threads) in [(&a, "1"), (&b, "2")] {
+        let out = out.to_str().unwrap();
+        let args = [
+            "generate", "--scale", "0.003", "--seed", "7", "--quiet", "--out", out,
+        ];
+        succeeds(&[&args[..], &["--threads", threads]].concat());
+    }
+    for file in [
+        "games.parquet",
+        "truth.parquet",
+        "players.parquet",
+        "start-list.parquet",
+        "world.toml",
+        "summary.json",
+    ] {
+        let (x, y) = (
+            std::fs::read(a.join(file)).unwrap(),
+            std::fs::read(b.join(file)).unwrap(),
+        );
+        assert!(x == y, "{file} differs between thread counts");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(a.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["first_month"], "2001-01");
+    assert_eq!(summary["last_month"], "2023-12");
+    assert!(summary["games"].as_u64().unwrap() > 10_000, "{summary}");
+    let run = dir.join("run");
+    let stdout = succeeds(&[
+        "replay",
+        &history(),
+        "--quiet",
+        "--games",
+        a.join("games.parquet").to_str().unwrap(),
+        "--start-list",
+        a.join("start-list.parquet").to_str().unwrap(),
+        "--players",
+        a.join("players.parquet").to_str().unwrap(),
+        "--from",
+        "2001-04",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(stdout.is_empty());
+    assert!(run.join("lists.parquet").is_file());
+    against_the_published_tables(&run, &dir);
+    // Sonas's what-if on the same world: the two runs part at the January 2017 compression.
+    let sonas = dir.join("sonas");
+    let sonas_2017 = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/sonas-2017.toml");
+    succeeds(&[
+        "replay",
+        sonas_2017.to_str().unwrap(),
+        "--quiet",
+        "--games",
+        a.join("games.parquet").to_str().unwrap(),
+        "--start-list",
+        a.join("start-list.parquet").to_str().unwrap(),
+        "--players",
+        a.join("players.parquet").to_str().unwrap(),
+        "--from",
+        "2001-04",
+        "--out",
+        sonas.to_str().unwrap(),
+    ]);
+    let (history_run, sonas_run) = (run.to_str().unwrap(), sonas.to_str().unwrap());
+    let series = succeeds(&[
+        "compare",
+        history_run,
+        sonas_run,
+        "--over-time",
+        "--format",
+        "csv",
+    ]);
+    let row = |month: &str| {
+        series
+            .lines()
+            .find(|l| l.starts_with(month))
+            .unwrap_or_else(|| panic!("{month} not in {series}"))
+            .to_string()
+    };
+    assert!(row("2016-12").ends_with(",0.000,0.000"), "{series}");
+    assert!(!row("2017-01").ends_with(",0.000,0.000"), "{series}");
+    let json = succeeds(&[
+        "compare",
+        &format!("{history_run}@2016-12"),
+        &format!("{sonas_run}@2017-01"),
+        "--format",
+        "json",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let largest = value["largest"][0]["id"].as_str().unwrap().to_string();
+    assert!(value["mean_diff"].as_f64().unwrap() > 0.0, "{json}");
+    let explained = succeeds(&["compare", history_run, sonas_run, "--explain", &largest]);
+    assert!(
+        explained.contains("the runs first differ on the 2017-01 list"),
+        "{explained}"
+    );
+    let truth = a.join("truth.parquet");
+    let drift = succeeds(&[
+        "compare",
+        history_run,
+        sonas_run,
+        "--truth",
+        truth.to_str().unwrap(),
+        "--format",
+        "csv",
+    ]);
+    assert!(
+        drift.starts_with(
+            "run,month,band_low,band_high,players,mean_diff\nfide-historical,2001-01,"
+        ),
+        "{drift}"
+    );
+    assert!(drift.contains("\nsonas-2017,2023-01,all,all,"), "{drift}");
+    for (args, expected) in [
+        (vec!["generate", "--scale", "0"], "--scale must be above 0"),
+        (vec!["generate", "--scale", "-1"], "--scale must be above 0"),
+        (
+            vec!["generate", "--world", "fide-1990"],
+            "\"fide-1990\" is neither a world file nor a built-in world; the built-in worlds: fide-2001-2023",
+        ),
+        (
+            vec![
+                "generate",
+                "--scale",
+                "0.001",
+                "--out",
+                "/proc/elosim-world",
+            ],
+            "cannot write",
+        ),
+    ] {
+        let r = elosim(&args);
+        let stderr = text(&r.stderr);
+        assert!(
+            !r.status.success() && stderr.contains(expected),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// A run of the generated world set against Sonas's tables: both tables, their difference and the
+/// distance figures, in every format, and a picture of the three.
+fn against_the_published_tables(run: &Path, dir: &Path) {
+    let published =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/published/sonas-crosstables.csv");
+    let (run, published) = (run.to_str().unwrap(), published.to_str().unwrap());
+    let small = ["--compared-games", "5", "--covered-games", "2"];
+    let against = |extra: &[&str]| {
+        let args = [
+            &["crosstable", run, "--against", published][..],
+            &small,
+            extra,
+        ]
+        .concat();
+        succeeds(&args)
+    };
+    let shown = against(&["--table", "2021-2023"]);
+    for part in [
+        "fide-historical, 2021-01 to 2023-12 against the published table 2021-2023",
+        "+7.4% in 47,760 games  1000-99",
+        "Difference, run minus published",
+        "RMSE",
+        "signs agree",
+        "coverage",
+        "of the 230 published numbered cells",
+        "1000-99",
+    ] {
+        assert!(shown.contains(part), "{part}\n{shown}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&against(&["--table", "2008-2012", "--format", "json"])).unwrap();
+    assert_eq!(json["published"]["table"], "2008-2012");
+    assert_eq!(json["window"]["from"], "2008-01");
+    assert_eq!(json["numbered_cells"], 166);
+    assert_eq!(json["cells"].as_array().unwrap().len(), 14 * 13);
+    assert!(json["rmse"].as_f64().unwrap() > 0.0, "{json}");
+    let compared = json["compared_cells"].as_u64().unwrap();
+    assert!(
+        compared > 20 && json["signs_agree"].as_u64().unwrap() <= compared,
+        "{json}"
+    );
+    let shares: f64 = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["run_share"].as_f64().unwrap())
+        .sum();
+    assert!((shares - 1.0).abs() < 1e-3, "{shares}");
+    let csv = against(&["--table", "2008-2012", "--format", "csv"]);
+    assert!(csv.starts_with("kind,row_group,col_group,published,run,difference,games,compared\ncell,1200-99,1300-99,1.0000,"), "{csv}");
+    assert_eq!(csv.lines().filter(|l| l.starts_with("share,")).count(), 14);
+    let md = against(&["--table", "2008-2012", "--format", "md"]);
+    assert!(md.contains("| figure | value |"), "{md}");
+    let plot = dir.join("against.png");
+    against(&["--table", "2008-2012", "--plot", plot.to_str().unwrap()]);
+    assert!(std::fs::metadata(&plot).unwrap().len() > 10_000);
+    // Which table, when the file holds two, and a window that is not a span of years.
+    let r = elosim(&["crosstable", run, "--against", published]);
+    assert!(!r.status.success());
+    assert!(
+        text(&r.stderr)
+            .contains("has 2 tables (2008-2012, 2021-2023); choose one with --table NAME"),
+        "{}",
+        text(&r.stderr)
+    );
+    let r = elosim(&["crosstable", run, "--against", published, "--table", "2019"]);
+    assert!(
+        text(&r.stderr).contains("no table \"2019\""),
+        "{}",
+        text(&r.stderr)
+    );
+}
+
+/// A tiny calibration through the command line: the fitted world file reads back and generates,
+/// every evaluation is in the Parquet table, and the same calibration writes the same files.
+#[test]
+fn calibrate_writes_a_fitted_world_that_generates() {
+    let dir = scratch("calibrate");
+    let repo = |p: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(p)
+            .display()
+            .to_string()
+    };
+    write(
+        &dir,
+        "tiny.toml",
+        &format!(
+            "name = \"tiny\"\nextends = {:?}\n[world]\nmonths = 30\n",
+            repo("worlds/fide-2001-2023.toml")
+        ),
+    );
+    let config = write(
+        &dir,
+        "calibration.toml",
+        &format!(
+            "world = \"tiny.toml\"\nscenario = {:?}\nscale = 0.01\nseeds = [3]\nbudget = 9\npopulation = 4\n\n[[target]]\nlist = {:?}\nlowest = 1800\ntop = 2500\n\n[[parameter]]\nkey = \"latent.players\"\nmin = 10000\nmax = 150000\n",
+            repo("scenarios/fide-historical.toml"),
+            repo("data/fide-lists/APR03FRL.TXT")
+        ),
+    );
+    let evaluated = succeeds(&["calibrate", &config, "--evaluate"]);
+    assert!(
+        evaluated.contains("tiny at scale 0.01 with seeds [3]: objective"),
+        "{evaluated}"
+    );
+    assert!(evaluated.contains("list 2003-04: "), "{evaluated}");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    for out in [&a, &b] {
+        let shown = succeeds(&[
+            "calibrate",
+            &config,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(shown.contains("in 9 evaluations"), "{shown}");
+        assert!(shown.contains("latent.players"), "{shown}");
+    }
+    for file in ["world.toml", "evaluations.parquet", "summary.json"] {
+        assert!(
+            std::fs::read(a.join(file)).unwrap() == std::fs::read(b.join(file)).unwrap(),
+            "{file} differs between two runs of one calibration"
+        );
+    }
+    let world = std::fs::read_to_string(a.join("world.toml")).unwrap();
+    assert!(
+        world.starts_with("# Fitted by `elosim calibrate"),
+        "{world}"
+    );
+    assert!(
+        world.contains("extends = "),
+        "the file's own lines are kept: {world}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(a.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["evaluations"], 9);
+    let (start, best) = (
+        summary["start"]["objective"].as_f64().unwrap(),
+        summary["best"]["objective"].as_f64().unwrap(),
+    );
+    assert!(best <= start, "{summary}");
+    let fitted = summary["parameters"][0]["best"].as_f64().unwrap();
+    assert!(world.contains(&format!("players = {fitted}")), "{world}");
+    let generated = dir.join("generated");
+    succeeds(&[
+        "generate",
+        "--world",
+        a.join("world.toml").to_str().unwrap(),
+        "--scale",
+        "0.005",
+        "--quiet",
+        "--out",
+        generated.to_str().unwrap(),
+    ]);
+    let resolved = std::fs::read_to_string(generated.join("world.toml")).unwrap();
+    assert!(
+        resolved.contains(&format!("players = {fitted}  # players at scale 1")),
+        "{resolved}"
+    );
+    let r = elosim(&[
+        "calibrate",
+        &write(&dir, "bad.toml", "world = 1\nsurprise = true\n"),
+    ]);
+    assert!(!r.status.success());
+    let stderr = text(&r.stderr);
+    for part in [
+        "world: expected text",
+        "surprise: unknown key",
+        "scenario: missing",
+        "target: missing",
+    ] {
+        assert!(stderr.contains(part), "{part}\n{stderr}");
+    }
+}
