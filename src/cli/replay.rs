@@ -9,8 +9,9 @@ use crate::pipeline::{self, ReplayOutcome, ReplayRequest};
 /// Replay games under a scenario's regulations and write the monthly lists.
 ///
 /// Writes into the output directory (default output/<scenario name>/): scenario.resolved.toml,
-/// lists.parquet, games.parquet, summary.json and, with --csv, lists/YYYY-MM.csv. The directory is
-/// replaced only when every file is complete. Several scenarios over the same games
+/// lists.parquet, games.parquet, periods.parquet (what each player's period computed),
+/// summary.json and, with --csv, lists/YYYY-MM.csv. The directory is replaced only when every file
+/// is complete. Several scenarios over the same games
 /// (`elosim replay a.toml b.toml`) read the games once and replay in parallel, each into
 /// output/<its name>/.
 #[derive(clap::Args)]
@@ -172,7 +173,7 @@ fn summary(o: &ReplayOutcome) -> String {
         count(total(|s| s.new)),
         count(total(|s| s.delisted))
     );
-    text += &format!("  files    {}/: lists.parquet ({} rows), games.parquet ({} rows), summary.json, scenario.resolved.toml\n", o.written.dir.display(), count(o.written.list_rows), count(o.written.game_rows));
+    text += &format!("  files    {}/: lists.parquet ({} rows), games.parquet ({} rows), periods.parquet ({} rows), summary.json, scenario.resolved.toml\n", o.written.dir.display(), count(o.written.list_rows), count(o.written.game_rows), count(o.written.period_rows));
     text += &format!(
         "  time     read {:.2} s · replay {:.2} s · write {:.2} s (the tables' own threads, alongside the replay: lists {:.2} s · games {:.2} s)\n",
         o.times.read, o.times.replay, o.times.write, o.written.lists_seconds, o.written.games_seconds

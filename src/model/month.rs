@@ -2,6 +2,11 @@
 
 use std::fmt;
 
+use chrono::{Datelike, NaiveDate};
+
+/// 1970-01-01 in chrono's days from the common era: `Day` counts from it, as Parquet's dates do.
+const EPOCH: i32 = 719_163;
+
 /// A calendar month, stored as `year * 12 + (month - 1)` so that months order and subtract as integers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Month(pub i32);
@@ -59,30 +64,13 @@ pub struct Day(pub i32);
 
 impl Day {
     pub fn from_ymd(year: i32, month: u32, day: u32) -> Option<Day> {
-        if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
-            return None;
-        }
-        // Howard Hinnant's days_from_civil.
-        let y = if month <= 2 { year - 1 } else { year };
-        let era = y.div_euclid(400);
-        let yoe = y - era * 400;
-        let m = month as i32;
-        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day as i32 - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        Some(Day(era * 146_097 + doe - 719_468))
+        NaiveDate::from_ymd_opt(year, month, day).map(|date| Day(date.num_days_from_ce() - EPOCH))
     }
 
     pub fn ymd(self) -> (i32, u32, u32) {
-        let z = self.0 + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z - era * 146_097;
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-        let year = yoe + era * 400 + i32::from(month <= 2);
-        (year, month, day)
+        let date = NaiveDate::from_num_days_from_ce_opt(self.0 + EPOCH)
+            .expect("a day read from a date is within chrono's range");
+        (date.year(), date.month(), date.day())
     }
 
     pub fn month(self) -> Month {
@@ -111,15 +99,6 @@ impl fmt::Display for Day {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (y, m, d) = self.ymd();
         write!(f, "{y:04}-{m:02}-{d:02}")
-    }
-}
-
-fn days_in_month(year: i32, month: u32) -> u32 {
-    match month {
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
     }
 }
 

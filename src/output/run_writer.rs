@@ -30,6 +30,7 @@ pub struct Written {
     pub dir: PathBuf,
     pub list_rows: usize,
     pub game_rows: usize,
+    pub period_rows: usize,
     /// Seconds each table's thread was busy (encoding and compressing), alongside the replay.
     pub lists_seconds: f64,
     pub games_seconds: f64,
@@ -42,6 +43,7 @@ pub struct RunWriter<'a> {
     /// removed.
     lists: TableStream,
     games: TableStream,
+    periods: TableStream,
     staged: StagedDir,
     players: &'a PlayerIds,
     info: &'a PlayerInfo,
@@ -170,6 +172,7 @@ impl<'a> RunWriter<'a> {
         Ok(RunWriter {
             lists: TableStream::start(staged.path.join("lists.parquet"))?,
             games: TableStream::start(staged.path.join("games.parquet"))?,
+            periods: TableStream::start(staged.path.join("periods.parquet"))?,
             staged,
             players,
             info,
@@ -190,6 +193,12 @@ impl<'a> RunWriter<'a> {
             let games = tables::games_frame(self.players, list.input, list.games, &months)
                 .map_err(table_error(&self.games.path))?;
             self.games.add(games)?;
+        }
+        if !list.periods.is_empty() || list.t == 0 {
+            // The starting list's empty frame gives the table its columns in any run.
+            let periods = tables::periods_frame(self.players, list.periods, &months, list.t)
+                .map_err(table_error(&self.periods.path))?;
+            self.periods.add(periods)?;
         }
         if self.csv {
             let path = self.staged.path.join(format!("lists/{}.csv", list.month()));
@@ -221,6 +230,7 @@ impl<'a> RunWriter<'a> {
         }
         self.lists.finish()?;
         self.games.finish()?;
+        self.periods.finish()?;
         timing.lists_seconds = self.lists.busy;
         timing.games_seconds = self.games.busy;
         let at = |name: &str| self.staged.path.join(name);
@@ -230,11 +240,13 @@ impl<'a> RunWriter<'a> {
             &summary::summary_json(scenario, run, report, timing),
         )?;
         let (list_rows, game_rows) = (self.lists.written, self.games.written);
+        let period_rows = self.periods.written;
         let dir = self.staged.commit()?;
         Ok(Written {
             dir,
             list_rows,
             game_rows,
+            period_rows,
             lists_seconds: timing.lists_seconds,
             games_seconds: timing.games_seconds,
         })

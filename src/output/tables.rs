@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 
 use crate::model::{Day, Games, IdMap, PlayerIds, PlayerInfo};
-use crate::replay::{ListRows, RatedGames};
+use crate::replay::{ListRows, PeriodOutcome, PeriodRecords, RatedGames};
 
 use super::OutputError;
 
@@ -187,6 +187,54 @@ pub(super) fn list_frame(
         }
     }
     DataFrame::new(rows.len(), columns)
+}
+
+/// What each player's period on list `t` computed, as a frame (`periods.parquet`).
+pub(super) fn periods_frame(
+    players: &PlayerIds,
+    r: &PeriodRecords,
+    months: &[&str],
+    t: usize,
+) -> PolarsResult<DataFrame> {
+    let outcome = |o: &PeriodOutcome| PeriodOutcome::ALL.iter().position(|x| x == o);
+    let columns = vec![
+        enum_column("month", months, std::iter::repeat_n(t, r.len()))?,
+        id_column("id", players, r.player.iter().copied()),
+        enum_column(
+            "outcome",
+            PeriodOutcome::NAMES,
+            r.outcome.iter().map(|o| outcome(o).unwrap_or_default()),
+        )?,
+        int_column("games", r.games.iter().map(|&g| g as i32)),
+        optional_int_column("change", r.change.iter().copied()),
+        optional_int_column("rating", r.rating.iter().copied()),
+        StringChunked::from_iter_options(
+            "pooled_from".into(),
+            r.pooled_from.iter().map(|m| m.map(|m| m.to_string())),
+        )
+        .into_series()
+        .into(),
+        optional_int_column(
+            "pooled_games",
+            r.pooled.iter().map(|p| p.map(|p| p.games as i32)),
+        ),
+        Float64Chunked::from_iter_options(
+            "pooled_points".into(),
+            r.pooled
+                .iter()
+                .map(|p| p.map(|p| f64::from(p.half_points) / 2.0)),
+        )
+        .into_series()
+        .into(),
+        // A sum of ratings: past i32 after half a million games.
+        Int64Chunked::from_iter_options(
+            "pooled_opponents".into(),
+            r.pooled.iter().map(|p| p.map(|p| p.opponents)),
+        )
+        .into_series()
+        .into(),
+    ];
+    DataFrame::new(r.len(), columns)
 }
 
 /// One list's rated games as a frame; `g.game` indexes `input`.

@@ -15,7 +15,7 @@
 use crate::model::{Games, Month};
 
 use super::periods::{Period, Periods};
-use super::{ListRows, ListSummary, Published, RatedGames, ReplayError, Run, Sink};
+use super::{ListRows, ListSummary, PeriodRecords, Published, RatedGames, ReplayError, Run, Sink};
 
 /// What happens in a period, for one family of rating systems.
 pub(super) trait Engine {
@@ -23,7 +23,8 @@ pub(super) trait Engine {
     /// columns, every `new` false.
     fn start(&mut self, rows: &mut ListRows);
 
-    /// Rates list `t`'s games into `out.games`, then publishes list `t` into `out.rows`:
+    /// Rates list `t`'s games into `out.games` (and what each player's period computed into
+    /// `out.periods`, where the engine records it), then publishes list `t` into `out.rows`:
     /// `player`, `rating` and the engine's own columns, with `new` true only for a first rating
     /// this period. It counts the games and the delisted in `out.summary`.
     fn period(&mut self, t: usize, period: &Period<'_>, out: &mut ListOut);
@@ -37,6 +38,7 @@ pub(super) trait Engine {
 pub(super) struct ListOut {
     pub rows: ListRows,
     pub games: RatedGames,
+    pub periods: PeriodRecords,
     pub summary: ListSummary,
 }
 
@@ -57,6 +59,7 @@ pub(super) fn drive(
     let mut out = ListOut {
         rows: ListRows::default(),
         games: RatedGames::default(),
+        periods: PeriodRecords::default(),
         summary: ListSummary::empty(lists[0]),
     };
     out.rows.begin();
@@ -67,6 +70,7 @@ pub(super) fn drive(
         t: 0,
         rows: &out.rows,
         games: &out.games,
+        periods: &out.periods,
         input: &Games::default(),
     })?;
     engine.published(0, &|s| periods.keeps(s, 0));
@@ -74,6 +78,7 @@ pub(super) fn drive(
         let period = periods.get(t)?;
         out.rows.begin();
         out.games.clear();
+        out.periods.clear();
         out.summary = ListSummary::empty(lists[t]);
         engine.period(t, &period, &mut out);
         let (players, new) = appearances.finish(&mut out.rows, t);
@@ -84,6 +89,7 @@ pub(super) fn drive(
             t,
             rows: &out.rows,
             games: &out.games,
+            periods: &out.periods,
             input: period.input,
         })?;
         engine.published(t, &|s| periods.keeps(s, t));

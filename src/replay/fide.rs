@@ -14,7 +14,7 @@ use super::newcomers;
 use super::period::{self, Frozen, PlayerIndex};
 use super::periods::Period;
 use super::state::{ListView, State};
-use super::{Inputs, ListRows, ListSummary, RatedGames};
+use super::{Inputs, ListRows, ListSummary, PeriodOutcome, RatedGames};
 
 pub(super) struct FideEngine<'a> {
     scenario: &'a Scenario,
@@ -94,8 +94,8 @@ impl Engine for FideEngine<'_> {
             apply_outcome(
                 &mut self.state,
                 &mut self.publisher,
-                &mut out.summary,
-                player as usize,
+                out,
+                (t, player as usize),
                 *outcome,
                 month,
                 list_rules,
@@ -146,12 +146,12 @@ impl FideEngine<'_> {
     }
 }
 
-/// Applies one player's period outcome (reference §4–§6).
+/// Applies one player's period outcome (reference §4–§6), and records it.
 fn apply_outcome(
     state: &mut State,
     publisher: &mut Publisher,
-    summary: &mut ListSummary,
-    p: usize,
+    out: &mut ListOut,
+    (t, p): (usize, usize),
     outcome: Outcome,
     month: Month,
     rules: &Regulations,
@@ -170,23 +170,36 @@ fn apply_outcome(
                 if rules.delisted_games == DelistedGames::Reset {
                     state.history[p].total_games = 0;
                 }
-                summary.delisted += 1;
+                out.summary.delisted += 1;
+                out.periods
+                    .rated((t, p), PeriodOutcome::Delisted, games, (change, rating));
             } else {
                 state.rating[p] = rating;
+                out.periods
+                    .rated((t, p), PeriodOutcome::Rated, games, (change, rating));
             }
         }
         Outcome::Rated { .. } => {}
         Outcome::Unrated { counted } => {
             let pool = &mut state.pool[p];
-            if let Some(rating) = newcomers::add_and_qualify(pool, month, counted, rules) {
-                state.history[p].total_games += newcomers::pooled_games(pool);
-                pool.clear();
-                state.rated[p] = true;
-                state.rating[p] = rating;
-                state.shown[p] = true;
-                state.last_rated_game[p] = Some(month);
-                publisher.rated_first(p, counted.games);
+            let pooled = newcomers::add_to_pool(pool, month, counted, rules);
+            if pooled.from.is_none() {
+                return;
             }
+            let Some(rating) = pooled.qualifies(rules) else {
+                out.periods
+                    .pooled((t, p), PeriodOutcome::Pooled, counted.games, &pooled);
+                return;
+            };
+            out.periods
+                .pooled((t, p), PeriodOutcome::FirstRating, counted.games, &pooled);
+            state.history[p].total_games += newcomers::pooled_games(pool);
+            pool.clear();
+            state.rated[p] = true;
+            state.rating[p] = rating;
+            state.shown[p] = true;
+            state.last_rated_game[p] = Some(month);
+            publisher.rated_first(p, counted.games);
         }
     }
 }

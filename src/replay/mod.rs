@@ -14,6 +14,8 @@ mod schedule;
 mod state;
 
 use crate::model::{Day, Games, Month, SideRecord};
+use crate::named::named_enum;
+use crate::rules::PooledResults;
 use crate::scenario::Scenario;
 use crate::systems::{gcr::GcrConfig, PeriodicSystem, Visit};
 
@@ -24,6 +26,7 @@ pub use schedule::SkippedGames;
 use driver::Engine;
 use fide::FideEngine;
 use holistic::HolisticEngine;
+use newcomers::Pooled;
 use periodic::PeriodicEngine;
 use periods::Periods;
 
@@ -113,6 +116,42 @@ pub struct RatedGames {
     pub expected: Vec<(f64, f64)>,
 }
 
+named_enum! {
+    /// What a player's rating period did.
+    pub enum PeriodOutcome {
+        /// A rated player's games changed the rating.
+        Rated = "rated",
+        /// A rated player's new rating fell below the floor: off the list (reference §5).
+        Delisted = "delisted",
+        /// An unrated player's pooled results gave a first rating (reference §6).
+        FirstRating = "first-rating",
+        /// An unrated player's results were pooled, not yet enough for a first rating.
+        Pooled = "pooled",
+    }
+}
+
+/// Each player's rating period as the engine computed it (FIDE's regulations; other systems record
+/// none): what `explain` prints, so that it can never disagree with the lists. One row per player
+/// whose period counted for something, in the order the period met them.
+#[derive(Debug, Default)]
+pub struct PeriodRecords {
+    /// The list the period is rated on.
+    pub list: Vec<u32>,
+    pub player: Vec<u32>,
+    pub outcome: Vec<PeriodOutcome>,
+    /// Games rated this period, or results counted towards a first rating.
+    pub games: Vec<u32>,
+    /// The rounded change the period's games gave (rated and delisted players).
+    pub change: Vec<Option<i32>>,
+    /// The rating the period computed, before any one-off event on the list: the previous rating
+    /// plus the change, or the first rating (Ru) from the pool, also when it is below the floor.
+    pub rating: Vec<Option<i32>>,
+    /// An unrated player's pool after the period: the earliest list its results come from, and
+    /// its games, half points and sum of opponents' ratings.
+    pub pooled_from: Vec<Option<Month>>,
+    pub pooled: Vec<Option<PooledResults>>,
+}
+
 /// Counts for one list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ListSummary {
@@ -145,6 +184,8 @@ pub struct Published<'a> {
     pub rows: &'a ListRows,
     /// The games rated on it; `game` indexes `input`.
     pub games: &'a RatedGames,
+    /// What each player's period computed (empty for the starting list).
+    pub periods: &'a PeriodRecords,
     pub input: &'a Games,
 }
 
@@ -165,12 +206,14 @@ pub trait Sink {
 pub struct Collect {
     pub rows: ListRows,
     pub games: RatedGames,
+    pub periods: PeriodRecords,
 }
 
 impl Sink for Collect {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
         self.rows.append(list.rows);
         self.games.append(list.games);
+        self.periods.append(list.periods);
         Ok(())
     }
 }
@@ -342,6 +385,76 @@ impl RatedGames {
 
     pub fn is_empty(&self) -> bool {
         self.game.is_empty()
+    }
+}
+
+impl PeriodRecords {
+    /// Empties the records for the next list, keeping the buffers.
+    fn clear(&mut self) {
+        self.list.clear();
+        self.player.clear();
+        self.outcome.clear();
+        self.games.clear();
+        self.change.clear();
+        self.rating.clear();
+        self.pooled_from.clear();
+        self.pooled.clear();
+    }
+
+    fn append(&mut self, other: &PeriodRecords) {
+        self.list.extend_from_slice(&other.list);
+        self.player.extend_from_slice(&other.player);
+        self.outcome.extend_from_slice(&other.outcome);
+        self.games.extend_from_slice(&other.games);
+        self.change.extend_from_slice(&other.change);
+        self.rating.extend_from_slice(&other.rating);
+        self.pooled_from.extend_from_slice(&other.pooled_from);
+        self.pooled.extend_from_slice(&other.pooled);
+    }
+
+    /// A rated player's period on list `t`: its rounded change and the rating it gives.
+    fn rated(
+        &mut self,
+        at: (usize, usize),
+        outcome: PeriodOutcome,
+        games: u32,
+        change: (i32, i32),
+    ) {
+        let (change, rating) = (Some(change.0), Some(change.1));
+        self.push(at, outcome, games, (change, rating), None);
+    }
+
+    /// An unrated player's period on list `t`: the pool after it.
+    fn pooled(&mut self, at: (usize, usize), outcome: PeriodOutcome, games: u32, pool: &Pooled) {
+        let pooled = (pool.from, pool.total);
+        self.push(at, outcome, games, (None, pool.rating), Some(pooled));
+    }
+
+    /// One period: `at` is (list, player).
+    fn push(
+        &mut self,
+        (t, player): (usize, usize),
+        outcome: PeriodOutcome,
+        games: u32,
+        (change, rating): (Option<i32>, Option<i32>),
+        pooled: Option<(Option<Month>, PooledResults)>,
+    ) {
+        self.list.push(t as u32);
+        self.player.push(player as u32);
+        self.outcome.push(outcome);
+        self.games.push(games);
+        self.change.push(change);
+        self.rating.push(rating);
+        self.pooled_from.push(pooled.and_then(|p| p.0));
+        self.pooled.push(pooled.map(|p| p.1));
+    }
+
+    pub fn len(&self) -> usize {
+        self.player.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.player.is_empty()
     }
 }
 

@@ -12,15 +12,32 @@ pub fn has_counted_results(pool: &[PoolEntry], list: Month, window_months: i32) 
     pool.iter().any(|e| list.since(e.list) < window_months)
 }
 
-/// Adds a period's counted results to a player's pool, drops what fell out of the window, and
-/// returns the first rating when the pool qualifies: enough games, and a rating at least the floor
-/// ("The rating must be at least 1400", 2024 §7.1.4). Rounding and the maximum come first (§6.4).
-pub fn add_and_qualify(
+/// An unrated player's pool after a period: its results, the earliest list they come from, and
+/// the rating they give (Ru, before the floor) once there are enough games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pooled {
+    pub total: PooledResults,
+    pub from: Option<Month>,
+    pub rating: Option<i32>,
+}
+
+impl Pooled {
+    /// The first rating, when the pool qualifies: enough games, and a rating at least the floor
+    /// ("The rating must be at least 1400", 2024 §7.1.4).
+    pub fn qualifies(&self, regs: &Regulations) -> Option<i32> {
+        self.rating.filter(|&r| r >= regs.floor)
+    }
+}
+
+/// Adds a period's counted results to a player's pool and drops what fell out of the window
+/// ("consecutive rating periods of not more than 26 months"); the pool's figures and its rating
+/// (rounding and the maximum come first, §6.4).
+pub fn add_to_pool(
     pool: &mut Vec<PoolEntry>,
     list: Month,
     counted: PooledResults,
     regs: &Regulations,
-) -> Option<i32> {
+) -> Pooled {
     if counted.games > 0 {
         pool.push(PoolEntry {
             list,
@@ -32,7 +49,11 @@ pub fn add_and_qualify(
     for e in pool.iter() {
         total.add(e.results);
     }
-    regs.initial.rating(&total).filter(|&r| r >= regs.floor)
+    Pooled {
+        total,
+        from: pool.first().map(|e| e.list),
+        rating: regs.initial.rating(&total),
+    }
 }
 
 /// Games behind a pool, for the K rule ("the 30 include the games behind the first rating").

@@ -775,6 +775,48 @@ fn a_player_below_the_floor_is_delisted_and_starts_again() {
         Some((1200, 40, true)),
         "2.5/5 against 1200: Ru = Ra, new again with K 40"
     );
+    // What explain reads: the engine's record of each of player 1's periods.
+    let p = &r.out.periods;
+    let of_1: Vec<_> = (0..p.len())
+        .filter(|&i| p.player[i] == r.player(1))
+        .map(|i| {
+            (
+                r.run.lists[p.list[i] as usize].to_string(),
+                p.outcome[i],
+                p.change[i],
+                p.rating[i],
+            )
+        })
+        .collect();
+    assert_eq!(
+        of_1,
+        [
+            (
+                "2015-03".into(),
+                PeriodOutcome::Delisted,
+                Some(-20),
+                Some(990)
+            ),
+            (
+                "2015-05".into(),
+                PeriodOutcome::FirstRating,
+                None,
+                Some(1200)
+            ),
+        ]
+    );
+    let first = (0..p.len())
+        .find(|&i| p.outcome[i] == PeriodOutcome::FirstRating)
+        .unwrap();
+    assert_eq!(p.pooled_from[first], Some(m("2015-05")));
+    assert_eq!(
+        p.pooled[first],
+        Some(crate::rules::PooledResults {
+            games: 5,
+            half_points: 5,
+            opponents: 6000
+        })
+    );
 }
 
 /// A source that hands out the games of the periods asked for, as a partitioned dataset does.

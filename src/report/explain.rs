@@ -5,7 +5,9 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use super::run_files::{bool_column, float_column, int_column, text_column, ReportError, RunFiles};
+use super::run_files::{
+    bool_column, float_column, int_column, long_column, text_column, ReportError, RunFiles,
+};
 use crate::model::{Day, Month};
 use crate::rules::{PooledResults, Rounding};
 
@@ -22,6 +24,18 @@ struct Game {
     expected: Option<f64>,
     change: Option<f64>,
     capped: bool,
+}
+
+/// What the engine computed for the player's period on a list (`periods.parquet`).
+struct PeriodRow {
+    month: String,
+    outcome: String,
+    change: Option<i32>,
+    rating: Option<i32>,
+    pooled_from: Option<String>,
+    pooled_games: Option<i64>,
+    pooled_points: Option<f64>,
+    pooled_opponents: Option<i64>,
 }
 
 /// The player's row on a list.
@@ -42,7 +56,16 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
         player_games(&run.read("games.parquet")?, player).map_err(|e| table(e, "games.parquet"))?;
     let rows =
         player_rows(&run.read("lists.parquet")?, player).map_err(|e| table(e, "lists.parquet"))?;
+    if !dir.join("periods.parquet").exists() {
+        return Err(ReportError::NotFound(format!(
+            "{} has no periods.parquet (what each player's period computed), which explain reads: the run was made by an older elosim; replay it again",
+            dir.display()
+        )));
+    }
+    let periods = player_periods(&run.read("periods.parquet")?, player)
+        .map_err(|e| table(e, "periods.parquet"))?;
     let month = list.to_string();
+    let record = periods.iter().find(|r| r.month == month);
     let now = rows.iter().find(|r| r.month == month);
     let before = rows.iter().rfind(|r| r.month < month);
     let this: Vec<&Game> = games.iter().filter(|g| g.period == month).collect();
@@ -84,7 +107,7 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
             seed
         }
         (None, None) => {
-            explain_first_rating(w, &run, &games, now, list, player);
+            explain_first_rating(w, &run, &games, record, now, list, player);
             return Ok(out);
         }
     };
@@ -93,7 +116,9 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
     } else {
         write_games(w, &run, &this, list);
     }
-    let rounded = period_change(&rated_games, rules.rounding);
+    // The change as the engine rounded it (recorded in periods.parquet).
+    let rounded = record.and_then(|r| r.change).unwrap_or(0);
+    let computed = record.and_then(|r| r.rating).unwrap_or(previous_rating);
     let rounding = match rules.rounding {
         Rounding::PerPeriod => "rounded once for the period, 0.5 away from zero",
         Rounding::PerTournament => "each tournament rounded, 0.5 away from zero",
@@ -110,7 +135,7 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
     );
     match now {
         Some(r) => {
-            let events = r.rating - previous_rating - rounded as i32;
+            let events = r.rating - computed;
             let note = if events != 0 {
                 format!("; {events:+} from a one-off event on this list (such as the compression)")
             } else {
@@ -124,7 +149,7 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
             );
         }
         None => {
-            let _ = writeln!(w, "New rating {} is below the floor of {}: the player is not on the {month} list (delisted)", previous_rating + rounded as i32, rules.floor);
+            let _ = writeln!(w, "New rating {computed} is below the floor of {}: the player is not on the {month} list (delisted)", rules.floor);
         }
     }
     Ok(out)
@@ -189,69 +214,43 @@ fn short(event: &str) -> String {
     }
 }
 
-/// The change as the engine rounds it, from the games' unrounded changes.
-fn period_change(games: &[&&Game], rounding: Rounding) -> i64 {
-    let hundredths = |c: f64| (c * 100.0).round() as i64;
-    let round = crate::rules::rounding::round_hundredths;
-    match rounding {
-        Rounding::PerPeriod => round(games.iter().filter_map(|g| g.change).map(hundredths).sum()),
-        Rounding::PerTournament => {
-            let mut events: Vec<&str> = games.iter().map(|g| g.event.as_str()).collect();
-            events.sort_unstable();
-            events.dedup();
-            events
-                .iter()
-                .map(|e| {
-                    round(
-                        games
-                            .iter()
-                            .filter(|g| g.event == *e)
-                            .filter_map(|g| g.change)
-                            .map(hundredths)
-                            .sum(),
-                    )
-                })
-                .sum()
-        }
-    }
-}
-
-/// An unrated player's pooled games and the first-rating formula (reference §6).
+/// An unrated player's pooled games and the first-rating formula (reference §6), as the engine
+/// recorded the pool after this list's period.
 fn explain_first_rating(
     w: &mut String,
     run: &RunFiles,
     games: &[Game],
+    record: Option<&PeriodRow>,
     now: Option<&ListRow>,
     list: Month,
     player: &str,
 ) {
     let rules = run.scenario.timeline.at_month(list.plus(-1));
-    let window = rules.initial.window_months;
     let month = list.to_string();
-    let earliest = list.plus(-(window - 1)).to_string();
+    let Some((record, from)) = record.and_then(|r| Some((r, r.pooled_from.as_deref()?))) else {
+        let _ = writeln!(
+            w,
+            "Unrated before this list, and no results counted towards a first rating on it: no rating on {month}"
+        );
+        return;
+    };
     let pooled: Vec<&Game> = games
         .iter()
         .filter(|g| {
             g.own.is_none()
-                && g.period <= month
-                && g.period >= earliest
+                && g.period.as_str() <= month.as_str()
+                && g.period.as_str() >= from
                 && g.opponent_rating.is_some()
         })
         .collect();
-    let _ = writeln!(w, "Unrated before this list. Games counted towards a first rating within {window} months (lists {earliest} to {month}):");
+    let window = rules.initial.window_months;
+    let _ = writeln!(w, "Unrated before this list. Games counted towards a first rating (lists {from} to {month}; the window is {window} months):");
     let _ = writeln!(
         w,
         "  #  {:<7}  {:<16}  {:>10}  {:>8}  {:>5}",
         "list", "event", "opponent", "rating", "score"
     );
-    let mut pool = PooledResults::default();
     for (i, g) in pooled.iter().enumerate() {
-        let rating = g.opponent_rating.unwrap_or(0);
-        pool.add(PooledResults {
-            games: 1,
-            half_points: (g.score * 2.0) as u32,
-            opponents: i64::from(rating),
-        });
         let _ = writeln!(
             w,
             "{:>3}  {:<7}  {:<16}  {:>10}  {:>8}  {:>5.1}",
@@ -259,10 +258,15 @@ fn explain_first_rating(
             g.period,
             short(&g.event),
             g.opponent,
-            rating,
+            g.opponent_rating.unwrap_or(0),
             g.score
         );
     }
+    let pool = PooledResults {
+        games: record.pooled_games.unwrap_or(0) as u32,
+        half_points: (record.pooled_points.unwrap_or(0.0) * 2.0).round() as u32,
+        opponents: record.pooled_opponents.unwrap_or(0),
+    };
     let initial = &rules.initial;
     let ra = if pool.games > 0 {
         pool.opponents as f64 / f64::from(pool.games)
@@ -288,11 +292,10 @@ fn explain_first_rating(
             pool.games + initial.dummy_games
         );
     }
-    let computed = initial.rating(&pool);
-    match (now, computed) {
-        (Some(r), Some(ru)) if r.new => {
+    match (now, record.rating) {
+        (Some(r), Some(ru)) if r.new && record.outcome == "first-rating" => {
             let note = if r.rating != ru {
-                format!(" (Ru = {ru} before a one-off event on this list, or results discarded by a fresh start)")
+                format!(" (Ru = {ru} before a one-off event on this list)")
             } else {
                 String::new()
             };
@@ -375,6 +378,31 @@ impl SideColumns {
             capped: bool_column(df, &format!("{side}_capped"))?,
         })
     }
+}
+
+fn player_periods(df: &DataFrame, player: &str) -> PolarsResult<Vec<PeriodRow>> {
+    let id = text_column(df, "id")?;
+    let month = text_column(df, "month")?;
+    let outcome = text_column(df, "outcome")?;
+    let change = int_column(df, "change")?;
+    let rating = int_column(df, "rating")?;
+    let pooled_from = text_column(df, "pooled_from")?;
+    let pooled_games = int_column(df, "pooled_games")?;
+    let pooled_points = float_column(df, "pooled_points")?;
+    let pooled_opponents = long_column(df, "pooled_opponents")?;
+    Ok((0..df.height())
+        .filter(|&i| id[i].as_deref() == Some(player))
+        .map(|i| PeriodRow {
+            month: month[i].clone().unwrap_or_default(),
+            outcome: outcome[i].clone().unwrap_or_default(),
+            change: change[i],
+            rating: rating[i],
+            pooled_from: pooled_from[i].clone(),
+            pooled_games: pooled_games[i].map(i64::from),
+            pooled_points: pooled_points[i],
+            pooled_opponents: pooled_opponents[i],
+        })
+        .collect())
 }
 
 fn player_rows(df: &DataFrame, player: &str) -> PolarsResult<Vec<ListRow>> {

@@ -115,6 +115,10 @@ pub fn int_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<i32>>> 
     Ok(df.column(name)?.i32()?.iter().collect())
 }
 
+pub fn long_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<i64>>> {
+    Ok(df.column(name)?.i64()?.iter().collect())
+}
+
 pub fn float_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>> {
     Ok(df.column(name)?.f64()?.iter().collect())
 }

@@ -178,10 +178,15 @@ fn a_killed_replay_leaves_a_complete_run() {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
-        let tables = ["games.parquet", "lists.parquet", "scenario.resolved.toml"]
-            .iter()
-            .map(|n| std::fs::read(d.join(n)).unwrap_or_default())
-            .collect();
+        let tables = [
+            "games.parquet",
+            "lists.parquet",
+            "periods.parquet",
+            "scenario.resolved.toml",
+        ]
+        .iter()
+        .map(|n| std::fs::read(d.join(n)).unwrap_or_default())
+        .collect();
         let summary: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(d.join("summary.json")).unwrap())
                 .unwrap();
@@ -217,6 +222,7 @@ fn a_killed_replay_leaves_a_complete_run() {
             [
                 "games.parquet",
                 "lists.parquet",
+                "periods.parquet",
                 "scenario.resolved.toml",
                 "summary.json"
             ],
