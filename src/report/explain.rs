@@ -48,6 +48,13 @@ struct ListRow {
 
 pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportError> {
     let run = RunFiles::open(dir)?;
+    if run.scenario.system != crate::systems::SystemConfig::Fide {
+        return Err(ReportError::NotFound(format!(
+            "{} was replayed under {}, and explain prints FIDE's calculation; the run's lists.parquet and games.parquet give its players' ratings and each game's expected score",
+            dir.display(),
+            run.scenario.system.kind().name()
+        )));
+    }
     let table = |e: PolarsError, name: &str| ReportError::Table {
         path: dir.join(name),
         message: e.to_string(),

@@ -272,6 +272,21 @@ fn every_rating_system_replays_and_scores() {
             resolved.contains(&format!("system = \"{system}\"").replace("elo-k20", "elo")),
             "{resolved}"
         );
+        // explain prints FIDE's calculation only, and says so.
+        let explained = elosim(&[
+            "explain",
+            out.to_str().unwrap(),
+            "--player",
+            "4",
+            "--period",
+            "2020-06",
+        ]);
+        assert!(!explained.status.success());
+        assert!(
+            text(&explained.stderr).contains("explain prints FIDE's calculation"),
+            "{}",
+            text(&explained.stderr)
+        );
         runs.push(out.display().to_string());
     }
     let mut args = vec![
