@@ -147,11 +147,23 @@ impl Csv {
             }
             values.clear();
             values.extend(fields.iter().map(|f| f.resolve(&self.text)));
-            let refs: Vec<&str> = values.iter().map(|v| v.as_ref()).collect();
-            f(line, Ok(&refs))?;
+            // The fields as &str without allocating for each record: a table has few columns.
+            let mut refs = [""; INLINE_FIELDS];
+            if values.len() <= INLINE_FIELDS {
+                for (r, v) in refs.iter_mut().zip(&values) {
+                    *r = v.as_ref();
+                }
+                f(line, Ok(&refs[..values.len()]))?;
+            } else {
+                let refs: Vec<&str> = values.iter().map(|v| v.as_ref()).collect();
+                f(line, Ok(&refs))?;
+            }
         }
     }
 }
+
+/// Records of up to this many fields are handed over without allocating.
+const INLINE_FIELDS: usize = 16;
 
 /// Bytes of a large CSV file read at a time.
 const BLOCK_BYTES: usize = 32 << 20;
