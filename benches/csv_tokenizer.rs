@@ -41,7 +41,15 @@ fn main() {
         let mut last = 0;
         csv.for_each_row(&mut |line, fields| {
             let f = fields.unwrap();
-            parse([f[0].as_bytes(), f[1].as_bytes(), f[2].as_bytes(), f[3].as_bytes()], &mut sum);
+            parse(
+                [
+                    f[0].as_bytes(),
+                    f[1].as_bytes(),
+                    f[2].as_bytes(),
+                    f[3].as_bytes(),
+                ],
+                &mut sum,
+            );
             last = line;
             Ok(())
         })

@@ -13,6 +13,12 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `value` rounded to `decimals` decimals, for figures written to JSON.
+pub fn round_to(value: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (value * scale).round() / scale
+}
+
 #[cfg(test)]
 mod tests {
     use super::thousands;

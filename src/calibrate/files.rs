@@ -6,13 +6,13 @@
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
-use serde_json::{json, Value as Json};
+use serde::Serialize;
 
 use crate::generate::world::file::set_values;
 use crate::generate::world::params::Value;
 use crate::output::atomic::StagedDir;
 use crate::output::tables::{table_error, write_parquet};
-use crate::output::{write_text, OutputError};
+use crate::output::{pretty_json, write_text, OutputError};
 
 use super::{Calibration, Fit, Record, TargetDistance};
 
@@ -28,9 +28,10 @@ pub fn write_calibration(
     let path = at("evaluations.parquet");
     let mut frame = evaluations(calibration, fit).map_err(table_error(&path))?;
     write_parquet(&path, &mut frame)?;
-    let mut summary = serde_json::to_string_pretty(&summary(calibration, fit)).unwrap_or_default();
-    summary.push('\n');
-    write_text(&at("summary.json"), &summary)?;
+    write_text(
+        &at("summary.json"),
+        &pretty_json(&summary(calibration, fit)),
+    )?;
     staged.commit()
 }
 
@@ -202,51 +203,93 @@ fn evaluations(calibration: &Calibration, fit: &Fit) -> PolarsResult<DataFrame> 
     DataFrame::new(records.len(), columns)
 }
 
-fn record_json(calibration: &Calibration, record: &Record) -> Json {
-    let mut targets = serde_json::Map::new();
-    for (i, figure) in figures(calibration) {
-        targets.insert(
-            figure.name,
-            json!((figure.get)(&record.evaluation.distances[i])),
-        );
-    }
-    json!({
-        "objective": record.evaluation.objective,
-        "generation": record.generation,
-        "figures": targets,
-    })
+/// The calibration's `summary.json`: its settings, each parameter's range, start and best, and
+/// the start's and the best evaluation's figures.
+#[derive(Serialize)]
+struct Summary<'a> {
+    elosim: &'static str,
+    calibration: String,
+    world: &'a str,
+    scenario: String,
+    scale: f64,
+    seeds: &'a [u64],
+    budget: usize,
+    population: usize,
+    optimiser_seed: u64,
+    evaluations: usize,
+    best_evaluation: usize,
+    parameters: Vec<ParameterJson>,
+    start: RecordJson,
+    best: RecordJson,
 }
 
-fn summary(calibration: &Calibration, fit: &Fit) -> Json {
-    let parameters: Vec<Json> = calibration
-        .parameters
-        .iter()
-        .enumerate()
-        .map(|(k, b)| {
-            json!({
-                "key": b.param.key,
-                "unit": b.param.unit,
-                "min": b.min,
-                "max": b.max,
-                "start": fit.start().values[k],
-                "best": fit.best().values[k],
+#[derive(Serialize)]
+struct ParameterJson {
+    key: &'static str,
+    unit: &'static str,
+    min: f64,
+    max: f64,
+    start: f64,
+    best: f64,
+}
+
+/// One evaluation: the objective, its generation, and every target's figures by name.
+#[derive(Serialize)]
+struct RecordJson {
+    objective: f64,
+    generation: u32,
+    figures: InOrder,
+}
+
+/// Figures by name, in the order of the calibration's targets.
+struct InOrder(Vec<(String, Option<f64>)>);
+
+impl Serialize for InOrder {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, value)| (name, value)))
+    }
+}
+
+fn record_json(calibration: &Calibration, record: &Record) -> RecordJson {
+    RecordJson {
+        objective: record.evaluation.objective,
+        generation: record.generation,
+        figures: InOrder(
+            figures(calibration)
+                .into_iter()
+                .map(|(i, figure)| (figure.name, (figure.get)(&record.evaluation.distances[i])))
+                .collect(),
+        ),
+    }
+}
+
+fn summary<'a>(calibration: &'a Calibration, fit: &Fit) -> Summary<'a> {
+    Summary {
+        elosim: env!("CARGO_PKG_VERSION"),
+        calibration: calibration.file.display().to_string(),
+        world: &calibration.world_source,
+        scenario: calibration.scenario.file.display().to_string(),
+        scale: calibration.scale,
+        seeds: &calibration.seeds,
+        budget: calibration.budget,
+        population: calibration.population,
+        optimiser_seed: calibration.seed,
+        evaluations: fit.records.len(),
+        best_evaluation: fit.best,
+        parameters: calibration
+            .parameters
+            .iter()
+            .enumerate()
+            .map(|(k, b)| ParameterJson {
+                key: b.param.key,
+                unit: b.param.unit,
+                min: b.min,
+                max: b.max,
+                start: fit.start().values[k],
+                best: fit.best().values[k],
             })
-        })
-        .collect();
-    json!({
-        "elosim": env!("CARGO_PKG_VERSION"),
-        "calibration": calibration.file.display().to_string(),
-        "world": calibration.world_source,
-        "scenario": calibration.scenario.file.display().to_string(),
-        "scale": calibration.scale,
-        "seeds": calibration.seeds,
-        "budget": calibration.budget,
-        "population": calibration.population,
-        "optimiser_seed": calibration.seed,
-        "evaluations": fit.records.len(),
-        "best_evaluation": fit.best,
-        "parameters": parameters,
-        "start": record_json(calibration, fit.start()),
-        "best": record_json(calibration, fit.best()),
-    })
+            .collect(),
+        start: record_json(calibration, fit.start()),
+        best: record_json(calibration, fit.best()),
+    }
 }

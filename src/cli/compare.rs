@@ -150,8 +150,7 @@ fn with_truth(args: &Args, truth: &std::path::Path, format: Format) -> anyhow::R
         .collect::<Result<Vec<_>, _>>()?;
     let text = match format {
         Format::Json => {
-            let all: Vec<serde_json::Value> = drifts.iter().map(Drift::json).collect();
-            format!("{}\n", serde_json::to_string_pretty(&all)?)
+            crate::output::pretty_json(&drifts.iter().map(Drift::json).collect::<Vec<_>>())
         }
         Format::Csv => {
             let mut out = String::new();

@@ -5,8 +5,8 @@ use anyhow::Context;
 use super::{first_month, last_month, write_output};
 use crate::model::Month;
 use crate::report::crosstable::{
-    choose, difference_text, read_published, Against, Below, Crosstable, Distance, Expectation,
-    Format, Grouping, Selection, Thresholds,
+    choose, difference_text, read_published, Against, Below, Crosstable, CrosstableJson, Distance,
+    Expectation, Format, Grouping, Selection, Thresholds,
 };
 use crate::report::game_source::{read_rated_games, RatedGames};
 
@@ -144,10 +144,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut text = first.render(format, &first_title);
     if let Some((second, second_title)) = &second {
         text = match format {
-            Format::Json => {
-                let both = serde_json::json!({"first": first.json(&first_title), "second": second.json(second_title)});
-                format!("{}\n", serde_json::to_string_pretty(&both)?)
-            }
+            Format::Json => crate::output::pretty_json(&Both {
+                first: first.json(&first_title),
+                second: second.json(second_title),
+            }),
             Format::Csv => {
                 let tagged = |t: &Crosstable, tag: &str| {
                     t.render(Format::Csv, "")
@@ -272,4 +272,11 @@ fn vs_path(path: &Path) -> PathBuf {
         .map(|e| e.to_string_lossy().into_owned())
         .unwrap_or_default();
     path.with_file_name(format!("{stem}-vs.{extension}"))
+}
+
+/// Two tables side by side, as `--vs … --format json` writes them.
+#[derive(serde::Serialize)]
+struct Both<'a> {
+    first: CrosstableJson<'a>,
+    second: CrosstableJson<'a>,
 }

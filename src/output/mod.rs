@@ -33,6 +33,13 @@ pub struct WriteOptions {
     pub csv: bool,
 }
 
+/// A value as pretty JSON with a final newline, as every JSON file and `--format json` is written.
+pub fn pretty_json(value: &impl serde::Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("derived JSON always serializes");
+    text.push('\n');
+    text
+}
+
 pub fn write_text(path: &Path, text: &str) -> Result<(), OutputError> {
     std::fs::write(path, text).map_err(|source| OutputError::Io {
         path: path.to_path_buf(),

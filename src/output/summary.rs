@@ -1,9 +1,9 @@
 //! `summary.json`: what a run read, skipped and produced, list by list.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::ingest::IngestReport;
-use crate::replay::Run;
+use crate::replay::{ListSummary, Run};
 use crate::scenario::Scenario;
 
 /// How long reading and replaying took; the only part of a run's outputs that differs between
@@ -18,61 +18,154 @@ pub struct Timing {
     pub threads: usize,
 }
 
+/// `summary.json`, field by field in the order written.
+#[derive(Serialize)]
+struct Summary<'a> {
+    elosim: &'static str,
+    scenario: &'a str,
+    system: &'static str,
+    first_list: Option<String>,
+    last_list: Option<String>,
+    starting_list: StartingList<'a>,
+    inputs: Vec<Checksum>,
+    games: GameCounts<'a>,
+    players: PlayerCounts,
+    lists: Vec<ListCounts>,
+    timing: Seconds,
+}
+
+#[derive(Serialize)]
+struct StartingList<'a> {
+    month: String,
+    source: &'a Option<String>,
+    players: usize,
+}
+
+#[derive(Serialize)]
+struct Checksum {
+    path: String,
+    sha256: String,
+}
+
+#[derive(Serialize)]
+struct GameCounts<'a> {
+    format: &'static str,
+    read: usize,
+    skipped_invalid: Vec<Skipped<'a>>,
+    before_run: usize,
+    after_run: usize,
+    moved_to_next_list: usize,
+    rated_or_counted: usize,
+    not_counted: usize,
+}
+
+#[derive(Serialize)]
+struct Skipped<'a> {
+    reason: &'a str,
+    rows: usize,
+    first: &'a str,
+}
+
+#[derive(Serialize)]
+struct PlayerCounts {
+    ids: usize,
+    new: usize,
+    delisted: usize,
+    on_last_list: usize,
+}
+
+#[derive(Serialize)]
+struct ListCounts {
+    month: String,
+    players: usize,
+    new: usize,
+    delisted: usize,
+    games: usize,
+    games_not_counted: usize,
+}
+
+#[derive(Serialize)]
+struct Seconds {
+    read_seconds: f64,
+    intern_seconds: f64,
+    replay_seconds: f64,
+    write_lists_seconds: f64,
+    write_games_seconds: f64,
+    threads: usize,
+}
+
 pub fn summary_json(
     scenario: &Scenario,
     run: &Run,
     report: &IngestReport,
     timing: &Timing,
 ) -> String {
-    let lists: Vec<Value> = run
-        .summaries
-        .iter()
-        .map(|s| json!({ "month": s.month.to_string(), "players": s.players, "new": s.new, "delisted": s.delisted, "games": s.games, "games_not_counted": s.games_not_counted }))
-        .collect();
-    let skipped: Vec<Value> = report
-        .skipped
-        .iter()
-        .map(|(reason, (count, first))| json!({ "reason": reason, "rows": count, "first": first }))
-        .collect();
-    let checksums: Vec<Value> = report
-        .checksums
-        .iter()
-        .map(|(path, sha)| json!({ "path": path.display().to_string(), "sha256": sha }))
-        .collect();
-    let total =
-        |f: fn(&crate::replay::ListSummary) -> usize| run.summaries.iter().map(f).sum::<usize>();
-    let value = json!({
-        "elosim": env!("CARGO_PKG_VERSION"),
-        "scenario": scenario.name,
-        "system": scenario.system.kind().name(),
-        "first_list": run.lists.get(1).map(|m| m.to_string()),
-        "last_list": run.lists.last().map(|m| m.to_string()),
-        "starting_list": { "month": run.lists[0].to_string(), "source": report.start_list, "players": report.start_list_players },
-        "inputs": checksums,
-        "games": {
-            "format": report.format.name(),
-            "read": report.games_read,
-            "skipped_invalid": skipped,
-            "before_run": run.skipped.before_run,
-            "after_run": run.skipped.after_run,
-            "moved_to_next_list": run.skipped.moved_to_next_list,
-            "rated_or_counted": total(|s| s.games),
-            "not_counted": total(|s| s.games_not_counted),
+    let total = |f: fn(&ListSummary) -> usize| run.summaries.iter().map(f).sum::<usize>();
+    let summary = Summary {
+        elosim: env!("CARGO_PKG_VERSION"),
+        scenario: &scenario.name,
+        system: scenario.system.kind().name(),
+        first_list: run.lists.get(1).map(|m| m.to_string()),
+        last_list: run.lists.last().map(|m| m.to_string()),
+        starting_list: StartingList {
+            month: run.lists[0].to_string(),
+            source: &report.start_list,
+            players: report.start_list_players,
         },
-        "players": { "ids": report.players, "new": total(|s| s.new), "delisted": total(|s| s.delisted), "on_last_list": run.summaries.last().map_or(0, |s| s.players) },
-        "lists": lists,
-        "timing": {
-            "read_seconds": round3(timing.read_seconds),
-            "intern_seconds": round3(report.intern_seconds),
-            "replay_seconds": round3(timing.replay_seconds),
-            "write_lists_seconds": round3(timing.lists_seconds),
-            "write_games_seconds": round3(timing.games_seconds),
-            "threads": timing.threads,
+        inputs: report
+            .checksums
+            .iter()
+            .map(|(path, sha)| Checksum {
+                path: path.display().to_string(),
+                sha256: sha.clone(),
+            })
+            .collect(),
+        games: GameCounts {
+            format: report.format.name(),
+            read: report.games_read,
+            skipped_invalid: report
+                .skipped
+                .iter()
+                .map(|(reason, (rows, first))| Skipped {
+                    reason,
+                    rows: *rows,
+                    first,
+                })
+                .collect(),
+            before_run: run.skipped.before_run,
+            after_run: run.skipped.after_run,
+            moved_to_next_list: run.skipped.moved_to_next_list,
+            rated_or_counted: total(|s| s.games),
+            not_counted: total(|s| s.games_not_counted),
         },
-    });
-    let mut text = serde_json::to_string_pretty(&value).expect("a JSON value always serializes");
-    text.push('\n');
-    text
+        players: PlayerCounts {
+            ids: report.players,
+            new: total(|s| s.new),
+            delisted: total(|s| s.delisted),
+            on_last_list: run.summaries.last().map_or(0, |s| s.players),
+        },
+        lists: run
+            .summaries
+            .iter()
+            .map(|s| ListCounts {
+                month: s.month.to_string(),
+                players: s.players,
+                new: s.new,
+                delisted: s.delisted,
+                games: s.games,
+                games_not_counted: s.games_not_counted,
+            })
+            .collect(),
+        timing: Seconds {
+            read_seconds: round3(timing.read_seconds),
+            intern_seconds: round3(report.intern_seconds),
+            replay_seconds: round3(timing.replay_seconds),
+            write_lists_seconds: round3(timing.lists_seconds),
+            write_games_seconds: round3(timing.games_seconds),
+            threads: timing.threads,
+        },
+    };
+    crate::output::pretty_json(&summary)
 }
 
 fn round3(seconds: f64) -> f64 {

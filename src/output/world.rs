@@ -11,7 +11,7 @@ use crate::model::Month;
 
 use super::atomic::StagedDir;
 use super::tables::{enum_column, int_column, table_error, write_parquet, Batched};
-use super::OutputError;
+use super::{pretty_json, OutputError};
 
 /// The open directory of a world being generated.
 pub struct WorldWriter {
@@ -178,6 +178,28 @@ impl WorldWriter {
     }
 }
 
+/// A world's `summary.json`.
+#[derive(serde::Serialize)]
+struct WorldSummary<'a> {
+    elosim: &'static str,
+    world: &'a str,
+    scale: f64,
+    seed: u64,
+    first_month: String,
+    last_month: String,
+    players: usize,
+    start_list: usize,
+    games: u64,
+    years: Vec<YearCounts>,
+}
+
+#[derive(serde::Serialize)]
+struct YearCounts {
+    year: i32,
+    games: u64,
+    new_players: u64,
+}
+
 impl WorldWriter {
     /// What was generated, year by year (no timing, so that equal seeds give equal files).
     fn summary(&self, world: &World) -> String {
@@ -188,32 +210,26 @@ impl WorldWriter {
                 .entry(s.start.plus(p.first_month as i32).year())
                 .or_default() += 1;
         }
-        let years: Vec<serde_json::Value> = self
-            .games_by_year
-            .iter()
-            .map(|(year, games)| {
-                serde_json::json!({
-                    "year": year,
-                    "games": games,
-                    "new_players": newcomers.get(year).copied().unwrap_or(0),
+        pretty_json(&WorldSummary {
+            elosim: env!("CARGO_PKG_VERSION"),
+            world: &s.name,
+            scale: s.scale,
+            seed: s.seed,
+            first_month: s.start.to_string(),
+            last_month: s.start.plus(s.months as i32 - 1).to_string(),
+            players: world.players.len(),
+            start_list: world.start_list.len(),
+            games: world.games,
+            years: self
+                .games_by_year
+                .iter()
+                .map(|(&year, &games)| YearCounts {
+                    year,
+                    games,
+                    new_players: newcomers.get(&year).copied().unwrap_or(0),
                 })
-            })
-            .collect();
-        let value = serde_json::json!({
-            "elosim": env!("CARGO_PKG_VERSION"),
-            "world": s.name,
-            "scale": s.scale,
-            "seed": s.seed,
-            "first_month": s.start.to_string(),
-            "last_month": s.start.plus(s.months as i32 - 1).to_string(),
-            "players": world.players.len(),
-            "start_list": world.start_list.len(),
-            "games": world.games,
-            "years": years,
-        });
-        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        text.push('\n');
-        text
+                .collect(),
+        })
     }
 }
 

@@ -2,7 +2,7 @@
 //! its rating advantage, in bins, one series per era or source, against the theoretical curve.
 //! Games between equally rated players have no favourite and are left out.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::model::Month;
 use crate::plot::{by_date, categorical, LineChart, Picture, Series};
@@ -10,7 +10,8 @@ use crate::rules::expected::fide_pd;
 
 use super::crosstable::{Expectation, Format};
 use super::game_source::RatedGames;
-use crate::numbers::thousands;
+use crate::numbers::{round_to, thousands};
+use crate::output::pretty_json;
 
 /// A span of months: one era of a curve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,30 +239,29 @@ impl Curve {
                 }
                 out
             }
-            Format::Json => {
-                let rows: Vec<Value> = self
+            Format::Json => pretty_json(&CurveJson {
+                title,
+                expected: self.expectation.name(),
+                width: self.bins.width,
+                min: self.bins.min,
+                max: self.bins.max,
+                min_games: self.min_games,
+                points: self
                     .rows()
                     .into_iter()
-                    .map(|(name, low, p)| {
-                        json!({
-                            "series": name, "bin_low": low, "bin_high": low + self.bins.width,
-                            "games": p.games, "mean_advantage": round(p.mean_advantage(), 2),
-                            "score": round(p.score(), 6), "expected": round(p.expected(), 6),
-                            "diff": round((p.score() - p.expected()) * 100.0, 4),
-                            "few_games": p.games < self.min_games,
-                        })
+                    .map(|(series, low, p)| PointJson {
+                        series,
+                        bin_low: low,
+                        bin_high: low + self.bins.width,
+                        games: p.games,
+                        mean_advantage: round_to(p.mean_advantage(), 2),
+                        score: round_to(p.score(), 6),
+                        expected: round_to(p.expected(), 6),
+                        diff: round_to((p.score() - p.expected()) * 100.0, 4),
+                        few_games: p.games < self.min_games,
                     })
-                    .collect();
-                let value = json!({
-                    "title": title, "expected": self.expectation.name(), "width": self.bins.width,
-                    "min": self.bins.min, "max": self.bins.max, "min_games": self.min_games,
-                    "points": rows,
-                });
-                format!(
-                    "{}\n",
-                    serde_json::to_string_pretty(&value).unwrap_or_default()
-                )
-            }
+                    .collect(),
+            }),
             Format::Text | Format::Md => self.table_text(format, title),
         }
     }
@@ -412,9 +412,29 @@ fn csv_text(text: &str) -> String {
     }
 }
 
-fn round(value: f64, decimals: i32) -> f64 {
-    let scale = 10f64.powi(decimals);
-    (value * scale).round() / scale
+/// An expectation curve as `--format json` writes it.
+#[derive(Serialize)]
+struct CurveJson<'a> {
+    title: &'a str,
+    expected: &'static str,
+    width: i32,
+    min: i32,
+    max: i32,
+    min_games: u64,
+    points: Vec<PointJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct PointJson<'a> {
+    series: &'a str,
+    bin_low: i32,
+    bin_high: i32,
+    games: u64,
+    mean_advantage: f64,
+    score: f64,
+    expected: f64,
+    diff: f64,
+    few_games: bool,
 }
 
 #[cfg(test)]

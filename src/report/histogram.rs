@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::ingest::{read_list_ratings, Skips};
 use crate::model::Month;
@@ -15,6 +15,7 @@ use super::game_source::month_column;
 use super::run_files::{ReportError, RunFiles};
 use super::TextTable;
 use crate::numbers::thousands;
+use crate::output::pretty_json;
 
 /// One list's ratings.
 #[derive(Clone, Debug)]
@@ -116,6 +117,22 @@ pub struct Histogram {
     pub lists: Vec<(Month, Vec<u64>, u64)>,
 }
 
+/// A histogram as `--format json` writes it.
+#[derive(Serialize)]
+struct HistogramJson<'a> {
+    title: &'a str,
+    width: i32,
+    bins: &'a [i32],
+    lists: Vec<ListJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct ListJson<'a> {
+    month: String,
+    players: u64,
+    counts: &'a [u64],
+}
+
 impl Histogram {
     pub fn build(lists: &[MonthRatings], width: i32) -> Histogram {
         let bin = |r: i32| r.div_euclid(width) * width;
@@ -149,21 +166,20 @@ impl Histogram {
                 }
                 out
             }
-            Format::Json => {
-                let lists: Vec<Value> = self
+            Format::Json => pretty_json(&HistogramJson {
+                title,
+                width: self.width,
+                bins: &self.bins,
+                lists: self
                     .lists
                     .iter()
-                    .map(|(month, counts, total)| {
-                        json!({"month": month.to_string(), "players": total, "counts": counts})
+                    .map(|(month, counts, players)| ListJson {
+                        month: month.to_string(),
+                        players: *players,
+                        counts,
                     })
-                    .collect();
-                let value =
-                    json!({"title": title, "width": self.width, "bins": self.bins, "lists": lists});
-                format!(
-                    "{}\n",
-                    serde_json::to_string_pretty(&value).unwrap_or_default()
-                )
-            }
+                    .collect(),
+            }),
             Format::Text | Format::Md => {
                 let mut table = TextTable::default();
                 let mut header = vec!["rating".to_string()];

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use polars::prelude::*;
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::model::{IdMap, Month};
 use crate::plot::{categorical, LineChart, Picture, Series};
@@ -16,7 +16,8 @@ use super::crosstable::{Format, Selection};
 use super::game_source::month_column;
 use super::run_files::{id_keys, ReportError, RunFiles};
 use super::TextTable;
-use crate::numbers::thousands;
+use crate::numbers::{round_to, thousands};
+use crate::output::pretty_json;
 
 /// Expected scores are clipped to this distance from 0 and 1 for the logarithms.
 const CLIP: f64 = 0.001;
@@ -226,45 +227,56 @@ impl Score {
         }
     }
 
-    fn json(&self) -> Value {
-        let calibration: Vec<Value> = self
-            .calibration
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.games > 0)
-            .map(|(i, b)| {
-                json!({"bin_low": i as f64 / BINS as f64, "games": b.games,
-                       "expected": round(b.expected(), 5), "actual": round(b.actual(), 5)})
-            })
-            .collect();
-        json!({
-            "run": self.name,
-            "games": self.games,
-            "unscored": self.unscored,
-            "deviance": round(self.deviance, 4),
-            "log_loss": round(self.log_loss, 6),
-            "kaggle_rmse": round(self.kaggle_rmse, 6),
-            "player_months": self.player_months,
-            "calibration": calibration,
-        })
+    fn json(&self) -> ScoreJson<'_> {
+        ScoreJson {
+            run: &self.name,
+            games: self.games,
+            unscored: self.unscored,
+            deviance: round_to(self.deviance, 4),
+            log_loss: round_to(self.log_loss, 6),
+            kaggle_rmse: round_to(self.kaggle_rmse, 6),
+            player_months: self.player_months,
+            calibration: self
+                .calibration
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.games > 0)
+                .map(|(i, b)| BinJson {
+                    bin_low: i as f64 / BINS as f64,
+                    games: b.games,
+                    expected: round_to(b.expected(), 5),
+                    actual: round_to(b.actual(), 5),
+                })
+                .collect(),
+        }
     }
 }
 
-fn round(value: f64, decimals: i32) -> f64 {
-    let scale = 10f64.powi(decimals);
-    (value * scale).round() / scale
+/// One run's score as `--format json` writes it.
+#[derive(Serialize)]
+struct ScoreJson<'a> {
+    run: &'a str,
+    games: u64,
+    unscored: u64,
+    deviance: f64,
+    log_loss: f64,
+    kaggle_rmse: f64,
+    player_months: u64,
+    calibration: Vec<BinJson>,
+}
+
+#[derive(Serialize)]
+struct BinJson {
+    bin_low: f64,
+    games: u64,
+    expected: f64,
+    actual: f64,
 }
 
 /// Several runs' scores side by side.
 pub fn render(scores: &[Score], format: Format, window: &str) -> String {
     match format {
-        Format::Json => {
-            let all: Vec<Value> = scores.iter().map(Score::json).collect();
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&all).unwrap_or_default()
-            )
-        }
+        Format::Json => pretty_json(&scores.iter().map(Score::json).collect::<Vec<_>>()),
         Format::Csv => {
             let mut out =
                 String::from("run,games,unscored,deviance,log_loss,kaggle_rmse,player_months\n");

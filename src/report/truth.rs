@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use polars::prelude::*;
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::model::Month;
 use crate::named::named_enum;
@@ -17,7 +17,8 @@ use super::crosstable::Format;
 use super::game_source::month_column;
 use super::run_files::{ReportError, RunFiles};
 use super::TextTable;
-use crate::numbers::thousands;
+use crate::numbers::{round_to, thousands};
+use crate::output::pretty_json;
 
 /// Players' true strength by month (a world's `truth.parquet`), keyed by id as text.
 pub struct Truth {
@@ -84,6 +85,30 @@ pub struct Drift {
     pub bands: Vec<i32>,
     /// (January, per band, all players).
     pub years: Vec<(Month, Vec<Cell>, Cell)>,
+}
+
+/// A run's drift from the truth as `--format json` writes it.
+#[derive(Serialize)]
+pub struct DriftJson<'a> {
+    run: &'a str,
+    by: &'static str,
+    width: i32,
+    years: Vec<YearJson>,
+}
+
+#[derive(Serialize)]
+struct YearJson {
+    month: String,
+    players: u64,
+    mean_diff: Option<f64>,
+    bands: Vec<BandJson>,
+}
+
+#[derive(Serialize)]
+struct BandJson {
+    band: i32,
+    players: u64,
+    mean_diff: Option<f64>,
 }
 
 impl Drift {
@@ -191,10 +216,7 @@ impl Drift {
                 }
                 out
             }
-            Format::Json => format!(
-                "{}\n",
-                serde_json::to_string_pretty(&self.json()).unwrap_or_default()
-            ),
+            Format::Json => pretty_json(&self.json()),
             Format::Text | Format::Md => {
                 let mut table = TextTable::default();
                 let mut header = vec!["list".to_string(), "all".to_string()];
@@ -224,22 +246,33 @@ impl Drift {
         }
     }
 
-    pub fn json(&self) -> Value {
-        let years: Vec<Value> = self
-            .years
-            .iter()
-            .map(|(m, cells, all)| {
-                let bands: Vec<Value> = self
-                    .bands
-                    .iter()
-                    .zip(cells)
-                    .filter(|(_, c)| c.0 > 0)
-                    .map(|(b, c)| json!({"band": b, "players": c.0, "mean_diff": Drift::mean(*c).map(|v| (v * 100.0).round() / 100.0)}))
-                    .collect();
-                json!({"month": m.to_string(), "players": all.0, "mean_diff": Drift::mean(*all).map(|v| (v * 100.0).round() / 100.0), "bands": bands})
-            })
-            .collect();
-        json!({"run": self.name, "by": self.by.name(), "width": self.width, "years": years})
+    pub fn json(&self) -> DriftJson<'_> {
+        let mean = |cell: Cell| Drift::mean(cell).map(|v| round_to(v, 2));
+        DriftJson {
+            run: &self.name,
+            by: self.by.name(),
+            width: self.width,
+            years: self
+                .years
+                .iter()
+                .map(|(m, cells, all)| YearJson {
+                    month: m.to_string(),
+                    players: all.0,
+                    mean_diff: mean(*all),
+                    bands: self
+                        .bands
+                        .iter()
+                        .zip(cells)
+                        .filter(|(_, c)| c.0 > 0)
+                        .map(|(&band, c)| BandJson {
+                            band,
+                            players: c.0,
+                            mean_diff: mean(*c),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use polars::prelude::*;
 
@@ -18,7 +18,8 @@ use super::crosstable::Format;
 use super::game_source::month_column;
 use super::run_files::{text_column, ReportError, RunFiles};
 use super::TextTable;
-use crate::numbers::thousands;
+use crate::numbers::{round_to, thousands};
+use crate::output::pretty_json;
 
 mod runs;
 
@@ -430,42 +431,78 @@ fn absences(
     Ok(counts)
 }
 
-fn round(value: f64, decimals: i32) -> f64 {
-    let scale = 10f64.powi(decimals);
-    (value * scale).round() / scale
+/// A comparison as `--format json` writes it: the figures over every player on both lists, then
+/// per band of B's rating.
+#[derive(Serialize)]
+pub struct ComparisonJson<'a> {
+    a: &'a str,
+    b: &'a str,
+    both: usize,
+    only_a: usize,
+    only_b: usize,
+    #[serde(flatten)]
+    figures: Figures,
+    only_a_reasons: BTreeMap<&'static str, usize>,
+    only_b_reasons: BTreeMap<&'static str, usize>,
+    bands: Vec<BandJson>,
+    largest: Vec<LargestJson<'a>>,
 }
 
-fn stats_json(s: &Stats) -> Value {
-    json!({
-        "both": s.both,
-        "mean_diff": round(s.mean_diff, 3),
-        "median_diff": s.median_diff,
-        "rmse": round(s.rmse, 3),
-        "mae": round(s.mae, 3),
-        "within_0": round(s.within[0], 4),
-        "within_5": round(s.within[1], 4),
-        "within_10": round(s.within[2], 4),
-        "within_25": round(s.within[3], 4),
-        "spearman": if s.spearman.is_nan() { Value::Null } else { json!(round(s.spearman, 5)) },
-    })
+#[derive(Serialize)]
+struct BandJson {
+    band: i32,
+    both: usize,
+    #[serde(flatten)]
+    figures: Figures,
 }
 
-fn reasons_json(counts: &BTreeMap<Absence, usize>) -> Value {
-    Value::Object(
-        counts
-            .iter()
-            .map(|(k, v)| (k.name().to_string(), json!(v)))
-            .collect(),
-    )
+/// The statistics of one set of players, rounded as written.
+#[derive(Serialize)]
+struct Figures {
+    mean_diff: f64,
+    median_diff: f64,
+    rmse: f64,
+    mae: f64,
+    within_0: f64,
+    within_5: f64,
+    within_10: f64,
+    within_25: f64,
+    /// `null` when it is undefined (every rating the same).
+    spearman: Option<f64>,
+}
+
+impl Figures {
+    fn of(s: &Stats) -> Figures {
+        Figures {
+            mean_diff: round_to(s.mean_diff, 3),
+            median_diff: s.median_diff,
+            rmse: round_to(s.rmse, 3),
+            mae: round_to(s.mae, 3),
+            within_0: round_to(s.within[0], 4),
+            within_5: round_to(s.within[1], 4),
+            within_10: round_to(s.within[2], 4),
+            within_25: round_to(s.within[3], 4),
+            spearman: (!s.spearman.is_nan()).then(|| round_to(s.spearman, 5)),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct LargestJson<'a> {
+    id: &'a str,
+    a: i32,
+    b: i32,
+    diff: i32,
+}
+
+fn reasons(counts: &BTreeMap<Absence, usize>) -> BTreeMap<&'static str, usize> {
+    counts.iter().map(|(k, v)| (k.name(), *v)).collect()
 }
 
 impl Comparison {
     pub fn render(&self, format: Format) -> String {
         match format {
-            Format::Json => format!(
-                "{}\n",
-                serde_json::to_string_pretty(&self.json()).unwrap_or_default()
-            ),
+            Format::Json => pretty_json(&self.json()),
             Format::Csv => {
                 let mut out = String::from(
                     "band,both,mean_diff,median_diff,rmse,mae,within_0,within_5,within_10,within_25,spearman\n",
@@ -495,38 +532,36 @@ impl Comparison {
         }
     }
 
-    pub fn json(&self) -> Value {
-        let mut m = serde_json::Map::new();
-        m.insert("a".into(), json!(self.a));
-        m.insert("b".into(), json!(self.b));
-        m.insert("both".into(), json!(self.overall.both));
-        m.insert("only_a".into(), json!(self.only_a.values().sum::<usize>()));
-        m.insert("only_b".into(), json!(self.only_b.values().sum::<usize>()));
-        if let Value::Object(stats) = stats_json(&self.overall) {
-            m.extend(stats.into_iter().filter(|(k, _)| k != "both"));
+    pub fn json(&self) -> ComparisonJson<'_> {
+        ComparisonJson {
+            a: &self.a,
+            b: &self.b,
+            both: self.overall.both,
+            only_a: self.only_a.values().sum(),
+            only_b: self.only_b.values().sum(),
+            figures: Figures::of(&self.overall),
+            only_a_reasons: reasons(&self.only_a),
+            only_b_reasons: reasons(&self.only_b),
+            bands: self
+                .bands
+                .iter()
+                .map(|(band, s)| BandJson {
+                    band: *band,
+                    both: s.both,
+                    figures: Figures::of(s),
+                })
+                .collect(),
+            largest: self
+                .largest
+                .iter()
+                .map(|(id, a, b)| LargestJson {
+                    id,
+                    a: *a,
+                    b: *b,
+                    diff: b - a,
+                })
+                .collect(),
         }
-        m.insert("only_a_reasons".into(), reasons_json(&self.only_a));
-        m.insert("only_b_reasons".into(), reasons_json(&self.only_b));
-        let bands: Vec<Value> = self
-            .bands
-            .iter()
-            .map(|(band, s)| {
-                let mut v = serde_json::Map::new();
-                v.insert("band".into(), json!(band));
-                if let Value::Object(stats) = stats_json(s) {
-                    v.extend(stats);
-                }
-                Value::Object(v)
-            })
-            .collect();
-        m.insert("bands".into(), json!(bands));
-        let largest: Vec<Value> = self
-            .largest
-            .iter()
-            .map(|(id, a, b)| json!({"id": id, "a": a, "b": b, "diff": b - a}))
-            .collect();
-        m.insert("largest".into(), json!(largest));
-        Value::Object(m)
     }
 
     fn text(&self) -> String {

@@ -12,6 +12,8 @@ use super::super::game_source::month_column;
 use super::super::run_files::{id_keys, ReportError, RunFiles};
 use super::super::TextTable;
 use super::Format;
+use crate::numbers::round_to;
+use crate::output::pretty_json;
 
 /// A run's lists as (month, player key, rating) rows, players keyed by number.
 struct RunRows {
@@ -66,6 +68,22 @@ pub struct OverTime {
     pub a: String,
     pub b: String,
     pub months: Vec<MonthDiff>,
+}
+
+/// The monthly series as `--format json` writes it.
+#[derive(serde::Serialize)]
+struct OverTimeJson<'a> {
+    a: &'a str,
+    b: &'a str,
+    months: Vec<MonthJson>,
+}
+
+#[derive(serde::Serialize)]
+struct MonthJson {
+    month: String,
+    both: u64,
+    mean_diff: f64,
+    rmse: f64,
 }
 
 /// Rows of one run grouped by month: month → (key → rating).
@@ -126,18 +144,20 @@ impl OverTime {
                 }
                 out
             }
-            Format::Json => {
-                let rows: Vec<serde_json::Value> = self
+            Format::Json => pretty_json(&OverTimeJson {
+                a: &self.a,
+                b: &self.b,
+                months: self
                     .months
                     .iter()
-                    .map(|m| serde_json::json!({"month": m.month.to_string(), "both": m.both, "mean_diff": (m.mean() * 1000.0).round() / 1000.0, "rmse": (m.rmse() * 1000.0).round() / 1000.0}))
-                    .collect();
-                let value = serde_json::json!({"a": self.a, "b": self.b, "months": rows});
-                format!(
-                    "{}\n",
-                    serde_json::to_string_pretty(&value).unwrap_or_default()
-                )
-            }
+                    .map(|m| MonthJson {
+                        month: m.month.to_string(),
+                        both: m.both,
+                        mean_diff: round_to(m.mean(), 3),
+                        rmse: round_to(m.rmse(), 3),
+                    })
+                    .collect(),
+            }),
             Format::Text | Format::Md => {
                 let mut table = TextTable::default();
                 table.push(

@@ -2,6 +2,7 @@
 //! 0, +5, −10, +25, −20, +40, 0, +10, −1, 0 (sum 49, squares 2851, absolute 111).
 
 use super::*;
+use serde_json::json;
 
 fn list(label: &str, players: &[(&str, i32, bool)]) -> List {
     List {
@@ -111,7 +112,7 @@ fn players_on_one_list_only_are_counted_with_a_reason() {
             ("5".into(), 1900, 1880)
         ]
     );
-    let json = c.json();
+    let json = serde_json::to_value(c.json()).unwrap();
     assert_eq!(
         (
             json["both"].clone(),

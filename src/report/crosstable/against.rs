@@ -1,13 +1,14 @@
 //! A run's crosstable beside a published one (`crosstable --against`): the two tables, their
 //! difference cell by cell, and the distance figures, as text, Markdown, CSV, JSON or heatmaps.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
-use crate::numbers::thousands;
+use crate::numbers::{round_to, thousands};
+use crate::output::pretty_json;
 use crate::plot::{HeatCell, Heatmap, Picture};
 use crate::report::TextTable;
 
-use super::format::LEGEND;
+use super::format::{Window, LEGEND};
 use super::{signed_percent, Crosstable, Distance, Format, PublishedTable};
 
 /// The run's table set against a published one.
@@ -19,17 +20,70 @@ pub struct Against<'a> {
     pub label: String,
 }
 
+/// A run's table set against a published one, as `--format json` writes it.
+#[derive(Serialize)]
+pub struct AgainstJson<'a> {
+    run: &'a str,
+    window: Window,
+    published: Source<'a>,
+    thresholds: ThresholdsJson,
+    rmse: Option<f64>,
+    compared_cells: usize,
+    signs_agree: usize,
+    covered_cells: usize,
+    numbered_cells: usize,
+    worst_share: Option<WorstShare<'a>>,
+    cells: Vec<CellJson<'a>>,
+    rows: Vec<RowJson<'a>>,
+    games_used: u64,
+}
+
+#[derive(Serialize)]
+struct Source<'a> {
+    file: &'a str,
+    table: &'a str,
+}
+
+#[derive(Serialize)]
+struct ThresholdsJson {
+    compared_games: u64,
+    covered_games: u64,
+    share_floor: f64,
+}
+
+#[derive(Serialize)]
+struct WorstShare<'a> {
+    group: &'a str,
+    factor: f64,
+    ratio: f64,
+}
+
+#[derive(Serialize)]
+struct CellJson<'a> {
+    row_group: &'a str,
+    col_group: &'a str,
+    published: Option<f64>,
+    run: Option<f64>,
+    difference: Option<f64>,
+    games: u64,
+}
+
+#[derive(Serialize)]
+struct RowJson<'a> {
+    group: &'a str,
+    published_share: f64,
+    run_share: f64,
+    ratio: f64,
+    judged: bool,
+}
+
 impl Against<'_> {
     pub fn render(&self, format: Format) -> String {
         match format {
             Format::Text => self.text(),
             Format::Md => self.markdown(),
             Format::Csv => self.csv(),
-            Format::Json => {
-                let mut text = serde_json::to_string_pretty(&self.json()).unwrap_or_default();
-                text.push('\n');
-                text
-            }
+            Format::Json => pretty_json(&self.json()),
         }
     }
 
@@ -329,53 +383,58 @@ impl Against<'_> {
         out
     }
 
-    pub fn json(&self) -> Value {
+    pub fn json(&self) -> AgainstJson<'_> {
         let d = self.distance;
-        let (agree, compared) = d.signs();
-        let (covered, numbered) = d.coverage();
-        let round = |v: f64| (v * 10_000.0).round() / 10_000.0;
-        let cells: Vec<Value> = d
-            .cells
-            .iter()
-            .map(|c| {
-                json!({
-                    "row_group": self.group(c.row),
-                    "col_group": self.group(c.col),
-                    "published": c.published,
-                    "run": c.run.map(round),
-                    "difference": c.difference().map(round),
-                    "games": c.games,
+        let (signs_agree, compared_cells) = d.signs();
+        let (covered_cells, numbered_cells) = d.coverage();
+        let round = |v: f64| round_to(v, 4);
+        AgainstJson {
+            run: &self.label,
+            window: Window::of(&self.run.selection),
+            published: Source {
+                file: &self.published.file,
+                table: &self.published.name,
+            },
+            thresholds: ThresholdsJson {
+                compared_games: d.thresholds.compared,
+                covered_games: d.thresholds.covered,
+                share_floor: d.thresholds.share_floor,
+            },
+            rmse: d.rmse().map(round),
+            compared_cells,
+            signs_agree,
+            covered_cells,
+            numbered_cells,
+            worst_share: d.worst_share().map(|s| WorstShare {
+                group: self.group(s.row),
+                factor: round(s.factor()),
+                ratio: round(s.ratio()),
+            }),
+            cells: d
+                .cells
+                .iter()
+                .map(|c| CellJson {
+                    row_group: self.group(c.row),
+                    col_group: self.group(c.col),
+                    published: c.published,
+                    run: c.run.map(round),
+                    difference: c.difference().map(round),
+                    games: c.games,
                 })
-            })
-            .collect();
-        let rows: Vec<Value> = d
-            .rows
-            .iter()
-            .map(|s| {
-                json!({
-                    "group": self.group(s.row),
-                    "published_share": round(s.published),
-                    "run_share": round(s.run),
-                    "ratio": round(s.ratio()),
-                    "judged": s.published >= d.thresholds.share_floor,
+                .collect(),
+            rows: d
+                .rows
+                .iter()
+                .map(|s| RowJson {
+                    group: self.group(s.row),
+                    published_share: round(s.published),
+                    run_share: round(s.run),
+                    ratio: round(s.ratio()),
+                    judged: s.published >= d.thresholds.share_floor,
                 })
-            })
-            .collect();
-        json!({
-            "run": self.label,
-            "window": {"from": self.run.selection.from.map(|m| m.to_string()), "to": self.run.selection.to.map(|m| m.to_string())},
-            "published": {"file": self.published.file, "table": self.published.name},
-            "thresholds": {"compared_games": d.thresholds.compared, "covered_games": d.thresholds.covered, "share_floor": d.thresholds.share_floor},
-            "rmse": d.rmse().map(round),
-            "compared_cells": compared,
-            "signs_agree": agree,
-            "covered_cells": covered,
-            "numbered_cells": numbered,
-            "worst_share": d.worst_share().map(|s| json!({"group": self.group(s.row), "factor": round(s.factor()), "ratio": round(s.ratio())})),
-            "cells": cells,
-            "rows": rows,
-            "games_used": self.run.counts.used,
-        })
+                .collect(),
+            games_used: self.run.counts.used,
+        }
     }
 
     fn heatmap(

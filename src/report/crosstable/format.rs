@@ -1,12 +1,14 @@
 //! A crosstable as text (Sonas's layout), Markdown, CSV (one row per cell) and JSON.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::named::named_enum;
 use crate::plot::{HeatCell, Heatmap, Picture};
 
-use super::{signed_percent, Below, Crosstable, Expectation, Sums};
+use super::{signed_percent, Below, Counts, Crosstable, Expectation, Selection, Sums};
+use crate::numbers::round_to;
 use crate::numbers::thousands;
+use crate::output::pretty_json;
 use crate::report::TextTable;
 
 named_enum! {
@@ -27,11 +29,7 @@ impl Crosstable {
             Format::Text => self.text(title),
             Format::Md => self.markdown(title),
             Format::Csv => self.csv(),
-            Format::Json => {
-                let mut text = serde_json::to_string_pretty(&self.json(title)).unwrap_or_default();
-                text.push('\n');
-                text
-            }
+            Format::Json => pretty_json(&self.json(title)),
         }
     }
 
@@ -194,50 +192,48 @@ impl Crosstable {
         out
     }
 
-    pub fn json(&self, title: &str) -> Value {
-        let cells: Vec<Value> = self
+    pub fn json<'a>(&'a self, title: &'a str) -> CrosstableJson<'a> {
+        let cells = self
             .data_rows()
             .into_iter()
-            .map(|(row, col, s, few)| {
+            .map(|(row_group, col_group, s, few_games)| {
                 let (low, high) = interval(&s);
-                json!({
-                    "row_group": row,
-                    "col_group": col,
-                    "games": s.games,
-                    "score": round(s.score(), 6),
-                    "expected": round(s.expected(), 6),
-                    "diff": round(s.diff(), 4),
-                    "ci_low": low.parse::<f64>().ok(),
-                    "ci_high": high.parse::<f64>().ok(),
-                    "few_games": few,
-                })
+                CellJson {
+                    row_group,
+                    col_group,
+                    games: s.games,
+                    score: round_to(s.score(), 6),
+                    expected: round_to(s.expected(), 6),
+                    diff: round_to(s.diff(), 4),
+                    ci_low: low.parse().ok(),
+                    ci_high: high.parse().ok(),
+                    few_games,
+                }
             })
             .collect();
-        let groups: Vec<Value> = self
+        let groups = self
             .shown
             .iter()
-            .map(|&g| json!({"group": self.key(g), "label": self.label(g), "row_label": self.row_text(g)}))
+            .map(|&g| GroupJson {
+                group: self.key(g),
+                label: self.label(g),
+                row_label: self.row_text(g),
+            })
             .collect();
-        json!({
-            "title": title,
-            "window": {"from": self.selection.from.map(|m| m.to_string()), "to": self.selection.to.map(|m| m.to_string())},
-            "expected": self.expectation.name(),
-            "width": self.grouping.width,
-            "lowest": self.grouping.lowest,
-            "top": self.grouping.top,
-            "below": self.grouping.below.name(),
-            "min_games": self.min_games,
-            "established": self.selection.established,
-            "counts": {
-                "used": self.counts.used,
-                "outside_window": self.counts.outside_window,
-                "below_lowest": self.counts.below_lowest,
-                "not_established": self.counts.not_established,
-                "without_ratings": self.counts.without_ratings,
-            },
-            "groups": groups,
-            "cells": cells,
-        })
+        CrosstableJson {
+            title,
+            window: Window::of(&self.selection),
+            expected: self.expectation.name(),
+            width: self.grouping.width,
+            lowest: self.grouping.lowest,
+            top: self.grouping.top,
+            below: self.grouping.below.name(),
+            min_games: self.min_games,
+            established: self.selection.established,
+            counts: &self.counts,
+            groups,
+            cells,
+        }
     }
 }
 
@@ -253,9 +249,57 @@ fn interval(s: &Sums) -> (String, String) {
     )
 }
 
-fn round(value: f64, decimals: i32) -> f64 {
-    let scale = 10f64.powi(decimals);
-    (value * scale).round() / scale
+/// A crosstable as `--format json` writes it.
+#[derive(Serialize)]
+pub struct CrosstableJson<'a> {
+    title: &'a str,
+    window: Window,
+    expected: &'static str,
+    width: i32,
+    lowest: i32,
+    top: i32,
+    below: &'static str,
+    min_games: u64,
+    established: Option<u32>,
+    counts: &'a Counts,
+    groups: Vec<GroupJson>,
+    cells: Vec<CellJson>,
+}
+
+/// The months of games a table covers (`null`: from the first, or to the last).
+#[derive(Serialize)]
+pub struct Window {
+    from: Option<String>,
+    to: Option<String>,
+}
+
+impl Window {
+    pub fn of(selection: &Selection) -> Window {
+        Window {
+            from: selection.from.map(|m| m.to_string()),
+            to: selection.to.map(|m| m.to_string()),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct GroupJson {
+    group: String,
+    label: String,
+    row_label: String,
+}
+
+#[derive(Serialize)]
+struct CellJson {
+    row_group: String,
+    col_group: String,
+    games: u64,
+    score: f64,
+    expected: f64,
+    diff: f64,
+    ci_low: Option<f64>,
+    ci_high: Option<f64>,
+    few_games: bool,
 }
 
 /// Two crosstables' cells subtracted (first minus second), in Sonas's layout: how much closer to

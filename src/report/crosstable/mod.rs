@@ -206,7 +206,7 @@ pub struct Crosstable {
 }
 
 /// What happened to the source's games.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Counts {
     pub used: u64,
     pub outside_window: u64,
@@ -342,7 +342,7 @@ mod published;
 
 pub use against::Against;
 pub use distance::{CellDistance, Distance, RowShare, Thresholds};
-pub use format::{difference_text, Format};
+pub use format::{difference_text, CrosstableJson, Format};
 pub use published::{choose, read_published, PublishedError, PublishedTable};
 
 #[cfg(test)]
