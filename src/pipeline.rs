@@ -7,7 +7,8 @@ use crate::ingest::{self, GameStream, IngestError, IngestReport, InputFiles};
 use crate::model::Month;
 use crate::output::{OutputError, RunWriter, Timing, WriteOptions, Written};
 use crate::replay::{self, ReplayError, Run};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::{GameFormat, Scenario, ScenarioError};
+use crate::systems::{SystemConfig, SystemKind};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -43,6 +44,8 @@ pub struct ReplayRequest {
     pub players: Option<PathBuf>,
     pub start_list: Option<PathBuf>,
     pub out: Option<PathBuf>,
+    /// Replay under this system with its default settings instead of the scenario's.
+    pub system: Option<SystemKind>,
     pub from: Option<Month>,
     pub to: Option<Month>,
     pub csv: bool,
@@ -88,6 +91,10 @@ pub struct ReplayOutcome {
 pub fn prepare(request: &ReplayRequest) -> Result<(Scenario, InputFiles), RunError> {
     let mut scenario = Scenario::load(&request.scenario)?;
     scenario.set_window(request.from, request.to)?;
+    if let Some(kind) = request.system.filter(|&k| k != scenario.system.kind()) {
+        scenario.system = SystemConfig::read(kind, &|_| None);
+        scenario.name = format!("{}-{}", scenario.name, kind.name());
+    }
     let data = &mut scenario.data;
     let pick = |flag: &Option<PathBuf>, own: &mut Option<PathBuf>| {
         if flag.is_some() {
@@ -101,9 +108,16 @@ pub fn prepare(request: &ReplayRequest) -> Result<(Scenario, InputFiles), RunErr
         .games
         .clone()
         .ok_or_else(|| RunError::NoGames(request.scenario.clone()))?;
+    // A scenario's `format` describes its own data file; a file named on the command line is read
+    // by its header (the Kaggle and 2011 contest layouts still take the scenario's `month-1`).
+    let format = if request.games.is_some() {
+        GameFormat::Auto
+    } else {
+        data.format
+    };
     let files = InputFiles {
         games,
-        format: data.format,
+        format,
         month_1: data.month_1,
         start_list: data.start_list.clone(),
         players: data.players.clone(),

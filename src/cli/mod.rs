@@ -21,6 +21,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::model::Month;
 use crate::report::crosstable::{Below, Expectation, Format};
 use crate::report::truth::BandBy;
+use crate::systems::SystemKind;
 
 /// The library's named choices as command-line values: their names are the values, and each
 /// argument states its default once, as a choice (`default_value_t = Format::Text`).
@@ -38,7 +39,7 @@ macro_rules! value_enums {
     };
 }
 
-value_enums!(Format, Expectation, Below, BandBy);
+value_enums!(Format, Expectation, Below, BandBy, SystemKind);
 
 #[derive(Parser)]
 #[command(

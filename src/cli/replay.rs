@@ -5,6 +5,7 @@ use anyhow::Context;
 use super::{count, month, progress::Bar, set_threads};
 use crate::model::Month;
 use crate::pipeline::{self, ReplayOutcome, ReplayRequest};
+use crate::systems::SystemKind;
 
 /// Replay games under a scenario's regulations and write the monthly lists.
 ///
@@ -29,6 +30,11 @@ pub struct Args {
     /// The list in force before the first list computed (CSV, Parquet or a FIDE list file)
     #[arg(long, value_name = "FILE")]
     start_list: Option<PathBuf>,
+    /// Replay under this rating system with its default settings instead of the scenario's (the
+    /// scenario's calendar, data and window stay; the run is named <scenario>-<system>); naming
+    /// the scenario's own system changes nothing
+    #[arg(long, value_enum, value_name = "NAME")]
+    system: Option<SystemKind>,
     /// Output directory [default: output/<scenario name>]
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -110,6 +116,7 @@ fn request(args: &Args, scenario: PathBuf, threads: usize) -> ReplayRequest {
         players: args.players.clone(),
         start_list: args.start_list.clone(),
         out: args.out.clone(),
+        system: args.system,
         from: args.from,
         to: args.to,
         csv: args.csv,

@@ -1,7 +1,7 @@
 //! Whole replays from the command line: the default run, the real data of `data/`, every
 //! rating system, several scenarios on one game set.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::common::*;
@@ -352,4 +352,56 @@ fn several_scenarios_share_one_game_set() {
         "{}",
         text(&r.stderr)
     );
+}
+
+/// Any scenario on your own data: a games file named with `--games` is read by its own header, so
+/// every shipped scenario (several of which read the Kaggle layout of their own data file)
+/// replays a canonical CSV; `--system` tries another rating system with its defaults.
+#[test]
+fn every_shipped_scenario_replays_a_canonical_csv_given_on_the_command_line() {
+    let dir = scratch("own-data");
+    let games = fixture("games-2019.csv");
+    let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&scenarios)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 11);
+    for scenario in &names {
+        let out = dir.join(scenario.file_stem().unwrap());
+        let args = ["replay", scenario.to_str().unwrap(), "--games", &games];
+        succeeds(&[&args[..], &["--quiet", "--out", out.to_str().unwrap()]].concat());
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        assert_eq!(summary["games"]["format"], "canonical", "{scenario:?}");
+        assert_eq!(summary["games"]["read"], 12, "{scenario:?}");
+    }
+    let out = dir.join("system");
+    let shown = succeeds(&[
+        "replay",
+        &history(),
+        "--games",
+        &games,
+        "--from",
+        "2019-03",
+        "--system",
+        "glicko2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        shown.contains("Replayed fide-historical-glicko2"),
+        "{shown}"
+    );
+    let resolved = std::fs::read_to_string(out.join("scenario.resolved.toml")).unwrap();
+    assert!(resolved.contains("system = \"glicko2\""), "{resolved}");
+    assert!(
+        resolved.contains("[glicko2]\ninitial-rating = 1500.0"),
+        "{resolved}"
+    );
+    let bad = elosim(&["replay", &history(), "--system", "glicko3"]);
+    assert!(text(&bad.stderr).contains("possible values: fide, elo, glicko, glicko2"));
 }
