@@ -2,13 +2,15 @@
 //! …), every key a number with its valid range, checked when the file is read. Each system's file
 //! declares its keys and how it reads and writes them; `systems/mod.rs` registers the system.
 
-/// One setting: key, lower bound (exclusive when `above`), upper bound, meaning.
+/// One setting: key, lower bound (exclusive when `above`), upper bound, meaning; a `switch` is 0
+/// (off) or 1 (on).
 pub struct Key {
     pub name: &'static str,
     pub min: f64,
     pub above: bool,
     pub max: f64,
     pub meaning: &'static str,
+    pub switch: bool,
 }
 
 /// A key whose value must be at least `min` and at most `max`.
@@ -19,6 +21,19 @@ pub const fn at_least(name: &'static str, min: f64, max: f64, meaning: &'static 
         above: false,
         max,
         meaning,
+        switch: false,
+    }
+}
+
+/// A key that is 0 (off) or 1 (on) (its bounds are written as the macro's other keys' are).
+pub const fn switch(name: &'static str, _off: f64, _on: f64, meaning: &'static str) -> Key {
+    Key {
+        name,
+        min: 0.0,
+        above: false,
+        max: 1.0,
+        meaning,
+        switch: true,
     }
 }
 
@@ -30,12 +45,23 @@ pub const fn above(name: &'static str, min: f64, max: f64, meaning: &'static str
         above: true,
         max,
         meaning,
+        switch: false,
     }
 }
 
 impl Key {
     /// The value, or what was expected.
     pub fn check(&self, value: f64) -> Result<f64, String> {
+        if self.switch {
+            return if value == 0.0 || value == 1.0 {
+                Ok(value)
+            } else {
+                Err(format!(
+                    "expected 0 (off) or 1 (on) ({}), got {value}",
+                    self.meaning
+                ))
+            };
+        }
         let low_ok = if self.above {
             value > self.min
         } else {
@@ -94,6 +120,17 @@ impl Value for u32 {
 
     fn to_setting(self) -> f64 {
         f64::from(self)
+    }
+}
+
+impl Value for bool {
+    /// Switches are checked to be 0 or 1 before they get here.
+    fn from_setting(value: f64) -> bool {
+        value != 0.0
+    }
+
+    fn to_setting(self) -> f64 {
+        f64::from(u8::from(self))
     }
 }
 

@@ -6,13 +6,18 @@
 //! - established ratings: Rn = Ro + 0.04·(Ropp − Ro) ± 16 (no ± for a draw), the 0.04 term rounded
 //!   to whole points (1464 beats 1586: + 5 + 16), each game's change kept within 1..32 points for a
 //!   win or a loss ("no player can gain or lose more than 32 points or less than 1 point in a
-//!   game"; a draw may change nothing), with base 12 instead of 16 from 2100 to 2399 and 8 from
-//!   2400.
+//!   game"; a draw may change nothing), with "12 … used as a base factor instead of 16" from 2100
+//!   to 2399 and 8 from 2400.
+//!
+//! The formula is the straight-line form of K·(S − E) with K 32 and the linear expectation
+//! E = ½ + (Ro − Ropp)/800: K/800 = 0.04 is the rating-difference term and K/2 = 16 the base. A
+//! base of 12 is therefore K 24, whose difference term is 24/800 = 0.03, and a base of 8 is K 16
+//! with 0.02: the difference term is base/400. That consistent reading is the default; the seed's
+//! words taken literally (only the ± 16 replaced, 0.04 kept) are the switch `literal-base = 1`. A
+//! 2200 who loses to an 1800: −12 − 12 = −24 by the default, −16 − 12 = −28 literally.
 //!
 //! Readings where the seed is silent: an established player meeting an unrated one counts them as
-//! 1200 too; the base replaces only the ± 16, not the 0.04 term. The seed's formula is a linear
-//! expectation, 32·(s − E) with E = ½ + (Ro − Ropp)/800, which is what the games table records as
-//! the expected score (clamped to 0..1).
+//! 1200 too. The games table records E as the expected score (clamped to 0..1).
 
 use super::settings::settings;
 use super::PeriodicSystem;
@@ -23,6 +28,9 @@ pub struct UscfClassicConfig {
     pub provisional_games: u32,
     /// The rating assumed for an unrated opponent.
     pub unrated: f64,
+    /// Keep the difference term at 0.04 when the base is 12 or 8 (the seed's words read literally)
+    /// instead of base/400 (K·(S − E) with K = 2 × base).
+    pub literal_base: bool,
 }
 
 impl Default for UscfClassicConfig {
@@ -30,6 +38,7 @@ impl Default for UscfClassicConfig {
         UscfClassicConfig {
             provisional_games: 20,
             unrated: 1200.0,
+            literal_base: false,
         }
     }
 }
@@ -37,6 +46,7 @@ impl Default for UscfClassicConfig {
 settings!(UscfClassicConfig {
     provisional_games: "provisional-games", above(0.0, 1000.0), "games in the provisional period";
     unrated: "unrated", at_least(0.0, 4000.0), "rating assumed for an unrated opponent";
+    literal_base: "literal-base", switch(0.0, 1.0), "1: the difference term stays 0.04 with bases 12 and 8";
 });
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,7 +83,12 @@ impl UscfClassicConfig {
         } else {
             16.0
         };
-        let mut change = round_half_up(0.04 * (opponent - me.rating)) + 2.0 * base * (score - 0.5);
+        let term = if self.literal_base {
+            0.04
+        } else {
+            base / 400.0
+        };
+        let mut change = round_half_up(term * (opponent - me.rating)) + 2.0 * base * (score - 0.5);
         if score > 0.5 {
             change = change.clamp(1.0, 32.0);
         } else if score < 0.5 {
@@ -199,6 +214,21 @@ mod tests {
             games: 300,
         };
         assert_eq!(uscf.game(expert, 2200.0, 0.0).rating, 2188.0);
+        // Base 12 is K 24: the difference term is 0.03 (−12 − 12), or 0.04 read literally.
+        assert_eq!(uscf.game(expert, 1800.0, 0.0).rating, 2200.0 - 24.0);
+        let literal = UscfClassicConfig {
+            literal_base: true,
+            ..uscf
+        };
+        assert_eq!(literal.game(expert, 1800.0, 0.0).rating, 2200.0 - 28.0);
+        // Base 8 is K 16: 0.02 × 400 = 8.
+        assert_eq!(uscf.game(master, 2050.0, 0.0).rating, 2450.0 - 8.0 - 8.0);
+        assert_eq!(
+            literal.game(master, 2050.0, 0.0).rating,
+            2450.0 - 16.0 - 8.0
+        );
+        // Below 2100 both readings are the seed's formula.
+        assert_eq!(literal.game(low, 1586.0, 1.0), uscf.game(low, 1586.0, 1.0));
     }
 
     #[test]
