@@ -111,6 +111,7 @@ pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayEr
                 })?,
         );
     }
+    rate_events_on_one_list(games, &mut rated_on);
     let mut lists = vec![scenario.start_list_month()];
     lists.extend(scenario.run_lists(rated_on.iter().max().copied()));
     let run_from = lists.get(1).copied().unwrap_or(scenario.run.from);
@@ -134,6 +135,30 @@ pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayEr
     }
 
     place(scenario, games, lists, &list_of, skipped)
+}
+
+/// Consecutive games of one event further apart than this are taken as separate tournaments (a
+/// club's weekly event reusing its name, say).
+const TOURNAMENT_GAP_DAYS: i32 = 30;
+
+/// A tournament whose games are placed by their dates alone (no `period`) is rated on one list:
+/// the list after its last game, as FIDE rates a tournament once it has ended; its games still use
+/// the list in force at its start (reference §1). A tournament is an event's dated games, split
+/// where consecutive games are more than `TOURNAMENT_GAP_DAYS` apart.
+fn rate_events_on_one_list(games: &Games, rated_on: &mut [Month]) {
+    let mut dated: Vec<(u32, Day, usize)> = (0..games.len())
+        .filter(|&i| games.period[i].is_none() && games.event[i] != EVENT_NONE)
+        .filter_map(|i| Some((games.event[i], games.date[i]?, i)))
+        .collect();
+    dated.sort_unstable();
+    for event in dated.chunk_by(|a, b| a.0 == b.0) {
+        for tournament in event.chunk_by(|a, b| b.1 .0 - a.1 .0 <= TOURNAMENT_GAP_DAYS) {
+            let last = tournament.iter().map(|&(_, _, i)| rated_on[i]).max();
+            for &(_, _, i) in tournament {
+                rated_on[i] = last.unwrap_or(rated_on[i]);
+            }
+        }
+    }
 }
 
 /// For a source read list by list, from its rating periods alone: the list each period is rated
@@ -198,7 +223,9 @@ fn place(
             periods[t] = pos..pos;
         }
         periods[t].end = pos + 1;
-        let start = starts[g].1;
+        // Reference §1: the list in force and the rules of the tournament's start, for all its
+        // games (an event's games share their earliest start).
+        let start = starts[g].0;
         let (in_force, era) = match known {
             Some((month, in_force, era)) if month == start.month() => (in_force, era),
             _ => {

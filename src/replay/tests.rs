@@ -997,3 +997,68 @@ fn every_system_has_the_same_run_semantics() {
         assert_eq!(r.run.summaries[0].games, 2, "{name}");
     }
 }
+
+/// Reference §1: a tournament known only by its games' dates uses the list in force at its start
+/// for all its games. D gains on the 2023-09 list (Aug-Open); Cross-Open starts on 30 August, so
+/// both of A's draws count D at 1600, not the 1620 of the list published during the event: PD 0.76
+/// and 0.92, −5.20 − 8.40 = −13.60 → −14, A 1986 on 2023-10. With periods given, and with dates
+/// alone (as PGN without EventDate), where the event is rated on one list, after its last game.
+#[test]
+fn a_tournament_known_by_its_dates_uses_the_list_in_force_at_its_start() {
+    let s = scenario("cross", "[run]\nfrom = \"2023-09\"\n");
+    let start = [(1, 2000), (3, 1800), (4, 1600), (5, 1600), (6, 1600)]
+        .iter()
+        .map(|&(id, r)| (id, r, Some(20), Some(50), None))
+        .collect();
+    let games = vec![
+        ("2023-09", "Aug-Open", Some("2023-08-10"), 4, 5, 2),
+        ("2023-09", "Aug-Open", Some("2023-08-11"), 4, 6, 2),
+        ("2023-10", "Cross-Open", Some("2023-08-30"), 1, 3, 1),
+        ("2023-10", "Cross-Open", Some("2023-09-02"), 1, 4, 1),
+    ];
+    let world = World { start, games };
+    for with_periods in [true, false] {
+        let mut input = inputs(&world);
+        let g = &mut input.games;
+        for i in 0..g.len() {
+            g.date[i] = g.event_start[i].take();
+            if !with_periods {
+                g.period[i] = None;
+            }
+        }
+        let mut out = Collect::default();
+        let run = run(&s, &input, &mut out, &|_, _| {}).unwrap();
+        let PlayerIds::Numbers(ids) = &input.players else {
+            unreachable!()
+        };
+        let r = Replayed {
+            run,
+            out,
+            ids: ids.clone(),
+        };
+        assert_eq!(
+            r.rating("2023-09", 4),
+            Some(1620),
+            "periods: {with_periods}"
+        );
+        assert_eq!(
+            r.rating("2023-10", 1),
+            Some(1986),
+            "periods: {with_periods}"
+        );
+        let sides = r.sides("2023-10", 1, &input.games);
+        let pds: Vec<Option<u8>> = sides.iter().map(|(_, side)| side.pd).collect();
+        assert_eq!(pds, [Some(76), Some(92)], "periods: {with_periods}");
+        // Both games record the event's start (what explain shows).
+        let t = r.list("2023-10") as u32;
+        let starts: Vec<String> = (0..r.out.games.len())
+            .filter(|&i| r.out.games.list[i] == t)
+            .map(|i| r.out.games.event_start[i].to_string())
+            .collect();
+        assert_eq!(
+            starts,
+            ["2023-08-30", "2023-08-30"],
+            "periods: {with_periods}"
+        );
+    }
+}
