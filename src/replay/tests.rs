@@ -1062,3 +1062,103 @@ fn a_tournament_known_by_its_dates_uses_the_list_in_force_at_its_start() {
         );
     }
 }
+
+/// Glicko under R PlayerRatings' conventions, through a whole replay, against an independent
+/// transcription of the package's `glicko()` (R/ratings.R and glicko_c) with values other than its
+/// defaults: 14 players over 9 months, some idle for months, all new at the start.
+#[test]
+fn glicko_with_playerratings_conventions_equals_the_package_algorithm() {
+    let (init, init_rd, c, rdmax) = (1800.0, 250.0, 40.0, 320.0);
+    let s = scenario(
+        "playerratings",
+        &format!(
+            "system = \"glicko\"\n[glicko]\ninitial-rating = {init:?}\ninitial-rd = {init_rd:?}\nc = {c:?}\nmax-rd = {rdmax:?}\nmin-rd = 0\nplayerratings = 1\n[run]\nfrom = \"2019-01\"\n"
+        ),
+    );
+    const MONTHS: [&str; 9] = [
+        "2019-01", "2019-02", "2019-03", "2019-04", "2019-05", "2019-06", "2019-07", "2019-08",
+        "2019-09",
+    ];
+    let mut seed = 7u64;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 33) % n
+    };
+    let mut games: Vec<GameRow> = Vec::new();
+    for (m, month) in MONTHS.iter().enumerate() {
+        for _ in 0..12 {
+            // Players 1–10 play from the start, 11–14 join later; player 3 sits out months 3–6.
+            let pool = if m < 4 { 10 } else { 14 };
+            let (w, b) = (next(pool) + 1, next(pool) + 1);
+            if w == b || ((2..6).contains(&m) && (w == 3 || b == 3)) {
+                continue;
+            }
+            games.push((month, "", None, w, b, next(3) as u8));
+        }
+    }
+    let (r, inputs) = replay(
+        &s,
+        &World {
+            start: Vec::new(),
+            games: games.clone(),
+        },
+    );
+
+    // The package's algorithm, month by month, over players 1–14.
+    let q = std::f64::consts::LN_10 / 400.0;
+    let qip3 = 3.0 * (q / std::f64::consts::PI).powi(2);
+    let n = 15;
+    let (mut rating, mut dev2) = (vec![init; n], vec![init_rd * init_rd; n]);
+    let (mut lag, mut played) = (vec![0u32; n], vec![0u32; n]);
+    for month in MONTHS {
+        let these: Vec<&GameRow> = games.iter().filter(|g| g.0 == month).collect();
+        let mut playing = vec![false; n];
+        for g in &these {
+            playing[g.3 as usize] = true;
+            playing[g.4 as usize] = true;
+        }
+        for p in (0..n).filter(|&p| playing[p]) {
+            dev2[p] = (dev2[p] + f64::from(lag[p] + 1) * c * c).min(rdmax * rdmax);
+        }
+        let gdev: Vec<f64> = dev2.iter().map(|d| 1.0 / (1.0 + qip3 * d).sqrt()).collect();
+        let (mut dscore, mut dval) = (vec![0.0; n], vec![0.0; n]);
+        for g in &these {
+            let (w, b, score) = (g.3 as usize, g.4 as usize, f64::from(g.5) / 2.0);
+            for (me, them, s) in [(w, b, score), (b, w, 1.0 - score)] {
+                let e = 1.0 / (1.0 + 10f64.powf(gdev[them] * (rating[them] - rating[me]) / 400.0));
+                dval[me] += q * q * gdev[them] * gdev[them] * e * (1.0 - e);
+                dscore[me] += gdev[them] * (s - e);
+            }
+        }
+        for p in 0..n {
+            dev2[p] = 1.0 / (1.0 / dev2[p] + dval[p]);
+            rating[p] += dev2[p] * q * dscore[p];
+        }
+        for g in &these {
+            played[g.3 as usize] += 1;
+            played[g.4 as usize] += 1;
+        }
+        for p in 0..n {
+            if played[p] > 0 {
+                lag[p] = if playing[p] { 0 } else { lag[p] + 1 };
+            }
+        }
+    }
+    let t = r.list("2019-09");
+    let rows = &r.out.rows;
+    let mut compared = 0;
+    for i in rows.starts[t]..rows.starts[t + 1] {
+        let id = r.ids[rows.player[i] as usize] as usize;
+        assert!(
+            (rows.exact[i] - rating[id]).abs() < 1e-9,
+            "player {id}: rating"
+        );
+        assert!(
+            (rows.deviation[i] - dev2[id].sqrt()).abs() < 1e-9,
+            "player {id}: deviation"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 14);
+    assert!(inputs.games.len() > 80);
+}

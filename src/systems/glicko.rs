@@ -1,7 +1,13 @@
 //! Glicko (Glickman 1999, "Parameter estimation in large dynamic paired comparison
 //! experiments"; the system chess.com uses): a rating and a rating deviation RD, updated once per
 //! rating period against opponents' ratings and RDs frozen at its start; RD grows by c² per
-//! period without games, up to the initial RD.
+//! period without games, up to the initial RD (or `max-rd`).
+//!
+//! `playerratings = 1` follows R PlayerRatings' `glicko()` (the package rating research uses;
+//! `R/ratings.R`): a deviation grows only when its player next plays, by (lag + 1)·c² for the lag
+//! periods missed and the current one, capped at `max-rd` (its `rdmax`, 350); opponents' expected
+//! scores use their deviations grown the same way; a player who stops playing keeps the deviation of
+//! their last period; there is no smallest RD. Its defaults are `scenarios/playerratings-glicko.toml`.
 
 use super::settings::settings;
 use super::PeriodicSystem;
@@ -27,6 +33,10 @@ pub struct GlickoConfig {
     pub c: f64,
     /// Smallest RD (rating sites keep it from collapsing).
     pub min_rd: f64,
+    /// The largest RD that growth reaches; 0: the initial RD.
+    pub max_rd: f64,
+    /// R PlayerRatings' conventions (module header).
+    pub playerratings: bool,
 }
 
 impl Default for GlickoConfig {
@@ -38,6 +48,8 @@ impl Default for GlickoConfig {
             initial_rd: 350.0,
             c: 63.2,
             min_rd: 30.0,
+            max_rd: 0.0,
+            playerratings: false,
         }
     }
 }
@@ -47,6 +59,8 @@ settings!(GlickoConfig {
     initial_rd: "initial-rd", above(0.0, 1000.0), "rating deviation of an unknown player (the largest RD)";
     c: "c", at_least(0.0, 1000.0), "RD growth per period without games";
     min_rd: "min-rd", at_least(0.0, 1000.0), "smallest RD";
+    max_rd: "max-rd", at_least(0.0, 1000.0), "largest RD that growth reaches (0: the initial RD)";
+    playerratings: "playerratings", switch(0.0, 1.0), "1: R PlayerRatings' conventions (RD grows when a player next plays)";
 });
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,6 +68,8 @@ pub struct GlickoPlayer {
     pub rating: f64,
     pub rd: f64,
     pub games: u32,
+    /// Periods since the player last played (PlayerRatings' convention only).
+    pub lag: u32,
 }
 
 fn g(rd: f64) -> f64 {
@@ -66,9 +82,31 @@ fn expected_vs(rating: f64, opponent: &GlickoPlayer) -> f64 {
 }
 
 impl GlickoConfig {
+    fn max_rd(&self) -> f64 {
+        if self.max_rd > 0.0 {
+            self.max_rd
+        } else {
+            self.initial_rd
+        }
+    }
+
     /// Step 1: the RD at the start of a period, grown for the time since the last.
     fn grown(&self, rd: f64) -> f64 {
-        (rd * rd + self.c * self.c).sqrt().min(self.initial_rd)
+        (rd * rd + self.c * self.c).sqrt().min(self.max_rd())
+    }
+
+    /// The RD a player plays a period with. Glickman's: grown at every period already. PlayerRatings':
+    /// grown now for the periods missed and this one, (lag + 1)·c², at most the largest RD.
+    fn playing_rd(&self, p: &GlickoPlayer) -> f64 {
+        if self.playerratings {
+            let max = self.max_rd();
+            let periods = f64::from(p.lag + 1);
+            (p.rd * p.rd + periods * self.c * self.c)
+                .min(max * max)
+                .sqrt()
+        } else {
+            p.rd
+        }
     }
 }
 
@@ -80,6 +118,7 @@ impl PeriodicSystem for GlickoConfig {
             rating: self.initial_rating,
             rd: self.initial_rd,
             games: 0,
+            lag: 0,
         }
     }
 
@@ -88,6 +127,7 @@ impl PeriodicSystem for GlickoConfig {
             rating,
             rd: seeded_rd(games, self.initial_rd),
             games,
+            lag: 0,
         }
     }
 
@@ -109,12 +149,20 @@ impl PeriodicSystem for GlickoConfig {
     }
 
     fn rate(&self, me: &GlickoPlayer, games: &[(GlickoPlayer, f64)]) -> GlickoPlayer {
-        let rd = self.grown(me.rd);
         if games.is_empty() {
-            return GlickoPlayer { rd, ..*me };
+            return self.idle(me);
         }
+        let rd = if self.playerratings {
+            self.playing_rd(me)
+        } else {
+            self.grown(me.rd)
+        };
         let (mut d_inverse, mut sum) = (0.0, 0.0);
         for (opponent, score) in games {
+            let opponent = &GlickoPlayer {
+                rd: self.playing_rd(opponent),
+                ..*opponent
+            };
             let e = expected_vs(me.rating, opponent);
             let gj = g(opponent.rd);
             d_inverse += Q * Q * gj * gj * e * (1.0 - e);
@@ -125,10 +173,18 @@ impl PeriodicSystem for GlickoConfig {
             rating: me.rating + Q / precision * sum,
             rd: (1.0 / precision).sqrt().max(self.min_rd),
             games: me.games + games.len() as u32,
+            lag: 0,
         }
     }
 
     fn idle(&self, me: &GlickoPlayer) -> GlickoPlayer {
+        if self.playerratings {
+            // The deviation waits for the player's next game; only the lag grows.
+            return GlickoPlayer {
+                lag: me.lag + u32::from(me.games > 0),
+                ..*me
+            };
+        }
         GlickoPlayer {
             rd: self.grown(me.rd),
             ..*me
@@ -153,11 +209,13 @@ mod tests {
             rating: 1500.0,
             rd: 200.0,
             games: 10,
+            lag: 0,
         };
         let opp = |rating, rd| GlickoPlayer {
             rating,
             rd,
             games: 10,
+            lag: 0,
         };
         let after = glicko.rate(
             &me,
@@ -178,6 +236,7 @@ mod tests {
             rating: 1800.0,
             rd: 50.0,
             games: 40,
+            lag: 0,
         };
         let once = glicko.idle(&p);
         assert!((once.rd - (50.0f64.powi(2) + 63.2f64.powi(2)).sqrt()).abs() < 1e-9);

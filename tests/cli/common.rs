@@ -154,3 +154,17 @@ pub fn games_2019_dataset(dir: &Path) -> PathBuf {
     std::fs::write(data.join("_SUCCESS"), "").unwrap();
     data
 }
+
+/// Replays a shipped scenario (`scenarios/NAME.toml`) into `out`, quietly.
+pub fn replay_shipped(name: &str, out: &Path) {
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios")
+        .join(format!("{name}.toml"));
+    succeeds(&[
+        "replay",
+        scenario.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+}

@@ -257,16 +257,7 @@ fn every_rating_system_replays_and_scores() {
         "gcr",
     ] {
         let out = dir.join(system);
-        let scenario = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("scenarios")
-            .join(format!("{system}.toml"));
-        succeeds(&[
-            "replay",
-            scenario.to_str().unwrap(),
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        replay_shipped(system, &out);
         let resolved = std::fs::read_to_string(out.join("scenario.resolved.toml")).unwrap();
         assert!(
             resolved.contains(&format!("system = \"{system}\"").replace("elo-k20", "elo")),
@@ -368,7 +359,7 @@ fn every_shipped_scenario_replays_a_canonical_csv_given_on_the_command_line() {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     names.sort();
-    assert_eq!(names.len(), 11);
+    assert_eq!(names.len(), 12);
     for scenario in &names {
         let out = dir.join(scenario.file_stem().unwrap());
         let args = ["replay", scenario.to_str().unwrap(), "--games", &games];
@@ -404,4 +395,61 @@ fn every_shipped_scenario_replays_a_canonical_csv_given_on_the_command_line() {
     );
     let bad = elosim(&["replay", &history(), "--system", "glicko3"]);
     assert!(text(&bad.stderr).contains("possible values: fide, elo, glicko, glicko2"));
+}
+
+/// Glicko as R PlayerRatings computes it: `scenarios/playerratings-glicko.toml` on the Kaggle 2010
+/// games gives every one of the 7,301 players the package's own rating and deviation
+/// (`data/reference/playerratings/`, its `glicko()` output) within 1e-6.
+#[test]
+fn playerratings_glicko_matches_the_package_for_every_player() {
+    use polars::prelude::*;
+    let dir = scratch("playerratings");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = dir.join("run");
+    replay_shipped("playerratings-glicko", &out);
+    let lists = ParquetReader::new(std::fs::File::open(out.join("lists.parquet")).unwrap())
+        .finish()
+        .unwrap();
+    let month = lists
+        .column("month")
+        .unwrap()
+        .cast(&DataType::String)
+        .unwrap();
+    let month = month.str().unwrap();
+    let id = lists.column("id").unwrap().i64().unwrap();
+    let exact = lists.column("rating_exact").unwrap().f64().unwrap();
+    let rd = lists.column("rd").unwrap().f64().unwrap();
+    let last: std::collections::HashMap<i64, (f64, f64)> = (0..lists.height())
+        .filter(|&i| month.get(i) == Some("2020-11"))
+        .map(|i| {
+            (
+                id.get(i).unwrap(),
+                (exact.get(i).unwrap(), rd.get(i).unwrap()),
+            )
+        })
+        .collect();
+    let reference = std::fs::read_to_string(
+        repo.join("data/reference/playerratings/glicko_init2200_300_c15.csv"),
+    )
+    .unwrap();
+    let mut players = 0;
+    for line in reference.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (player, rating, deviation): (i64, f64, f64) = (
+            f[0].parse().unwrap(),
+            f[1].parse().unwrap(),
+            f[2].parse().unwrap(),
+        );
+        let (ours, our_rd) = last[&player];
+        assert!(
+            (ours - rating).abs() < 1e-6,
+            "player {player}: {ours} against {rating}"
+        );
+        assert!(
+            (our_rd - deviation).abs() < 1e-6,
+            "player {player}: RD {our_rd} against {deviation}"
+        );
+        players += 1;
+    }
+    assert_eq!((players, last.len()), (7301, 7301));
 }
