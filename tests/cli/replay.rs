@@ -359,7 +359,7 @@ fn every_shipped_scenario_replays_a_canonical_csv_given_on_the_command_line() {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     names.sort();
-    assert_eq!(names.len(), 12);
+    assert_eq!(names.len(), 13);
     for scenario in &names {
         let out = dir.join(scenario.file_stem().unwrap());
         let args = ["replay", scenario.to_str().unwrap(), "--games", &games];
@@ -397,59 +397,67 @@ fn every_shipped_scenario_replays_a_canonical_csv_given_on_the_command_line() {
     assert!(text(&bad.stderr).contains("possible values: fide, elo, glicko, glicko2"));
 }
 
-/// Glicko as R PlayerRatings computes it: `scenarios/playerratings-glicko.toml` on the Kaggle 2010
-/// games gives every one of the 7,301 players the package's own rating and deviation
-/// (`data/reference/playerratings/`, its `glicko()` output) within 1e-6.
+/// Glicko and Glicko-2 as R PlayerRatings computes them: `scenarios/playerratings-glicko.toml` and
+/// `playerratings-glicko2.toml` on the Kaggle 2010 games give every one of the 7,301 players the
+/// package's own rating and deviation (`data/reference/playerratings/`, its `glicko()` and
+/// `glicko2()` outputs with its defaults) within 1e-6.
 #[test]
-fn playerratings_glicko_matches_the_package_for_every_player() {
+fn playerratings_glicko_and_glicko2_match_the_package_for_every_player() {
     use polars::prelude::*;
     let dir = scratch("playerratings");
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = dir.join("run");
-    replay_shipped("playerratings-glicko", &out);
-    let lists = ParquetReader::new(std::fs::File::open(out.join("lists.parquet")).unwrap())
-        .finish()
-        .unwrap();
-    let month = lists
-        .column("month")
-        .unwrap()
-        .cast(&DataType::String)
-        .unwrap();
-    let month = month.str().unwrap();
-    let id = lists.column("id").unwrap().i64().unwrap();
-    let exact = lists.column("rating_exact").unwrap().f64().unwrap();
-    let rd = lists.column("rd").unwrap().f64().unwrap();
-    let last: std::collections::HashMap<i64, (f64, f64)> = (0..lists.height())
-        .filter(|&i| month.get(i) == Some("2020-11"))
-        .map(|i| {
-            (
-                id.get(i).unwrap(),
-                (exact.get(i).unwrap(), rd.get(i).unwrap()),
-            )
-        })
-        .collect();
-    let reference = std::fs::read_to_string(
-        repo.join("data/reference/playerratings/glicko_init2200_300_c15.csv"),
-    )
-    .unwrap();
-    let mut players = 0;
-    for line in reference.lines().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        let (player, rating, deviation): (i64, f64, f64) = (
-            f[0].parse().unwrap(),
-            f[1].parse().unwrap(),
-            f[2].parse().unwrap(),
-        );
-        let (ours, our_rd) = last[&player];
-        assert!(
-            (ours - rating).abs() < 1e-6,
-            "player {player}: {ours} against {rating}"
-        );
-        assert!(
-            (our_rd - deviation).abs() < 1e-6,
-            "player {player}: RD {our_rd} against {deviation}"
-        );
-        players += 1;
+    for (scenario, reference) in [
+        ("playerratings-glicko", "glicko_init2200_300_c15.csv"),
+        (
+            "playerratings-glicko2",
+            "glicko2_init2200_300_015_tau12.csv",
+        ),
+    ] {
+        let out = dir.join(scenario);
+        replay_shipped(scenario, &out);
+        let lists = ParquetReader::new(std::fs::File::open(out.join("lists.parquet")).unwrap())
+            .finish()
+            .unwrap();
+        let month = lists
+            .column("month")
+            .unwrap()
+            .cast(&DataType::String)
+            .unwrap();
+        let month = month.str().unwrap();
+        let id = lists.column("id").unwrap().i64().unwrap();
+        let exact = lists.column("rating_exact").unwrap().f64().unwrap();
+        let rd = lists.column("rd").unwrap().f64().unwrap();
+        let last: std::collections::HashMap<i64, (f64, f64)> = (0..lists.height())
+            .filter(|&i| month.get(i) == Some("2020-11"))
+            .map(|i| {
+                (
+                    id.get(i).unwrap(),
+                    (exact.get(i).unwrap(), rd.get(i).unwrap()),
+                )
+            })
+            .collect();
+        let reference =
+            std::fs::read_to_string(repo.join("data/reference/playerratings").join(reference))
+                .unwrap();
+        let mut players = 0;
+        for line in reference.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let (player, rating, deviation): (i64, f64, f64) = (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            );
+            let (ours, our_rd) = last[&player];
+            assert!(
+                (ours - rating).abs() < 1e-6,
+                "{scenario}, player {player}: {ours} against {rating}"
+            );
+            assert!(
+                (our_rd - deviation).abs() < 1e-6,
+                "{scenario}, player {player}: RD {our_rd} against {deviation}"
+            );
+            players += 1;
+        }
+        assert_eq!((players, last.len()), (7301, 7301), "{scenario}");
     }
-    assert_eq!((players, last.len()), (7301, 7301));
 }
