@@ -461,3 +461,79 @@ fn playerratings_glicko_and_glicko2_match_the_package_for_every_player() {
         assert_eq!((players, last.len()), (7301, 7301), "{scenario}");
     }
 }
+
+/// Reference §1 through the command line: an event that crosses the 1st of a month counts its
+/// opponents at the list in force when it began. Cross-Open starts on 30 August; D gains 20 on the
+/// September list from Aug-Open, but A's two draws count D at 1600: A 1986 on 2023-10, not 1987,
+/// and `explain` shows the event's start for both games. The same from a PGN without EventDate,
+/// where the event is rated on one list, after its last game.
+#[test]
+fn an_event_across_the_1st_of_a_month_uses_the_list_of_its_start() {
+    let dir = scratch("cross");
+    let start = write(
+        &dir,
+        "start.csv",
+        "id,rating,k,games\n1,2000,20,50\n3,1800,20,50\n4,1600,20,50\n5,1600,20,50\n6,1600,20,50\n",
+    );
+    let csv = write(
+        &dir,
+        "games.csv",
+        "period,date,event,white,black,score\n2023-09,2023-08-10,Aug-Open,4,5,1\n2023-09,2023-08-11,Aug-Open,4,6,1\n2023-10,2023-08-30,Cross-Open,1,3,0.5\n2023-10,2023-09-02,Cross-Open,1,4,0.5\n",
+    );
+    let game = |event: &str, date: &str, white: u32, black: u32, result: &str| {
+        format!("[Event \"{event}\"]\n[Date \"{date}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n{result}\n\n")
+    };
+    let pgn = write(
+        &dir,
+        "games.pgn",
+        &[
+            game("Aug-Open", "2023.08.10", 4, 5, "1-0"),
+            game("Aug-Open", "2023.08.11", 4, 6, "1-0"),
+            game("Cross-Open", "2023.08.30", 1, 3, "1/2-1/2"),
+            game("Cross-Open", "2023.09.02", 1, 4, "1/2-1/2"),
+        ]
+        .concat(),
+    );
+    for (games, name) in [(&csv, "run-csv"), (&pgn, "run-pgn")] {
+        let out = dir.join(name);
+        succeeds(&[
+            "replay",
+            &history(),
+            "--games",
+            games,
+            "--start-list",
+            &start,
+            "--from",
+            "2023-09",
+            "--csv",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let october = std::fs::read_to_string(out.join("lists/2023-10.csv")).unwrap();
+        assert!(
+            october
+                .lines()
+                .any(|l| l.starts_with("1,") && l.contains(",1986,")),
+            "{games}:\n{october}"
+        );
+        let shown = succeeds(&[
+            "explain",
+            out.to_str().unwrap(),
+            "--player",
+            "1",
+            "--period",
+            "2023-10",
+        ]);
+        for expected in [
+            "Cross-Open       2023-08-30           3      1800    200  0.76    0.5   20     -5.20",
+            "Cross-Open       2023-08-30           4      1600    400  0.92    0.5   20     -8.40",
+            "New rating on 2023-10: 1986 (-14 from 2000)",
+        ] {
+            assert!(
+                shown.contains(expected),
+                "{games}: {expected:?} not in:\n{shown}"
+            );
+        }
+    }
+}
