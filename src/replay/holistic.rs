@@ -47,12 +47,16 @@ impl Engine for HolisticEngine {
             let slot = &schedule.slots[at];
             let (w, b) = (slot.white as usize, slot.black as usize);
             let white_expected = expected(self.ratings[w] - self.ratings[b]);
+            let side = |p: usize, expected: f64| {
+                let record = SideRecord::predicted(self.ratings[p], expected, None);
+                SideRecord {
+                    rating: Some(self.config.published(self.ratings[p])),
+                    ..record
+                }
+            };
             out.games.push_predicted(
                 (schedule.order[at], t, schedule.event_start[at]),
-                (
-                    SideRecord::predicted(self.ratings[w], white_expected, None),
-                    SideRecord::predicted(self.ratings[b], 1.0 - white_expected, None),
-                ),
+                (side(w, white_expected), side(b, 1.0 - white_expected)),
                 (white_expected, 1.0 - white_expected),
             );
             self.table
@@ -68,7 +72,9 @@ impl Engine for HolisticEngine {
         for p in 0..self.ratings.len() {
             if self.table.games_of(p as u32) > 0 {
                 let games = (self.games[p], self.total[p]);
-                out.rows.push_real(p, self.ratings[p], None, games);
+                let exact = self.ratings[p];
+                let rating = (self.config.published(exact), exact);
+                out.rows.push_real(p, rating, None, games);
             }
         }
     }

@@ -320,11 +320,17 @@ impl ListRows {
         self.starts.push(self.player.len());
     }
 
-    /// One row of a system that rates in real numbers: no K, never inactive, `new` left to the
-    /// driver.
-    fn push_real(&mut self, player: usize, exact: f64, deviation: Option<f64>, games: (u32, u32)) {
+    /// One row of a system that rates in real numbers: its whole and exact rating, no K, never
+    /// inactive, `new` left to the driver.
+    fn push_real(
+        &mut self,
+        player: usize,
+        (rating, exact): (i32, f64),
+        deviation: Option<f64>,
+        games: (u32, u32),
+    ) {
         self.player.push(player as u32);
-        self.rating.push(exact.round() as i32);
+        self.rating.push(rating);
         self.exact.push(exact);
         self.deviation.extend(deviation);
         self.k.push(0);

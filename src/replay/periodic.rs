@@ -48,7 +48,9 @@ impl<S: PeriodicSystem> PeriodicEngine<S> {
         for (p, s) in self.state.iter().enumerate() {
             if let Some(s) = s.filter(|s| self.system.published(s)) {
                 let games = (self.games_of[p].len() as u32, self.total[p]);
-                rows.push_real(p, self.system.rating(&s), self.system.deviation(&s), games);
+                let exact = self.system.rating(&s);
+                let rating = (exact.round() as i32, exact);
+                rows.push_real(p, rating, self.system.deviation(&s), games);
             }
         }
     }

@@ -13,6 +13,10 @@
 //! 7. the same again in the reverse order, from 1500;
 //! 8. the two sets averaged.
 //!
+//! The seed publishes whole ratings by truncating the average: its worked example, two players of
+//! whom one scored 2.5 out of 3, computes 1530.77 and 1469.23 and shows 1530 and 1469. elosim
+//! follows it (`truncate = 1`, the default); `truncate = 0` rounds instead (1531 and 1469).
+//!
 //! The seed does not define the zig-zag; this module reads it so: with players at positions
 //! 0..n−1 of the order, the pairs are taken diagonal by diagonal (positions i and i + d for
 //! d = 1, 2, …), i rising on odd diagonals and falling on even ones, so that each player meets his
@@ -32,6 +36,8 @@ pub struct GcrConfig {
     pub games_damping: f64,
     /// 1 − p/(p + experience_damping) for p past games.
     pub experience_damping: f64,
+    /// Publish whole ratings by truncating, as the seed does, rather than rounding.
+    pub truncate: bool,
 }
 
 impl Default for GcrConfig {
@@ -41,6 +47,7 @@ impl Default for GcrConfig {
             max_change: 400.0,
             games_damping: 10.0,
             experience_damping: 800.0,
+            truncate: true,
         }
     }
 }
@@ -50,6 +57,7 @@ settings!(GcrConfig {
     max_change: "max-change", above(0.0, 4000.0), "largest change of one pair (× actual − expected)";
     games_damping: "games-damping", above(0.0, 10_000.0), "n/(n + this) for n games together";
     experience_damping: "experience-damping", above(0.0, 1_000_000.0), "1 − p/(p + this) for p past games";
+    truncate: "truncate", switch(0.0, 1.0), "1: whole ratings truncated, as the seed shows them; 0: rounded";
 });
 
 /// The linear expectancy of the player rated `diff` above the other, 0..1.
@@ -97,6 +105,15 @@ impl PairTable {
 }
 
 impl GcrConfig {
+    /// The whole rating published for an exact one.
+    pub fn published(&self, exact: f64) -> i32 {
+        if self.truncate {
+            exact.trunc() as i32
+        } else {
+            exact.round() as i32
+        }
+    }
+
     /// Steps 2–8: every player's rating from the table (players without games keep `initial`).
     pub fn ratings(&self, table: &PairTable) -> Vec<f64> {
         let n = table.players();
@@ -193,6 +210,28 @@ mod tests {
         let change = (2.0 / 3.0 - 0.5) * 400.0 * 3.0 / 13.0;
         assert!((r[0] - (1500.0 + change)).abs() < 1e-9, "{r:?}");
         assert!((r[1] - (1500.0 - change)).abs() < 1e-9);
+    }
+
+    /// Seed 003's worked example: Carlos scores 2.5 out of 3 against Charles; both start at 1500,
+    /// the change is (5/6 − ½) × 400 × 3/13 = 30.77, and the seed shows 1530 and 1469 (truncated).
+    #[test]
+    fn the_seeds_example_2_5_out_of_3() {
+        let mut table = PairTable::default();
+        table.add(0, 1, 1.0);
+        table.add(0, 1, 1.0);
+        table.add(1, 0, 0.5);
+        let gcr = GcrConfig::default();
+        let r = gcr.ratings(&table);
+        assert!((r[0] - 1530.769_230_769).abs() < 1e-6, "{r:?}");
+        assert_eq!((gcr.published(r[0]), gcr.published(r[1])), (1530, 1469));
+        let rounding = GcrConfig {
+            truncate: false,
+            ..gcr
+        };
+        assert_eq!(
+            (rounding.published(r[0]), rounding.published(r[1])),
+            (1531, 1469)
+        );
     }
 
     /// Three players ordered 0, 1, 2 (6, 5 and 3 games): the forward pass meets (0,1) and (1,2)

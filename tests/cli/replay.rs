@@ -537,3 +537,44 @@ fn an_event_across_the_1st_of_a_month_uses_the_list_of_its_start() {
         }
     }
 }
+
+/// Seed 003's worked example through a replay: 2.5 out of 3 gives 1530 and 1469 on the list, the
+/// seed's truncated ratings (rounding would give 1531).
+#[test]
+fn game_courier_ratings_publish_the_seeds_example() {
+    let dir = scratch("gcr-seed");
+    let games = write(
+        &dir,
+        "games.csv",
+        "period,white,black,score\n2019-03,1,2,1\n2019-03,1,2,1\n2019-03,2,1,0.5\n",
+    );
+    let out = dir.join("run");
+    let args = [
+        "replay",
+        &history(),
+        "--games",
+        &games,
+        "--from",
+        "2019-03",
+        "--system",
+        "gcr",
+    ];
+    succeeds(
+        &[
+            &args[..],
+            &["--csv", "--quiet", "--out", out.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    let list = std::fs::read_to_string(out.join("lists/2019-03.csv")).unwrap();
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("1,") && l.contains(",1530,")),
+        "{list}"
+    );
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("2,") && l.contains(",1469,")),
+        "{list}"
+    );
+}
