@@ -180,6 +180,18 @@ fn summary(o: &ReplayOutcome) -> String {
         count(total(|s| s.new)),
         count(total(|s| s.delisted))
     );
+    let approximate = crate::output::run_approximations(&o.scenario, run);
+    if let (Some(first), Some(last)) = (approximate.first(), approximate.last()) {
+        let to = last.to.map_or_else(|| "on".into(), |m| format!("to {m}"));
+        let eras = match approximate.len() {
+            1 => "1 era".to_string(),
+            n => format!("{n} eras"),
+        };
+        text += &format!(
+            "  approx   tournaments starting {} {to} are rated under rules that only approximate FIDE's practice ({eras}; why: `elosim check`, summary.json)\n",
+            first.from
+        );
+    }
     text += &format!("  files    {}/: lists.parquet ({} rows), games.parquet ({} rows), periods.parquet ({} rows), summary.json, scenario.resolved.toml\n", o.written.dir.display(), count(o.written.list_rows), count(o.written.game_rows), count(o.written.period_rows));
     text += &format!(
         "  time     read {:.2} s · replay {:.2} s · write {:.2} s (the tables' own threads, alongside the replay: lists {:.2} s · games {:.2} s)\n",

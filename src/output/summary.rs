@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::ingest::IngestReport;
 use crate::replay::{ListSummary, Run};
-use crate::scenario::Scenario;
+use crate::scenario::{Approximation, Scenario};
 
 /// How long reading and replaying took; the only part of a run's outputs that differs between
 /// identical runs.
@@ -30,8 +30,17 @@ struct Summary<'a> {
     inputs: Vec<Checksum>,
     games: GameCounts<'a>,
     players: PlayerCounts,
+    /// The eras the run covers that only approximate FIDE's practice, and why.
+    approximate: Vec<ApproximateEra>,
     lists: Vec<ListCounts>,
     timing: Seconds,
+}
+
+#[derive(Serialize)]
+struct ApproximateEra {
+    from: String,
+    to: Option<String>,
+    why: String,
 }
 
 #[derive(Serialize)]
@@ -144,6 +153,14 @@ pub fn summary_json(
             delisted: total(|s| s.delisted),
             on_last_list: run.summaries.last().map_or(0, |s| s.players),
         },
+        approximate: run_approximations(scenario, run)
+            .into_iter()
+            .map(|a| ApproximateEra {
+                from: a.from.to_string(),
+                to: a.to.map(|m| m.to_string()),
+                why: a.why,
+            })
+            .collect(),
         lists: run
             .summaries
             .iter()
@@ -166,6 +183,15 @@ pub fn summary_json(
         },
     };
     crate::output::pretty_json(&summary)
+}
+
+/// The approximate eras under which the run rated tournaments: from the starting list's month
+/// to the last list.
+pub fn run_approximations(scenario: &Scenario, run: &Run) -> Vec<Approximation> {
+    match (run.lists.first(), run.lists.last()) {
+        (Some(&first), Some(&last)) if run.lists.len() > 1 => scenario.approximations(first, last),
+        _ => Vec::new(),
+    }
 }
 
 fn round3(seconds: f64) -> f64 {

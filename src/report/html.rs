@@ -181,7 +181,8 @@ svg{max-width:100%;height:auto}table{border-collapse:collapse;font-size:13px}\
 td,th{padding:3px 6px;border:1px solid #ddd;text-align:right;white-space:nowrap}\
 th{background:#f4f4f4}td.label{text-align:left}caption{font-weight:bold;text-align:left;padding:4px 0}\
 pre{background:#f8f8f8;padding:8px;font-size:12px;overflow-x:auto}footer{margin-top:40px;color:#777;font-size:12px}\
-.scroll{overflow-x:auto;max-width:100%}";
+.scroll{overflow-x:auto;max-width:100%}\
+.note{background:#fff6e0;border-left:4px solid #e0a000;padding:6px 10px;font-size:13px}";
 
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
@@ -239,6 +240,17 @@ fn run_summary(run: &RunData) -> String {
         );
     }
     out.push_str("</table>\n");
+    for era in s["approximate"].as_array().into_iter().flatten() {
+        let to = era["to"]
+            .as_str()
+            .map_or_else(|| "on".into(), |m| format!("to {m}"));
+        let _ = writeln!(
+            out,
+            "<p class=\"note\"><b>Approximate:</b> tournaments starting {} {to}: {}</p>",
+            escape(era["from"].as_str().unwrap_or("?")),
+            escape(era["why"].as_str().unwrap_or(""))
+        );
+    }
     let _ = writeln!(
         out,
         "<details><summary>Regulations, era by era</summary><pre>{}</pre></details>\n</div>",

@@ -61,8 +61,11 @@ pub fn describe(s: &Scenario) -> String {
             .map(|(next, _)| format!(" to {}", next.plus(-1)))
             .unwrap_or_else(|| " on".into());
         let _ = writeln!(w, "\nEra {}: tournaments starting {from}{until}", i + 1);
-        for note in notes {
+        for note in &notes.notes {
             let _ = writeln!(w, "  {note}");
+        }
+        if let Some(why) = &notes.approximate {
+            let _ = writeln!(w, "  APPROXIMATE: {why}");
         }
         let lines = rule_lines(regs);
         for (j, line) in lines.iter().enumerate() {

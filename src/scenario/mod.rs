@@ -39,10 +39,51 @@ pub struct Scenario {
     pub data: DataSources,
     pub bootstrap: Bootstrap,
     pub timeline: Timeline,
-    /// The `note` of the revision that opened each era (era order), for `elosim check`.
-    pub era_notes: Vec<Vec<String>>,
+    /// What the revisions that opened each era say of it (era order), for `elosim check` and the
+    /// run's outputs.
+    pub era_notes: Vec<EraNotes>,
     /// One-off events, in list order.
     pub events: Vec<ScenarioEvent>,
+}
+
+/// What a scenario says of one era besides its rules.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EraNotes {
+    /// The `note`s of the revisions that opened it.
+    pub notes: Vec<String>,
+    /// Why the era only approximates FIDE's practice (`approximate` on its revision), if it does.
+    pub approximate: Option<String>,
+}
+
+/// An era a run covers that only approximates FIDE's practice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Approximation {
+    pub from: Month,
+    /// The era's last month; `None` when it is the last era.
+    pub to: Option<Month>,
+    pub why: String,
+}
+
+impl Scenario {
+    /// The approximate eras whose months meet `first..=last` (a run's months: tournaments
+    /// starting in them are rated under those eras' rules).
+    pub fn approximations(&self, first: Month, last: Month) -> Vec<Approximation> {
+        let eras = self.timeline.eras();
+        eras.iter()
+            .zip(&self.era_notes)
+            .enumerate()
+            .filter_map(|(i, ((from, _), notes))| {
+                let to = eras.get(i + 1).map(|(next, _)| next.plus(-1));
+                let meets = *from <= last && to.is_none_or(|to| to >= first);
+                let why = notes.approximate.clone()?;
+                meets.then_some(Approximation {
+                    from: *from,
+                    to,
+                    why,
+                })
+            })
+            .collect()
+    }
 }
 
 /// The months a scenario covers. Games outside are an error; games inside but outside the run window

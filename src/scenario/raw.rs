@@ -40,6 +40,8 @@ pub struct RawRevision {
     pub path: String,
     pub from: Month,
     pub note: Option<String>,
+    /// Why the era this revision opens is only an approximation of FIDE's practice, if it is.
+    pub approximate: Option<String>,
     /// Dotted keys (`k.new`) and their values, checked when the revisions are folded.
     pub entries: Vec<(String, Value)>,
 }
@@ -224,13 +226,15 @@ impl Walk {
                 }
             }
             let note = self.string(&table, "note", &path);
+            let approximate = self.string(&table, "approximate", &path);
             let mut entries = Vec::new();
             flatten(&table, "", &mut entries);
-            entries.retain(|(k, _)| k != "from" && k != "note");
+            entries.retain(|(k, _)| !["from", "note", "approximate"].contains(&k.as_str()));
             out.push(RawRevision {
                 path,
                 from,
                 note,
+                approximate,
                 entries,
             });
         }

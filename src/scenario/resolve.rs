@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use super::error::{Problem, ScenarioError};
 use super::raw::{self, RawEventKind, RawScenario};
 use super::{
-    base_regulations, fields, Bootstrap, Calendar, DataSources, EventKind, GameFormat, RunWindow,
-    Scenario, ScenarioEvent, Timeline, UnknownPlayers,
+    base_regulations, fields, Bootstrap, Calendar, DataSources, EraNotes, EventKind, GameFormat,
+    RunWindow, Scenario, ScenarioEvent, Timeline, UnknownPlayers,
 };
 use crate::model::Month;
 use crate::rules::{Compression, Regulations};
@@ -183,7 +183,7 @@ fn fold_revisions(
     chain: &[RawScenario],
     calendar: Calendar,
     problems: &mut Vec<Problem>,
-) -> (Timeline, Vec<Vec<String>>) {
+) -> (Timeline, Vec<EraNotes>) {
     let mut revisions: Vec<(&RawScenario, &raw::RawRevision)> = chain
         .iter()
         .flat_map(|raw| raw.revisions.iter().map(move |r| (raw, r)))
@@ -191,13 +191,16 @@ fn fold_revisions(
     revisions.sort_by_key(|(_, r)| r.from); // stable: parents first on equal dates
     let mut regs: Regulations = base_regulations();
     let mut eras: Vec<(Month, Regulations)> = Vec::new();
-    let mut notes: Vec<Vec<String>> = Vec::new();
+    let mut notes: Vec<EraNotes> = Vec::new();
     if revisions
         .first()
         .is_none_or(|(_, r)| r.from > calendar.start)
     {
         eras.push((calendar.start, regs.clone()));
-        notes.push(vec!["today's FIDE regulations (elosim's defaults)".into()]);
+        notes.push(EraNotes {
+            notes: vec!["today's FIDE regulations (elosim's defaults)".into()],
+            approximate: None,
+        });
     }
     for (raw, revision) in revisions {
         for (key, value) in &revision.entries {
@@ -210,17 +213,20 @@ fn fold_revisions(
             }
         }
         let note = revision.note.clone().into_iter();
-        match eras.last_mut() {
-            Some((from, era)) if *from == revision.from => {
+        match (eras.last_mut(), notes.last_mut()) {
+            (Some((from, era)), Some(last)) if *from == revision.from => {
                 *era = regs.clone();
-                notes
-                    .last_mut()
-                    .expect("one note list per era")
-                    .extend(note);
+                last.notes.extend(note);
+                if revision.approximate.is_some() {
+                    last.approximate.clone_from(&revision.approximate);
+                }
             }
             _ => {
                 eras.push((revision.from, regs.clone()));
-                notes.push(note.collect());
+                notes.push(EraNotes {
+                    notes: note.collect(),
+                    approximate: revision.approximate.clone(),
+                });
             }
         }
     }

@@ -79,8 +79,11 @@ pub fn write(s: &Scenario) -> String {
     }
     for ((from, regs), notes) in s.timeline.eras().iter().zip(&s.era_notes) {
         let _ = writeln!(w, "\n[[revision]]\nfrom = \"{from}\"");
-        if !notes.is_empty() {
-            let _ = writeln!(w, "note = {}", string(&notes.join(" | ")));
+        if !notes.notes.is_empty() {
+            let _ = writeln!(w, "note = {}", string(&notes.notes.join(" | ")));
+        }
+        if let Some(why) = &notes.approximate {
+            let _ = writeln!(w, "approximate = {}", string(why));
         }
         for key in fields::KEYS {
             if let Some(value) = fields::get(regs, key) {

@@ -88,7 +88,7 @@ fn sonas_2017_resolves_and_replays() {
     let shown = text(&check.stdout);
     assert!(check.status.success(), "{}", text(&check.stderr));
     assert!(
-        shown.contains("Era 9: tournaments starting 2017-01 to 2017-06"),
+        shown.contains("Era 10: tournaments starting 2017-01 to 2017-06"),
         "{shown}"
     );
     assert!(
@@ -577,4 +577,69 @@ fn game_courier_ratings_publish_the_seeds_example() {
             .any(|l| l.starts_with("2,") && l.contains(",1469,")),
         "{list}"
     );
+}
+
+/// A run that covers eras the scenario marks `approximate` says so: on the terminal, in
+/// `summary.json`, in `elosim check` and in the HTML report; a run of later eras says nothing.
+#[test]
+fn runs_over_approximate_eras_say_so() {
+    let dir = scratch("approximate");
+    let start = write(&dir, "start.csv", "id,rating\n1,2200\n2,2100\n");
+    let games = write(
+        &dir,
+        "games.csv",
+        "period,white,black,score\n2005-04,1,2,1\n2005-04,2,1,0.5\n",
+    );
+    let out = dir.join("run");
+    let shown = succeeds(&[
+        "replay",
+        &history(),
+        "--games",
+        &games,
+        "--start-list",
+        &start,
+        "--from",
+        "2005-04",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        shown.contains("approx   tournaments starting 2004-07 to 2005-06 are rated under rules that only approximate FIDE's practice (1 era;"),
+        "{shown}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let eras = summary["approximate"].as_array().unwrap();
+    assert_eq!(eras.len(), 1);
+    assert_eq!(
+        (eras[0]["from"].as_str(), eras[0]["to"].as_str()),
+        (Some("2004-07"), Some("2005-06"))
+    );
+    assert!(eras[0]["why"]
+        .as_str()
+        .unwrap()
+        .contains("tournament-average method"));
+    assert!(succeeds(&["check", &history()]).contains("APPROXIMATE: until April 2006"));
+    let html = dir.join("report.html");
+    succeeds(&[
+        "report",
+        out.to_str().unwrap(),
+        "--out",
+        html.to_str().unwrap(),
+    ]);
+    assert!(std::fs::read_to_string(&html)
+        .unwrap()
+        .contains("<b>Approximate:</b> tournaments starting 2004-07"));
+    let later = dir.join("later");
+    let quiet = succeeds(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--out",
+        later.to_str().unwrap(),
+    ]);
+    assert!(!quiet.contains("  approx   "), "{quiet}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(later.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["approximate"], serde_json::json!([]));
 }
