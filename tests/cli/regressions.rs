@@ -290,3 +290,160 @@ fn a_closed_pipe_ends_the_output_quietly() {
         "{stderr}"
     );
 }
+
+/// Reference §11.2 through the command line: each vector replayed from a starting list and a
+/// games file, then read back with `explain`, which prints what the engine recorded.
+#[test]
+fn the_reference_single_games_and_periods_through_replay_and_explain() {
+    let dir = scratch("vectors-11-2");
+    // (id, rating, K); games (white, black, White's score) rated on the first list of the run.
+    let run = |name: &str,
+               from: &str,
+               period: &str,
+               start: &[(u32, i32, u32)],
+               games: &[(u32, u32, &str)]| {
+        let start_text: String = std::iter::once("id,rating,k,games\n".to_string())
+            .chain(start.iter().map(|(id, r, k)| format!("{id},{r},{k},50\n")))
+            .collect();
+        let games_text: String = std::iter::once("period,event,white,black,score\n".to_string())
+            .chain(
+                games
+                    .iter()
+                    .map(|(w, b, s)| format!("{period},Open,{w},{b},{s}\n")),
+            )
+            .collect();
+        let start = write(&dir, &format!("{name}-start.csv"), &start_text);
+        let games = write(&dir, &format!("{name}-games.csv"), &games_text);
+        let out = dir.join(name);
+        let args = [
+            "replay",
+            &history(),
+            "--games",
+            &games,
+            "--start-list",
+            &start,
+            "--from",
+            from,
+        ];
+        succeeds(&[&args[..], &["--quiet", "--out", out.to_str().unwrap()]].concat());
+        out
+    };
+    let explain = |out: &Path, player: u32, period: &str| {
+        let player = player.to_string();
+        succeeds(&[
+            "explain",
+            out.to_str().unwrap(),
+            "--player",
+            &player,
+            "--period",
+            period,
+        ])
+    };
+    let game_end = |k: u32, change: &str| format!("{k:>3}  {change:>8}");
+
+    // 1. 1500 against 1650 with K 20: PD .30, win +14, draw +4, loss −6.
+    // 2. 2200 (K 15) beats 1600: before July 2009 D counts as 350, PD .89, +1.65; from then 400,
+    //    PD .92, +1.20.
+    // 3. K × n ≤ 700: 17 games at K 40 keep 40, 18 → 38; 35 at K 20 keep 20, 36 → 19; 70 at
+    //    K 10 keep 10, 71 → 9 (wins over equals).
+    // 4. 1010 − 20 = 990 is below the floor of 1000: off the list.
+    // 5. Rounding away from zero: −2.50 → −3 (K 25: a loss at D −400, PD .08, and a draw at D +11,
+    //    PD .52), +2.50 → +3 (K 25: a win at D +358, PD .90), +5.40 → +5 (K 20: a win at D +206,
+    //    PD .76, draws at D −4 and −11, PD .49 and .48).
+    let start = [
+        (11, 1500, 20),
+        (12, 1500, 20),
+        (13, 1500, 20),
+        (21, 1650, 20),
+        (22, 1650, 20),
+        (23, 1650, 20),
+        (31, 2200, 15),
+        (32, 1600, 20),
+        (41, 1800, 40),
+        (42, 1800, 20),
+        (43, 1800, 20),
+        (44, 1800, 20),
+        (45, 2450, 10),
+        (46, 2450, 10),
+        (51, 1010, 20),
+        (52, 1010, 20),
+        (53, 1010, 20),
+        (61, 2000, 25),
+        (62, 2400, 20),
+        (63, 1989, 20),
+        (64, 1642, 20),
+        (65, 2000, 25),
+        (66, 2000, 20),
+        (67, 2004, 20),
+        (68, 2011, 20),
+        (69, 1794, 20),
+        (47, 1800, 40),
+        (48, 1800, 40),
+        (49, 1800, 20),
+        (50, 1800, 20),
+        (55, 2450, 10),
+        (56, 2450, 10),
+    ];
+    let mut games = vec![(11, 21, "1"), (12, 22, "0.5"), (13, 23, "0"), (31, 32, "1")];
+    games.extend(std::iter::repeat_n((41, 42, "1"), 18));
+    games.extend(std::iter::repeat_n((43, 44, "1"), 36));
+    games.extend(std::iter::repeat_n((45, 46, "1"), 71));
+    games.extend(std::iter::repeat_n((47, 48, "1"), 17));
+    games.extend(std::iter::repeat_n((49, 50, "1"), 35));
+    games.extend(std::iter::repeat_n((55, 56, "1"), 70));
+    games.extend([(51, 52, "0"), (51, 53, "0")]);
+    games.extend([(61, 62, "0"), (61, 63, "0.5"), (65, 64, "1")]);
+    games.extend([(66, 69, "1"), (66, 67, "0.5"), (66, 68, "0.5")]);
+    let out = run("2019", "2019-03", "2019-03", &start, &games);
+    for (player, change) in [(11, "+14"), (12, "+4"), (13, "-6")] {
+        let shown = explain(&out, player, "2019-03");
+        assert!(
+            shown.contains(&format!("→ {change} (")),
+            "{player}:\n{shown}"
+        );
+        assert!(shown.contains(" 0.30 "), "{player}:\n{shown}");
+    }
+    let shown = explain(&out, 31, "2019-03");
+    assert!(
+        shown.contains("1800*    400  0.92    1.0   15     +1.20"),
+        "{shown}"
+    );
+    for (player, k, change, n) in [
+        (41, 38, "+19.00", 18),
+        (43, 19, "+9.50", 36),
+        (45, 9, "+4.50", 71),
+    ] {
+        let shown = explain(&out, player, "2019-03");
+        assert_eq!(
+            shown.matches(&game_end(k, change)).count(),
+            n,
+            "{player}:\n{shown}"
+        );
+    }
+    let shown = explain(&out, 51, "2019-03");
+    assert!(
+        shown.contains("New rating 990 is below the floor of 1000"),
+        "{shown}"
+    );
+    for (player, sum, rounded) in [
+        (61, "-2.50", "-3"),
+        (65, "+2.50", "+3"),
+        (66, "+5.40", "+5"),
+    ] {
+        let shown = explain(&out, player, "2019-03");
+        let expected = format!("Σ K × (score − PD) = {sum} → {rounded} (");
+        assert!(shown.contains(&expected), "{player}:\n{shown}");
+    }
+    let before_2009 = run(
+        "2008",
+        "2008-04",
+        "2008-04",
+        &[(31, 2200, 15), (32, 1600, 25)],
+        &[(31, 32, "1")],
+    );
+    let shown = explain(&before_2009, 31, "2008-04");
+    assert!(
+        shown.contains("1850*    350  0.89    1.0   15     +1.65"),
+        "{shown}"
+    );
+}
