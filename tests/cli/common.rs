@@ -168,3 +168,23 @@ pub fn replay_shipped(name: &str, out: &Path) {
         out.to_str().unwrap(),
     ]);
 }
+
+/// Replays `games` under the shipped history from the starting list `start`, the lists from
+/// `from` on, into `out`, with `extra` arguments; returns what it printed.
+pub fn replay_history(games: &str, start: &str, from: &str, out: &Path, extra: &[&str]) -> String {
+    let out = out.to_str().unwrap();
+    let history = history();
+    let args = [
+        "replay",
+        &history,
+        "--games",
+        games,
+        "--start-list",
+        start,
+        "--from",
+        from,
+        "--out",
+        out,
+    ];
+    succeeds(&[&args[..], extra].concat())
+}

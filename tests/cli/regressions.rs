@@ -315,17 +315,7 @@ fn the_reference_single_games_and_periods_through_replay_and_explain() {
         let start = write(&dir, &format!("{name}-start.csv"), &start_text);
         let games = write(&dir, &format!("{name}-games.csv"), &games_text);
         let out = dir.join(name);
-        let args = [
-            "replay",
-            &history(),
-            "--games",
-            &games,
-            "--start-list",
-            &start,
-            "--from",
-            from,
-        ];
-        succeeds(&[&args[..], &["--quiet", "--out", out.to_str().unwrap()]].concat());
+        replay_history(&games, &start, from, &out, &["--quiet"]);
         out
     };
     let explain = |out: &Path, player: u32, period: &str| {

@@ -496,20 +496,7 @@ fn an_event_across_the_1st_of_a_month_uses_the_list_of_its_start() {
     );
     for (games, name) in [(&csv, "run-csv"), (&pgn, "run-pgn")] {
         let out = dir.join(name);
-        succeeds(&[
-            "replay",
-            &history(),
-            "--games",
-            games,
-            "--start-list",
-            &start,
-            "--from",
-            "2023-09",
-            "--csv",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        replay_history(games, &start, "2023-09", &out, &["--csv", "--quiet"]);
         let october = std::fs::read_to_string(out.join("lists/2023-10.csv")).unwrap();
         assert!(
             october
@@ -591,18 +578,7 @@ fn runs_over_approximate_eras_say_so() {
         "period,white,black,score\n2005-04,1,2,1\n2005-04,2,1,0.5\n",
     );
     let out = dir.join("run");
-    let shown = succeeds(&[
-        "replay",
-        &history(),
-        "--games",
-        &games,
-        "--start-list",
-        &start,
-        "--from",
-        "2005-04",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let shown = replay_history(&games, &start, "2005-04", &out, &[]);
     assert!(
         shown.contains("approx   tournaments starting 2004-07 to 2005-06 are rated under rules that only approximate FIDE's practice (1 era;"),
         "{shown}"
