@@ -437,3 +437,161 @@ fn the_reference_single_games_and_periods_through_replay_and_explain() {
         "{shown}"
     );
 }
+
+/// Reference §11.3 through the command line: an unrated player's event against rated opponents,
+/// replayed in each era and read back with `explain` (the pool the engine recorded, and the first
+/// rating).
+#[test]
+fn the_reference_first_ratings_through_replay_and_explain() {
+    let dir = scratch("vectors-11-3");
+    // (name, list, opponents' rating, newcomer's scores against them, what explain must show)
+    let cases: [(&str, &str, i32, &[&str], &str); 8] = [
+        (
+            "2b-2019",
+            "2019-03",
+            1600,
+            &["1", "0", "0", "0", "0", "0"],
+            "First rating on 2019-03: 1327",
+        ),
+        (
+            "2b-2024",
+            "2024-05",
+            1600,
+            &["1", "0", "0", "0", "0", "0"],
+            "First rating on 2024-05: 1457",
+        ),
+        (
+            "2f-2019",
+            "2019-03",
+            1600,
+            &["1", "1", "1", "1", "1", "0"],
+            "First rating on 2019-03: 1680",
+        ),
+        (
+            "2f-2024",
+            "2024-05",
+            1600,
+            &["1", "1", "1", "1", "1", "0"],
+            "First rating on 2024-05: 1843",
+        ),
+        (
+            "2009",
+            "2010-03",
+            2000,
+            &["1", "1", "1", "1", "1", "1", "0.5", "0", "0"],
+            "First rating on 2010-03: 2050",
+        ),
+        (
+            "2011",
+            "2012-03",
+            2000,
+            &["1", "1", "1", "1", "1", "1", "0", "0", "0"],
+            "First rating on 2012-03: 2045",
+        ),
+        (
+            "minus",
+            "2019-03",
+            2000,
+            &["1", "1", "1", "0", "0", "0", "0", "0", "0"],
+            "First rating on 2019-03: 1875",
+        ),
+        (
+            "2a",
+            "2019-03",
+            1600,
+            &["1", "0", "0", "0"],
+            "Not enough games yet: no rating on 2019-03",
+        ),
+    ];
+    for (name, list, rating, scores, expected) in cases {
+        let start: String = std::iter::once("id,rating,k,games\n".to_string())
+            .chain((1..=scores.len()).map(|o| format!("{o},{rating},20,50\n")))
+            .collect();
+        let games: String = std::iter::once("period,event,white,black,score\n".to_string())
+            .chain(
+                scores
+                    .iter()
+                    .enumerate()
+                    .map(|(o, s)| format!("{list},Open,100,{},{s}\n", o + 1)),
+            )
+            .collect();
+        let start = write(&dir, &format!("{name}-start.csv"), &start);
+        let games = write(&dir, &format!("{name}-games.csv"), &games);
+        let out = dir.join(name);
+        replay_history(&games, &start, list, &out, &["--quiet"]);
+        let shown = succeeds(&[
+            "explain",
+            out.to_str().unwrap(),
+            "--player",
+            "100",
+            "--period",
+            list,
+        ]);
+        assert!(
+            shown.contains(expected),
+            "{name}: {expected:?} not in\n{shown}"
+        );
+    }
+}
+
+/// Reference §11.4 through the command line: the March 2024 compression of the shipped history,
+/// new = R + round(0.4 × (2000 − R)) below 2000, on the March 2024 list of a replay (Sonas 1A, 1B,
+/// 1E, the press examples, his continuity example, and the ties that rounding makes).
+#[test]
+fn the_reference_compression_through_a_replay() {
+    let dir = scratch("vectors-11-4");
+    let cases = [
+        (1200, 1520),
+        (1003, 1402),
+        (2350, 2350),
+        (1000, 1400),
+        (1500, 1700),
+        (1600, 1760),
+        (1700, 1820),
+        (1950, 1970),
+        (1495, 1697),
+        (1505, 1703),
+        (1998, 1999),
+        (1999, 1999),
+    ];
+    let start: String = std::iter::once("id,rating,k,games\n".to_string())
+        .chain(
+            cases
+                .iter()
+                .enumerate()
+                .map(|(i, (r, _))| format!("{},{r},20,50\n", i + 1)),
+        )
+        .chain([
+            "901,2100,20,50\n".to_string(),
+            "902,2100,20,50\n".to_string(),
+        ])
+        .collect();
+    let start = write(&dir, "start.csv", &start);
+    let games = write(
+        &dir,
+        "games.csv",
+        "period,white,black,score\n2024-03,901,902,0.5\n",
+    );
+    let out = dir.join("run");
+    replay_history(&games, &start, "2024-03", &out, &["--csv", "--quiet"]);
+    let list = std::fs::read_to_string(out.join("lists/2024-03.csv")).unwrap();
+    for (i, (before, after)) in cases.iter().enumerate() {
+        let row = list.lines().find(|l| l.starts_with(&format!("{},", i + 1)));
+        assert!(
+            row.is_some_and(|l| l.contains(&format!(",{after},"))),
+            "{before} → {after}: {row:?}"
+        );
+    }
+    let shown = succeeds(&[
+        "explain",
+        out.to_str().unwrap(),
+        "--player",
+        "1",
+        "--period",
+        "2024-03",
+    ]);
+    assert!(
+        shown.contains("New rating on 2024-03: 1520 (+320 from 1200; +320 from a one-off event"),
+        "{shown}"
+    );
+}
