@@ -595,3 +595,43 @@ fn the_reference_compression_through_a_replay() {
         "{shown}"
     );
 }
+
+/// FIDE's published calculations F-P01/F-P02 through the command line: from October 2025 the
+/// 400-point rule no longer applies to players rated 2650 and above, so the 2813 player uses
+/// D = 413 (PD .93), while his 2400 opponent still sees him at 2800* (D −400, PD .08).
+#[test]
+fn the_2650_exemption_through_replay_and_explain() {
+    let dir = scratch("exemption");
+    let start = write(
+        &dir,
+        "start.csv",
+        "id,rating,k,games\n1,2813,10,500\n2,2400,10,500\n",
+    );
+    let games = write(
+        &dir,
+        "games.csv",
+        "period,event,white,black,score\n2025-11,Open,1,2,1\n",
+    );
+    let out = dir.join("run");
+    replay_history(&games, &start, "2025-11", &out, &["--quiet"]);
+    let explain = |player: &str| {
+        succeeds(&[
+            "explain",
+            out.to_str().unwrap(),
+            "--player",
+            player,
+            "--period",
+            "2025-11",
+        ])
+    };
+    let strong = explain("1");
+    assert!(
+        strong.contains("2400    413  0.93    1.0   10     +0.70"),
+        "{strong}"
+    );
+    let weaker = explain("2");
+    assert!(
+        weaker.contains("2800*   -400  0.08    0.0   10     -0.80"),
+        "{weaker}"
+    );
+}
