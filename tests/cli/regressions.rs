@@ -635,3 +635,143 @@ fn the_2650_exemption_through_replay_and_explain() {
         "{weaker}"
     );
 }
+
+/// Sonas's examples 1A–1E and 2A–2F (his 2024 proposal) through the command line: his reform
+/// applied from January 2024 in a scenario file, the players of the examples in a starting list
+/// and a games file, the lists read back as CSV and the delisting of 2E with `explain`.
+#[test]
+fn sonas_examples_through_replay_and_explain() {
+    let dir = scratch("sonas-examples");
+    let scenario = write(
+        &dir,
+        "sonas-2024.toml",
+        &format!(
+            "extends = {:?}\n[run]\nfrom = \"2023-07\"\n\
+             [[revision]]\nfrom = \"2024-01\"\nfloor = 1400\ndiff-cap.scope = \"every-game\"\ninitial.formula = \"performance\"\ninitial.dummy-games = 2\ninitial.dummy-rating = 1800\ninitial.max = 2200\n\
+             [[event]]\nkind = \"compression\"\nlist = \"2024-03\"\nremove = true\n\
+             [[event]]\nkind = \"compression\"\nlist = \"2024-01\"\n\
+             [[event]]\nkind = \"fresh-start\"\nlist = \"2024-01\"\n",
+            history()
+        ),
+    );
+    let mut start = vec![
+        "id,rating,k,games".to_string(),
+        "1,1200,,100".into(),
+        "2,1003,,100".into(),
+        "5,2350,,100".into(),
+        "25,1050,40,10".into(),
+    ];
+    for (ids, rating) in [
+        (100..106, 1333),
+        (110..116, 1500),
+        (120..125, 1900),
+        (130..135, 1217),
+        (135..137, 1233),
+        (140..143, 1167),
+    ] {
+        start.extend(ids.map(|id| format!("{id},{rating},,100")));
+    }
+    let start = write(&dir, "start.csv", &(start.join("\n") + "\n"));
+    // (period, event, event start, player, opponents, wins, draws): the rest are losses.
+    let events: [(&str, &str, &str, u32, Vec<u32>, usize, usize); 10] = [
+        ("2024-01", "", "", 3, (120..125).collect(), 2, 1),
+        ("2024-01", "", "", 4, vec![120, 121], 1, 0),
+        ("2024-02", "", "", 21, (100..104).collect(), 1, 0),
+        ("2024-02", "", "", 22, (100..106).collect(), 1, 0),
+        ("2023-07", "", "", 23, vec![110, 111, 112], 1, 0),
+        ("2024-02", "", "", 23, vec![110, 111, 112], 0, 0),
+        ("2024-02", "D1", "2024-01-05", 24, vec![140, 141, 142], 1, 0),
+        ("2024-02", "D2", "2024-01-20", 24, vec![110, 111, 112], 0, 0),
+        ("2024-02", "", "", 25, (130..137).collect(), 0, 1),
+        ("2024-02", "", "", 26, (100..106).collect(), 5, 0),
+    ];
+    let mut games = vec!["period,event,event_start,white,black,score".to_string()];
+    for (period, event, event_start, player, opponents, wins, draws) in &events {
+        for (i, o) in opponents.iter().enumerate() {
+            let score = if i < *wins {
+                "1"
+            } else if i < wins + draws {
+                "0.5"
+            } else {
+                "0"
+            };
+            games.push(format!(
+                "{period},{event},{event_start},{player},{o},{score}"
+            ));
+        }
+    }
+    let games = write(&dir, "games.csv", &(games.join("\n") + "\n"));
+    let out = dir.join("run");
+    let args = [
+        "replay",
+        &scenario,
+        "--games",
+        &games,
+        "--start-list",
+        &start,
+    ];
+    succeeds(
+        &[
+            &args[..],
+            &["--csv", "--quiet", "--out", out.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    let rating = |month: &str, id: u32| {
+        let list = std::fs::read_to_string(out.join(format!("lists/{month}.csv"))).unwrap();
+        let row = list
+            .lines()
+            .find(|l| l.starts_with(&format!("{id},")))?
+            .to_string();
+        row.split(',')
+            .map(str::to_string)
+            .find(|f| f.len() == 4 && f.parse::<i32>().is_ok_and(|r| r >= 1000))
+    };
+    for (month, id, expected, what) in [
+        ("2024-01", 1, Some("1520"), "1A"),
+        ("2024-01", 2, Some("1402"), "1B"),
+        (
+            "2024-01",
+            3,
+            Some("1940"),
+            "1C: a first rating of 1900, compressed",
+        ),
+        ("2024-01", 4, None, "1D: not yet qualified"),
+        ("2024-01", 5, Some("2350"), "1E"),
+        ("2024-02", 21, None, "2A: 1/4"),
+        ("2024-02", 22, Some("1457"), "2B: 2/8 against 1650"),
+        (
+            "2024-02",
+            23,
+            None,
+            "2C: July discarded, January's zero disregarded",
+        ),
+        (
+            "2024-02",
+            24,
+            Some("1457"),
+            "2D: a zero in a second event counts",
+        ),
+        ("2024-01", 25, Some("1430"), "2E before"),
+        ("2024-02", 25, None, "2E: 1430 − 80 is below 1400"),
+        ("2024-02", 26, Some("1843"), "2F: 6/8 against 1650"),
+    ] {
+        assert_eq!(rating(month, id).as_deref(), expected, "{what}");
+    }
+    let shown = succeeds(&[
+        "explain",
+        out.to_str().unwrap(),
+        "--player",
+        "25",
+        "--period",
+        "2024-02",
+    ]);
+    assert!(
+        shown.contains("Σ(score − PD) = -2.00 · Σ K × (score − PD) = -80.00 → -80"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("New rating 1350 is below the floor of 1400"),
+        "{shown}"
+    );
+}
