@@ -672,8 +672,17 @@ fn sonas_examples_through_replay_and_explain() {
         start.extend(ids.map(|id| format!("{id},{rating},,100")));
     }
     let start = write(&dir, "start.csv", &(start.join("\n") + "\n"));
-    // (period, event, event start, player, opponents, wins, draws): the rest are losses.
-    let events: [(&str, &str, &str, u32, Vec<u32>, usize, usize); 10] = [
+    /// (period, event, event start, player, opponents, wins, draws): the rest are losses.
+    type Event = (
+        &'static str,
+        &'static str,
+        &'static str,
+        u32,
+        Vec<u32>,
+        usize,
+        usize,
+    );
+    let events: [Event; 10] = [
         ("2024-01", "", "", 3, (120..125).collect(), 2, 1),
         ("2024-01", "", "", 4, vec![120, 121], 1, 0),
         ("2024-02", "", "", 21, (100..104).collect(), 1, 0),
