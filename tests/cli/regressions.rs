@@ -784,3 +784,166 @@ fn sonas_examples_through_replay_and_explain() {
         "{shown}"
     );
 }
+
+/// F-P05 and rounding per tournament through the command line: K × n ≤ 700 counts every game of
+/// the period whatever the event (39 games in two events: K 20 → 17 on each, the list still shows
+/// K 20); and a scenario that rounds per tournament rounds each event (two events of +2.50: +6,
+/// where rounding once per period gives +5).
+#[test]
+fn the_700_cap_over_events_and_rounding_per_tournament_through_explain() {
+    let dir = scratch("fp05");
+    let mut start = vec!["id,rating,k,games".to_string(), "1,2000,20,100".into()];
+    start.extend((100..139).map(|o| format!("{o},2000,20,100")));
+    start.extend([
+        "3,2593,10,100".into(),
+        "4,2400,10,100".into(),
+        "5,2400,10,100".into(),
+    ]);
+    let start = write(&dir, "start.csv", &(start.join("\n") + "\n"));
+    let mut games = vec!["period,event,white,black,score".to_string()];
+    games.extend((100..139).map(|o| {
+        let event = if o < 120 { "A" } else { "B" };
+        let score = if o % 2 == 0 { "1" } else { "0" };
+        format!("2019-01,{event},1,{o},{score}")
+    }));
+    games.extend(["2019-01,A,3,4,1".into(), "2019-01,B,3,5,1".into()]);
+    let games = write(&dir, "games.csv", &(games.join("\n") + "\n"));
+    let per_period = dir.join("per-period");
+    replay_history(
+        &games,
+        &start,
+        "2019-01",
+        &per_period,
+        &["--csv", "--quiet"],
+    );
+    let explain = |out: &Path, player: &str| {
+        succeeds(&[
+            "explain",
+            out.to_str().unwrap(),
+            "--player",
+            player,
+            "--period",
+            "2019-01",
+        ])
+    };
+    let shown = explain(&per_period, "1");
+    assert_eq!(shown.matches("   17  ").count(), 39, "{shown}");
+    let list = std::fs::read_to_string(per_period.join("lists/2019-01.csv")).unwrap();
+    let header: Vec<&str> = list.lines().next().unwrap().split(',').collect();
+    let k = header.iter().position(|&c| c == "k").unwrap();
+    let row: Vec<&str> = list
+        .lines()
+        .find(|l| l.starts_with("1,"))
+        .unwrap()
+        .split(',')
+        .collect();
+    assert_eq!(row[k], "20", "the list shows the K before the cap");
+    assert!(explain(&per_period, "3")
+        .contains("Σ K × (score − PD) = +5.00 → +5 (rounded once for the period"));
+    let scenario = write(
+        &dir,
+        "per-tournament.toml",
+        &format!(
+            "extends = {:?}\n[[revision]]\nfrom = \"2018-01\"\nrounding = \"per-tournament\"\n",
+            history()
+        ),
+    );
+    let per_event = dir.join("per-event");
+    let args = [
+        "replay",
+        &scenario,
+        "--games",
+        &games,
+        "--start-list",
+        &start,
+        "--from",
+        "2019-01",
+    ];
+    succeeds(
+        &[
+            &args[..],
+            &["--quiet", "--out", per_event.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    let shown = explain(&per_event, "3");
+    assert!(
+        shown.contains("Σ K × (score − PD) = +5.00 → +6 (each tournament rounded"),
+        "{shown}"
+    );
+}
+
+/// Reference §11.1 through the command line: table 8.1.2's edges, each a game whose PD `explain`
+/// prints (D beyond 400 from October 2025, for a player rated 2650 and above, whom the 400-point
+/// rule no longer limits).
+#[test]
+fn the_reference_table_edges_through_explain() {
+    let dir = scratch("vectors-11-1");
+    // (D, PD): the player is rated 2000 (or 3000 for D beyond 400), the opponent 2000 − D.
+    let within: [(i32, &str); 22] = [
+        (0, "0.50"),
+        (3, "0.50"),
+        (4, "0.51"),
+        (10, "0.51"),
+        (11, "0.52"),
+        (98, "0.63"),
+        (99, "0.64"),
+        (100, "0.64"),
+        (150, "0.70"),
+        (206, "0.76"),
+        (207, "0.77"),
+        (344, "0.88"),
+        (345, "0.89"),
+        (357, "0.89"),
+        (358, "0.90"),
+        (391, "0.91"),
+        (392, "0.92"),
+        (-3, "0.50"),
+        (-4, "0.49"),
+        (-150, "0.30"),
+        (-400, "0.08"),
+        (400, "0.92"),
+    ];
+    let beyond: [(i32, &str); 4] = [(411, "0.92"), (412, "0.93"), (735, "0.99"), (736, "1.00")];
+    for (list, own, cases) in [
+        ("2019-03", 2000, &within[..]),
+        ("2025-11", 3000, &beyond[..]),
+    ] {
+        let mut start = vec!["id,rating,k,games".to_string()];
+        let mut games = vec!["period,event,white,black,score".to_string()];
+        for (i, (d, _)) in cases.iter().enumerate() {
+            let (player, opponent) = (1000 + i, 2000 + i);
+            start.push(format!("{player},{own},10,500"));
+            start.push(format!("{opponent},{},10,500", own - d));
+            games.push(format!("{list},Open,{player},{opponent},0.5"));
+        }
+        let start = write(
+            &dir,
+            &format!("{list}-start.csv"),
+            &(start.join("\n") + "\n"),
+        );
+        let games = write(
+            &dir,
+            &format!("{list}-games.csv"),
+            &(games.join("\n") + "\n"),
+        );
+        let out = dir.join(list);
+        replay_history(&games, &start, list, &out, &["--quiet"]);
+        for (i, (d, pd)) in cases.iter().enumerate() {
+            let player = (1000 + i).to_string();
+            let shown = succeeds(&[
+                "explain",
+                out.to_str().unwrap(),
+                "--player",
+                &player,
+                "--period",
+                list,
+            ]);
+            let expected = format!("{d:>5}  {pd:>4}    0.5");
+            assert!(
+                shown.contains(&expected),
+                "D {d}: {expected:?} not in\n{shown}"
+            );
+        }
+    }
+}
