@@ -188,3 +188,18 @@ pub fn replay_history(games: &str, start: &str, from: &str, out: &Path, extra: &
     ];
     succeeds(&[&args[..], extra].concat())
 }
+
+/// A CSV file in `dir`: its header, then one line per row; returns its path.
+pub fn write_csv(
+    dir: &Path,
+    name: &str,
+    header: &str,
+    rows: impl IntoIterator<Item = String>,
+) -> String {
+    let mut text = format!("{header}\n");
+    for row in rows {
+        text.push_str(&row);
+        text.push('\n');
+    }
+    write(dir, name, &text)
+}

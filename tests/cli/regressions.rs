@@ -302,18 +302,20 @@ fn the_reference_single_games_and_periods_through_replay_and_explain() {
                period: &str,
                start: &[(u32, i32, u32)],
                games: &[(u32, u32, &str)]| {
-        let start_text: String = std::iter::once("id,rating,k,games\n".to_string())
-            .chain(start.iter().map(|(id, r, k)| format!("{id},{r},{k},50\n")))
-            .collect();
-        let games_text: String = std::iter::once("period,event,white,black,score\n".to_string())
-            .chain(
-                games
-                    .iter()
-                    .map(|(w, b, s)| format!("{period},Open,{w},{b},{s}\n")),
-            )
-            .collect();
-        let start = write(&dir, &format!("{name}-start.csv"), &start_text);
-        let games = write(&dir, &format!("{name}-games.csv"), &games_text);
+        let start = write_csv(
+            &dir,
+            &format!("{name}-start.csv"),
+            "id,rating,k,games",
+            start.iter().map(|(id, r, k)| format!("{id},{r},{k},50")),
+        );
+        let games = write_csv(
+            &dir,
+            &format!("{name}-games.csv"),
+            "period,event,white,black,score",
+            games
+                .iter()
+                .map(|(w, b, s)| format!("{period},Open,{w},{b},{s}")),
+        );
         let out = dir.join(name);
         replay_history(&games, &start, from, &out, &["--quiet"]);
         out
@@ -504,19 +506,18 @@ fn the_reference_first_ratings_through_replay_and_explain() {
         ),
     ];
     for (name, list, rating, scores, expected) in cases {
-        let start: String = std::iter::once("id,rating,k,games\n".to_string())
-            .chain((1..=scores.len()).map(|o| format!("{o},{rating},20,50\n")))
-            .collect();
-        let games: String = std::iter::once("period,event,white,black,score\n".to_string())
-            .chain(
-                scores
-                    .iter()
-                    .enumerate()
-                    .map(|(o, s)| format!("{list},Open,100,{},{s}\n", o + 1)),
-            )
-            .collect();
-        let start = write(&dir, &format!("{name}-start.csv"), &start);
-        let games = write(&dir, &format!("{name}-games.csv"), &games);
+        let start = write_csv(
+            &dir,
+            &format!("{name}-start.csv"),
+            "id,rating,k,games",
+            (1..=scores.len()).map(|o| format!("{o},{rating},20,50")),
+        );
+        let games = write_csv(
+            &dir,
+            &format!("{name}-games.csv"),
+            "period,event,white,black,score",
+            (scores.iter().enumerate()).map(|(o, s)| format!("{list},Open,100,{},{s}", o + 1)),
+        );
         let out = dir.join(name);
         replay_history(&games, &start, list, &out, &["--quiet"]);
         let shown = succeeds(&[
@@ -554,19 +555,14 @@ fn the_reference_compression_through_a_replay() {
         (1998, 1999),
         (1999, 1999),
     ];
-    let start: String = std::iter::once("id,rating,k,games\n".to_string())
-        .chain(
-            cases
-                .iter()
-                .enumerate()
-                .map(|(i, (r, _))| format!("{},{r},20,50\n", i + 1)),
-        )
-        .chain([
-            "901,2100,20,50\n".to_string(),
-            "902,2100,20,50\n".to_string(),
-        ])
-        .collect();
-    let start = write(&dir, "start.csv", &start);
+    let start = write_csv(
+        &dir,
+        "start.csv",
+        "id,rating,k,games",
+        (cases.iter().enumerate())
+            .map(|(i, (r, _))| format!("{},{r},20,50", i + 1))
+            .chain(["901,2100,20,50".into(), "902,2100,20,50".into()]),
+    );
     let games = write(
         &dir,
         "games.csv",
