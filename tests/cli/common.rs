@@ -203,3 +203,9 @@ pub fn write_csv(
     }
     write(dir, name, &text)
 }
+
+/// `elosim explain RUN --player PLAYER --period PERIOD`, expected to succeed; what it printed.
+pub fn explain(run: &Path, player: &str, period: &str) -> String {
+    let run = run.to_str().unwrap();
+    succeeds(&["explain", run, "--player", player, "--period", period])
+}

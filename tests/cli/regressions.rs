@@ -322,14 +322,7 @@ fn the_reference_single_games_and_periods_through_replay_and_explain() {
     };
     let explain = |out: &Path, player: u32, period: &str| {
         let player = player.to_string();
-        succeeds(&[
-            "explain",
-            out.to_str().unwrap(),
-            "--player",
-            &player,
-            "--period",
-            period,
-        ])
+        explain(out, &player, period)
     };
     let game_end = |k: u32, change: &str| format!("{k:>3}  {change:>8}");
 
@@ -520,14 +513,7 @@ fn the_reference_first_ratings_through_replay_and_explain() {
         );
         let out = dir.join(name);
         replay_history(&games, &start, list, &out, &["--quiet"]);
-        let shown = succeeds(&[
-            "explain",
-            out.to_str().unwrap(),
-            "--player",
-            "100",
-            "--period",
-            list,
-        ]);
+        let shown = explain(&out, "100", list);
         assert!(
             shown.contains(expected),
             "{name}: {expected:?} not in\n{shown}"
@@ -578,14 +564,7 @@ fn the_reference_compression_through_a_replay() {
             "{before} → {after}: {row:?}"
         );
     }
-    let shown = succeeds(&[
-        "explain",
-        out.to_str().unwrap(),
-        "--player",
-        "1",
-        "--period",
-        "2024-03",
-    ]);
+    let shown = explain(&out, "1", "2024-03");
     assert!(
         shown.contains("New rating on 2024-03: 1520 (+320 from 1200; +320 from a one-off event"),
         "{shown}"
@@ -610,16 +589,7 @@ fn the_2650_exemption_through_replay_and_explain() {
     );
     let out = dir.join("run");
     replay_history(&games, &start, "2025-11", &out, &["--quiet"]);
-    let explain = |player: &str| {
-        succeeds(&[
-            "explain",
-            out.to_str().unwrap(),
-            "--player",
-            player,
-            "--period",
-            "2025-11",
-        ])
-    };
+    let explain = |player: &str| explain(&out, player, "2025-11");
     let strong = explain("1");
     assert!(
         strong.contains("2400    413  0.93    1.0   10     +0.70"),
@@ -763,14 +733,7 @@ fn sonas_examples_through_replay_and_explain() {
     ] {
         assert_eq!(rating(month, id).as_deref(), expected, "{what}");
     }
-    let shown = succeeds(&[
-        "explain",
-        out.to_str().unwrap(),
-        "--player",
-        "25",
-        "--period",
-        "2024-02",
-    ]);
+    let shown = explain(&out, "25", "2024-02");
     assert!(
         shown.contains("Σ(score − PD) = -2.00 · Σ K × (score − PD) = -80.00 → -80"),
         "{shown}"
@@ -812,16 +775,7 @@ fn the_700_cap_over_events_and_rounding_per_tournament_through_explain() {
         &per_period,
         &["--csv", "--quiet"],
     );
-    let explain = |out: &Path, player: &str| {
-        succeeds(&[
-            "explain",
-            out.to_str().unwrap(),
-            "--player",
-            player,
-            "--period",
-            "2019-01",
-        ])
-    };
+    let explain = |out: &Path, player: &str| explain(out, player, "2019-01");
     let shown = explain(&per_period, "1");
     assert_eq!(shown.matches("   17  ").count(), 39, "{shown}");
     let list = std::fs::read_to_string(per_period.join("lists/2019-01.csv")).unwrap();
@@ -927,14 +881,7 @@ fn the_reference_table_edges_through_explain() {
         replay_history(&games, &start, list, &out, &["--quiet"]);
         for (i, (d, pd)) in cases.iter().enumerate() {
             let player = (1000 + i).to_string();
-            let shown = succeeds(&[
-                "explain",
-                out.to_str().unwrap(),
-                "--player",
-                &player,
-                "--period",
-                list,
-            ]);
+            let shown = explain(&out, &player, list);
             let expected = format!("{d:>5}  {pd:>4}    0.5");
             assert!(
                 shown.contains(&expected),

@@ -504,14 +504,7 @@ fn an_event_across_the_1st_of_a_month_uses_the_list_of_its_start() {
                 .any(|l| l.starts_with("1,") && l.contains(",1986,")),
             "{games}:\n{october}"
         );
-        let shown = succeeds(&[
-            "explain",
-            out.to_str().unwrap(),
-            "--player",
-            "1",
-            "--period",
-            "2023-10",
-        ]);
+        let shown = explain(&out, "1", "2023-10");
         for expected in [
             "Cross-Open       2023-08-30           3      1800    200  0.76    0.5   20     -5.20",
             "Cross-Open       2023-08-30           4      1600    400  0.92    0.5   20     -8.40",
