@@ -692,16 +692,18 @@ fn sonas_examples_through_replay_and_explain() {
         ]
         .concat(),
     );
-    let rating = |month: &str, id: u32| {
+    // The `rating` column of a CSV list (id,name,federation,sex,title,rating,…).
+    let rating_in = |out: &Path, month: &str, id: u32| {
         let list = std::fs::read_to_string(out.join(format!("lists/{month}.csv"))).unwrap();
-        let row = list
+        let column = list
             .lines()
-            .find(|l| l.starts_with(&format!("{id},")))?
-            .to_string();
-        row.split(',')
-            .map(str::to_string)
-            .find(|f| f.len() == 4 && f.parse::<i32>().is_ok_and(|r| r >= 1000))
+            .next()?
+            .split(',')
+            .position(|c| c == "rating")?;
+        let row = list.lines().find(|l| l.starts_with(&format!("{id},")))?;
+        row.split(',').nth(column).map(str::to_string)
     };
+    let rating = |month: &str, id: u32| rating_in(&out, month, id);
     for (month, id, expected, what) in [
         ("2024-01", 1, Some("1520"), "1A"),
         ("2024-01", 2, Some("1402"), "1B"),
@@ -733,6 +735,35 @@ fn sonas_examples_through_replay_and_explain() {
     ] {
         assert_eq!(rating(month, id).as_deref(), expected, "{what}");
     }
+    let without = write(
+        &dir,
+        "without-fresh-start.toml",
+        &std::fs::read_to_string(&scenario).unwrap().replace(
+            "[[event]]\nkind = \"fresh-start\"\nlist = \"2024-01\"\n",
+            "",
+        ),
+    );
+    let pooled = dir.join("without");
+    let args = [
+        "replay",
+        &without,
+        "--games",
+        &games,
+        "--start-list",
+        &start,
+    ];
+    succeeds(
+        &[
+            &args[..],
+            &["--csv", "--quiet", "--out", pooled.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        rating_in(&pooled, "2024-02", 23).as_deref(),
+        Some("1457"),
+        "2C without a fresh start: 6 games pooled, 1/6 and two draws against 1650"
+    );
     let shown = explain(&out, "25", "2024-02");
     assert!(
         shown.contains("Σ(score − PD) = -2.00 · Σ K × (score − PD) = -80.00 → -80"),
