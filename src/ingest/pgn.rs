@@ -4,9 +4,13 @@
 //! rating tags, and it must survive files from the wild (unterminated tags and comments, stray
 //! braces, megabyte-long movetext lines) without panicking.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
+use std::rc::Rc;
+
+use sha2::{Digest, Sha256};
 
 use crate::model::{Day, Games, HalfPoints, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
@@ -15,7 +19,7 @@ use super::error::IngestError;
 use super::ids::RawIds;
 use super::raw::{sort_event_names, PgnCounts, RawGames};
 use super::table::Skips;
-use super::text::{decode, read_bytes, sha256};
+use super::text::decode;
 
 impl PgnCounts {
     /// One line for people: what the file held besides the games kept.
@@ -68,9 +72,7 @@ pub fn read(
     skips: &mut Skips,
 ) -> Result<(RawGames, PgnCounts), IngestError> {
     let file = path.display().to_string();
-    let bytes = read_bytes(path)?;
-    let checksum = sha256(&bytes);
-    let text = decode(gunzip(&file, bytes)?);
+    let mut lines = Lines::open(path)?;
     let mut out = RawGames {
         games: Games {
             source: file.clone(),
@@ -81,13 +83,13 @@ pub fn read(
         white: RawIds::default(),
         black: RawIds::default(),
         format: GameFormat::Pgn,
-        sha256: checksum,
+        sha256: String::new(),
         pgn: None,
     };
     let mut events: HashMap<String, u32> = HashMap::new();
     let mut counts = PgnCounts::default();
     let (mut unfinished, mut without_ratings, mut dated_by_year) = (0, 0, 0);
-    scan(&text, &mut counts, &mut |tags| {
+    scan(&mut lines, &mut counts, &mut |tags| {
         match skips.check(game_row(&file, tags, dates))? {
             Some(Verdict::Game(row)) => {
                 dated_by_year += usize::from(row.by_year);
@@ -101,6 +103,7 @@ pub fn read(
         }
         Ok(())
     })?;
+    out.sha256 = lines.finish()?;
     counts.unfinished = unfinished;
     counts.without_ratings = without_ratings;
     counts.dated_by_year = dated_by_year;
@@ -108,19 +111,116 @@ pub fn read(
     Ok((out, counts))
 }
 
-/// The file's bytes, decompressed when they start with gzip's magic number.
-fn gunzip(file: &str, bytes: Vec<u8>) -> Result<Vec<u8>, IngestError> {
-    if !bytes.starts_with(&[0x1f, 0x8b]) {
-        return Ok(bytes);
+/// The longest line kept: longer ones can only be movetext (or junk), and only their first
+/// `LINE_CAP` bytes are looked at, so that memory stays bounded on any input.
+const LINE_CAP: usize = 1 << 20;
+
+/// A file's bytes as they are read, into its SHA-256 (for `summary.json`) on the way.
+struct Hashing {
+    file: std::fs::File,
+    hash: Rc<RefCell<Sha256>>,
+}
+
+impl Read for Hashing {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read(buf)?;
+        self.hash.borrow_mut().update(&buf[..n]);
+        Ok(n)
     }
-    let mut plain = Vec::new();
-    flate2::read::MultiGzDecoder::new(bytes.as_slice())
-        .read_to_end(&mut plain)
-        .map_err(|e| IngestError::File {
-            file: file.to_string(),
-            problem: format!("not a readable gzip file: {e}"),
-        })?;
-    Ok(plain)
+}
+
+/// A PGN file's lines, read as a stream (through gzip when the file starts with its magic
+/// number) and decoded one by one: UTF-8, else ISO-8859-1; a byte-order mark is dropped, and
+/// everything from a DOS end-of-file mark. Memory holds one line, whatever the file's size.
+struct Lines {
+    file: String,
+    reader: Box<dyn BufRead>,
+    gzip: bool,
+    hash: Rc<RefCell<Sha256>>,
+    line: Vec<u8>,
+    first: bool,
+    ended: bool,
+}
+
+impl Lines {
+    fn open(path: &Path) -> Result<Lines, IngestError> {
+        let io = |source| IngestError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let hash = Rc::new(RefCell::new(Sha256::new()));
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut raw = BufReader::new(Hashing {
+            file,
+            hash: Rc::clone(&hash),
+        });
+        let gzip = raw.fill_buf().map_err(io)?.starts_with(&[0x1f, 0x8b]);
+        let reader: Box<dyn BufRead> = if gzip {
+            Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(raw)))
+        } else {
+            Box::new(raw)
+        };
+        Ok(Lines {
+            file: path.display().to_string(),
+            reader,
+            gzip,
+            hash,
+            line: Vec::new(),
+            first: true,
+            ended: false,
+        })
+    }
+
+    /// The next line, without its end; `None` at the end of the file (or its end-of-file mark).
+    fn next_line(&mut self) -> Result<Option<String>, IngestError> {
+        if self.ended {
+            return Ok(None);
+        }
+        self.line.clear();
+        let mut found_end = false;
+        let mut any = false;
+        while !found_end {
+            let chunk = match self.reader.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) => return Err(read_error(&self.file, self.gzip, e)),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            any = true;
+            let (take, end) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(at) => (at, true),
+                None => (chunk.len(), false),
+            };
+            let room = LINE_CAP.saturating_sub(self.line.len());
+            self.line.extend_from_slice(&chunk[..take.min(room)]);
+            self.reader.consume(take + usize::from(end));
+            found_end = end;
+        }
+        if !any {
+            self.ended = true;
+            return Ok(None);
+        }
+        if let Some(mark) = self.line.iter().position(|&b| b == 0x1a) {
+            self.line.truncate(mark);
+            self.ended = true;
+        }
+        if self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        if std::mem::take(&mut self.first) && self.line.starts_with(b"\xEF\xBB\xBF") {
+            self.line.drain(..3);
+        }
+        Ok(Some(decode(std::mem::take(&mut self.line))))
+    }
+
+    /// Reads what is left, for the checksum of the whole file, and returns it.
+    fn finish(mut self) -> Result<String, IngestError> {
+        std::io::copy(&mut self.reader, &mut std::io::sink())
+            .map_err(|e| read_error(&self.file, self.gzip, e))?;
+        let hash = std::mem::take(&mut *self.hash.borrow_mut());
+        Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    }
 }
 
 /// The tags of one game that elosim uses.
@@ -162,17 +262,44 @@ impl Tags {
     }
 }
 
+/// A read that failed: a damaged gzip stream, or the file itself.
+fn read_error(file: &str, gzip: bool, e: std::io::Error) -> IngestError {
+    let what = if gzip {
+        "not a readable gzip file"
+    } else {
+        "cannot be read"
+    };
+    IngestError::File {
+        file: file.to_string(),
+        problem: format!("{what}: {e}"),
+    }
+}
+
+/// Where `scan` takes its lines from: a file read as a stream, or a text (tests).
+trait LineSource {
+    fn next_line(&mut self) -> Result<Option<String>, IngestError>;
+}
+
+impl LineSource for Lines {
+    fn next_line(&mut self) -> Result<Option<String>, IngestError> {
+        Lines::next_line(self)
+    }
+}
+
 /// Walks the file line by line and calls `game` with each game's tags. A game ends where the next
 /// tag section begins (a tag after movetext, or a second `[Event` tag) or at the end of the file.
 fn scan(
-    text: &str,
+    lines: &mut dyn LineSource,
     counts: &mut PgnCounts,
     game: &mut dyn FnMut(&Tags) -> Result<(), IngestError>,
 ) -> Result<(), IngestError> {
     let mut tags = Tags::default();
     let mut in_comment = false;
-    for (n, line) in text.lines().enumerate() {
-        let line_no = u32::try_from(n + 1).unwrap_or(u32::MAX);
+    let mut n = 0usize;
+    while let Some(line) = lines.next_line()? {
+        n += 1;
+        let line = line.as_str();
+        let line_no = u32::try_from(n).unwrap_or(u32::MAX);
         let rest = line.trim();
         if in_comment {
             if rest.starts_with("[Event ") {
@@ -410,10 +537,20 @@ fn push(out: &mut RawGames, events: &mut HashMap<String, u32>, row: GameRow) {
 mod tests {
     use super::*;
 
+    /// A text's lines, for `scan`.
+    struct TextLines<'a>(std::str::Lines<'a>);
+
+    impl LineSource for TextLines<'_> {
+        fn next_line(&mut self) -> Result<Option<String>, IngestError> {
+            Ok(self.0.next().map(str::to_string))
+        }
+    }
+
     fn games(text: &str) -> (Vec<Result<Verdict, String>>, PgnCounts) {
         let mut counts = PgnCounts::default();
         let mut found = Vec::new();
-        scan(text, &mut counts, &mut |tags| {
+        let mut lines = TextLines(text.lines());
+        scan(&mut lines, &mut counts, &mut |tags| {
             found.push(game_row("t.pgn", tags, Dates::NeedMonth).map_err(|e| e.to_string()));
             Ok(())
         })
@@ -520,5 +657,24 @@ mod tests {
         let (found, counts) = games(&text);
         assert_eq!(counts.games, 2);
         assert_eq!(found.len(), 2);
+    }
+
+    /// A gzip stream is read line by line: a line longer than LINE_CAP is kept only up to it (a
+    /// file of zeros cannot fill memory), and the lines after it are read as usual.
+    #[test]
+    fn compressed_lines_are_read_as_a_stream_with_a_bounded_line() {
+        use std::io::Write;
+        let path = std::env::temp_dir().join(format!("elosim-pgn-{}.pgn.gz", std::process::id()));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&vec![b'0'; 3 * LINE_CAP]).unwrap();
+        gz.write_all(b"\r\n[Event \"A\"]\n").unwrap();
+        std::fs::write(&path, gz.finish().unwrap()).unwrap();
+        let mut lines = Lines::open(&path).unwrap();
+        assert_eq!(lines.next_line().unwrap().map(|l| l.len()), Some(LINE_CAP));
+        assert_eq!(lines.next_line().unwrap().as_deref(), Some("[Event \"A\"]"));
+        assert_eq!(lines.next_line().unwrap(), None);
+        let sha = lines.finish().unwrap();
+        assert_eq!(sha.len(), 64);
+        std::fs::remove_file(&path).unwrap();
     }
 }
