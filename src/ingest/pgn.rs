@@ -19,7 +19,7 @@ use super::error::IngestError;
 use super::ids::RawIds;
 use super::raw::{sort_event_names, PgnCounts, RawGames};
 use super::table::Skips;
-use super::text::decode;
+use super::text::push_decoded;
 
 impl PgnCounts {
     /// One line for people: what the file held besides the games kept.
@@ -137,7 +137,9 @@ struct Lines {
     reader: Box<dyn BufRead>,
     gzip: bool,
     hash: Rc<RefCell<Sha256>>,
-    line: Vec<u8>,
+    /// The current line, as read and as decoded; both buffers are reused.
+    bytes: Vec<u8>,
+    text: String,
     first: bool,
     ended: bool,
 }
@@ -150,33 +152,43 @@ impl Lines {
         };
         let hash = Rc::new(RefCell::new(Sha256::new()));
         let file = std::fs::File::open(path).map_err(io)?;
-        let mut raw = BufReader::new(Hashing {
+        let raw = BufReader::new(Hashing {
             file,
             hash: Rc::clone(&hash),
         });
-        let gzip = raw.fill_buf().map_err(io)?.starts_with(&[0x1f, 0x8b]);
+        Lines::from_reader(path.display().to_string(), Box::new(raw), hash).map_err(io)
+    }
+
+    /// The lines of `raw`, whose bytes `hash` sees as they are read.
+    fn from_reader(
+        file: String,
+        mut raw: Box<dyn BufRead>,
+        hash: Rc<RefCell<Sha256>>,
+    ) -> std::io::Result<Lines> {
+        let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
         let reader: Box<dyn BufRead> = if gzip {
             Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(raw)))
         } else {
-            Box::new(raw)
+            raw
         };
         Ok(Lines {
-            file: path.display().to_string(),
+            file,
             reader,
             gzip,
             hash,
-            line: Vec::new(),
+            bytes: Vec::new(),
+            text: String::new(),
             first: true,
             ended: false,
         })
     }
 
     /// The next line, without its end; `None` at the end of the file (or its end-of-file mark).
-    fn next_line(&mut self) -> Result<Option<String>, IngestError> {
+    fn next_line(&mut self) -> Result<Option<&str>, IngestError> {
         if self.ended {
             return Ok(None);
         }
-        self.line.clear();
+        self.bytes.clear();
         let mut found_end = false;
         let mut any = false;
         while !found_end {
@@ -192,8 +204,8 @@ impl Lines {
                 Some(at) => (at, true),
                 None => (chunk.len(), false),
             };
-            let room = LINE_CAP.saturating_sub(self.line.len());
-            self.line.extend_from_slice(&chunk[..take.min(room)]);
+            let room = LINE_CAP.saturating_sub(self.bytes.len());
+            self.bytes.extend_from_slice(&chunk[..take.min(room)]);
             self.reader.consume(take + usize::from(end));
             found_end = end;
         }
@@ -201,17 +213,18 @@ impl Lines {
             self.ended = true;
             return Ok(None);
         }
-        if let Some(mark) = self.line.iter().position(|&b| b == 0x1a) {
-            self.line.truncate(mark);
+        let mut line = self.bytes.as_slice();
+        if let Some(mark) = line.iter().position(|&b| b == 0x1a) {
+            line = &line[..mark];
             self.ended = true;
         }
-        if self.line.last() == Some(&b'\r') {
-            self.line.pop();
+        line = line.strip_suffix(b"\r").unwrap_or(line);
+        if std::mem::take(&mut self.first) {
+            line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
         }
-        if std::mem::take(&mut self.first) && self.line.starts_with(b"\xEF\xBB\xBF") {
-            self.line.drain(..3);
-        }
-        Ok(Some(decode(std::mem::take(&mut self.line))))
+        self.text.clear();
+        push_decoded(line, &mut self.text);
+        Ok(Some(&self.text))
     }
 
     /// Reads what is left, for the checksum of the whole file, and returns it.
@@ -275,21 +288,10 @@ fn read_error(file: &str, gzip: bool, e: std::io::Error) -> IngestError {
     }
 }
 
-/// Where `scan` takes its lines from: a file read as a stream, or a text (tests).
-trait LineSource {
-    fn next_line(&mut self) -> Result<Option<String>, IngestError>;
-}
-
-impl LineSource for Lines {
-    fn next_line(&mut self) -> Result<Option<String>, IngestError> {
-        Lines::next_line(self)
-    }
-}
-
 /// Walks the file line by line and calls `game` with each game's tags. A game ends where the next
 /// tag section begins (a tag after movetext, or a second `[Event` tag) or at the end of the file.
 fn scan(
-    lines: &mut dyn LineSource,
+    lines: &mut Lines,
     counts: &mut PgnCounts,
     game: &mut dyn FnMut(&Tags) -> Result<(), IngestError>,
 ) -> Result<(), IngestError> {
@@ -298,7 +300,6 @@ fn scan(
     let mut n = 0usize;
     while let Some(line) = lines.next_line()? {
         n += 1;
-        let line = line.as_str();
         let line_no = u32::try_from(n).unwrap_or(u32::MAX);
         let rest = line.trim();
         if in_comment {
@@ -537,19 +538,12 @@ fn push(out: &mut RawGames, events: &mut HashMap<String, u32>, row: GameRow) {
 mod tests {
     use super::*;
 
-    /// A text's lines, for `scan`.
-    struct TextLines<'a>(std::str::Lines<'a>);
-
-    impl LineSource for TextLines<'_> {
-        fn next_line(&mut self) -> Result<Option<String>, IngestError> {
-            Ok(self.0.next().map(str::to_string))
-        }
-    }
-
     fn games(text: &str) -> (Vec<Result<Verdict, String>>, PgnCounts) {
         let mut counts = PgnCounts::default();
         let mut found = Vec::new();
-        let mut lines = TextLines(text.lines());
+        let bytes = std::io::Cursor::new(text.as_bytes().to_vec());
+        let hash = Rc::new(RefCell::new(Sha256::new()));
+        let mut lines = Lines::from_reader("t.pgn".into(), Box::new(bytes), hash).unwrap();
         scan(&mut lines, &mut counts, &mut |tags| {
             found.push(game_row("t.pgn", tags, Dates::NeedMonth).map_err(|e| e.to_string()));
             Ok(())
@@ -671,7 +665,7 @@ mod tests {
         std::fs::write(&path, gz.finish().unwrap()).unwrap();
         let mut lines = Lines::open(&path).unwrap();
         assert_eq!(lines.next_line().unwrap().map(|l| l.len()), Some(LINE_CAP));
-        assert_eq!(lines.next_line().unwrap().as_deref(), Some("[Event \"A\"]"));
+        assert_eq!(lines.next_line().unwrap(), Some("[Event \"A\"]"));
         assert_eq!(lines.next_line().unwrap(), None);
         let sha = lines.finish().unwrap();
         assert_eq!(sha.len(), 64);

@@ -41,7 +41,19 @@ pub fn decode(mut bytes: Vec<u8>) -> String {
     };
     match String::from_utf8(bytes) {
         Ok(text) => text,
-        Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
+        Err(e) => {
+            let mut text = String::new();
+            push_decoded(e.as_bytes(), &mut text);
+            text
+        }
+    }
+}
+
+/// Appends `bytes` as text: UTF-8, else ISO-8859-1 (every byte is a character).
+pub fn push_decoded(bytes: &[u8], out: &mut String) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => out.push_str(text),
+        Err(_) => out.extend(bytes.iter().map(|&b| char::from(b))),
     }
 }
 

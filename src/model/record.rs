@@ -21,11 +21,11 @@ pub struct SideRecord {
 }
 
 impl SideRecord {
-    /// A side rated by a system that computes in real numbers: its rating and expected score, and
-    /// the game's share of the change where the system has one.
-    pub fn predicted(rating: f64, expected: f64, change: Option<f64>) -> SideRecord {
+    /// A side rated by a system that computes in real numbers: its rating as the system publishes
+    /// it, its expected score, and the game's share of the change where the system has one.
+    pub fn predicted(rating: i32, expected: f64, change: Option<f64>) -> SideRecord {
         SideRecord {
-            rating: Some(rating.round() as i32),
+            rating: Some(rating),
             k: None,
             pd: Some((expected * 100.0).round() as u8),
             change: change.map(|c| (c * 100.0).round() as i32),

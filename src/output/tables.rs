@@ -196,14 +196,14 @@ pub(super) fn periods_frame(
     months: &[&str],
     t: usize,
 ) -> PolarsResult<DataFrame> {
-    let outcome = |o: &PeriodOutcome| PeriodOutcome::ALL.iter().position(|x| x == o);
     let columns = vec![
         enum_column("month", months, std::iter::repeat_n(t, r.len()))?,
         id_column("id", players, r.player.iter().copied()),
         enum_column(
             "outcome",
             PeriodOutcome::NAMES,
-            r.outcome.iter().map(|o| outcome(o).unwrap_or_default()),
+            // Variants are declared in the order of their names.
+            r.outcome.iter().map(|&o| o as usize),
         )?,
         int_column("games", r.games.iter().map(|&g| g as i32)),
         optional_int_column("change", r.change.iter().copied()),

@@ -42,66 +42,65 @@ pub(super) struct ListOut {
     pub summary: ListSummary,
 }
 
-/// Runs `engine` over every period of `periods`, handing each list to `sink` as it is published.
+/// Runs `engine` over every period of `periods` for a pool of `players`, handing each list to
+/// `sink` as it is published.
 pub(super) fn drive(
     engine: &mut dyn Engine,
+    players: usize,
     periods: &mut Periods<'_>,
     sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     let lists = periods.lists().to_vec();
-    let mut run = Run {
-        lists: lists.clone(),
-        summaries: Vec::new(),
-        skipped: periods.skipped(),
-    };
-    let mut appearances = Appearances::default();
+    let mut summaries = Vec::with_capacity(lists.len().saturating_sub(1));
+    let mut appearances = Appearances::new(players);
     let mut out = ListOut {
         rows: ListRows::default(),
         games: RatedGames::default(),
         periods: PeriodRecords::default(),
         summary: ListSummary::empty(lists[0]),
     };
-    out.rows.begin();
-    engine.start(&mut out.rows);
-    appearances.finish(&mut out.rows, 0);
-    sink.publish(Published {
-        lists: &run.lists,
-        t: 0,
-        rows: &out.rows,
-        games: &out.games,
-        periods: &out.periods,
-        input: &Games::default(),
-    })?;
-    engine.published(0, &|s| periods.keeps(s, 0));
-    for t in 1..lists.len() {
-        let period = periods.get(t)?;
+    let no_games = Games::default();
+    for t in 0..lists.len() {
         out.rows.begin();
         out.games.clear();
         out.periods.clear();
         out.summary = ListSummary::empty(lists[t]);
-        engine.period(t, &period, &mut out);
-        let (players, new) = appearances.finish(&mut out.rows, t);
-        out.summary.players = players;
-        out.summary.new = new;
+        // List 0 is the starting list; every later one is rated from its period's games.
+        let period = match t {
+            0 => {
+                engine.start(&mut out.rows);
+                None
+            }
+            _ => {
+                let period = periods.get(t)?;
+                engine.period(t, &period, &mut out);
+                Some(period)
+            }
+        };
+        (out.summary.players, out.summary.new) = appearances.finish(&mut out.rows, t);
         sink.publish(Published {
-            lists: &run.lists,
+            lists: &lists,
             t,
             rows: &out.rows,
             games: &out.games,
             periods: &out.periods,
-            input: period.input,
+            input: period.as_ref().map_or(&no_games, |p| p.input),
         })?;
         engine.published(t, &|s| periods.keeps(s, t));
-        run.summaries.push(out.summary);
-        progress(t, lists.len() - 1);
+        if t > 0 {
+            summaries.push(out.summary);
+            progress(t, lists.len() - 1);
+        }
     }
-    run.skipped = periods.skipped();
-    Ok(run)
+    Ok(Run {
+        skipped: periods.skipped(),
+        lists,
+        summaries,
+    })
 }
 
 /// Each player's last list and rating on it, for `new` and `change`.
-#[derive(Default)]
 struct Appearances {
     last_list: Vec<u32>,
     last_rating: Vec<i32>,
@@ -110,6 +109,13 @@ struct Appearances {
 const NEVER: u32 = u32::MAX;
 
 impl Appearances {
+    fn new(players: usize) -> Appearances {
+        Appearances {
+            last_list: vec![NEVER; players],
+            last_rating: vec![0; players],
+        }
+    }
+
     /// Completes list `t`'s rows (`new`, `change`, `starts`); returns its players and new players.
     fn finish(&mut self, rows: &mut ListRows, t: usize) -> (usize, usize) {
         let previous = (t as u32).checked_sub(1);
@@ -117,10 +123,6 @@ impl Appearances {
         let mut new = 0;
         for i in 0..rows.player.len() {
             let (p, rating) = (rows.player[i] as usize, rows.rating[i]);
-            if p >= self.last_list.len() {
-                self.last_list.resize(p + 1, NEVER);
-                self.last_rating.resize(p + 1, 0);
-            }
             rows.new[i] = t > 0 && (rows.new[i] || self.last_list[p] == NEVER);
             new += usize::from(rows.new[i]);
             rows.change

@@ -48,11 +48,7 @@ impl Engine for HolisticEngine {
             let (w, b) = (slot.white as usize, slot.black as usize);
             let white_expected = expected(self.ratings[w] - self.ratings[b]);
             let side = |p: usize, expected: f64| {
-                let record = SideRecord::predicted(self.ratings[p], expected, None);
-                SideRecord {
-                    rating: Some(self.config.published(self.ratings[p])),
-                    ..record
-                }
+                SideRecord::predicted(self.config.published(self.ratings[p]), expected, None)
             };
             out.games.push_predicted(
                 (schedule.order[at], t, schedule.event_start[at]),

@@ -257,7 +257,13 @@ fn run_periods(
         inputs,
         lists: &lists,
     });
-    driver::drive(engine.as_mut(), periods, sink, progress)
+    driver::drive(
+        engine.as_mut(),
+        inputs.players.len(),
+        periods,
+        sink,
+        progress,
+    )
 }
 
 /// The engine of a scenario's rating system.

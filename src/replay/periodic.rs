@@ -43,8 +43,6 @@ impl<S: PeriodicSystem> PeriodicEngine<S> {
 
     /// The published players, with this period's games.
     fn publish(&self, rows: &mut ListRows) {
-        rows.with_exact = true;
-        rows.with_deviation = self.system.deviation(&self.system.newcomer()).is_some();
         for (p, s) in self.state.iter().enumerate() {
             if let Some(s) = s.filter(|s| self.system.published(s)) {
                 let games = (self.games_of[p].len() as u32, self.total[p]);
@@ -58,6 +56,9 @@ impl<S: PeriodicSystem> PeriodicEngine<S> {
 
 impl<S: PeriodicSystem> Engine for PeriodicEngine<S> {
     fn start(&mut self, rows: &mut ListRows) {
+        // Every list of the run has the same columns (ListRows keeps these from list to list).
+        rows.with_exact = true;
+        rows.with_deviation = self.system.deviation(&self.system.newcomer()).is_some();
         self.publish(rows);
     }
 
@@ -134,7 +135,7 @@ fn side<S: PeriodicSystem>(
     let expected = system.expected(me, opponent);
     let change = system.change_per_game(me, opponent, score);
     (
-        SideRecord::predicted(system.rating(me), expected, change),
+        SideRecord::predicted(system.rating(me).round() as i32, expected, change),
         expected,
     )
 }

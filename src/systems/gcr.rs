@@ -57,7 +57,7 @@ settings!(GcrConfig {
     max_change: "max-change", above(0.0, 4000.0), "largest change of one pair (× actual − expected)";
     games_damping: "games-damping", above(0.0, 10_000.0), "n/(n + this) for n games together";
     experience_damping: "experience-damping", above(0.0, 1_000_000.0), "1 − p/(p + this) for p past games";
-    truncate: "truncate", switch(0.0, 1.0), "1: whole ratings truncated, as the seed shows them; 0: rounded";
+    truncate: "truncate", switch(), "1: whole ratings truncated, as the seed shows them; 0: rounded";
 });
 
 /// The linear expectancy of the player rated `diff` above the other, 0..1.

@@ -60,7 +60,7 @@ settings!(GlickoConfig {
     c: "c", at_least(0.0, 1000.0), "RD growth per period without games";
     min_rd: "min-rd", at_least(0.0, 1000.0), "smallest RD";
     max_rd: "max-rd", at_least(0.0, 1000.0), "largest RD that growth reaches (0: the initial RD)";
-    playerratings: "playerratings", switch(0.0, 1.0), "1: R PlayerRatings' conventions (RD grows when a player next plays)";
+    playerratings: "playerratings", switch(), "1: R PlayerRatings' conventions (RD grows when a player next plays)";
 });
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -51,7 +51,7 @@ settings!(Glicko2Config {
     initial_volatility: "initial-volatility", above(0.0, 1.0), "volatility σ of an unknown player";
     tau: "tau", above(0.0, 10.0), "τ, how fast the volatility may change";
     max_rd: "max-rd", at_least(0.0, 1000.0), "largest RD (0: the initial RD)";
-    playerratings: "playerratings", switch(0.0, 1.0), "1: R PlayerRatings' glicko2() variant";
+    playerratings: "playerratings", switch(), "1: R PlayerRatings' glicko2() variant";
 });
 
 #[derive(Clone, Copy, Debug, PartialEq)]

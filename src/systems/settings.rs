@@ -25,8 +25,8 @@ pub const fn at_least(name: &'static str, min: f64, max: f64, meaning: &'static 
     }
 }
 
-/// A key that is 0 (off) or 1 (on) (its bounds are written as the macro's other keys' are).
-pub const fn switch(name: &'static str, _off: f64, _on: f64, meaning: &'static str) -> Key {
+/// A key that is 0 (off) or 1 (on).
+pub const fn switch(name: &'static str, meaning: &'static str) -> Key {
     Key {
         name,
         min: 0.0,
@@ -134,13 +134,13 @@ impl Value for bool {
     }
 }
 
-/// `Settings` for a configuration whose every field is one key: field, key, bound (`at_least` or
-/// `above`) with its range, and meaning.
+/// `Settings` for a configuration whose every field is one key: field, key, kind (`at_least(min,
+/// max)`, `above(min, max)` or `switch()`), and meaning.
 macro_rules! settings {
-    ($config:ident { $($field:ident: $key:literal, $bound:ident($min:expr, $max:expr), $meaning:literal;)+ }) => {
+    ($config:ident { $($field:ident: $key:literal, $kind:ident($($bound:expr),*), $meaning:literal;)+ }) => {
         impl $crate::systems::settings::Settings for $config {
             const KEYS: &'static [$crate::systems::settings::Key] =
-                &[$($crate::systems::settings::$bound($key, $min, $max, $meaning)),+];
+                &[$($crate::systems::settings::$kind($key, $($bound,)* $meaning)),+];
 
             fn read(value: &dyn Fn(&str) -> Option<f64>) -> $config {
                 use $crate::systems::settings::Value;

@@ -46,7 +46,7 @@ impl Default for UscfClassicConfig {
 settings!(UscfClassicConfig {
     provisional_games: "provisional-games", above(0.0, 1000.0), "games in the provisional period";
     unrated: "unrated", at_least(0.0, 4000.0), "rating assumed for an unrated opponent";
-    literal_base: "literal-base", switch(0.0, 1.0), "1: the difference term stays 0.04 with bases 12 and 8";
+    literal_base: "literal-base", switch(), "1: the difference term stays 0.04 with bases 12 and 8";
 });
 
 #[derive(Clone, Copy, Debug, PartialEq)]
