@@ -25,6 +25,16 @@ pub(super) fn seeded_rd(games: u32, initial_rd: f64) -> f64 {
     }
 }
 
+/// The largest RD growth reaches: the `max-rd` setting, or the initial RD when it is 0. Glicko-2
+/// reads its setting the same way.
+pub(super) fn largest_rd(max_rd: f64, initial_rd: f64) -> f64 {
+    if max_rd > 0.0 {
+        max_rd
+    } else {
+        initial_rd
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GlickoConfig {
     pub initial_rating: f64,
@@ -83,11 +93,7 @@ fn expected_vs(rating: f64, opponent: &GlickoPlayer) -> f64 {
 
 impl GlickoConfig {
     fn max_rd(&self) -> f64 {
-        if self.max_rd > 0.0 {
-            self.max_rd
-        } else {
-            self.initial_rd
-        }
+        largest_rd(self.max_rd, self.initial_rd)
     }
 
     /// Step 1: the RD at the start of a period, grown for the time since the last.

@@ -156,11 +156,7 @@ fn brent_minimum(low: f64, high: f64, f: impl Fn(f64) -> f64, tol: f64) -> f64 {
 
 impl Glicko2Config {
     fn max_rd(&self) -> f64 {
-        if self.max_rd > 0.0 {
-            self.max_rd
-        } else {
-            self.initial_rd
-        }
+        super::glicko::largest_rd(self.max_rd, self.initial_rd)
     }
 
     /// A player's φ² (in units of q) as they play a period under PlayerRatings' variant: grown by
