@@ -50,6 +50,7 @@ impl WorldSink for WorldGames {
             g.date.push(None);
             g.event.push(g.event_names.len() as u32 - 1);
             g.event_start.push(Some(batch.event_start[i]));
+            g.event_type.push(batch.event_type[i]);
             g.white.push(batch.white[i]);
             g.black.push(batch.black[i]);
             g.score.push(batch.score[i]);

@@ -9,8 +9,8 @@ use crate::pipeline::Progress;
 
 /// Generate a synthetic FIDE-like world whose players' true strengths are known.
 ///
-/// Writes, in the canonical formats: games.parquet (period, event, event_start, white, black,
-/// score), players.parquet (id, birth_year, sex, federation, first_month), start-list.parquet (the
+/// Writes, in the canonical formats: games.parquet (period, event, event_start, event_type, white,
+/// black, score), players.parquet (id, birth_year, sex, federation, first_month), start-list.parquet (the
 /// established pool on the first list, rated at about their true strength), truth.parquet (id,
 /// month, strength) and summary.json. The same seed and scale give byte-identical files, whatever
 /// the number of threads; world.toml holds every parameter of the world. Replay it with:

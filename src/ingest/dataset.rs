@@ -325,10 +325,14 @@ pub(super) fn concat(parts: Vec<Games>, source: String) -> Games {
     let with_ratings = parts
         .iter()
         .all(|g| !g.white_rating.is_empty() || g.is_empty());
+    let with_event_types = parts.iter().any(|g| !g.event_type.is_empty());
     for g in parts {
         out.period.extend_from_slice(&g.period);
         out.date.extend_from_slice(&g.date);
         out.event_start.extend_from_slice(&g.event_start);
+        if with_event_types {
+            out.event_type.extend((0..g.len()).map(|i| g.event_type(i)));
+        }
         out.white.extend_from_slice(&g.white);
         out.black.extend_from_slice(&g.black);
         out.score.extend_from_slice(&g.score);

@@ -3,17 +3,17 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::model::{parse_score, Day, Games, HalfPoints, Month, EVENT_NONE};
+use crate::model::{parse_score, Day, EventType, Games, HalfPoints, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
 use super::error::IngestError;
 use super::ids::RawIds;
 use super::pgn;
-use super::raw::{partition_mismatch, sort_event_names, RawGames};
+use super::raw::{parse_event_type, partition_mismatch, sort_event_names, RawGames};
 use super::table::{Skips, Table};
 
 const SCORES: &str = "1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½";
-pub(super) const CANONICAL: &str = "period (or date), white, black, score; optionally event, event_start, white_rating, black_rating";
+pub(super) const CANONICAL: &str = "period (or date), white, black, score; optionally event, event_start, event_type, white_rating, black_rating";
 
 /// The columns of one layout, by index, and how its month is written.
 struct Columns {
@@ -23,6 +23,7 @@ struct Columns {
     partition: Option<Month>,
     event: Option<usize>,
     event_start: Option<usize>,
+    event_type: Option<usize>,
     white: (usize, &'static str),
     black: (usize, &'static str),
     score: (usize, &'static str),
@@ -147,6 +148,9 @@ pub fn read_table(
         };
         g.event.push(event);
         g.event_start.push(row.event_start);
+        if let Some(event_type) = row.event_type {
+            g.event_type.push(event_type);
+        }
         g.score.push(row.score);
         if let Some((w, b)) = row.ratings {
             g.white_rating.push(w);
@@ -194,6 +198,7 @@ fn columns(
             partition: None,
             event: None,
             event_start: None,
+            event_type: None,
             white: (table.require(&["White Player #"])?, "White Player #"),
             black: (table.require(&["Black Player #"])?, "Black Player #"),
             score: (table.require(&["Score"])?, "Score"),
@@ -204,6 +209,7 @@ fn columns(
             partition: None,
             event: None,
             event_start: None,
+            event_type: None,
             white: (table.require(&["WhitePlayer"])?, "WhitePlayer"),
             black: (table.require(&["BlackPlayer"])?, "BlackPlayer"),
             score: (table.require(&["WhiteScore"])?, "WhiteScore"),
@@ -230,6 +236,7 @@ fn columns(
                 partition: None,
                 event: table.find(&["event"]),
                 event_start: table.find(&["event_start"]),
+                event_type: table.find(&["event_type"]),
                 white: (table.require(&["white"])?, "white"),
                 black: (table.require(&["black"])?, "black"),
                 score: (table.require(&["score"])?, "score"),
@@ -244,6 +251,7 @@ struct Row<'a> {
     date: Option<Day>,
     event: Option<&'a str>,
     event_start: Option<Day>,
+    event_type: Option<EventType>,
     white: &'a str,
     black: &'a str,
     score: HalfPoints,
@@ -331,6 +339,10 @@ fn parse_row<'a>(
         })?),
         None => None,
     };
+    let event_type = match c.event_type.map(|i| cells[i].trim()) {
+        Some(s) => Some(parse_event_type(s).map_err(|problem| err("event_type", problem))?),
+        None => None,
+    };
     let rating = |i: usize, name: &str| -> Result<Option<i32>, IngestError> {
         crate::model::parse_rating(cells[i]).map_err(|problem| err(name, problem))
     };
@@ -343,6 +355,7 @@ fn parse_row<'a>(
         date,
         event: c.event.map(|i| cells[i].trim()),
         event_start,
+        event_type,
         white,
         black,
         score,

@@ -14,7 +14,7 @@ use crate::scenario::GameFormat;
 
 use super::error::IngestError;
 use super::ids::RawIds;
-use super::raw::{partition_mismatch, sort_event_names, RawGames};
+use super::raw::{parse_event_type, partition_mismatch, sort_event_names, RawGames};
 use super::table::Skips;
 use super::text::{read_bytes, sha256};
 use crate::model::IdMap;
@@ -24,6 +24,7 @@ struct Columns {
     period: Option<Vec<Option<Month>>>,
     event: Option<Column>,
     event_start: Option<Column>,
+    event_type: Option<Column>,
     white: Vec<Option<i64>>,
     black: Vec<Option<i64>>,
     score: Vec<Option<f64>>,
@@ -65,7 +66,8 @@ pub fn read(
         pgn: None,
     };
     let (events, event_ids) = event_ids(columns.event.as_ref());
-    let starts = days(columns.event_start.as_ref(), &file)?;
+    let starts = parsed_cells(columns.event_start.as_ref(), &file, event_start)?;
+    let types = parsed_cells(columns.event_type.as_ref(), &file, parse_event_type)?;
     let g = &mut out.games;
     for i in 0..n {
         let row = (i + 1) as u32;
@@ -137,15 +139,19 @@ pub fn read(
             None => None,
         };
         let start = match starts.get(i) {
-            Some(Err(text)) => {
-                let e = problem(
-                    "event_start",
-                    format!("expected a date YYYY-MM-DD, got {text:?}"),
-                );
-                skips.check::<()>(Err(e))?;
+            Some(Err(expected)) => {
+                skips.check::<()>(Err(problem("event_start", expected.clone())))?;
                 continue;
             }
             Some(Ok(day)) => *day,
+            None => None,
+        };
+        let event_type = match types.get(i) {
+            Some(Err(expected)) => {
+                skips.check::<()>(Err(problem("event_type", expected.clone())))?;
+                continue;
+            }
+            Some(Ok(t)) => Some(*t),
             None => None,
         };
         g.period
@@ -153,6 +159,7 @@ pub fn read(
         g.date.push(None);
         g.event.push(events.get(i).copied().unwrap_or(EVENT_NONE));
         g.event_start.push(start);
+        g.event_type.extend(event_type);
         g.score.push(score);
         if let Some((w, b)) = ratings {
             g.white_rating.push(w);
@@ -225,6 +232,7 @@ fn typed_columns(df: &DataFrame, partitioned: bool) -> Option<Columns> {
         period,
         event: get("event").cloned(),
         event_start: get("event_start").cloned(),
+        event_type: get("event_type").cloned(),
         white,
         black,
         score,
@@ -276,32 +284,41 @@ fn numbered<K: std::hash::Hash + Eq + ToString>(
     (rows, names)
 }
 
-/// Tournament start dates, each distinct text parsed once; `Err` holds a text that is no date.
-fn days(
+/// A text column's cells, each distinct text (trimmed) parsed once by `parse`, which says what is
+/// wrong with a text it cannot read; no column gives no cells.
+fn parsed_cells<T: Clone>(
     column: Option<&Column>,
     file: &str,
-) -> Result<Vec<Result<Option<Day>, String>>, IngestError> {
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<Result<T, String>>, IngestError> {
     let Some(column) = column else {
         return Ok(Vec::new());
     };
     let bad = |e: PolarsError| IngestError::File {
         file: file.to_string(),
-        problem: format!("column event_start cannot be read as text: {e}"),
+        problem: format!("column {} cannot be read as text: {e}", column.name()),
     };
     let text = column.cast(&DataType::String).map_err(bad)?;
-    let mut parsed: IdMap<&str, Option<Day>> = IdMap::default();
+    let mut parsed: IdMap<&str, Result<T, String>> = IdMap::default();
     Ok(text
         .str()
         .map_err(bad)?
         .iter()
-        .map(|v| match v.map(str::trim).filter(|v| !v.is_empty()) {
-            None => Ok(None),
-            Some(v) => match *parsed.entry(v).or_insert_with(|| Day::parse(v)) {
-                Some(day) => Ok(Some(day)),
-                None => Err(v.to_string()),
-            },
+        .map(|v| {
+            let v = v.map_or("", str::trim);
+            parsed.entry(v).or_insert_with(|| parse(v)).clone()
         })
         .collect())
+}
+
+/// A tournament start date; empty is none.
+fn event_start(text: &str) -> Result<Option<Day>, String> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    Day::parse(text)
+        .map(Some)
+        .ok_or_else(|| format!("expected a date YYYY-MM-DD, got {text:?}"))
 }
 
 /// A month column (an Enum, as elosim writes it, or text `YYYY-MM`) as months. An Enum is read
@@ -426,6 +443,30 @@ mod tests {
             .counts
             .keys()
             .any(|k| k.starts_with("event_start: expected a date")));
+    }
+
+    #[test]
+    fn event_types_are_read_and_checked() {
+        let mut df = games(&[1.0, 0.5, 0.0], &["", "", ""]);
+        df.with_column(Column::new("event_type".into(), ["round-robin", "", "rr"]))
+            .unwrap();
+        let path = write("event-types", df);
+        let Err(e) = read(&path, None, &mut Skips::new(false)) else {
+            panic!("an unknown event type was read");
+        };
+        assert!(
+            e.to_string()
+                .contains("row 3, column event_type: expected one of swiss, round-robin"),
+            "{e}"
+        );
+        let raw = read(&path, None, &mut Skips::new(true)).unwrap().unwrap();
+        assert_eq!(
+            raw.games.event_type,
+            vec![
+                crate::model::EventType::RoundRobin,
+                crate::model::EventType::Swiss
+            ]
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use sha2::{Digest, Sha256};
 
-use crate::model::{Day, Games, HalfPoints, Month, EVENT_NONE};
+use crate::model::{Day, EventType, Games, HalfPoints, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
 use super::error::IngestError;
@@ -89,10 +89,12 @@ pub fn read(
     let mut events: HashMap<String, u32> = HashMap::new();
     let mut counts = PgnCounts::default();
     let (mut unfinished, mut without_ratings, mut dated_by_year) = (0, 0, 0);
+    let mut any_event_type = false;
     scan(&mut lines, &mut counts, &mut |tags| {
         match skips.check(game_row(&file, tags, dates))? {
             Some(Verdict::Game(row)) => {
                 dated_by_year += usize::from(row.by_year);
+                any_event_type |= row.event_type.is_some();
                 if row.white_rating.is_none() || row.black_rating.is_none() {
                     without_ratings += 1;
                 }
@@ -104,6 +106,10 @@ pub fn read(
         Ok(())
     })?;
     out.sha256 = lines.finish()?;
+    if !any_event_type {
+        // No EventType tag: the file does not say, as a table without the column.
+        out.games.event_type.clear();
+    }
     counts.unfinished = unfinished;
     counts.without_ratings = without_ratings;
     counts.dated_by_year = dated_by_year;
@@ -244,6 +250,7 @@ struct Tags {
     event: Option<String>,
     date: Option<String>,
     event_date: Option<String>,
+    event_type: Option<String>,
     white: Option<String>,
     black: Option<String>,
     result: Option<String>,
@@ -262,6 +269,7 @@ impl Tags {
             "Event" => &mut self.event,
             "Date" => &mut self.date,
             "EventDate" => &mut self.event_date,
+            "EventType" => &mut self.event_type,
             "White" => &mut self.white,
             "Black" => &mut self.black,
             "Result" => &mut self.result,
@@ -392,6 +400,8 @@ struct GameRow {
     event: Option<String>,
     date: Day,
     event_start: Option<Day>,
+    /// From the EventType tag, when there is one.
+    event_type: Option<EventType>,
     white: String,
     black: String,
     score: HalfPoints,
@@ -479,6 +489,7 @@ fn game_row(file: &str, tags: &Tags, dates: Dates) -> Result<Verdict, IngestErro
             .as_deref()
             .filter(|d| !d.contains('?'))
             .and_then(pgn_date),
+        event_type: tags.event_type.as_deref().map(event_type),
         white,
         black,
         score,
@@ -486,6 +497,16 @@ fn game_row(file: &str, tags: &Tags, dates: Dates) -> Result<Verdict, IngestErro
         black_rating: tags.black_elo.as_deref().and_then(elo),
         by_year: by_month.is_none(),
     }))
+}
+
+/// The PGN standard's EventType (§9.2.1.1): `tourn` is a round robin ("round-robin"); every other
+/// type (`swiss`, `team`, `match`, `k.o.`, …) is rated as a Swiss is.
+fn event_type(text: &str) -> EventType {
+    if text.trim().eq_ignore_ascii_case("tourn") {
+        EventType::RoundRobin
+    } else {
+        EventType::Swiss
+    }
 }
 
 fn is_fide_id(text: &str) -> bool {
@@ -526,6 +547,8 @@ fn push(out: &mut RawGames, events: &mut HashMap<String, u32>, row: GameRow) {
     };
     g.event.push(event);
     g.event_start.push(row.event_start);
+    g.event_type
+        .push(row.event_type.unwrap_or(EventType::Swiss));
     g.score.push(row.score);
     g.white_rating.push(row.white_rating);
     g.black_rating.push(row.black_rating);

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{Games, Month, EVENT_NONE};
+use crate::model::{EventType, Games, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
 use super::ids::RawIds;
@@ -62,4 +62,17 @@ pub fn sort_event_names(games: &mut Games, events: HashMap<String, u32>) {
     games.event_names = std::iter::once(String::new())
         .chain(names.into_iter().map(|(n, _)| n))
         .collect();
+}
+
+/// An `event_type` cell: `swiss` or `round-robin`; empty is a Swiss (the column's default).
+pub fn parse_event_type(s: &str) -> Result<EventType, String> {
+    if s.is_empty() {
+        return Ok(EventType::Swiss);
+    }
+    EventType::parse(s).ok_or_else(|| {
+        format!(
+            "expected one of {} (or empty for a Swiss), got {s:?}",
+            EventType::NAMES.join(", ")
+        )
+    })
 }

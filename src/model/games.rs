@@ -1,8 +1,19 @@
+use crate::named::named_enum;
+
 use super::{Day, HalfPoints, Month, PlayerId};
 
 /// `event` value of a game reported without an event: all of a player's games in one period then
 /// count as one event.
 pub const EVENT_NONE: u32 = 0;
+
+named_enum! {
+    /// How a tournament is paired, where the regulations rate them differently (reference §6.5:
+    /// until 2014 round robins rated games against unrated players).
+    pub enum EventType {
+        Swiss = "swiss",
+        RoundRobin = "round-robin",
+    }
+}
 
 /// Reported games, one entry per game in each column.
 ///
@@ -15,6 +26,8 @@ pub struct Games {
     /// Index into `event_names`; [`EVENT_NONE`] when the file has no event.
     pub event: Vec<u32>,
     pub event_start: Vec<Option<Day>>,
+    /// Each game's event type; empty when the source does not say, and then every event is a Swiss.
+    pub event_type: Vec<EventType>,
     pub white: Vec<PlayerId>,
     pub black: Vec<PlayerId>,
     /// White's score.
@@ -39,6 +52,7 @@ impl Default for Games {
             date: Vec::new(),
             event: Vec::new(),
             event_start: Vec::new(),
+            event_type: Vec::new(),
             white: Vec::new(),
             black: Vec::new(),
             score: Vec::new(),
@@ -61,6 +75,11 @@ impl Games {
         self.white.is_empty()
     }
 
+    /// The event type of game `i`: a Swiss when the source does not say.
+    pub fn event_type(&self, i: usize) -> EventType {
+        self.event_type.get(i).copied().unwrap_or(EventType::Swiss)
+    }
+
     pub fn has_recorded_ratings(&self) -> bool {
         !self.white_rating.is_empty()
     }
@@ -78,6 +97,7 @@ impl Games {
             date: pick(&self.date, rows),
             event: pick(&self.event, rows),
             event_start: pick(&self.event_start, rows),
+            event_type: pick(&self.event_type, rows),
             white: pick(&self.white, rows),
             black: pick(&self.black, rows),
             score: pick(&self.score, rows),

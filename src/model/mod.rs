@@ -8,7 +8,7 @@ mod month;
 mod players;
 mod record;
 
-pub use games::{Games, EVENT_NONE};
+pub use games::{EventType, Games, EVENT_NONE};
 pub use id_map::IdMap;
 pub use inputs::{Inputs, PeriodSource};
 pub use month::{Day, Month};

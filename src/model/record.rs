@@ -18,6 +18,10 @@ pub struct SideRecord {
     pub capped: bool,
     /// Rated for this player, or counted towards an unrated player's first rating.
     pub counted: bool,
+    /// The opponent rating the game counted against where it is not the opponent's rating on the
+    /// list in force: in a round robin rated by FIDE's tournament-rating rule (reference §6.5), an
+    /// unrated opponent's tournament rating, or for an unrated player the tournament average Ra.
+    pub counted_against: Option<i32>,
 }
 
 impl SideRecord {
@@ -31,6 +35,7 @@ impl SideRecord {
             change: change.map(|c| (c * 100.0).round() as i32),
             capped: false,
             counted: true,
+            counted_against: None,
         }
     }
 }

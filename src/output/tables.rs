@@ -306,6 +306,10 @@ pub(super) fn games_frame(
             &format!("{side}_capped"),
             results.iter().map(|r| r.capped),
         ));
+        columns.push(optional_int_column(
+            &format!("{side}_counted_against"),
+            results.iter().map(|r| r.counted_against),
+        ));
     }
     DataFrame::new(g.len(), columns)
 }
@@ -362,8 +366,8 @@ fn csv_field(text: &str) -> String {
     }
 }
 
-/// Canonical games (design.md's columns: date or period, event, event_start, white, black, score,
-/// white_rating, black_rating) as Parquet, or CSV when the name ends in `.csv`; written under a
+/// Canonical games (design.md's columns: date or period, event, event_start, event_type when the
+/// source gave one, white, black, score, white_rating, black_rating) as Parquet, or CSV when the name ends in `.csv`; written under a
 /// temporary name and renamed when complete.
 pub fn write_canonical_games(
     path: &Path,
@@ -402,6 +406,12 @@ pub fn write_canonical_games(
     }
     named.push(("event", event));
     named.push(("event_start", event_start));
+    if !games.event_type.is_empty() {
+        let event_type = (0..n)
+            .map(|i| Some(games.event_type(i).name().to_string()))
+            .collect();
+        named.push(("event_type", event_type));
+    }
     let staged = staged_name(path);
     let csv = path
         .extension()

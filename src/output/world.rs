@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 
 use crate::generate::world::{MonthBatch, Sex, World, WorldSink};
-use crate::model::Month;
+use crate::model::{EventType, Month};
 
 use super::atomic::StagedDir;
 use super::tables::{enum_column, int_column, table_error, write_parquet, Batched};
@@ -85,6 +85,11 @@ impl WorldWriter {
             )
             .into_series()
             .into(),
+            enum_column(
+                "event_type",
+                EventType::NAMES,
+                rows.iter().map(|&i| b.event_type[i] as usize),
+            )?,
             ids("white", &b.white),
             ids("black", &b.black),
             Float64Chunked::from_iter_values(

@@ -13,7 +13,8 @@ use super::driver::{Engine, ListOut};
 use super::newcomers;
 use super::period::{self, Frozen, PlayerIndex};
 use super::periods::Period;
-use super::state::{ListView, State};
+use super::round_robins::RoundRobins;
+use super::state::{ListView, Lists, State};
 use super::{Inputs, ListRows, ListSummary, PeriodOutcome, RatedGames};
 
 pub(super) struct FideEngine<'a> {
@@ -29,6 +30,8 @@ pub(super) struct FideEngine<'a> {
     index: PlayerIndex,
     results: Vec<SideRecord>,
     outcomes: Vec<Outcome>,
+    /// The period's round robins rated by the tournament-rating rule.
+    round_robins: RoundRobins,
 }
 
 impl<'a> FideEngine<'a> {
@@ -51,6 +54,7 @@ impl<'a> FideEngine<'a> {
             index: PlayerIndex::new(n),
             results: Vec::new(),
             outcomes: Vec::new(),
+            round_robins: RoundRobins::default(),
             state,
         }
     }
@@ -70,11 +74,17 @@ impl Engine for FideEngine<'_> {
         let list_rules = timeline.at_month(self.lists[t - 1]);
         self.apply_events(month, true);
         self.index.build(period.schedule, period.range.clone());
-        let frozen = Frozen {
+        let lists = Lists {
             state: &self.state,
             views: &self.views,
             previous: t as u32 - 1,
+        };
+        self.round_robins
+            .build(&lists, period.schedule, period.range.clone(), timeline);
+        let frozen = Frozen {
+            lists,
             schedule: period.schedule,
+            round_robins: &self.round_robins,
         };
         let rules = PeriodRules {
             timeline,

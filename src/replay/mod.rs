@@ -10,6 +10,7 @@ mod newcomers;
 mod period;
 mod periodic;
 mod periods;
+mod round_robins;
 mod schedule;
 mod state;
 
@@ -50,6 +51,13 @@ pub enum ReplayError {
         column: &'static str,
         start: Day,
         list: Month,
+    },
+    #[error("{file}, {row_word} {row}, column event_type: {problem}")]
+    EventType {
+        file: String,
+        row_word: &'static str,
+        row: u32,
+        problem: String,
     },
     /// The sink the lists were handed to failed (writing a run's files, say).
     #[error(transparent)]

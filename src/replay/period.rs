@@ -6,8 +6,9 @@ use crate::model::SideRecord;
 use crate::model::{Month, PlayerId};
 use crate::systems::fide::{self, Outcome, PeriodRules, SideInput};
 
+use super::round_robins::RoundRobins;
 use super::schedule::Schedule;
-use super::state::{ListView, State};
+use super::state::Lists;
 
 /// One side of one game in a period's player index.
 #[derive(Clone, Copy, Debug)]
@@ -87,39 +88,36 @@ impl PlayerIndex {
     }
 }
 
-/// The frozen lists a period reads.
+/// What a period reads: the frozen lists, the schedule and its round robins' tournament ratings.
 pub struct Frozen<'a> {
-    pub state: &'a State,
-    /// Older lists kept for tournaments that started under them.
-    pub views: &'a [Option<ListView>],
-    /// The previous list's index (the list being frozen).
-    pub previous: u32,
+    pub lists: Lists<'a>,
     pub schedule: &'a Schedule,
+    pub round_robins: &'a RoundRobins,
 }
 
 impl Frozen<'_> {
     /// The side of a game as the rules see it (reference §1: the ratings of the list in force at
-    /// the tournament's start).
+    /// the tournament's start; §6.5: in a round robin rated by the tournament-rating rule, an
+    /// unrated opponent counts at their tournament rating).
     fn side(&self, player: PlayerId, r: SideRef) -> SideInput {
         let slot = &self.schedule.slots[r.pos as usize];
         let opponent = if r.white { slot.black } else { slot.white };
-        let then = (slot.in_force != self.previous).then(|| {
-            self.views[slot.in_force as usize]
-                .as_ref()
-                .expect("older lists in force are kept")
-        });
-        let (p, o) = (player as usize, opponent as usize);
-        let own = self.state.rated[p].then(|| match then {
-            Some(view) if view.rated[p] => (view.rating[p], view.k[p]),
-            _ => (self.state.rating[p], self.state.k[p]),
-        });
-        let opponent = match then {
-            Some(view) => view.rated[o].then(|| view.rating[o]),
-            None => self.state.rated_at(opponent),
+        let own = self.lists.own(player, slot.in_force);
+        let listed = self.lists.listed(opponent, slot.in_force);
+        let (opponent, tournament) = match self.round_robins.event(slot.event) {
+            Some(event) if slot.round_robin => {
+                let counted = event.counted_against(player, opponent, listed, own.is_some());
+                (
+                    counted,
+                    counted.is_some() && (own.is_none() || listed.is_none()),
+                )
+            }
+            _ => (listed, false),
         };
         SideInput {
             own,
             opponent,
+            tournament,
             score: if r.white { slot.score } else { 2 - slot.score },
             event: slot.event,
             era: slot.era,
@@ -173,9 +171,13 @@ pub fn compute(
                 let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
                 let out = &mut results[index.offsets[i] - base..index.offsets[i + 1] - base];
                 let p = player as usize;
-                let rated = frozen.state.rated[p];
+                let rated = frozen.lists.state.rated[p];
                 let pooled = !rated
-                    && super::newcomers::has_counted_results(&frozen.state.pool[p], list, window);
+                    && super::newcomers::has_counted_results(
+                        &frozen.lists.state.pool[p],
+                        list,
+                        window,
+                    );
                 *outcome = fide::rate_player(
                     rules,
                     rated,

@@ -4,7 +4,7 @@
 
 use rayon::slice::ParallelSliceMut;
 
-use crate::model::{Day, Games, HalfPoints, IdMap, Month, PlayerId, EVENT_NONE};
+use crate::model::{Day, EventType, Games, HalfPoints, IdMap, Month, PlayerId, EVENT_NONE};
 use crate::scenario::Scenario;
 
 use super::ReplayError;
@@ -21,6 +21,8 @@ pub struct GameSlot {
     pub era: u16,
     /// White's score.
     pub score: HalfPoints,
+    /// A round robin (reference §6.5: until 2014 its games against unrated players were rated).
+    pub round_robin: bool,
 }
 
 /// The games of a run, in canonical order, with what the engine needs to know about each.
@@ -243,6 +245,7 @@ fn place(
             in_force,
             era,
             score: games.score[g],
+            round_robin: games.event_type(g) == EventType::RoundRobin,
         });
         event_start.push(start);
     }
@@ -268,6 +271,7 @@ fn tournament_starts(
 ) -> Result<Vec<(Day, Day)>, ReplayError> {
     let mut own = vec![Day(0); games.len()];
     let mut group_start: IdMap<(u32, u32), Day> = IdMap::default();
+    let mut group_type: IdMap<(u32, u32), (EventType, usize)> = IdMap::default();
     for i in (0..games.len()).filter(|&i| list_of[i] > 0) {
         let t = list_of[i] as usize;
         let start = games.event_start[i]
@@ -288,6 +292,7 @@ fn tournament_starts(
             });
         }
         own[i] = start;
+        check_event_type(games, i, list_of[i], &mut group_type)?;
         if games.event[i] != EVENT_NONE {
             let entry = group_start
                 .entry((list_of[i], games.event[i]))
@@ -310,6 +315,46 @@ fn tournament_starts(
             (group, own)
         })
         .collect())
+}
+
+/// An event's games share one type, and a round robin is known by its event: the games of one event
+/// rated on one list must agree.
+fn check_event_type(
+    games: &Games,
+    i: usize,
+    list: u32,
+    seen: &mut IdMap<(u32, u32), (EventType, usize)>,
+) -> Result<(), ReplayError> {
+    let event_type = games.event_type(i);
+    let problem = if games.event[i] == EVENT_NONE {
+        (event_type == EventType::RoundRobin).then(|| {
+            "a round robin without an event name: give its games their event (or make them swiss)"
+                .to_string()
+        })
+    } else {
+        let (first, row) = *seen
+            .entry((list, games.event[i]))
+            .or_insert((event_type, i));
+        (first != event_type).then(|| {
+            format!(
+                "{} in event {:?}, whose game on {} {} is {}: an event's games share one type",
+                event_type.name(),
+                games.event_names[games.event[i] as usize],
+                games.row_word,
+                games.source_row[row],
+                first.name()
+            )
+        })
+    };
+    match problem {
+        Some(problem) => Err(ReplayError::EventType {
+            file: games.source.clone(),
+            row_word: games.row_word,
+            row: games.source_row[i],
+            problem,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The replayed games sorted by list, event-group start, event, the game's own start, players and

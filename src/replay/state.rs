@@ -122,3 +122,41 @@ impl State {
         self.rated[player as usize].then(|| self.rating[player as usize])
     }
 }
+
+/// The frozen lists a period reads.
+pub struct Lists<'a> {
+    pub state: &'a State,
+    /// Older lists kept for tournaments that started under them.
+    pub views: &'a [Option<ListView>],
+    /// The previous list's index (the list being frozen).
+    pub previous: u32,
+}
+
+impl Lists<'_> {
+    /// The list in force as index `in_force`, or `None` when it is the previous list (the state).
+    fn view(&self, in_force: u32) -> Option<&ListView> {
+        (in_force != self.previous).then(|| {
+            self.views[in_force as usize]
+                .as_ref()
+                .expect("older lists in force are kept")
+        })
+    }
+
+    /// A player's rating on the list in force at a tournament's start; `None` when unrated then.
+    pub fn listed(&self, player: PlayerId, in_force: u32) -> Option<i32> {
+        match self.view(in_force) {
+            Some(view) => view.rated[player as usize].then(|| view.rating[player as usize]),
+            None => self.state.rated_at(player),
+        }
+    }
+
+    /// A player's own rating and K for a game: from the list in force at the tournament's start,
+    /// or, for a player rated since, the current ones (2022 §8.2.4); `None` while unrated.
+    pub fn own(&self, player: PlayerId, in_force: u32) -> Option<(i32, u8)> {
+        let p = player as usize;
+        self.state.rated[p].then(|| match self.view(in_force) {
+            Some(view) if view.rated[p] => (view.rating[p], view.k[p]),
+            _ => (self.state.rating[p], self.state.k[p]),
+        })
+    }
+}

@@ -165,7 +165,10 @@ fn inputs(world: &World) -> Inputs {
 }
 
 fn replay(s: &Scenario, world: &World) -> (Replayed, Inputs) {
-    let inputs = inputs(world);
+    replay_inputs(s, inputs(world))
+}
+
+fn replay_inputs(s: &Scenario, inputs: Inputs) -> (Replayed, Inputs) {
     let mut out = Collect::default();
     let run = run(s, &inputs, &mut out, &|_, _| {}).unwrap();
     let PlayerIds::Numbers(ids) = &inputs.players else {
@@ -211,6 +214,73 @@ fn results(
             )
         })
         .collect()
+}
+
+/// Reference §6.5 (GA 2003): in a round robin of 2010, an unrated player with ½ point is
+/// disregarded with every game against them; the others' games count, the rated players' against
+/// the other unrated player at their tournament rating (Ra = 2000 here, scoring 50 %: Ru = Ra).
+#[test]
+fn a_round_robin_disregards_an_unrated_player_under_one_point() {
+    let s = scenario("round-robin-gate", "[run]\nfrom = \"2010-03\"\n");
+    let start = vec![
+        (1, 2000, Some(20), Some(50), None),
+        (2, 2000, Some(20), Some(50), None),
+        (3, 2000, Some(20), Some(50), None),
+    ];
+    let start_day = Some("2010-01-10");
+    let game = |w, b, score| ("2010-03", "RR", start_day, w, b, score);
+    let games = vec![
+        game(1, 2, 1),
+        game(1, 3, 1),
+        game(2, 3, 1),
+        game(101, 1, 2),
+        game(101, 2, 1),
+        game(101, 3, 0),
+        game(100, 1, 1),
+        game(100, 2, 0),
+        game(100, 3, 0),
+        game(100, 101, 0),
+    ];
+    let mut marked = inputs(&World { start, games });
+    marked.games.event_type = vec![crate::model::EventType::RoundRobin; marked.games.len()];
+    let (r, inputs) = replay_inputs(&s, marked);
+    assert_eq!(
+        r.rating("2010-03", 1),
+        Some(1990),
+        "a loss to Ru 2000, draws"
+    );
+    let against_100 = r.sides("2010-03", 1, &inputs.games);
+    assert!(
+        against_100
+            .iter()
+            .all(|(o, side)| side.counted == (*o != 100)),
+        "{against_100:?}"
+    );
+    let newcomer = r.sides("2010-03", 101, &inputs.games);
+    for (opponent, side) in &newcomer {
+        assert_eq!(side.counted, *opponent != 100, "101 against {opponent}");
+        if *opponent != 100 {
+            assert_eq!(side.counted_against, Some(2000), "against Ra");
+        }
+    }
+    let against_101 = r.sides("2010-03", 3, &inputs.games);
+    assert!(against_101.contains(&(
+        101,
+        SideRecord {
+            rating: Some(2000),
+            k: Some(20),
+            pd: Some(50),
+            change: Some(1000),
+            capped: false,
+            counted: true,
+            counted_against: Some(2000),
+        }
+    )));
+    let disregarded = r.sides("2010-03", 100, &inputs.games);
+    assert!(
+        disregarded.iter().all(|(_, side)| !side.counted),
+        "{disregarded:?}"
+    );
 }
 
 /// Reference §11.2 (1): 1500 vs 1650 with K 20: win +14, draw +4, loss −6, from the table.

@@ -18,7 +18,10 @@ struct Game {
     start: String,
     opponent: String,
     own: Option<i32>,
+    /// The opponent rating the calculation used: the opponent's on the list in force, or a round
+    /// robin's tournament rating or average (`tournament`).
     opponent_rating: Option<i32>,
+    tournament: bool,
     score: f64,
     k: Option<i32>,
     expected: Option<f64>,
@@ -179,12 +182,13 @@ fn write_games(w: &mut String, run: &RunFiles, games: &[&Game], list: Month) {
             .at_day(Day::parse(&g.start).unwrap_or(list.first_day()))
             .diff_cap
             .points;
+        let mark = if g.tournament { "†" } else { "" };
         let (shown, diff) = match g.opponent_rating {
             Some(o) if g.capped => {
                 let d = (own - o).clamp(-cap, cap);
-                (format!("{}*", own - d), d.to_string())
+                (format!("{}*{mark}", own - d), d.to_string())
             }
-            Some(o) => (o.to_string(), (own - o).to_string()),
+            Some(o) => (format!("{o}{mark}"), (own - o).to_string()),
             None => ("unrated".into(), String::new()),
         };
         let (pd, k, change) = match (g.k, g.expected, g.change) {
@@ -206,6 +210,12 @@ fn write_games(w: &mut String, run: &RunFiles, games: &[&Game], list: Month) {
             g.score,
             k,
             change
+        );
+    }
+    if games.iter().any(|g| g.tournament) {
+        let _ = writeln!(
+            w,
+            "  † an unrated opponent's rating from the round robin (reference §6.5)"
         );
     }
     let _ = writeln!(w);
@@ -265,8 +275,18 @@ fn explain_first_rating(
             g.period,
             short(&g.event),
             g.opponent,
-            g.opponent_rating.unwrap_or(0),
+            format!(
+                "{}{}",
+                g.opponent_rating.unwrap_or(0),
+                if g.tournament { "†" } else { "" }
+            ),
             g.score
+        );
+    }
+    if pooled.iter().any(|g| g.tournament) {
+        let _ = writeln!(
+            w,
+            "  † counted against the round robin's tournament average Ra (reference §6.5)"
         );
     }
     let pool = PooledResults {
@@ -355,7 +375,8 @@ fn player_games(df: &DataFrame, player: &str) -> PolarsResult<Vec<Game>> {
             start: start[i].clone().unwrap_or_default(),
             opponent: ids[opp].clone().unwrap_or_default(),
             own: mine.rating[i],
-            opponent_rating: sides[opp].rating[i],
+            opponent_rating: mine.counted_against[i].or(sides[opp].rating[i]),
+            tournament: mine.counted_against[i].is_some(),
             score: if is_white { s } else { 1.0 - s },
             k: mine.k[i],
             expected: mine.expected[i],
@@ -373,6 +394,7 @@ struct SideColumns {
     expected: Vec<Option<f64>>,
     change: Vec<Option<f64>>,
     capped: Vec<Option<bool>>,
+    counted_against: Vec<Option<i32>>,
 }
 
 impl SideColumns {
@@ -383,6 +405,11 @@ impl SideColumns {
             expected: float_column(df, &format!("{side}_expected"))?,
             change: float_column(df, &format!("{side}_change"))?,
             capped: bool_column(df, &format!("{side}_capped"))?,
+            // Runs made before round robins were told apart have no such column: nothing differed.
+            counted_against: match df.column(&format!("{side}_counted_against")) {
+                Ok(_) => int_column(df, &format!("{side}_counted_against"))?,
+                Err(_) => vec![None; df.height()],
+            },
         })
     }
 }

@@ -116,7 +116,7 @@ impl InitialRule {
 }
 
 /// Ra + per-half-point × (half points over 50 %) at or above 50 %, Ra + dp below.
-fn plus_score_rating(pool: &PooledResults, per_half_point_hundredths: i32) -> i32 {
+pub(crate) fn plus_score_rating(pool: &PooledResults, per_half_point_hundredths: i32) -> i32 {
     let over = i64::from(pool.half_points) - i64::from(pool.games);
     if over < 0 {
         return performance_rating(pool);

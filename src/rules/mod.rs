@@ -9,6 +9,7 @@ pub mod floor;
 pub mod initial;
 pub mod k_factor;
 pub mod period;
+pub mod round_robin;
 pub mod rounding;
 pub mod timeline;
 
@@ -18,6 +19,7 @@ pub use floor::DelistedGames;
 pub use initial::{EventGate, GateApplies, InitialFormula, InitialRule, PooledResults};
 pub use k_factor::{JuniorUntil, KHistory, KRule};
 pub use period::ListCadence;
+pub use round_robin::RoundRobinUnrated;
 pub use rounding::Rounding;
 pub use timeline::Timeline;
 
@@ -35,6 +37,8 @@ pub struct Regulations {
     pub diff_cap: DiffCap,
     pub rounding: Rounding,
     pub initial: InitialRule,
+    /// Whether round robins rate games against unrated players (follows the tournament's start).
+    pub round_robin: RoundRobinUnrated,
     pub inactive_after_months: i32,
     pub delisted_games: DelistedGames,
 }

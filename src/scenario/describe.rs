@@ -3,7 +3,9 @@
 use std::fmt::Write;
 
 use super::{EventKind, Scenario, UnknownPlayers};
-use crate::rules::{CapScope, GateApplies, InitialFormula, JuniorUntil, Regulations};
+use crate::rules::{
+    CapScope, GateApplies, InitialFormula, JuniorUntil, Regulations, RoundRobinUnrated,
+};
 
 pub fn describe(s: &Scenario) -> String {
     let mut out = String::new();
@@ -162,6 +164,12 @@ fn rule_lines(r: &Regulations) -> Vec<String> {
             ", until one has counted"
         }
     );
+    let round_robin = match r.round_robin {
+        RoundRobinUnrated::NotRated => "only games between rated players, as in a Swiss",
+        RoundRobinUnrated::TournamentRating => {
+            "unrated players counted at their tournament rating (2003 Handbook)"
+        }
+    };
     vec![
         format!("lists        {}", r.lists.describe()),
         format!(
@@ -180,6 +188,7 @@ fn rule_lines(r: &Regulations) -> Vec<String> {
             i.min_games, i.window_months
         ),
         format!("             {gate}"),
+        format!("round robins {round_robin}"),
         format!(
             "inactivity   after {} months without rated games · delisted players' game count: {}",
             r.inactive_after_months,

@@ -60,6 +60,7 @@ revision_keys! {
     "initial.gate.applies" => initial.gate.applies: choice,
     "initial.gate.min-rated-opponents" => initial.gate.min_rated_opponents: whole(0, 1000),
     "initial.gate.min-score" => initial.gate.min_half_points: half_points,
+    "round-robin-unrated" => round_robin: choice,
     "inactive-after-months" => inactive_after_months: whole(1, 1200),
     "delisted-games" => delisted_games: choice,
 }

@@ -20,7 +20,7 @@ use crate::model::Month;
 use crate::named::named_enum;
 use crate::rules::{
     CapScope, Compression, DelistedGames, DiffCap, EventGate, GateApplies, InitialFormula,
-    InitialRule, JuniorUntil, KRule, ListCadence, Regulations, Rounding,
+    InitialRule, JuniorUntil, KRule, ListCadence, Regulations, RoundRobinUnrated, Rounding,
 };
 use crate::systems::SystemConfig;
 
@@ -255,6 +255,7 @@ pub fn base_regulations() -> Regulations {
                 min_half_points: 1,
             },
         },
+        round_robin: RoundRobinUnrated::NotRated,
         inactive_after_months: 12,
         delisted_games: DelistedGames::Reset,
     }

@@ -16,8 +16,12 @@ pub struct SideInput {
     /// their current rating"). `None` for an unrated player.
     pub own: Option<(i32, u8)>,
     /// The opponent's rating on the list in force at the tournament's start; `None` when unrated
-    /// then ("in the rating of their opponents they are counted as an unrated player", §8.2.4).
+    /// then ("in the rating of their opponents they are counted as an unrated player", §8.2.4) or
+    /// when the game does not count. In a round robin rated by the tournament-rating rule (§6.5),
+    /// an unrated opponent's tournament rating, and for an unrated player the tournament average.
     pub opponent: Option<i32>,
+    /// Whether `opponent` comes from a round robin's calculation rather than from the list.
+    pub tournament: bool,
     /// The player's own score.
     pub score: HalfPoints,
     pub event: u32,
@@ -92,6 +96,7 @@ fn rate_rated(
             change: Some(change),
             capped,
             counted: true,
+            counted_against: s.tournament.then_some(opponent),
         };
     }
     let change = match rules.list.rounding {
@@ -156,6 +161,8 @@ fn first_of_each_event(
 
 /// Reference §6: an unrated player's results against rated opponents, event by event through the
 /// era's gate ("If an unrated player scores zero in their first event this score is disregarded").
+/// A round robin rated by the tournament-rating rule has passed its own gate (§6.5) and counts
+/// every game that stands, against the tournament average.
 fn pool_unrated(
     rules: &PeriodRules<'_>,
     mut has_counted_results: bool,
@@ -182,11 +189,14 @@ fn pool_unrated(
             .era(usize::from(side(first).era))
             .initial
             .gate;
-        if results.games > 0 && gate.counts(&results, has_counted_results) {
+        let round_robin = games().any(|j| side(j).tournament);
+        if results.games > 0 && (round_robin || gate.counts(&results, has_counted_results)) {
             counted.add(results);
             has_counted_results = true;
             for j in games() {
+                let s = side(j);
                 out[j].counted = true;
+                out[j].counted_against = s.opponent.filter(|_| s.tournament);
             }
         }
     }

@@ -104,6 +104,30 @@ fn bad_games_files_are_rejected_with_file_line_column_and_expectation() {
             format!("{header}2019-03,\"1,2,1\n"),
             &["line 2: a quoted field is never closed"],
         ),
+        (
+            "unknown-event-type",
+            "period,event,event_type,white,black,score\n2019-03,Open,rr,1,2,1\n".into(),
+            &[
+                "line 2, column event_type",
+                "expected one of swiss, round-robin (or empty for a Swiss), got \"rr\"",
+            ],
+        ),
+        (
+            "mixed-event-types",
+            "period,event,event_type,white,black,score\n2019-03,Open,swiss,1,2,1\n2019-03,Open,round-robin,1,3,1\n".into(),
+            &[
+                "line 3, column event_type",
+                "round-robin in event \"Open\", whose game on line 2 is swiss",
+            ],
+        ),
+        (
+            "round-robin-without-event",
+            "period,event_type,white,black,score\n2019-03,round-robin,1,2,1\n".into(),
+            &[
+                "line 2, column event_type",
+                "a round robin without an event name",
+            ],
+        ),
     ];
     for (name, contents, expected) in cases {
         let games = write(&dir, &format!("{name}.csv"), contents);

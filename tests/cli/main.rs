@@ -8,4 +8,5 @@ mod datasets;
 mod regressions;
 mod replay;
 mod reports;
+mod round_robins;
 mod worlds;

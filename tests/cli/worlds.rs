@@ -54,6 +54,20 @@ fn a_generated_world_is_repeatable_and_replays() {
     ]);
     assert!(stdout.is_empty());
     assert!(run.join("lists.parquet").is_file());
+    // The world says which events are round robins (reference §6.5 rates them apart until 2014).
+    let canonical = dir.join("world-games.csv");
+    succeeds(&[
+        "ingest",
+        a.join("games.parquet").to_str().unwrap(),
+        "--out",
+        canonical.to_str().unwrap(),
+    ]);
+    let canonical = std::fs::read_to_string(&canonical).unwrap();
+    let header = canonical.lines().next().unwrap();
+    assert!(header.contains(",event_type,"), "{header}");
+    for kind in [",swiss,", ",round-robin,"] {
+        assert!(canonical.contains(kind), "no {kind} game");
+    }
     against_the_published_tables(&run, &dir);
     // Sonas's what-if on the same world: the two runs part at the January 2017 compression.
     let sonas = dir.join("sonas");

@@ -2,22 +2,16 @@
 //! and round robins among similar players (Berger tables). Pairing and playing interleave, since a
 //! Swiss round's pairings depend on the results so far.
 
-use crate::model::{Day, Month};
+use crate::model::{Day, EventType, Month};
 
 use super::people::Player;
 use super::play::OrganiserRatings;
 use super::{Settings, SplitMix64};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Swiss,
-    RoundRobin,
-}
-
 /// One event of a month, before it is played.
 #[derive(Clone, Debug)]
 pub struct EventPlan {
-    pub kind: Kind,
+    pub kind: EventType,
     /// Player indices.
     pub players: Vec<usize>,
     pub rounds: u32,
@@ -104,7 +98,7 @@ pub fn plan_month(
     for group in cut(&round_robin, round_robin_sizes, rng) {
         let rounds = (group.len() - 1 + group.len() % 2) as u32;
         plans.push(plan(
-            Kind::RoundRobin,
+            EventType::RoundRobin,
             group,
             rounds,
             rounds + 1,
@@ -127,7 +121,7 @@ fn swiss_events(
         let rounds = SWISS_ROUNDS[rng.below(SWISS_ROUNDS.len() as u64) as usize];
         // Opens are played over weekends and holidays: about two rounds a day.
         plans.push(plan(
-            Kind::Swiss,
+            EventType::Swiss,
             group,
             rounds,
             rounds.div_ceil(2) + 1,
@@ -160,7 +154,7 @@ fn cut(pool: &[usize], sizes: (u64, u64), rng: &mut SplitMix64) -> Vec<Vec<usize
 }
 
 fn plan(
-    kind: Kind,
+    kind: EventType,
     players: Vec<usize>,
     rounds: u32,
     days: u32,

@@ -19,7 +19,7 @@ mod settings;
 
 use rayon::prelude::*;
 
-use crate::model::{Day, Month};
+use crate::model::{Day, EventType, Month};
 
 use super::SplitMix64;
 pub use file::{load, preset, WorldError};
@@ -34,6 +34,7 @@ pub struct MonthBatch {
     pub period: Vec<Month>,
     pub event: Vec<u64>,
     pub event_start: Vec<Day>,
+    pub event_type: Vec<EventType>,
     pub white: Vec<u32>,
     pub black: Vec<u32>,
     /// White's score in half points.
@@ -192,6 +193,7 @@ pub fn generate(
                 batch.period.push(plan.period);
                 batch.event.push(event_id);
                 batch.event_start.push(plan.start);
+                batch.event_type.push(plan.kind);
                 batch.white.push(players[w as usize].id);
                 batch.black.push(players[b as usize].id);
                 batch.score.push(s);
@@ -222,6 +224,7 @@ impl MonthBatch {
         self.period.clear();
         self.event.clear();
         self.event_start.clear();
+        self.event_type.clear();
         self.white.clear();
         self.black.clear();
         self.score.clear();
@@ -287,11 +290,11 @@ fn play_event(
         s
     };
     match plan.kind {
-        events::Kind::Swiss => {
+        EventType::Swiss => {
             let seen: Vec<Option<f64>> = plan.players.iter().map(|&p| organisers.get(p)).collect();
             events::swiss(&seen, plan.rounds, rng, &mut play);
         }
-        events::Kind::RoundRobin => events::round_robin(plan.players.len(), &mut play),
+        EventType::RoundRobin => events::round_robin(plan.players.len(), &mut play),
     }
     games
 }
