@@ -5,7 +5,7 @@
 
 use crate::model::{IdMap, PlayerId, EVENT_NONE};
 use crate::rules::round_robin::{
-    tournament_average, tournament_rating, unrated_counts, Participant,
+    composition_allows, tournament_average, tournament_rating, unrated_counts, Participant,
 };
 use crate::rules::{RoundRobinUnrated, Timeline};
 
@@ -89,8 +89,8 @@ impl RoundRobins {
     }
 }
 
-/// One round robin's tournament ratings; `None` without an unrated participant or without a rated
-/// one who stands.
+/// One round robin's tournament ratings; `None` without an unrated participant, with too few rated
+/// ones to be rated as a round robin, or without a rated one who stands.
 fn round_robin(
     lists: &Lists<'_>,
     games: &[GameSlot],
@@ -99,15 +99,14 @@ fn round_robin(
 ) -> Option<RoundRobin> {
     let in_force = games[0].in_force;
     let listed = |p: PlayerId| lists.listed(p, in_force);
-    if !games
-        .iter()
-        .any(|g| listed(g.white).is_none() || listed(g.black).is_none())
-    {
+    let all = scores(games, |_| true, listed);
+    let rated = all.iter().filter(|(_, p)| p.rating.is_some()).count();
+    let double = all.iter().any(|(_, p)| p.games as usize >= all.len());
+    if rated == all.len() || !composition_allows(all.len(), rated, double) {
         return None;
     }
     // GA 2003: an unrated player under the gate score is disregarded, with their opponents' games
     // against them; the others' scores are then counted without those games.
-    let all = scores(games, |_| true, listed);
     let disregarded: Vec<PlayerId> = all
         .iter()
         .filter(|(_, p)| p.rating.is_none() && !unrated_counts(p.half_points, min_half_points))

@@ -218,7 +218,8 @@ fn results(
 
 /// Reference §6.5 (GA 2003): in a round robin of 2010, an unrated player with ½ point is
 /// disregarded with every game against them; the others' games count, the rated players' against
-/// the other unrated player at their tournament rating (Ra = 2000 here, scoring 50 %: Ru = Ra).
+/// the other unrated player at their tournament rating (Ra = 2000 − 2 × 4/5 = 1998 here, where
+/// dpa = (−87 + 0 + 95 + 0)/4; scoring 50 %: Ru = Ra).
 #[test]
 fn a_round_robin_disregards_an_unrated_player_under_one_point() {
     let s = scenario("round-robin-gate", "[run]\nfrom = \"2010-03\"\n");
@@ -226,24 +227,48 @@ fn a_round_robin_disregards_an_unrated_player_under_one_point() {
         (1, 2000, Some(20), Some(50), None),
         (2, 2000, Some(20), Some(50), None),
         (3, 2000, Some(20), Some(50), None),
+        (4, 2000, Some(20), Some(50), None),
     ];
     let start_day = Some("2010-01-10");
     let game = |w, b, score| ("2010-03", "RR", start_day, w, b, score);
     let games = vec![
         game(1, 2, 1),
         game(1, 3, 1),
+        game(1, 4, 1),
         game(2, 3, 1),
+        game(2, 4, 1),
+        game(3, 4, 1),
         game(101, 1, 2),
         game(101, 2, 1),
         game(101, 3, 0),
+        game(101, 4, 1),
         game(100, 1, 1),
         game(100, 2, 0),
         game(100, 3, 0),
+        game(100, 4, 0),
         game(100, 101, 0),
     ];
-    let mut marked = inputs(&World { start, games });
-    marked.games.event_type = vec![crate::model::EventType::RoundRobin; marked.games.len()];
-    let (r, inputs) = replay_inputs(&s, marked);
+    let round_robin = |world: &World| {
+        let mut marked = inputs(world);
+        marked.games.event_type = vec![crate::model::EventType::RoundRobin; marked.games.len()];
+        replay_inputs(&s, marked)
+    };
+    // Without player 4, three rated players of five are too few for fewer than ten players
+    // (B0206 6.31): the event is rated as a Swiss.
+    let short = World {
+        start: start.iter().filter(|p| p.0 != 4).copied().collect(),
+        games: games
+            .iter()
+            .filter(|g| g.3 != 4 && g.4 != 4)
+            .copied()
+            .collect(),
+    };
+    assert_eq!(
+        round_robin(&short).0.rating("2010-03", 1),
+        Some(2000),
+        "draws only"
+    );
+    let (r, inputs) = round_robin(&World { start, games });
     assert_eq!(
         r.rating("2010-03", 1),
         Some(1990),
@@ -260,7 +285,7 @@ fn a_round_robin_disregards_an_unrated_player_under_one_point() {
     for (opponent, side) in &newcomer {
         assert_eq!(side.counted, *opponent != 100, "101 against {opponent}");
         if *opponent != 100 {
-            assert_eq!(side.counted_against, Some(2000), "against Ra");
+            assert_eq!(side.counted_against, Some(1998), "against Ra");
         }
     }
     let against_101 = r.sides("2010-03", 3, &inputs.games);
@@ -273,7 +298,7 @@ fn a_round_robin_disregards_an_unrated_player_under_one_point() {
             change: Some(1000),
             capped: false,
             counted: true,
-            counted_against: Some(2000),
+            counted_against: Some(1998),
         }
     )));
     let disregarded = r.sides("2010-03", 100, &inputs.games);

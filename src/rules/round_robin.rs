@@ -4,6 +4,10 @@
 //! rated opponents' games against them count at it. The method is the 2003 Handbook's (B0210,
 //! "Determining the ratings in a round-robin tournament", whose worked example is this file's test):
 //!
+//! - a round robin is rated so only when enough of its players are rated (B0206 6.3: a third, and
+//!   four with fewer than ten players); otherwise it is rated as a Swiss, as FIDE would not have
+//!   rated it as a round robin (reported games never hold one; a generated world's weakest round
+//!   robins may);
 //! - an unrated player who scores less than 1 point is disregarded, with their opponents' games
 //!   against them (GA 2003, B0206 6.1; 2009: "if a previously unrated player scores at least 1 point
 //!   in the event, the rating will be calculated");
@@ -39,6 +43,14 @@ pub struct Participant {
     pub rating: Option<i32>,
     pub half_points: u32,
     pub games: u32,
+}
+
+/// Whether a round robin with unrated players may be rated as one (the 2002–2003 Handbook, B0206
+/// 6.3): "at least one-third of the players must be rated"; with fewer than 10 players at least 4;
+/// a double round robin at least 6 players, 4 of them rated. `players` and `rated` count the
+/// participants, rated as the list in force at the start says.
+pub fn composition_allows(players: usize, rated: usize, double: bool) -> bool {
+    3 * rated >= players && (players >= 10 || rated >= 4) && (!double || players >= 6)
 }
 
 /// Whether an unrated player's results in a round robin stand: "at least 1 point in the event"
@@ -131,8 +143,25 @@ mod tests {
             .map(|&i| tournament_rating(ra, &field[i], 1250))
             .collect();
         assert_eq!(ru, [2411, 2386, 2128, 1997]);
+        assert!(composition_allows(field.len(), 6, false));
         assert!(unrated_counts(field[8].half_points, 2), "1 point stands");
         assert!(!unrated_counts(1, 2), "half a point is disregarded");
+    }
+
+    /// B0206 6.3–6.32.
+    #[test]
+    fn composition() {
+        assert!(composition_allows(12, 4, false), "a third rated");
+        assert!(!composition_allows(12, 3, false), "a quarter rated");
+        assert!(
+            !composition_allows(9, 3, false),
+            "fewer than 10 players need 4 rated"
+        );
+        assert!(composition_allows(6, 4, true));
+        assert!(
+            !composition_allows(5, 4, true),
+            "a double round robin needs 6 players"
+        );
     }
 
     #[test]
