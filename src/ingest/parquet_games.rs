@@ -66,8 +66,8 @@ pub fn read(
         pgn: None,
     };
     let (events, event_ids) = event_ids(columns.event.as_ref());
-    let starts = parsed_cells(columns.event_start.as_ref(), &file, event_start)?;
-    let types = parsed_cells(columns.event_type.as_ref(), &file, parse_event_type)?;
+    let starts = Cells::read(columns.event_start.as_ref(), &file, event_start)?;
+    let types = Cells::read(columns.event_type.as_ref(), &file, parse_event_type)?;
     let g = &mut out.games;
     for i in 0..n {
         let row = (i + 1) as u32;
@@ -284,31 +284,83 @@ fn numbered<K: std::hash::Hash + Eq + ToString>(
     (rows, names)
 }
 
-/// A text column's cells, each distinct text (trimmed) parsed once by `parse`, which says what is
-/// wrong with a text it cannot read; no column gives no cells.
-fn parsed_cells<T: Clone>(
-    column: Option<&Column>,
-    file: &str,
-    parse: impl Fn(&str) -> Result<T, String>,
-) -> Result<Vec<Result<T, String>>, IngestError> {
-    let Some(column) = column else {
-        return Ok(Vec::new());
-    };
-    let bad = |e: PolarsError| IngestError::File {
-        file: file.to_string(),
-        problem: format!("column {} cannot be read as text: {e}", column.name()),
-    };
-    let text = column.cast(&DataType::String).map_err(bad)?;
-    let mut parsed: IdMap<&str, Result<T, String>> = IdMap::default();
-    Ok(text
-        .str()
-        .map_err(bad)?
-        .iter()
-        .map(|v| {
+/// A column's cells parsed by `parse` (which says what is wrong with a text it cannot read), each
+/// distinct text once: a row holds the index of its value, 4 bytes whatever the value's type.
+struct Cells<T> {
+    codes: Vec<u32>,
+    values: Vec<Result<T, String>>,
+}
+
+impl<T> Cells<T> {
+    /// Row `i`'s value; `None` when the file has no such column.
+    fn get(&self, i: usize) -> Option<&Result<T, String>> {
+        self.codes.get(i).map(|&c| &self.values[c as usize])
+    }
+
+    /// An Enum column (as elosim writes it) through its categories and codes, other columns as text
+    /// (trimmed; a null is an empty text); no column gives no cells.
+    fn read(
+        column: Option<&Column>,
+        file: &str,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<Cells<T>, IngestError> {
+        let mut cells = Cells {
+            codes: Vec::new(),
+            values: Vec::new(),
+        };
+        let Some(column) = column else {
+            return Ok(cells);
+        };
+        let bad = |e: PolarsError| IngestError::File {
+            file: file.to_string(),
+            problem: format!("column {} cannot be read as text: {e}", column.name()),
+        };
+        if let Some((categories, codes)) = enum_codes(column).map_err(bad)? {
+            cells.values = categories.iter().map(|c| parse(c.trim())).collect();
+            let null = cells.values.len() as u32;
+            cells.values.push(parse(""));
+            cells.codes = codes.into_iter().map(|c| c.unwrap_or(null)).collect();
+            return Ok(cells);
+        }
+        let text = column.cast(&DataType::String).map_err(bad)?;
+        let mut seen: IdMap<&str, u32> = IdMap::default();
+        for v in text.str().map_err(bad)?.iter() {
             let v = v.map_or("", str::trim);
-            parsed.entry(v).or_insert_with(|| parse(v)).clone()
-        })
-        .collect())
+            let code = *seen.entry(v).or_insert_with(|| {
+                cells.values.push(parse(v));
+                cells.values.len() as u32 - 1
+            });
+            cells.codes.push(code);
+        }
+        Ok(cells)
+    }
+}
+
+/// An Enum column's categories, and each row's code into them (`None` for a null).
+type EnumCodes<'a> = (Vec<&'a str>, Vec<Option<u32>>);
+
+/// An Enum column's categories and codes; `None` for other columns.
+fn enum_codes(column: &Column) -> PolarsResult<Option<EnumCodes<'_>>> {
+    let DataType::Enum(categories, _) = column.dtype() else {
+        return Ok(None);
+    };
+    let names = categories.categories().values_iter().collect();
+    let codes = match column.dtype().cat_physical()? {
+        CategoricalPhysical::U8 => column
+            .cat8()?
+            .phys
+            .iter()
+            .map(|c| c.map(u32::from))
+            .collect(),
+        CategoricalPhysical::U16 => column
+            .cat16()?
+            .phys
+            .iter()
+            .map(|c| c.map(u32::from))
+            .collect(),
+        CategoricalPhysical::U32 => column.cat32()?.phys.iter().collect(),
+    };
+    Ok(Some((names, codes)))
 }
 
 /// A tournament start date; empty is none.
@@ -327,36 +379,18 @@ pub fn month_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Month>> {
     let column = df.column(name)?;
     let bad =
         |v: &str| polars_err!(ComputeError: "column {name}: expected a month YYYY-MM, got {v:?}");
-    if let DataType::Enum(categories, _) = column.dtype() {
+    if let Some((categories, codes)) = enum_codes(column)? {
         let months = categories
-            .categories()
-            .values_iter()
+            .iter()
             .map(|v| Month::parse(v).ok_or_else(|| bad(v)))
             .collect::<PolarsResult<Vec<Month>>>()?;
-        let month = |code: Option<usize>| {
-            code.and_then(|c| months.get(c).copied())
-                .ok_or_else(|| bad(""))
-        };
-        return match column.dtype().cat_physical()? {
-            CategoricalPhysical::U8 => column
-                .cat8()?
-                .phys
-                .iter()
-                .map(|c| month(c.map(usize::from)))
-                .collect(),
-            CategoricalPhysical::U16 => column
-                .cat16()?
-                .phys
-                .iter()
-                .map(|c| month(c.map(usize::from)))
-                .collect(),
-            CategoricalPhysical::U32 => column
-                .cat32()?
-                .phys
-                .iter()
-                .map(|c| month(c.map(|c| c as usize)))
-                .collect(),
-        };
+        return codes
+            .into_iter()
+            .map(|c| {
+                c.and_then(|c| months.get(c as usize).copied())
+                    .ok_or_else(|| bad(""))
+            })
+            .collect();
     }
     let text = column.cast(&DataType::String)?;
     let mut parsed: HashMap<&str, Month> = HashMap::new();

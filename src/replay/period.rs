@@ -104,15 +104,19 @@ impl Frozen<'_> {
         let opponent = if r.white { slot.black } else { slot.white };
         let own = self.lists.own(player, slot.in_force);
         let listed = self.lists.listed(opponent, slot.in_force);
-        let (opponent, tournament) = match self.round_robins.event(slot.event) {
-            Some(event) if slot.round_robin => {
+        let round_robin = slot
+            .round_robin
+            .then(|| self.round_robins.event(slot.event))
+            .flatten();
+        let (opponent, tournament) = match round_robin {
+            Some(event) => {
                 let counted = event.counted_against(player, opponent, listed, own.is_some());
                 (
                     counted,
                     counted.is_some() && (own.is_none() || listed.is_none()),
                 )
             }
-            _ => (listed, false),
+            None => (listed, false),
         };
         SideInput {
             own,
