@@ -54,10 +54,33 @@ impl RunFiles {
         self.read_some(name, Some(columns.iter().map(|c| c.to_string()).collect()))
     }
 
+    /// Only the named columns of the rows `offset..offset + len` of one of the run's tables.
+    pub fn read_rows(
+        &self,
+        name: &str,
+        columns: &[&str],
+        (offset, len): (usize, usize),
+    ) -> Result<DataFrame, ReportError> {
+        self.read_parquet(
+            name,
+            Some(columns.iter().map(|c| c.to_string()).collect()),
+            Some((offset, len)),
+        )
+    }
+
     fn read_some(
         &self,
         name: &str,
         columns: Option<Vec<String>>,
+    ) -> Result<DataFrame, ReportError> {
+        self.read_parquet(name, columns, None)
+    }
+
+    fn read_parquet(
+        &self,
+        name: &str,
+        columns: Option<Vec<String>>,
+        slice: Option<(usize, usize)>,
     ) -> Result<DataFrame, ReportError> {
         let path = self.dir.join(name);
         let error = |e: PolarsError| ReportError::Table {
@@ -70,6 +93,7 @@ impl RunFiles {
         })?;
         ParquetReader::new(file)
             .with_columns(columns)
+            .with_slice(slice)
             .finish()
             .map_err(error)
     }

@@ -227,6 +227,57 @@ fn the_html_report_is_self_contained() {
 }
 
 /// The dozen players of `report::compare`'s unit tests, through the command line from CSV lists.
+/// Why a player is on one of a run's lists and not on another: player 1 (1005) loses twice to
+/// 1600s in February 2019 and falls below the 1000 floor (−6.4 → 999), newcomer 100 scores 2.5 of
+/// 5 against them and is rated 1600 on the same list. Compared with the starting list, 100 "never
+/// qualified" as of January and 1 was "delisted below the floor" by February.
+#[test]
+fn compare_says_why_a_player_is_missing_from_a_run_list() {
+    let dir = scratch("compare-absences");
+    let start = write_csv(
+        &dir,
+        "start.csv",
+        "id,rating,k,games",
+        std::iter::once("1,1005,40,50".to_string())
+            .chain((2..=6).map(|o| format!("{o},1600,20,50"))),
+    );
+    let games = write_csv(
+        &dir,
+        "games.csv",
+        "period,event,white,black,score",
+        [
+            "2019-02,Open,2,1,1".to_string(),
+            "2019-02,Open,3,1,1".to_string(),
+        ]
+        .into_iter()
+        .chain((2..=6).map(|o| {
+            format!(
+                "2019-02,Open,100,{o},{}",
+                if o < 4 {
+                    "1"
+                } else if o == 4 {
+                    "0.5"
+                } else {
+                    "0"
+                }
+            )
+        })),
+    );
+    let run = dir.join("run");
+    replay_history(&games, &start, "2019-02", &run, &["--quiet"]);
+    let shown = succeeds(&[
+        "compare",
+        &format!("{}@2019-02", run.display()),
+        &format!("{}@2019-01", run.display()),
+    ]);
+    for expected in [
+        "Only on A: 1 (1 never qualified (played, never rated))",
+        "Only on B: 1 (1 delisted below the floor)",
+    ] {
+        assert!(shown.contains(expected), "{expected:?} not in\n{shown}");
+    }
+}
+
 #[test]
 fn compare_gives_the_hand_computed_statistics_and_refuses_bad_lists() {
     let (a, b) = (fixture("list-a.csv"), fixture("list-b.csv"));

@@ -84,6 +84,8 @@ pub struct List {
     pub inactive: Vec<bool>,
     /// The run it belongs to, to explain absences.
     run: Option<PathBuf>,
+    /// Rows of the run's `lists.parquet` before this list: the earlier lists.
+    rows_before: usize,
 }
 
 impl List {
@@ -108,6 +110,7 @@ impl List {
                     ratings: list.ratings,
                     inactive: list.inactive,
                     run: None,
+                    rows_before: 0,
                 })
             }
             ListSource::Run(dir, month) => load_run_list(dir, *month),
@@ -128,8 +131,8 @@ fn load_run_list(dir: &Path, month: Option<Month>) -> Result<List, ReportError> 
         path: path.clone(),
         message: e.to_string(),
     };
-    let df = run.read_columns("lists.parquet", &["month", "id", "rating", "status"])?;
-    let months = month_column(&df, "month").map_err(table)?;
+    let months =
+        month_column(&run.read_columns("lists.parquet", &["month"])?, "month").map_err(table)?;
     let (Some(&first), Some(&last)) = (months.first(), months.last()) else {
         return Err(ReportError::NotFound(format!(
             "{}: the run has no lists",
@@ -137,15 +140,22 @@ fn load_run_list(dir: &Path, month: Option<Month>) -> Result<List, ReportError> 
         )));
     };
     let month = month.unwrap_or(last);
-    if !months.contains(&month) {
+    // A run writes its lists in order: one month's rows are consecutive, and only they are read.
+    if !months.is_sorted() {
+        return Err(ReportError::Table {
+            path: path.clone(),
+            message: "the lists are not in month order, as a run writes them".into(),
+        });
+    }
+    let start = months.partition_point(|&m| m < month);
+    let len = months[start..].partition_point(|&m| m == month);
+    if len == 0 {
         return Err(ReportError::NotFound(format!(
             "{}: the run has no list for {month}; its lists run from {first} to {last}",
             dir.display()
         )));
     }
-    // Only this month's rows become text.
-    let mask: BooleanChunked = months.iter().map(|m| *m == month).collect();
-    let df = df.filter(&mask).map_err(table)?;
+    let df = run.read_rows("lists.parquet", &["id", "rating", "status"], (start, len))?;
     let ids = text_column(&df, "id").map_err(table)?;
     let ratings = df
         .column("rating")
@@ -162,14 +172,16 @@ fn load_run_list(dir: &Path, month: Option<Month>) -> Result<List, ReportError> 
             .map(|s| s.as_deref() == Some("inactive"))
             .collect(),
         run: Some(dir.to_path_buf()),
+        rows_before: start,
     })
 }
 
-/// Why each of `missing` is absent from a run's list of `month`: delisted if an earlier list of
-/// the run had them, never qualified if the run rated games of theirs, else absent.
+/// Why each of `missing` is absent from a run's list whose rows follow `rows_before` rows of
+/// earlier lists: delisted if an earlier list had them, never qualified if the run rated games of
+/// theirs, else absent.
 fn run_absences(
     dir: &Path,
-    month: Month,
+    rows_before: usize,
     missing: &HashSet<&str>,
 ) -> Result<HashMap<String, Absence>, ReportError> {
     let run = RunFiles::open(dir)?;
@@ -180,13 +192,11 @@ fn run_absences(
             message: e.to_string(),
         }
     };
-    let lists = run.read_columns("lists.parquet", &["month", "id"])?;
-    let months = month_column(&lists, "month").map_err(table("lists.parquet"))?;
+    // The earlier lists are the rows before the list's own (a run writes them in month order).
+    let earlier = run.read_rows("lists.parquet", &["id"], (0, rows_before))?;
     let mut why: HashMap<String, Absence> = HashMap::new();
-    for (row, id) in rows_with_ids(&lists, "id", missing).map_err(table("lists.parquet"))? {
-        if months[row] < month {
-            why.insert(id, Absence::Delisted);
-        }
+    for (_, id) in rows_with_ids(&earlier, "id", missing).map_err(table("lists.parquet"))? {
+        why.insert(id, Absence::Delisted);
     }
     let games = run.read_columns("games.parquet", &["white", "black"])?;
     for side in ["white", "black"] {
@@ -205,13 +215,17 @@ fn rows_with_ids(
 ) -> PolarsResult<Vec<(usize, String)>> {
     let column = df.column(name)?;
     if column.dtype() == &DataType::Int64 {
-        let numbers: HashSet<i64> = wanted.iter().filter_map(|w| w.parse().ok()).collect();
+        // Millions of rows against a few thousand ids: a fast hash, not SipHash.
+        let numbers: IdMap<i64, ()> = wanted
+            .iter()
+            .filter_map(|w| Some((w.parse().ok()?, ())))
+            .collect();
         return Ok(column
             .i64()?
             .iter()
             .enumerate()
             .filter_map(|(i, v)| {
-                v.filter(|v| numbers.contains(v))
+                v.filter(|v| numbers.contains_key(v))
                     .map(|v| (i, v.to_string()))
             })
             .collect());
@@ -407,12 +421,12 @@ fn absences(
     on_other: &[bool],
 ) -> Result<BTreeMap<Absence, usize>, ReportError> {
     let missing: Vec<usize> = (0..present.ids.len()).filter(|&i| !on_other[i]).collect();
-    let known = match (&other.run, other.month) {
-        (Some(dir), Some(month)) => {
+    let known = match &other.run {
+        Some(dir) => {
             let ids: HashSet<&str> = missing.iter().map(|&i| present.ids[i].as_str()).collect();
-            run_absences(dir, month, &ids)?
+            run_absences(dir, other.rows_before, &ids)?
         }
-        _ => HashMap::new(),
+        None => HashMap::new(),
     };
     let mut counts = BTreeMap::new();
     for i in missing {
