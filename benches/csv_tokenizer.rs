@@ -13,6 +13,10 @@ mod error;
 #[allow(dead_code, reason = "the bench uses only the tokenizer of the module")]
 #[path = "../src/ingest/text.rs"]
 mod text;
+// What `text`'s own tests write into, when clippy checks them here.
+#[cfg(test)]
+#[path = "../src/testing.rs"]
+mod testing;
 
 use std::time::Instant;
 

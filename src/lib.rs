@@ -51,3 +51,5 @@ pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod systems;
+#[cfg(test)]
+mod testing;

@@ -284,7 +284,7 @@ mod tests {
 
     #[test]
     fn bad_counts_name_the_line_and_column() {
-        let dir = std::env::temp_dir().join(format!("elosim-counts-{}", std::process::id()));
+        let dir = crate::testing::scratch("counts");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("pool.csv");
         std::fs::write(

@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn only_january_lists_are_accepted() {
-        let dir = std::env::temp_dir().join(format!("elosim-gaps-{}", std::process::id()));
+        let dir = crate::testing::scratch("gaps");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("gaps.csv");
         std::fs::write(

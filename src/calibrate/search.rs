@@ -199,7 +199,7 @@ mod calibration_tests {
 
     #[test]
     fn a_tiny_calibration_is_repeatable_and_never_worse_than_its_start() {
-        let dir = std::env::temp_dir().join(format!("elosim-calibrate-{}", std::process::id()));
+        let dir = crate::testing::scratch("calibrate");
         let c = Calibration::load(&tiny(&dir, 9)).unwrap();
         let a = c.run(&|_, _, _| {}).unwrap();
         // The start, then two generations of four.
@@ -250,7 +250,7 @@ mod calibration_tests {
 
     #[test]
     fn bad_calibration_files_name_every_problem_at_its_key_path() {
-        let dir = std::env::temp_dir().join(format!("elosim-calibrate-bad-{}", std::process::id()));
+        let dir = crate::testing::scratch("calibrate-bad");
         let path = write(
             &dir,
             "bad.toml",

@@ -72,7 +72,7 @@ fn garbage(rng: &mut SplitMix64, pieces: usize) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("elosim-garbage-{}-{name}", std::process::id()));
+    let dir = crate::testing::scratch(&format!("garbage-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

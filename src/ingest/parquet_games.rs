@@ -413,10 +413,7 @@ mod tests {
     use super::*;
 
     fn write(name: &str, mut df: DataFrame) -> std::path::PathBuf {
-        let path = std::env::temp_dir().join(format!(
-            "elosim-typed-{}-{name}.parquet",
-            std::process::id()
-        ));
+        let path = crate::testing::scratch("typed").join(format!("{name}.parquet"));
         ParquetWriter::new(std::fs::File::create(&path).unwrap())
             .finish(&mut df)
             .unwrap();

@@ -681,7 +681,7 @@ mod tests {
     #[test]
     fn compressed_lines_are_read_as_a_stream_with_a_bounded_line() {
         use std::io::Write;
-        let path = std::env::temp_dir().join(format!("elosim-pgn-{}.pgn.gz", std::process::id()));
+        let path = crate::testing::scratch("pgn").join("zeros.pgn.gz");
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(&vec![b'0'; 3 * LINE_CAP]).unwrap();
         gz.write_all(b"\r\n[Event \"A\"]\n").unwrap();

@@ -460,7 +460,7 @@ mod tests {
     fn rows(text: &str) -> Result<Rows, IngestError> {
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("elosim-csv-{}-{n}", std::process::id()));
+        let path = crate::testing::scratch("csv").join(n.to_string());
         std::fs::write(&path, text).unwrap();
         let csv = Csv::open(&path, "a, b")?;
         let mut out = Vec::new();
@@ -473,10 +473,7 @@ mod tests {
 
     /// The rows of `text` read in blocks of `block_bytes`.
     fn rows_in_blocks(text: &str, block_bytes: usize) -> Result<Rows, IngestError> {
-        let path = std::env::temp_dir().join(format!(
-            "elosim-blocks-{}-{block_bytes}",
-            std::process::id()
-        ));
+        let path = crate::testing::scratch("blocks").join(block_bytes.to_string());
         std::fs::write(&path, text).unwrap();
         let mut blocks = CsvBlocks::open(&path, "a, b")?;
         blocks.block_bytes = block_bytes;

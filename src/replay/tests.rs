@@ -9,7 +9,7 @@ use crate::scenario::Scenario;
 
 /// A scenario extending the shipped history with extra TOML.
 fn scenario(test: &str, extra: &str) -> Scenario {
-    let dir = std::env::temp_dir().join(format!("elosim-replay-{}-{test}", std::process::id()));
+    let dir = crate::testing::scratch(&format!("replay-{test}"));
     std::fs::create_dir_all(&dir).unwrap();
     let history = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/fide-historical.toml");
     let path: PathBuf = dir.join("s.toml");

@@ -11,7 +11,7 @@ fn shipped(name: &str) -> PathBuf {
 
 /// A scratch directory per test, so tests can run in parallel.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("elosim-scenario-{}-{test}", std::process::id()));
+    let dir = crate::testing::scratch(&format!("scenario-{test}"));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

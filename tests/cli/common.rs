@@ -26,9 +26,12 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A scratch directory per test.
+#[path = "../../src/testing.rs"]
+mod testing;
+
+/// A scratch directory per test, empty.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("elosim-cli-{}-{name}", std::process::id()));
+    let dir = testing::scratch(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

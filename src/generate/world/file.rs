@@ -404,7 +404,7 @@ mod tests {
     use toml::Table;
 
     fn temp(name: &str, text: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("elosim-world-file-{}", std::process::id()));
+        let dir = crate::testing::scratch("world-file");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();

@@ -360,7 +360,7 @@ mod tests {
     use super::*;
 
     fn write(name: &str, text: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("elosim-published-{}", std::process::id()));
+        let dir = crate::testing::scratch("published");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();

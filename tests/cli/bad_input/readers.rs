@@ -352,7 +352,7 @@ fn replay(dir: &Path, args: &[&str], extra: &[&str]) -> std::process::Output {
 fn every_reader_rejects_what_it_cannot_read_and_counts_what_it_skips() {
     let cases = cases();
     assert!(cases.len() >= 25, "the suite holds {} cases", cases.len());
-    let base = std::env::temp_dir().join(format!("elosim-bad-input-{}", std::process::id()));
+    let base = crate::common::scratch("bad-input");
     let mut failures = Vec::new();
     for case in &cases {
         let dir = base.join(case.name);
