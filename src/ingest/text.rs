@@ -457,11 +457,17 @@ mod tests {
 
     type Rows = (Vec<String>, Vec<(u32, Vec<String>)>);
 
-    fn rows(text: &str) -> Result<Rows, IngestError> {
+    /// `text` in a file of its own (tests run in parallel).
+    fn file(text: &str) -> std::path::PathBuf {
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path = crate::testing::scratch("csv").join(n.to_string());
         std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn rows(text: &str) -> Result<Rows, IngestError> {
+        let path = file(text);
         let csv = Csv::open(&path, "a, b")?;
         let mut out = Vec::new();
         csv.for_each_row(&mut |line, f| {
@@ -473,8 +479,7 @@ mod tests {
 
     /// The rows of `text` read in blocks of `block_bytes`.
     fn rows_in_blocks(text: &str, block_bytes: usize) -> Result<Rows, IngestError> {
-        let path = crate::testing::scratch("blocks").join(block_bytes.to_string());
-        std::fs::write(&path, text).unwrap();
+        let path = file(text);
         let mut blocks = CsvBlocks::open(&path, "a, b")?;
         blocks.block_bytes = block_bytes;
         let header = blocks.header.header.clone();
