@@ -13,7 +13,6 @@ use super::schedule::{GameSlot, Schedule};
 use super::state::Lists;
 
 /// One round robin with unrated participants, rated by the tournament-rating rule.
-#[derive(Clone, Debug, Default)]
 pub struct RoundRobin {
     /// The tournament average Ra, against which an unrated participant's games count.
     average: i32,
@@ -74,16 +73,17 @@ impl RoundRobins {
         self.events.clear();
         for event in schedule.slots[range].chunk_by(|a, b| a.event == b.event) {
             let first = &event[0];
+            if !first.round_robin || first.event == EVENT_NONE {
+                continue;
+            }
             let era = timeline.era(usize::from(first.era));
-            if first.round_robin
-                && first.event != EVENT_NONE
-                && era.round_robin == RoundRobinUnrated::TournamentRating
-            {
-                let gate = era.initial.gate.min_half_points;
-                let per_half_point = era.initial.per_half_point;
-                if let Some(rr) = round_robin(lists, event, gate, per_half_point) {
-                    self.events.insert(first.event, rr);
-                }
+            if era.round_robin != RoundRobinUnrated::TournamentRating {
+                continue;
+            }
+            let (gate, per_half_point) =
+                (era.initial.gate.min_half_points, era.initial.per_half_point);
+            if let Some(rr) = round_robin(lists, event, gate, per_half_point) {
+                self.events.insert(first.event, rr);
             }
         }
     }
@@ -113,7 +113,11 @@ fn round_robin(
         .map(|&(player, _)| player)
         .collect();
     let stands = |player: PlayerId| disregarded.binary_search(&player).is_err();
-    let kept = scores(games, |g| stands(g.white) && stands(g.black), listed);
+    let kept = if disregarded.is_empty() {
+        all
+    } else {
+        scores(games, |g| stands(g.white) && stands(g.black), listed)
+    };
     let participants: Vec<Participant> = kept.iter().map(|&(_, p)| p).collect();
     let average = tournament_average(&participants)?;
     let mut unrated: IdMap<PlayerId, Option<i32>> =

@@ -262,7 +262,8 @@ fn place(
 /// Each game's tournament start and the start of its event group (the earliest start of the
 /// event's games on that list). Without `event_start` a game starts on its `date`, and without
 /// either on the first day of its rating period, the month of the previous list (reference §1:
-/// "the list published 1.1 is used for events commencing 1.1–31.3").
+/// "the list published 1.1 is used for events commencing 1.1–31.3"). An event's games must share
+/// their type, and a round robin needs its event name.
 fn tournament_starts(
     games: &Games,
     list_of: &[u32],
@@ -270,8 +271,7 @@ fn tournament_starts(
     lists: &[Month],
 ) -> Result<Vec<(Day, Day)>, ReplayError> {
     let mut own = vec![Day(0); games.len()];
-    let mut group_start: IdMap<(u32, u32), Day> = IdMap::default();
-    let mut group_type: IdMap<(u32, u32), (EventType, usize)> = IdMap::default();
+    let mut groups: IdMap<(u32, u32), Group> = IdMap::default();
     for i in (0..games.len()).filter(|&i| list_of[i] > 0) {
         let t = list_of[i] as usize;
         let start = games.event_start[i]
@@ -292,12 +292,38 @@ fn tournament_starts(
             });
         }
         own[i] = start;
-        check_event_type(games, i, list_of[i], &mut group_type)?;
-        if games.event[i] != EVENT_NONE {
-            let entry = group_start
-                .entry((list_of[i], games.event[i]))
-                .or_insert(start);
-            *entry = (*entry).min(start);
+        let event_type = games.event_type(i);
+        let problem = if games.event[i] == EVENT_NONE {
+            (event_type == EventType::RoundRobin).then(|| {
+                "a round robin without an event name: give its games their event (or make them swiss)"
+                    .to_string()
+            })
+        } else {
+            let group = groups.entry((list_of[i], games.event[i])).or_insert(Group {
+                start,
+                event_type,
+                first: i,
+            });
+            group.start = group.start.min(start);
+            // An event's games rated on one list share one type.
+            (group.event_type != event_type).then(|| {
+                format!(
+                    "{} in event {:?}, whose game on {} {} is {}: an event's games share one type",
+                    event_type.name(),
+                    games.event_names[games.event[i] as usize],
+                    games.row_word,
+                    games.source_row[group.first],
+                    group.event_type.name()
+                )
+            })
+        };
+        if let Some(problem) = problem {
+            return Err(ReplayError::EventType {
+                file: games.source.clone(),
+                row_word: games.row_word,
+                row: games.source_row[i],
+                problem,
+            });
         }
     }
     Ok((0..games.len())
@@ -305,7 +331,7 @@ fn tournament_starts(
             if games.event[i] == EVENT_NONE || list_of[i] == 0 {
                 return (own[i], own[i]);
             }
-            let group = group_start[&(list_of[i], games.event[i])];
+            let group = groups[&(list_of[i], games.event[i])].start;
             // A game without its own start date takes its event's.
             let own = if games.event_start[i].is_none() && games.date[i].is_none() {
                 group
@@ -317,44 +343,12 @@ fn tournament_starts(
         .collect())
 }
 
-/// An event's games share one type, and a round robin is known by its event: the games of one event
-/// rated on one list must agree.
-fn check_event_type(
-    games: &Games,
-    i: usize,
-    list: u32,
-    seen: &mut IdMap<(u32, u32), (EventType, usize)>,
-) -> Result<(), ReplayError> {
-    let event_type = games.event_type(i);
-    let problem = if games.event[i] == EVENT_NONE {
-        (event_type == EventType::RoundRobin).then(|| {
-            "a round robin without an event name: give its games their event (or make them swiss)"
-                .to_string()
-        })
-    } else {
-        let (first, row) = *seen
-            .entry((list, games.event[i]))
-            .or_insert((event_type, i));
-        (first != event_type).then(|| {
-            format!(
-                "{} in event {:?}, whose game on {} {} is {}: an event's games share one type",
-                event_type.name(),
-                games.event_names[games.event[i] as usize],
-                games.row_word,
-                games.source_row[row],
-                first.name()
-            )
-        })
-    };
-    match problem {
-        Some(problem) => Err(ReplayError::EventType {
-            file: games.source.clone(),
-            row_word: games.row_word,
-            row: games.source_row[i],
-            problem,
-        }),
-        None => Ok(()),
-    }
+/// What the games of one event rated on one list share: the earliest start, and the type of the
+/// first game (with its row, for messages).
+struct Group {
+    start: Day,
+    event_type: EventType,
+    first: usize,
 }
 
 /// The replayed games sorted by list, event-group start, event, the game's own start, players and

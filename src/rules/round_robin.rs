@@ -80,24 +80,20 @@ pub fn tournament_average(participants: &[Participant]) -> Option<i32> {
 }
 
 /// An unrated player's rating from the tournament: Ra + per-half-point × half points over 50 %, or
-/// Ra + dp below (B0210: "Ru = 2348 + 5 × 12.5 = 2411"; "Ru = 2348 − 220 = 2128"). Also what the
-/// player's games in the event add to their pooled results: every game, counted against Ra.
+/// Ra + dp below (B0210: "Ru = 2348 + 5 × 12.5 = 2411"; "Ru = 2348 − 220 = 2128"), the player's
+/// games all counted against Ra, as they also count towards a first rating (B0209 9.14a: a first
+/// rating "based on results obtained under 6.3 [round robins], a minimum of 9 games").
 pub fn tournament_rating(
     average: i32,
     player: &Participant,
     per_half_point_hundredths: i32,
 ) -> i32 {
-    plus_score_rating(&counted_results(average, player), per_half_point_hundredths)
-}
-
-/// The unrated player's games in the event as pooled results: all of them, against Ra (B0209
-/// 9.14a: a first rating "based on results obtained under 6.3 [round robins], a minimum of 9 games").
-pub fn counted_results(average: i32, player: &Participant) -> PooledResults {
-    PooledResults {
+    let results = PooledResults {
         games: player.games,
         half_points: player.half_points,
         opponents: i64::from(average) * i64::from(player.games),
-    }
+    };
+    plus_score_rating(&results, per_half_point_hundredths)
 }
 
 #[cfg(test)]
