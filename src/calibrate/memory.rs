@@ -4,7 +4,7 @@
 
 use crate::generate::world::{MonthBatch, World, WorldSink};
 use crate::model::{Games, Month, PlayerIds, PlayerInfo, StartEntry, StartList};
-use crate::replay::{Inputs, Published, ReplayError, Sink};
+use crate::replay::{CurrentList, Inputs, ListRows, Published, ReplayError, Sink};
 use crate::report::game_source::RatedGames;
 
 use super::counts::CountTarget;
@@ -172,6 +172,10 @@ pub struct Collected {
     pub gaps: Vec<Vec<GapSums>>,
     /// The true strengths of the world being replayed, on the gaps' months.
     truth: Truth,
+    /// The lists in force (a run hands over each list's changes), and the one whole when a target
+    /// needs it.
+    current: CurrentList,
+    whole: ListRows,
 }
 
 impl Collected {
@@ -218,6 +222,8 @@ impl Collected {
                 .collect(),
             gap_targets,
             truth: Vec::new(),
+            current: CurrentList::default(),
+            whole: ListRows::default(),
         }
     }
 
@@ -243,13 +249,23 @@ impl Collected {
 impl Sink for Collected {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
         let month = list.month();
+        self.current.apply(list.t, list.rows, 0..list.rows.len());
+        let counted = |t: &Option<CountTarget>| {
+            t.as_ref()
+                .is_some_and(|t| t.counts.iter().any(|c| c.month == month))
+        };
+        let truth = self.truth.iter().find(|(m, _)| *m == month);
+        if self.targets.iter().any(counted) || truth.is_some() {
+            self.current.whole(&mut self.whole);
+        }
+        let whole = &self.whole;
         for (target, found) in self.targets.iter().zip(&mut self.counts) {
             let Some(target) = target else { continue };
             for (count, found) in target.counts.iter().zip(found.iter_mut()) {
                 if count.month != month {
                     continue;
                 }
-                for (&r, &g) in list.rows.rating.iter().zip(&list.rows.games) {
+                for (&r, &g) in whole.rating.iter().zip(&whole.games) {
                     if count.contains(r) {
                         found.players += 1;
                         found.games += u64::from(g);
@@ -257,14 +273,14 @@ impl Sink for Collected {
                 }
             }
         }
-        if let Some((_, strengths)) = self.truth.iter().find(|(m, _)| *m == month) {
+        if let Some((_, strengths)) = truth {
             for (target, sums) in self.gap_targets.iter().zip(&mut self.gaps) {
                 let Some(target) = target else { continue };
                 for (gap, sums) in target.gaps.iter().zip(sums.iter_mut()) {
                     if gap.month != month {
                         continue;
                     }
-                    for (&player, &rating) in list.rows.player.iter().zip(&list.rows.rating) {
+                    for (&player, &rating) in whole.player.iter().zip(&whole.rating) {
                         let strength = f64::from(strengths[player as usize]);
                         let within = |(low, high): (i32, i32)| (low..=high).contains(&rating);
                         if strength.is_nan() {

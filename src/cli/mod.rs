@@ -10,6 +10,7 @@ mod explain;
 mod generate;
 mod histogram;
 mod ingest;
+mod list;
 mod progress;
 mod replay;
 mod report;
@@ -64,6 +65,7 @@ enum Command {
     Crosstable(crosstable::Args),
     Curve(curve::Args),
     Histogram(histogram::Args),
+    List(list::Args),
     Compare(compare::Args),
     Score(score::Args),
     Explain(explain::Args),
@@ -81,6 +83,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Crosstable(args) => crosstable::run(args),
         Command::Curve(args) => curve::run(args),
         Command::Histogram(args) => histogram::run(args),
+        Command::List(args) => list::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Score(args) => score::run(args),
         Command::Explain(args) => explain::run(args),

@@ -29,9 +29,10 @@ pub use csv_stream::CsvSource;
 pub use dataset::{is_dataset, DatasetSource};
 pub use error::IngestError;
 pub use fide_list::{FideEntry, FideLayout, FideList};
+pub use ids::{intern, RawIds};
 pub use lists::{read_list_ratings, ListRatings};
 #[cfg(feature = "full")]
-pub use parquet_games::month_column;
+pub use parquet_games::{month_codes, month_column};
 pub use pgn::{is_pgn, Dates};
 pub use raw::PgnCounts;
 pub use table::{Skips, Table};

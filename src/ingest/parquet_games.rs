@@ -373,24 +373,53 @@ fn event_start(text: &str) -> Result<Option<Day>, String> {
         .ok_or_else(|| format!("expected a date YYYY-MM-DD, got {text:?}"))
 }
 
+/// A month column as its months (an Enum's categories, all of them, in their order; else the
+/// distinct months, sorted) and each row's index into them.
+pub fn month_codes(df: &DataFrame, name: &str) -> PolarsResult<(Vec<Month>, Vec<u32>)> {
+    if let Some(codes) = enum_months(df.column(name)?, name)? {
+        return Ok(codes);
+    }
+    let rows = month_column(df, name)?;
+    let mut months = rows.clone();
+    months.sort_unstable();
+    months.dedup();
+    let codes = rows
+        .iter()
+        .map(|m| months.partition_point(|x| x < m) as u32)
+        .collect();
+    Ok((months, codes))
+}
+
+fn bad_month(name: &str, value: &str) -> PolarsError {
+    polars_err!(ComputeError: "column {name}: expected a month YYYY-MM, got {value:?}")
+}
+
+/// An Enum column of months as its categories and each row's index into them; `None` when the
+/// column is not an Enum.
+fn enum_months(column: &Column, name: &str) -> PolarsResult<Option<(Vec<Month>, Vec<u32>)>> {
+    let Some((categories, codes)) = enum_codes(column)? else {
+        return Ok(None);
+    };
+    let months = categories
+        .iter()
+        .map(|v| Month::parse(v).ok_or_else(|| bad_month(name, v)))
+        .collect::<PolarsResult<Vec<Month>>>()?;
+    let codes = codes
+        .into_iter()
+        .map(|c| {
+            c.filter(|&c| (c as usize) < months.len())
+                .ok_or_else(|| bad_month(name, ""))
+        })
+        .collect::<PolarsResult<Vec<u32>>>()?;
+    Ok(Some((months, codes)))
+}
+
 /// A month column (an Enum, as elosim writes it, or text `YYYY-MM`) as months. An Enum is read
 /// through its codes, so each distinct month is parsed once and no strings are made per row.
 pub fn month_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Month>> {
     let column = df.column(name)?;
-    let bad =
-        |v: &str| polars_err!(ComputeError: "column {name}: expected a month YYYY-MM, got {v:?}");
-    if let Some((categories, codes)) = enum_codes(column)? {
-        let months = categories
-            .iter()
-            .map(|v| Month::parse(v).ok_or_else(|| bad(v)))
-            .collect::<PolarsResult<Vec<Month>>>()?;
-        return codes
-            .into_iter()
-            .map(|c| {
-                c.and_then(|c| months.get(c as usize).copied())
-                    .ok_or_else(|| bad(""))
-            })
-            .collect();
+    if let Some((months, codes)) = enum_months(column, name)? {
+        return Ok(codes.iter().map(|&c| months[c as usize]).collect());
     }
     let text = column.cast(&DataType::String)?;
     let mut parsed: HashMap<&str, Month> = HashMap::new();
@@ -401,7 +430,7 @@ pub fn month_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Month>> {
             if let Some(&m) = parsed.get(v) {
                 return Ok(m);
             }
-            let m = Month::parse(v).ok_or_else(|| bad(v))?;
+            let m = Month::parse(v).ok_or_else(|| bad_month(name, v))?;
             parsed.insert(v, m);
             Ok(m)
         })

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 pub use atomic::write_file;
 pub use run_writer::{RunWriter, Written};
-pub use summary::{run_approximations, Timing};
+pub use summary::{run_approximations, Timing, LISTS_LAYOUT};
 pub use tables::write_canonical_games;
 pub use world::WorldWriter;
 

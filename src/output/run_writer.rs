@@ -10,7 +10,7 @@ use polars::prelude::*;
 
 use crate::ingest::IngestReport;
 use crate::model::{Games, PlayerIds, PlayerInfo};
-use crate::replay::{Published, RatedGames, ReplayError, Run, Sink};
+use crate::replay::{CurrentList, ListRows, Published, RatedGames, ReplayError, Run, Sink};
 use crate::scenario::Scenario;
 
 use super::atomic::StagedDir;
@@ -47,7 +47,8 @@ pub struct RunWriter<'a> {
     staged: StagedDir,
     players: &'a PlayerIds,
     info: &'a PlayerInfo,
-    csv: bool,
+    /// With `--csv`: the lists in force, to write each whole.
+    csv: Option<(CurrentList, ListRows)>,
     /// The run's list months, the categories of the month columns; set at the starting list.
     months: Vec<String>,
 }
@@ -176,7 +177,9 @@ impl<'a> RunWriter<'a> {
             staged,
             players,
             info,
-            csv: options.csv,
+            csv: options
+                .csv
+                .then(|| (CurrentList::new(players.len()), ListRows::default())),
             months: Vec::new(),
         })
     }
@@ -200,9 +203,11 @@ impl<'a> RunWriter<'a> {
                 .map_err(table_error(&self.periods.path))?;
             self.periods.add(periods)?;
         }
-        if self.csv {
+        if let Some((current, whole)) = &mut self.csv {
+            current.apply(list.t, list.rows, 0..list.rows.len());
+            current.whole(whole);
             let path = self.staged.path.join(format!("lists/{}.csv", list.month()));
-            tables::write_csv_list(&path, self.players, self.info, list.rows)?;
+            tables::write_csv_list(&path, self.players, self.info, whole)?;
         }
         Ok(())
     }

@@ -6,6 +6,10 @@ use crate::ingest::IngestReport;
 use crate::replay::{ListSummary, Run};
 use crate::scenario::{Approximation, Scenario};
 
+/// `summary.json`'s `lists_layout`: `lists.parquet` holds the starting list whole, then each
+/// list's changed rows (runs before it held every list whole, and say nothing).
+pub const LISTS_LAYOUT: &str = "changes";
+
 /// How long reading and replaying took; the only part of a run's outputs that differs between
 /// identical runs.
 pub struct Timing {
@@ -22,6 +26,8 @@ pub struct Timing {
 #[derive(Serialize)]
 struct Summary<'a> {
     elosim: &'static str,
+    /// What `lists.parquet` holds after the starting list: each list's changes.
+    lists_layout: &'static str,
     scenario: &'a str,
     system: &'static str,
     first_list: Option<String>,
@@ -112,6 +118,7 @@ pub fn summary_json(
     let total = |f: fn(&ListSummary) -> usize| run.summaries.iter().map(f).sum::<usize>();
     let summary = Summary {
         elosim: env!("CARGO_PKG_VERSION"),
+        lists_layout: LISTS_LAYOUT,
         scenario: &scenario.name,
         system: scenario.system.kind().name(),
         first_list: run.lists.get(1).map(|m| m.to_string()),

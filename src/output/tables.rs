@@ -151,7 +151,8 @@ fn day_column(name: &str, days: &[Day]) -> Column {
         .into()
 }
 
-/// One list's rows as a frame; `months` are the run's lists, the categories of `month`.
+/// One list's rows (its changes) as a frame; `months` are the run's lists, the categories of
+/// `month`.
 pub(super) fn list_frame(
     players: &PlayerIds,
     rows: &ListRows,
@@ -161,7 +162,14 @@ pub(super) fn list_frame(
     let mut columns = vec![
         enum_column("month", months, std::iter::repeat_n(t, rows.len()))?,
         id_column("id", players, rows.player.iter().copied()),
-        int_column("rating", rows.rating.iter().copied()),
+        // Empty where the player left the list on this one.
+        optional_int_column(
+            "rating",
+            rows.rating
+                .iter()
+                .zip(&rows.listed)
+                .map(|(&r, &listed)| listed.then_some(r)),
+        ),
         int_column("k", rows.k.iter().map(|&k| i32::from(k))),
         int_column("games", rows.games.iter().map(|&g| g as i32)),
         int_column("total_games", rows.total_games.iter().map(|&g| g as i32)),
@@ -358,7 +366,8 @@ pub(super) fn write_csv_list(
     w.flush().map_err(io)
 }
 
-fn csv_field(text: &str) -> String {
+/// A CSV field, quoted when it must be.
+pub fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
@@ -451,15 +460,38 @@ pub fn write_canonical_games(
             .map_err(table_error(path))
             .and_then(|mut df| write_parquet(&staged, &mut df))
     };
-    result
+    commit_staged(&staged, path, result)
+}
+
+/// One list whole as Parquet, with `lists.parquet`'s columns; complete under `path` or not at all.
+pub fn write_list_parquet(
+    path: &Path,
+    players: &PlayerIds,
+    rows: &ListRows,
+    (months, t): (&[&str], usize),
+) -> Result<(), OutputError> {
+    let staged = staged_name(path);
+    let result = list_frame(players, rows, months, t)
+        .map_err(table_error(path))
+        .and_then(|mut df| write_parquet(&staged, &mut df));
+    commit_staged(&staged, path, result)
+}
+
+/// Puts a file written under its staged name in place, or removes it when writing failed.
+fn commit_staged(
+    staged: &Path,
+    path: &Path,
+    written: Result<(), OutputError>,
+) -> Result<(), OutputError> {
+    written
         .and_then(|()| {
-            std::fs::rename(&staged, path).map_err(|source| OutputError::Io {
+            std::fs::rename(staged, path).map_err(|source| OutputError::Io {
                 path: path.to_path_buf(),
                 source,
             })
         })
         .inspect_err(|_| {
-            let _ = std::fs::remove_file(&staged);
+            let _ = std::fs::remove_file(staged);
         })
 }
 

@@ -11,22 +11,29 @@
 //!   engine gives them a first rating (FIDE's players delisted below the floor and rated again).
 //! - `change` is the change from the player's rating on the previous list, empty when they were
 //!   not on it.
+//! - A list after list 0 holds only the rows that changed (`lists.rs`): an engine publishes a
+//!   superset of them, and the driver keeps those that say something new.
 
 use crate::model::{Games, Month};
 
 use super::periods::{Period, Periods};
-use super::{ListRows, ListSummary, PeriodRecords, Published, RatedGames, ReplayError, Run, Sink};
+use super::{
+    CurrentList, ListRows, ListSummary, PeriodRecords, Published, RatedGames, ReplayError, Run,
+    Sink,
+};
 
 /// What happens in a period, for one family of rating systems.
 pub(super) trait Engine {
-    /// Publishes the starting list into `rows` (list 0): `player`, `rating` and the engine's own
-    /// columns, every `new` false.
+    /// Publishes the starting list into `rows` (list 0): `player`, `listed`, `rating` and the
+    /// engine's own columns, every `new` false.
     fn start(&mut self, rows: &mut ListRows);
 
     /// Rates list `t`'s games into `out.games` (and what each player's period computed into
-    /// `out.periods`, where the engine records it), then publishes list `t` into `out.rows`:
-    /// `player`, `rating` and the engine's own columns, with `new` true only for a first rating
-    /// this period. It counts the games and the delisted in `out.summary`.
+    /// `out.periods`, where the engine records it), then publishes list `t` into `out.rows`: in
+    /// player order, at least every player whose row may have changed (who played, changed K or
+    /// status, entered or left; `listed` false for one who left), with `player`, `rating` and the
+    /// engine's own columns, `new` true only for a first rating this period. It counts the games
+    /// and the delisted in `out.summary`.
     fn period(&mut self, t: usize, period: &Period<'_>, out: &mut ListOut);
 
     /// List `t` is published; `keeps(s)` says whether list `s` must still be kept for tournaments
@@ -53,7 +60,7 @@ pub(super) fn drive(
 ) -> Result<Run, ReplayError> {
     let lists = periods.lists().to_vec();
     let mut summaries = Vec::with_capacity(lists.len().saturating_sub(1));
-    let mut appearances = Appearances::new(players);
+    let mut current = CurrentList::new(players);
     let mut out = ListOut {
         rows: ListRows::default(),
         games: RatedGames::default(),
@@ -78,7 +85,8 @@ pub(super) fn drive(
                 Some(period)
             }
         };
-        (out.summary.players, out.summary.new) = appearances.finish(&mut out.rows, t);
+        out.summary.new = out.rows.keep_changes(t, &mut current);
+        out.summary.players = current.len();
         sink.publish(Published {
             lists: &lists,
             t,
@@ -98,41 +106,6 @@ pub(super) fn drive(
         lists,
         summaries,
     })
-}
-
-/// Each player's last list and rating on it, for `new` and `change`.
-struct Appearances {
-    last_list: Vec<u32>,
-    last_rating: Vec<i32>,
-}
-
-const NEVER: u32 = u32::MAX;
-
-impl Appearances {
-    fn new(players: usize) -> Appearances {
-        Appearances {
-            last_list: vec![NEVER; players],
-            last_rating: vec![0; players],
-        }
-    }
-
-    /// Completes list `t`'s rows (`new`, `change`, `starts`); returns its players and new players.
-    fn finish(&mut self, rows: &mut ListRows, t: usize) -> (usize, usize) {
-        let previous = (t as u32).checked_sub(1);
-        rows.change.clear();
-        let mut new = 0;
-        for i in 0..rows.player.len() {
-            let (p, rating) = (rows.player[i] as usize, rows.rating[i]);
-            rows.new[i] = t > 0 && (rows.new[i] || self.last_list[p] == NEVER);
-            new += usize::from(rows.new[i]);
-            rows.change
-                .push((Some(self.last_list[p]) == previous).then(|| rating - self.last_rating[p]));
-            self.last_list[p] = t as u32;
-            self.last_rating[p] = rating;
-        }
-        rows.starts.push(rows.player.len());
-        (rows.player.len(), new)
-    }
 }
 
 impl ListSummary {

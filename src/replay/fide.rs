@@ -2,6 +2,8 @@
 //! list, computes every player's period in parallel and applies the outcomes, the one-off events
 //! and the list-level rules (floor, first ratings, K, inactivity).
 
+use std::collections::BTreeMap;
+
 use crate::model::{Month, SideRecord};
 use crate::rules::period::is_inactive;
 use crate::rules::EventTiming;
@@ -258,7 +260,10 @@ impl RatedGames {
     }
 }
 
-/// Publishes lists: K and inactivity for every rated player shown (reference §3.2, §7).
+/// Publishes lists: K and inactivity for every rated player shown (reference §3.2, §7). A list
+/// holds the players whose row may have changed: on most lists those who played, were rated or
+/// left, and those whose last rated game makes them inactive now; every listed player on a list
+/// where K may change for anyone (a new year for the junior rule, other K rules, a one-off event).
 struct Publisher {
     /// Rated games this period, and first ratings this period.
     period_games: Vec<u32>,
@@ -270,6 +275,12 @@ struct Publisher {
     all: bool,
     last_year: i32,
     last_rules: Option<KRule>,
+    last_inactive_after: Option<i32>,
+    /// Listed players by the month of their last rated game, until the list that flags them
+    /// inactive: the players a list changes without their playing.
+    idle_since: BTreeMap<Month, Vec<u32>>,
+    /// The players of the list being published.
+    candidates: Vec<u32>,
 }
 
 impl Publisher {
@@ -282,6 +293,9 @@ impl Publisher {
             all: true,
             last_year: i32::MIN,
             last_rules: None,
+            last_inactive_after: None,
+            idle_since: BTreeMap::new(),
+            candidates: Vec::new(),
         }
     }
 
@@ -318,18 +332,28 @@ impl Publisher {
         month: Month,
         starting: bool,
     ) {
-        let all = self.all
+        let inactive_after = rules.inactive_after_months;
+        // Every K recomputed: a new year (the junior rule), other K rules, a one-off event.
+        let all_k = self.all
             || self.last_year != month.year()
             || self.last_rules.as_ref() != Some(&rules.k);
-        let recompute = |state: &mut State, p: usize| {
+        // Every listed player published: the starting list, a one-off event, other inactivity
+        // rules. Otherwise those whose row may have changed.
+        let everyone = self.all || self.last_inactive_after != Some(inactive_after);
+        self.candidates.clear();
+        let mut recompute = |state: &mut State, p: usize| {
             let history = &mut state.history[p];
             history.publish(state.rating[p], &rules.k);
-            state.k[p] = rules
+            let k = rules
                 .k
                 .k_for_list(history, state.birth_year[p], month.year());
+            if k != state.k[p] && !everyone {
+                self.candidates.push(p as u32);
+            }
+            state.k[p] = k;
         };
         if starting {
-        } else if all {
+        } else if all_k {
             for p in 0..state.players() {
                 if state.rated[p] {
                     recompute(state, p);
@@ -342,26 +366,58 @@ impl Publisher {
                 }
             }
         }
-        // Column by column over the listed players: each loop is one tight gather.
-        let first = rows.player.len();
-        rows.player.extend(
-            (0..state.players() as u32)
-                .filter(|&p| state.rated[p as usize] && state.shown[p as usize]),
-        );
-        let listed = &rows.player[first..];
+        let listed = |p: usize| state.rated[p] && state.shown[p];
+        // Inactive from this list: the last rated game `inactive_after` months ago or more.
+        let due = month.plus(-inactive_after);
+        if everyone {
+            self.candidates.extend(
+                (0..state.players() as u32)
+                    .filter(|&p| listed(p as usize) || self.is_touched[p as usize]),
+            );
+            self.idle_since.clear();
+            for &p in &self.candidates {
+                match state.last_rated_game[p as usize] {
+                    Some(last) if listed(p as usize) && last > due => {
+                        self.idle_since.entry(last).or_default().push(p)
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            self.candidates.extend_from_slice(&self.touched);
+            let later = self.idle_since.split_off(&due.plus(1));
+            for (last, players) in std::mem::replace(&mut self.idle_since, later) {
+                self.candidates.extend(
+                    players
+                        .into_iter()
+                        .filter(|&p| state.last_rated_game[p as usize] == Some(last)),
+                );
+            }
+            for &p in &self.touched {
+                if listed(p as usize) && state.last_rated_game[p as usize] == Some(month) {
+                    self.idle_since.entry(month).or_default().push(p);
+                }
+            }
+            self.candidates.sort_unstable();
+            self.candidates.dedup();
+        }
+        // Column by column over the candidates: each loop is one tight gather.
         let at = |p: &u32| *p as usize;
+        let candidates = &self.candidates;
+        rows.player.extend_from_slice(candidates);
+        rows.listed.extend(candidates.iter().map(|p| listed(at(p))));
         rows.rating
-            .extend(listed.iter().map(|p| state.rating[at(p)]));
-        rows.k.extend(listed.iter().map(|p| state.k[at(p)]));
+            .extend(candidates.iter().map(|p| state.rating[at(p)]));
+        rows.k.extend(candidates.iter().map(|p| state.k[at(p)]));
         rows.games
-            .extend(listed.iter().map(|p| self.period_games[at(p)]));
+            .extend(candidates.iter().map(|p| self.period_games[at(p)]));
         rows.total_games
-            .extend(listed.iter().map(|p| state.history[at(p)].total_games));
-        let inactive_after = rules.inactive_after_months;
-        rows.inactive.extend(listed.iter().map(|p| {
+            .extend(candidates.iter().map(|p| state.history[at(p)].total_games));
+        rows.inactive.extend(candidates.iter().map(|p| {
             state.last_rated_game[at(p)].is_none_or(|last| is_inactive(month, last, inactive_after))
         }));
-        rows.new.extend(listed.iter().map(|p| self.first[at(p)]));
+        rows.new
+            .extend(candidates.iter().map(|p| self.first[at(p)]));
         for &p in &self.touched {
             self.period_games[p as usize] = 0;
             self.first[p as usize] = false;
@@ -372,6 +428,7 @@ impl Publisher {
             self.all = false;
             self.last_year = month.year();
             self.last_rules = Some(rules.k.clone());
+            self.last_inactive_after = Some(inactive_after);
         }
     }
 }

@@ -70,7 +70,7 @@ impl Engine for HolisticEngine {
                 let games = (self.games[p], self.total[p]);
                 let exact = self.ratings[p];
                 let rating = (self.config.published(exact), exact);
-                out.rows.push_real(p, rating, None, games);
+                out.rows.push_real((p, true), rating, None, games);
             }
         }
     }

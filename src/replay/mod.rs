@@ -6,6 +6,7 @@
 mod driver;
 mod fide;
 mod holistic;
+mod lists;
 mod newcomers;
 mod period;
 mod periodic;
@@ -21,6 +22,7 @@ use crate::scenario::Scenario;
 use crate::systems::{gcr::GcrConfig, PeriodicSystem, Visit};
 
 pub use crate::model::{Inputs, PeriodSource};
+pub use lists::{CurrentList, ListRows};
 pub use periods::KEPT_LISTS;
 pub use schedule::SkippedGames;
 
@@ -80,33 +82,6 @@ pub enum ReplayError {
         list: Month,
         kept: usize,
     },
-}
-
-/// The lists of a run, one row per (list, player) on the list.
-#[derive(Debug, Default)]
-pub struct ListRows {
-    /// `rows[starts[t]..starts[t + 1]]` are list t's rows; list 0 is the starting list, as given.
-    pub starts: Vec<usize>,
-    pub player: Vec<u32>,
-    pub rating: Vec<i32>,
-    pub k: Vec<u8>,
-    /// Rated games this period.
-    pub games: Vec<u32>,
-    /// Games counted towards the K rule's 30.
-    pub total_games: Vec<u32>,
-    pub inactive: Vec<bool>,
-    /// First rating (or first appearance of a seeded player) on this list.
-    pub new: Vec<bool>,
-    /// The change from the player's rating on the previous list; `None` when not on it.
-    pub change: Vec<Option<i32>>,
-    /// Unrounded ratings, for systems that rate in real numbers (empty for FIDE's).
-    pub exact: Vec<f64>,
-    /// Rating deviations, for systems that have them (empty otherwise).
-    pub deviation: Vec<f64>,
-    /// Whether the system fills `exact` and `deviation`: the same for every list of a run, empty
-    /// lists included, so that every list has the same columns.
-    pub with_exact: bool,
-    pub with_deviation: bool,
 }
 
 /// The games of a run that were rated for a player or counted towards a first rating.
@@ -209,12 +184,28 @@ pub trait Sink {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError>;
 }
 
-/// A sink that keeps every list and rated game in memory (tests, small runs, library users).
+/// A sink that keeps every list's changes and rated game in memory (tests, small runs, library
+/// users); `whole_lists` gives the lists whole.
 #[derive(Debug, Default)]
 pub struct Collect {
     pub rows: ListRows,
     pub games: RatedGames,
     pub periods: PeriodRecords,
+}
+
+impl Collect {
+    /// Every list whole (the rows in force on it, not only its changes), one block per list as
+    /// `rows.starts` gives them.
+    pub fn whole_lists(&self) -> ListRows {
+        let mut current = CurrentList::default();
+        let (mut whole, mut list) = (ListRows::default(), ListRows::default());
+        for (t, range) in self.rows.starts.windows(2).enumerate() {
+            current.apply(t, &self.rows, range[0]..range[1]);
+            current.whole(&mut list);
+            whole.append(&list);
+        }
+        whole
+    }
 }
 
 impl Sink for Collect {
@@ -294,73 +285,6 @@ impl<'a> Visit for EngineOf<'a> {
 
     fn holistic(self, config: GcrConfig) -> Self::Output {
         Box::new(HolisticEngine::new(config, self.inputs))
-    }
-}
-
-impl ListRows {
-    /// Empties the rows for the next list, keeping the buffers.
-    fn begin(&mut self) {
-        self.starts.clear();
-        self.starts.push(0);
-        self.player.clear();
-        self.rating.clear();
-        self.k.clear();
-        self.games.clear();
-        self.total_games.clear();
-        self.inactive.clear();
-        self.new.clear();
-        self.change.clear();
-        self.exact.clear();
-        self.deviation.clear();
-    }
-
-    /// Appends one list's rows as the next list.
-    fn append(&mut self, list: &ListRows) {
-        if self.starts.is_empty() {
-            self.starts.push(0);
-        }
-        self.player.extend_from_slice(&list.player);
-        self.rating.extend_from_slice(&list.rating);
-        self.k.extend_from_slice(&list.k);
-        self.games.extend_from_slice(&list.games);
-        self.total_games.extend_from_slice(&list.total_games);
-        self.inactive.extend_from_slice(&list.inactive);
-        self.new.extend_from_slice(&list.new);
-        self.change.extend_from_slice(&list.change);
-        self.exact.extend_from_slice(&list.exact);
-        self.deviation.extend_from_slice(&list.deviation);
-        self.with_exact = list.with_exact;
-        self.with_deviation = list.with_deviation;
-        self.starts.push(self.player.len());
-    }
-
-    /// One row of a system that rates in real numbers: its whole and exact rating, no K, never
-    /// inactive, `new` left to the driver.
-    fn push_real(
-        &mut self,
-        player: usize,
-        (rating, exact): (i32, f64),
-        deviation: Option<f64>,
-        games: (u32, u32),
-    ) {
-        self.player.push(player as u32);
-        self.rating.push(rating);
-        self.exact.push(exact);
-        self.deviation.extend(deviation);
-        self.k.push(0);
-        self.games.push(games.0);
-        self.total_games.push(games.1);
-        self.inactive.push(false);
-        self.new.push(false);
-    }
-
-    /// The rows of one list, in player order.
-    pub fn len(&self) -> usize {
-        self.player.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.player.is_empty()
     }
 }
 

@@ -41,14 +41,16 @@ impl<S: PeriodicSystem> PeriodicEngine<S> {
         }
     }
 
-    /// The published players, with this period's games.
+    /// Every player the system knows, with this period's games: the driver keeps the rows that
+    /// changed (a system whose deviations grow with time changes every row).
     fn publish(&self, rows: &mut ListRows) {
         for (p, s) in self.state.iter().enumerate() {
-            if let Some(s) = s.filter(|s| self.system.published(s)) {
+            if let Some(s) = s {
                 let games = (self.games_of[p].len() as u32, self.total[p]);
-                let exact = self.system.rating(&s);
+                let exact = self.system.rating(s);
                 let rating = (exact.round() as i32, exact);
-                rows.push_real(p, rating, self.system.deviation(&s), games);
+                let listed = self.system.published(s);
+                rows.push_real((p, listed), rating, self.system.deviation(s), games);
             }
         }
     }

@@ -42,8 +42,10 @@ struct World {
 
 struct Replayed {
     run: Run,
-    /// Every list and rated game, as the engine handed them out.
+    /// Every list's changes and rated game, as the engine handed them out.
     out: Collect,
+    /// Every list whole.
+    whole: ListRows,
     ids: Vec<u64>,
 }
 
@@ -63,7 +65,7 @@ impl Replayed {
     /// The player's row on a list: rating, K, new, change.
     fn row(&self, month: &str, id: u64) -> Option<(i32, u8, bool, Option<i32>)> {
         let t = self.list(month);
-        let rows = &self.out.rows;
+        let rows = &self.whole;
         let p = self.player(id);
         (rows.starts[t]..rows.starts[t + 1])
             .find(|&r| rows.player[r] == p)
@@ -177,6 +179,7 @@ fn replay_inputs(s: &Scenario, inputs: Inputs) -> (Replayed, Inputs) {
     (
         Replayed {
             run,
+            whole: out.whole_lists(),
             out,
             ids: ids.clone(),
         },
@@ -971,6 +974,58 @@ fn sixteen_months(late_start: &'static str) -> World {
     World { start, games }
 }
 
+/// A list after the starting one holds only the rows that changed (`lists.rs`): a player who
+/// never plays has a row on the starting list and on the list that flags them inactive (reference
+/// §7: no rated game in twelve months), a junior whose K falls at the new year one on the January
+/// list, a player below the floor one that says they left (reference §5).
+#[test]
+fn a_list_holds_only_the_rows_that_changed() {
+    let s = scenario("changes", "[run]\nfrom = \"2019-03\"\n");
+    let start = vec![
+        (1, 2000, Some(20), Some(40), Some(1980)),
+        (2, 2000, Some(20), Some(40), Some(1980)),
+        (3, 2100, Some(20), Some(40), Some(1980)),
+        (4, 1002, Some(40), Some(40), Some(2008)),
+        (5, 1900, Some(40), Some(40), Some(2001)),
+    ];
+    let games = vec![
+        ("2019-03", "A", Some("2019-02-10"), 1, 2, 1),
+        ("2019-03", "A", Some("2019-02-10"), 4, 1, 0),
+        ("2020-03", "B", Some("2020-02-10"), 1, 2, 2),
+    ];
+    let (r, _) = replay(&s, &World { start, games });
+    let rows = &r.out.rows;
+    let lists_of = |id: u64| -> Vec<String> {
+        let p = r.player(id);
+        (0..r.run.lists.len())
+            .filter(|&t| (rows.starts[t]..rows.starts[t + 1]).any(|i| rows.player[i] == p))
+            .map(|t| r.run.lists[t].to_string())
+            .collect()
+    };
+    assert_eq!(lists_of(3), ["2019-02", "2020-02"]);
+    assert_eq!(lists_of(5), ["2019-02", "2020-01", "2020-02"]);
+    assert_eq!(lists_of(4), ["2019-02", "2019-03"]);
+    assert_eq!(lists_of(1), ["2019-02", "2019-03", "2020-03"]);
+    let row = |month: &str, id: u64| {
+        let (t, p) = (r.list(month), r.player(id));
+        (rows.starts[t]..rows.starts[t + 1])
+            .find(|&i| rows.player[i] == p)
+            .unwrap()
+    };
+    let inactive = row("2020-02", 3);
+    assert!(rows.inactive[inactive] && rows.listed[inactive] && rows.games[inactive] == 0);
+    assert_eq!(rows.change[inactive], Some(0));
+    assert!(!rows.listed[row("2019-03", 4)]);
+    assert_eq!(r.row("2019-03", 4), None);
+    assert_eq!(r.row("2020-01", 5).map(|row| row.1), Some(20));
+    assert_eq!(r.row("2019-12", 5).map(|row| row.1), Some(40));
+    // Whole, the lists keep everyone who did not leave, with or without a row of their own.
+    assert_eq!(r.rating("2019-11", 3), Some(2100));
+    assert_eq!(r.row("2019-11", 3).map(|row| row.3), Some(Some(0)));
+    let counts: Vec<usize> = r.run.summaries.iter().map(|s| s.players).collect();
+    assert!(counts.iter().all(|&n| n == 4), "{counts:?}");
+}
+
 #[test]
 fn a_replay_read_period_by_period_equals_the_whole_replay() {
     let s = scenario("streamed", "[run]\nfrom = \"2019-03\"\n");
@@ -1056,7 +1111,7 @@ fn every_system_has_the_same_run_semantics() {
         );
         let summarised: Vec<Month> = r.run.summaries.iter().map(|s| s.month).collect();
         assert_eq!(months(&summarised), ["2023-09", "2023-10"], "{name}");
-        let rows = &r.out.rows;
+        let rows = &r.whole;
         let list = |t: usize| rows.starts[t]..rows.starts[t + 1];
         let on = |t: usize, p: u32| list(t).any(|i| rows.player[i] == p);
         // The starting list: the players the system starts with (Game Courier Ratings rates from
@@ -1128,6 +1183,7 @@ fn a_tournament_known_by_its_dates_uses_the_list_in_force_at_its_start() {
         };
         let r = Replayed {
             run,
+            whole: out.whole_lists(),
             out,
             ids: ids.clone(),
         };
@@ -1240,7 +1296,7 @@ fn glicko_with_playerratings_conventions_equals_the_package_algorithm() {
         }
     }
     let t = r.list("2019-09");
-    let rows = &r.out.rows;
+    let rows = &r.whole;
     let mut compared = 0;
     for i in rows.starts[t]..rows.starts[t + 1] {
         let id = r.ids[rows.player[i] as usize] as usize;

@@ -41,9 +41,11 @@ struct PeriodRow {
     pooled_opponents: Option<i64>,
 }
 
-/// The player's row on a list.
+/// One of the player's rows in `lists.parquet`: from its list on until the next one.
 struct ListRow {
     month: String,
+    /// False on the list the player left.
+    listed: bool,
     rating: i32,
     k: i32,
     new: bool,
@@ -76,8 +78,17 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
         .map_err(|e| table(e, "periods.parquet"))?;
     let month = list.to_string();
     let record = periods.iter().find(|r| r.month == month);
-    let now = rows.iter().find(|r| r.month == month);
-    let before = rows.iter().rfind(|r| r.month < month);
+    // A row is in force until the player's next (runs before that layout wrote every list whole).
+    let changes = run.lists_hold_changes();
+    let on = |list: &str| {
+        let row = if changes {
+            rows.iter().rfind(|r| r.month.as_str() <= list)
+        } else {
+            rows.iter().find(|r| r.month == list)
+        };
+        row.filter(|r| r.listed)
+    };
+    let now = on(&month);
     let this: Vec<&Game> = games.iter().filter(|g| g.period == month).collect();
     if now.is_none() && this.is_empty() {
         return Err(ReportError::NotFound(format!(
@@ -101,15 +112,13 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
         .lists_between(run.scenario.calendar.start, list.plus(-1))
         .last()
         .map(|m| m.to_string());
-    let on_previous = before.filter(|b| Some(&b.month) == previous_list.as_ref());
+    let on_previous = previous_list
+        .as_deref()
+        .and_then(|list| Some((list, on(list)?)));
     let own_in_games = this.iter().find_map(|g| g.own);
     let previous_rating = match (on_previous, own_in_games) {
-        (Some(b), _) => {
-            let _ = writeln!(
-                w,
-                "Previous list {}: rating {} · K {}",
-                b.month, b.rating, b.k
-            );
+        (Some((list, b)), _) => {
+            let _ = writeln!(w, "Previous list {list}: rating {} · K {}", b.rating, b.k);
             b.rating
         }
         (None, Some(seed)) => {
@@ -449,6 +458,7 @@ fn player_rows(df: &DataFrame, player: &str) -> PolarsResult<Vec<ListRow>> {
         .filter(|&i| id[i].as_deref() == Some(player))
         .map(|i| ListRow {
             month: month[i].clone().unwrap_or_default(),
+            listed: rating[i].is_some(),
             rating: rating[i].unwrap_or(0),
             k: k[i].unwrap_or(0),
             new: new[i].unwrap_or(false),

@@ -1,7 +1,6 @@
 //! Rating histograms (seeds/001, the January-list pictures): players per rating bin on chosen
 //! lists, from a run's `lists.parquet` or from rating list files (FIDE's TXT layouts or canonical).
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
@@ -11,8 +10,8 @@ use crate::model::Month;
 use crate::plot::{by_date, BarChart, LineChart, Picture, Series};
 
 use super::crosstable::Format;
-use super::game_source::month_column;
 use super::run_files::{ReportError, RunFiles};
+use super::run_lists::{no_list, RunLists};
 use super::TextTable;
 use crate::numbers::thousands;
 use crate::output::pretty_json;
@@ -35,42 +34,33 @@ pub enum Months {
 /// Every list of a run (starting list included), each month's ratings.
 pub fn run_lists(dir: &Path, months: &Months) -> Result<Vec<MonthRatings>, ReportError> {
     let run = RunFiles::open(dir)?;
-    let df = run.read_columns("lists.parquet", &["month", "rating"])?;
-    let path = dir.join("lists.parquet");
-    let table = |e: polars::prelude::PolarsError| ReportError::Table {
-        path: path.clone(),
-        message: e.to_string(),
+    let through = match months {
+        Months::Januaries => None,
+        Months::Chosen(chosen) => chosen.iter().max().copied(),
     };
-    let month = month_column(&df, "month").map_err(table)?;
-    let rating = df
-        .column("rating")
-        .and_then(|c| c.i32().cloned())
-        .map_err(table)?;
-    let mut lists: BTreeMap<Month, Vec<i32>> = BTreeMap::new();
-    for (m, r) in month.iter().zip(rating.iter()) {
-        let wanted = match months {
-            Months::Januaries => m.month() == 1,
-            Months::Chosen(chosen) => chosen.contains(m),
-        };
-        if let (true, Some(r)) = (wanted, r) {
-            lists.entry(*m).or_default().push(r);
-        }
-    }
+    let lists = RunLists::read(&run, through)?;
     if let Months::Chosen(chosen) = months {
-        if let Some(missing) = chosen.iter().find(|m| !lists.contains_key(m)) {
-            let (first, last) = (month.iter().min(), month.iter().max());
-            return Err(ReportError::NotFound(format!(
-                "{}: the run has no list for {missing} (its lists run from {} to {})",
-                dir.display(),
-                first.map_or("-".into(), |m| m.to_string()),
-                last.map_or("-".into(), |m| m.to_string()),
-            )));
+        if let Some(&missing) = chosen.iter().find(|m| !lists.months.contains(m)) {
+            return Err(no_list(&run, &lists.months, missing));
         }
     }
-    Ok(lists
-        .into_iter()
-        .map(|(month, ratings)| MonthRatings { month, ratings })
-        .collect())
+    let mut out = Vec::new();
+    lists.walk(|t, current| -> Result<(), ReportError> {
+        let month = lists.months[t];
+        let wanted = match months {
+            Months::Januaries => month.month() == 1 && !current.is_empty(),
+            Months::Chosen(chosen) => chosen.contains(&month),
+        };
+        if wanted {
+            let ratings = current
+                .players()
+                .filter_map(|p| current.rating(p))
+                .collect();
+            out.push(MonthRatings { month, ratings });
+        }
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 /// Rating list files, one list each; the month comes from the file's header or name.

@@ -68,6 +68,23 @@ impl RunFiles {
         )
     }
 
+    /// Every column of the first `rows` rows of one of the run's tables.
+    pub fn read_first(&self, name: &str, rows: usize) -> Result<DataFrame, ReportError> {
+        self.read_parquet(name, None, Some((0, rows)))
+    }
+
+    /// Whether `lists.parquet` holds each list's changes after the starting list (`summary.json`'s
+    /// `lists_layout`); runs written before it hold every list whole.
+    pub fn lists_hold_changes(&self) -> bool {
+        std::fs::read_to_string(self.dir.join("summary.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .is_some_and(|summary| {
+                summary.get("lists_layout").and_then(|v| v.as_str())
+                    == Some(crate::output::LISTS_LAYOUT)
+            })
+    }
+
     fn read_some(
         &self,
         name: &str,

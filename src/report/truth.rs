@@ -9,13 +9,14 @@ use std::path::Path;
 use polars::prelude::*;
 use serde::Serialize;
 
-use crate::model::Month;
+use crate::model::{Month, PlayerIds};
 use crate::named::named_enum;
 use crate::plot::{by_date, LineChart, Picture, Series};
 
 use super::crosstable::Format;
 use super::game_source::month_column;
 use super::run_files::{ReportError, RunFiles};
+use super::run_lists::RunLists;
 use super::TextTable;
 use crate::numbers::{round_to, thousands};
 use crate::output::pretty_json;
@@ -120,27 +121,13 @@ impl Drift {
         by: BandBy,
     ) -> Result<Drift, ReportError> {
         let run = RunFiles::open(run_dir)?;
-        let path = run_dir.join("lists.parquet");
-        let table = |e: PolarsError| ReportError::Table {
-            path: path.clone(),
-            message: e.to_string(),
+        let lists = RunLists::read(&run, None)?;
+        let PlayerIds::Numbers(ids) = &lists.ids else {
+            return Err(ReportError::NotFound(format!(
+                "{}: player ids are not numbers, so they cannot be a generated world's",
+                run_dir.join("lists.parquet").display()
+            )));
         };
-        let df = run.read_columns("lists.parquet", &["month", "id", "rating"])?;
-        let months = month_column(&df, "month").map_err(table)?;
-        let ids = df
-            .column("id")
-            .and_then(|c| c.cast(&DataType::Int64))
-            .map_err(|_| {
-                ReportError::NotFound(format!(
-                    "{}: player ids are not numbers, so they cannot be a generated world's",
-                    path.display()
-                ))
-            })?;
-        let ids = ids.i64().map_err(table)?;
-        let ratings = df
-            .column("rating")
-            .and_then(|c| c.i32().cloned())
-            .map_err(table)?;
         let band = |rating: i32, strength: f32| {
             let value = match by {
                 BandBy::Strength => strength as i32,
@@ -149,19 +136,22 @@ impl Drift {
             value.div_euclid(width) * width
         };
         let mut sums: std::collections::BTreeMap<Month, HashMap<i32, Cell>> = Default::default();
-        for ((m, id), r) in months.iter().zip(ids.iter()).zip(ratings.iter()) {
-            if m.month() != 1 {
-                continue;
-            }
-            let (Some(id), Some(r), Some(truth)) = (id, r, truth.by_month.get(m)) else {
-                continue;
+        lists.walk(|t, current| -> Result<(), ReportError> {
+            let m = lists.months[t];
+            let Some(truth) = truth.by_month.get(&m).filter(|_| m.month() == 1) else {
+                return Ok(());
             };
-            if let Some(&s) = truth.get(&id) {
-                let cell = sums.entry(*m).or_default().entry(band(r, s)).or_default();
+            for p in current.players() {
+                let (Some(r), Some(&s)) = (current.rating(p), truth.get(&(ids[p as usize] as i64)))
+                else {
+                    continue;
+                };
+                let cell = sums.entry(m).or_default().entry(band(r, s)).or_default();
                 cell.0 += 1;
                 cell.1 += f64::from(r) - f64::from(s);
             }
-        }
+            Ok(())
+        })?;
         if sums.is_empty() {
             return Err(ReportError::NotFound(format!(
                 "{}: no January list shares players with the truth; is it a replay of this world?",

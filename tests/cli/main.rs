@@ -5,6 +5,7 @@
 mod bad_input;
 mod common;
 mod datasets;
+mod lists;
 mod regressions;
 mod replay;
 mod reports;

@@ -15,8 +15,8 @@ use crate::model::Month;
 use crate::plot::{categorical, Density, LineChart, Picture, Series};
 
 use super::crosstable::Format;
-use super::game_source::month_column;
-use super::run_files::{text_column, ReportError, RunFiles};
+use super::run_files::{ReportError, RunFiles};
+use super::run_lists::RunLists;
 use super::TextTable;
 use crate::numbers::{round_to, thousands};
 use crate::output::pretty_json;
@@ -84,8 +84,8 @@ pub struct List {
     pub inactive: Vec<bool>,
     /// The run it belongs to, to explain absences.
     run: Option<PathBuf>,
-    /// Rows of the run's `lists.parquet` before this list: the earlier lists.
-    rows_before: usize,
+    /// Players of the run who were on an earlier list and are not on this one.
+    left: Vec<String>,
 }
 
 impl List {
@@ -110,7 +110,7 @@ impl List {
                     ratings: list.ratings,
                     inactive: list.inactive,
                     run: None,
-                    rows_before: 0,
+                    left: Vec::new(),
                 })
             }
             ListSource::Run(dir, month) => load_run_list(dir, *month),
@@ -126,81 +126,55 @@ fn file_name(path: &Path) -> String {
 
 fn load_run_list(dir: &Path, month: Option<Month>) -> Result<List, ReportError> {
     let run = RunFiles::open(dir)?;
-    let path = dir.join("lists.parquet");
-    let table = |e: PolarsError| ReportError::Table {
-        path: path.clone(),
-        message: e.to_string(),
-    };
-    let months =
-        month_column(&run.read_columns("lists.parquet", &["month"])?, "month").map_err(table)?;
-    let (Some(&first), Some(&last)) = (months.first(), months.last()) else {
+    let lists = RunLists::read(&run, month)?;
+    if lists.is_empty() {
         return Err(ReportError::NotFound(format!(
             "{}: the run has no lists",
             dir.display()
         )));
-    };
-    let month = month.unwrap_or(last);
-    // A run writes its lists in order: one month's rows are consecutive, and only they are read.
-    if !months.is_sorted() {
-        return Err(ReportError::Table {
-            path: path.clone(),
-            message: "the lists are not in month order, as a run writes them".into(),
-        });
     }
-    let start = months.partition_point(|&m| m < month);
-    let len = months[start..].partition_point(|&m| m == month);
-    if len == 0 {
-        return Err(ReportError::NotFound(format!(
-            "{}: the run has no list for {month}; its lists run from {first} to {last}",
-            dir.display()
-        )));
-    }
-    let df = run.read_rows("lists.parquet", &["id", "rating", "status"], (start, len))?;
-    let ids = text_column(&df, "id").map_err(table)?;
-    let ratings = df
-        .column("rating")
-        .and_then(|c| c.i32().cloned())
-        .map_err(table)?;
-    let status = text_column(&df, "status").map_err(table)?;
+    let month = lists.months[lists.len() - 1];
+    let list = lists.last();
+    let players: Vec<u32> = list.players().collect();
     Ok(List {
         label: format!("{}@{month}", run.scenario.name),
         month: Some(month),
-        ids: ids.into_iter().map(Option::unwrap_or_default).collect(),
-        ratings: ratings.iter().map(|r| r.unwrap_or(0)).collect(),
-        inactive: status
+        ids: players.iter().map(|&p| lists.ids.label(p)).collect(),
+        ratings: players
             .iter()
-            .map(|s| s.as_deref() == Some("inactive"))
+            .map(|&p| list.rating(p).unwrap_or(0))
             .collect(),
+        inactive: players.iter().map(|&p| list.is_inactive(p)).collect(),
         run: Some(dir.to_path_buf()),
-        rows_before: start,
+        left: (0..lists.ids.len() as u32)
+            .filter(|&p| list.ever_listed(p) && list.rating(p).is_none())
+            .map(|p| lists.ids.label(p))
+            .collect(),
     })
 }
 
-/// Why each of `missing` is absent from a run's list whose rows follow `rows_before` rows of
-/// earlier lists: delisted if an earlier list had them, never qualified if the run rated games of
+/// Why each of `missing` is absent from a run's list, `left` being the players of earlier lists
+/// not on it: delisted if an earlier list had them, never qualified if the run rated games of
 /// theirs, else absent.
 fn run_absences(
     dir: &Path,
-    rows_before: usize,
+    left: &[String],
     missing: &HashSet<&str>,
 ) -> Result<HashMap<String, Absence>, ReportError> {
     let run = RunFiles::open(dir)?;
-    let table = |name: &str| {
-        let path = dir.join(name);
-        move |e: PolarsError| ReportError::Table {
-            path,
-            message: e.to_string(),
-        }
-    };
-    // The earlier lists are the rows before the list's own (a run writes them in month order).
-    let earlier = run.read_rows("lists.parquet", &["id"], (0, rows_before))?;
-    let mut why: HashMap<String, Absence> = HashMap::new();
-    for (_, id) in rows_with_ids(&earlier, "id", missing).map_err(table("lists.parquet"))? {
-        why.insert(id, Absence::Delisted);
-    }
+    let mut why: HashMap<String, Absence> = left
+        .iter()
+        .filter(|id| missing.contains(id.as_str()))
+        .map(|id| (id.clone(), Absence::Delisted))
+        .collect();
     let games = run.read_columns("games.parquet", &["white", "black"])?;
+    let path = dir.join("games.parquet");
+    let table = |e: PolarsError| ReportError::Table {
+        path: path.clone(),
+        message: e.to_string(),
+    };
     for side in ["white", "black"] {
-        for (_, id) in rows_with_ids(&games, side, missing).map_err(table("games.parquet"))? {
+        for (_, id) in rows_with_ids(&games, side, missing).map_err(table)? {
             why.entry(id).or_insert(Absence::NeverQualified);
         }
     }
@@ -424,7 +398,7 @@ fn absences(
     let known = match &other.run {
         Some(dir) => {
             let ids: HashSet<&str> = missing.iter().map(|&i| present.ids[i].as_str()).collect();
-            run_absences(dir, other.rows_before, &ids)?
+            run_absences(dir, &other.left, &ids)?
         }
         None => HashMap::new(),
     };

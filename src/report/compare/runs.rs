@@ -3,46 +3,85 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use polars::prelude::*;
-
-use crate::model::{IdMap, Month};
+use crate::model::{IdMap, Month, PlayerIds};
 use crate::plot::{categorical, LineChart, Picture, Series};
 
-use super::super::game_source::month_column;
-use super::super::run_files::{id_keys, ReportError, RunFiles};
+use super::super::run_files::{ReportError, RunFiles};
+use super::super::run_lists::RunLists;
 use super::super::TextTable;
 use super::Format;
 use crate::numbers::round_to;
 use crate::output::pretty_json;
 
-/// A run's lists as (month, player key, rating) rows, players keyed by number.
-struct RunRows {
+/// A run's lists as their changes: per list, each changed player's key and rating on it (`None`
+/// once they left).
+struct RunChanges {
     name: String,
     months: Vec<Month>,
-    keys: Vec<i64>,
-    ratings: Vec<i32>,
+    /// List t's changes are `starts[t]..starts[t + 1]`.
+    starts: Vec<usize>,
+    keys: Vec<u32>,
+    ratings: Vec<Option<i32>>,
 }
 
-fn read_rows(dir: &Path, interner: &mut HashMap<String, i64>) -> Result<RunRows, ReportError> {
-    let run = RunFiles::open(dir)?;
-    let path = dir.join("lists.parquet");
-    let table = |e: PolarsError| ReportError::Table {
-        path: path.clone(),
-        message: e.to_string(),
-    };
-    let df = run.read_columns("lists.parquet", &["month", "id", "rating"])?;
-    Ok(RunRows {
-        name: run.scenario.name.clone(),
-        months: month_column(&df, "month").map_err(table)?,
-        keys: id_keys(&df, "id", interner).map_err(table)?,
-        ratings: df
-            .column("rating")
-            .and_then(|c| c.i32().cloned())
-            .map_err(table)?
+impl RunChanges {
+    fn of(&self, t: usize) -> impl Iterator<Item = (usize, Option<i32>)> + '_ {
+        let range = self.starts[t]..self.starts[t + 1];
+        self.keys[range.clone()]
             .iter()
-            .map(|r| r.unwrap_or(0))
-            .collect(),
-    })
+            .zip(&self.ratings[range])
+            .map(|(&k, &r)| (k as usize, r))
+    }
+}
+
+/// Players of both runs numbered alike: by id (numbers and text kept apart).
+#[derive(Default)]
+struct Keys {
+    numbers: IdMap<u64, u32>,
+    text: HashMap<String, u32>,
+}
+
+impl Keys {
+    fn len(&self) -> usize {
+        self.numbers.len() + self.text.len()
+    }
+
+    fn key(&mut self, ids: &PlayerIds, p: u32) -> u32 {
+        let next = self.len() as u32;
+        match ids {
+            PlayerIds::Numbers(v) => *self.numbers.entry(v[p as usize]).or_insert(next),
+            PlayerIds::Text(v) => *self.text.entry(v[p as usize].clone()).or_insert(next),
+        }
+    }
+
+    fn find(&self, id: &str) -> Option<u32> {
+        let number = id.parse::<u64>().ok().and_then(|n| self.numbers.get(&n));
+        number.or_else(|| self.text.get(id)).copied()
+    }
+}
+
+fn read_changes(dir: &Path, keys: &mut Keys) -> Result<RunChanges, ReportError> {
+    let run = RunFiles::open(dir)?;
+    let lists = RunLists::read(&run, None)?;
+    let key: Vec<u32> = (0..lists.ids.len() as u32)
+        .map(|p| keys.key(&lists.ids, p))
+        .collect();
+    let mut changes = RunChanges {
+        name: run.scenario.name.clone(),
+        months: lists.months[..lists.len()].to_vec(),
+        starts: vec![0],
+        keys: Vec::new(),
+        ratings: Vec::new(),
+    };
+    lists.walk(|_, current| -> Result<(), ReportError> {
+        for &p in current.changed() {
+            changes.keys.push(key[p as usize]);
+            changes.ratings.push(current.rating(p));
+        }
+        changes.starts.push(changes.keys.len());
+        Ok(())
+    })?;
+    Ok(changes)
 }
 
 /// One month of two runs: players on both lists, Σ(B − A) and Σ(B − A)².
@@ -55,6 +94,16 @@ pub struct MonthDiff {
 }
 
 impl MonthDiff {
+    /// Adds (`sign` 1) or takes away (−1) one player's pair of ratings, when on both lists.
+    fn count(&mut self, a: Option<i32>, b: Option<i32>, sign: i64) {
+        if let (Some(a), Some(b)) = (a, b) {
+            let d = i64::from(b - a);
+            self.both = self.both.wrapping_add_signed(sign);
+            self.sum += sign * d;
+            self.squares += sign * d * d;
+        }
+    }
+
     pub fn mean(&self) -> f64 {
         self.sum as f64 / self.both.max(1) as f64
     }
@@ -86,35 +135,39 @@ struct MonthJson {
     rmse: f64,
 }
 
-/// Rows of one run grouped by month: month → (key → rating), with the fast hash (tens of millions
-/// of rows).
-fn by_month(rows: &RunRows) -> BTreeMap<Month, IdMap<i64, i32>> {
-    let mut out: BTreeMap<Month, IdMap<i64, i32>> = BTreeMap::new();
-    for ((m, k), r) in rows.months.iter().zip(&rows.keys).zip(&rows.ratings) {
-        out.entry(*m).or_default().insert(*k, *r);
-    }
-    out
-}
-
 impl OverTime {
+    /// Each month both runs have a list: the players on both and their differences, kept up to
+    /// date by each list's changes (the cost of the changes, not of the lists).
     pub fn of(dir_a: &Path, dir_b: &Path) -> Result<OverTime, ReportError> {
-        let mut interner = HashMap::new();
-        let a = read_rows(dir_a, &mut interner)?;
-        let b = read_rows(dir_b, &mut interner)?;
-        let lists_a = by_month(&a);
-        let mut months: BTreeMap<Month, MonthDiff> = BTreeMap::new();
-        for ((m, k), rb) in b.months.iter().zip(&b.keys).zip(&b.ratings) {
-            let Some(ra) = lists_a.get(m).and_then(|list| list.get(k)) else {
-                continue;
+        let mut keys = Keys::default();
+        let a = read_changes(dir_a, &mut keys)?;
+        let b = read_changes(dir_b, &mut keys)?;
+        let mut ratings = [vec![None; keys.len()], vec![None; keys.len()]];
+        let mut now = MonthDiff::default();
+        let mut months = Vec::new();
+        let (mut ta, mut tb) = (0, 0);
+        while ta < a.months.len() || tb < b.months.len() {
+            let month = match (a.months.get(ta), b.months.get(tb)) {
+                (Some(&ma), Some(&mb)) => ma.min(mb),
+                (Some(&m), None) | (None, Some(&m)) => m,
+                (None, None) => break,
             };
-            let d = i64::from(rb - ra);
-            let entry = months.entry(*m).or_insert(MonthDiff {
-                month: *m,
-                ..MonthDiff::default()
-            });
-            entry.both += 1;
-            entry.sum += d;
-            entry.squares += d * d;
+            let mut on_both = true;
+            for (side, run, t) in [(0, &a, &mut ta), (1, &b, &mut tb)] {
+                if run.months.get(*t) != Some(&month) {
+                    on_both = false;
+                    continue;
+                }
+                for (k, rating) in run.of(*t) {
+                    now.count(ratings[0][k], ratings[1][k], -1);
+                    ratings[side][k] = rating;
+                    now.count(ratings[0][k], ratings[1][k], 1);
+                }
+                *t += 1;
+            }
+            if on_both && now.both > 0 {
+                months.push(MonthDiff { month, ..now });
+            }
         }
         if months.is_empty() {
             return Err(ReportError::NotFound(format!(
@@ -126,7 +179,7 @@ impl OverTime {
         Ok(OverTime {
             a: a.name,
             b: b.name,
-            months: months.into_values().collect(),
+            months,
         })
     }
 
@@ -221,26 +274,28 @@ impl OverTime {
 
 /// One player in two runs: the first list where their ratings differ, with the lists around it.
 pub fn explain(dir_a: &Path, dir_b: &Path, id: &str) -> Result<String, ReportError> {
-    let mut interner = HashMap::new();
-    let a = read_rows(dir_a, &mut interner)?;
-    let b = read_rows(dir_b, &mut interner)?;
-    let key = id
-        .parse::<i64>()
-        .ok()
-        .filter(|_| interner.is_empty())
-        .or_else(|| interner.get(id).copied());
-    let Some(key) = key else {
+    let mut keys = Keys::default();
+    let a = read_changes(dir_a, &mut keys)?;
+    let b = read_changes(dir_b, &mut keys)?;
+    let Some(key) = keys.find(id) else {
         return Err(ReportError::NotFound(format!(
             "player {id} is on no list of either run"
         )));
     };
-    let history = |rows: &RunRows| -> BTreeMap<Month, i32> {
-        rows.keys
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| **k == key)
-            .map(|(i, _)| (rows.months[i], rows.ratings[i]))
-            .collect()
+    let key = key as usize;
+    // The player's rating on each list of a run that has them.
+    let history = |run: &RunChanges| -> BTreeMap<Month, i32> {
+        let mut rating = None;
+        let mut out = BTreeMap::new();
+        for (t, &month) in run.months.iter().enumerate() {
+            if let Some((_, r)) = run.of(t).find(|&(k, _)| k == key) {
+                rating = r;
+            }
+            if let Some(r) = rating {
+                out.insert(month, r);
+            }
+        }
+        out
     };
     let (ha, hb) = (history(&a), history(&b));
     if ha.is_empty() && hb.is_empty() {

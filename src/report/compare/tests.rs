@@ -12,7 +12,7 @@ fn list(label: &str, players: &[(&str, i32, bool)]) -> List {
         ratings: players.iter().map(|p| p.1).collect(),
         inactive: players.iter().map(|p| p.2).collect(),
         run: None,
-        rows_before: 0,
+        left: Vec::new(),
     }
 }
 

@@ -1,0 +1,188 @@
+//! A run's `lists.parquet` read back as its lists. The table holds the starting list whole, then
+//! each list's changed rows (a row with an empty rating: the player left the list); a player's
+//! row stays in force until their next one (README, "What a run writes"). Every report that reads
+//! lists goes through here, so that each sees whole lists. Runs written before this layout held
+//! every list whole (`summary.json` says which), and read the same.
+
+use polars::prelude::*;
+
+use crate::ingest::{intern, month_codes, RawIds};
+use crate::model::{Month, PlayerIds};
+use crate::replay::{CurrentList, ListRows};
+
+use super::run_files::{ReportError, RunFiles};
+
+/// A run's lists, up to the last one read.
+pub struct RunLists {
+    /// Every list of the run, the starting list first (also those after the last one read).
+    pub months: Vec<Month>,
+    /// The players' ids; `rows.player` indexes them, in sorted order of the ids.
+    pub ids: PlayerIds,
+    /// The rows read: list t's are `rows.starts[t]..rows.starts[t + 1]`.
+    pub rows: ListRows,
+    /// The run holds every list whole (written before lists held changes).
+    whole_lists: bool,
+}
+
+impl RunLists {
+    /// Reads the lists up to `through` (every list when `None`); a month the run has no list for is
+    /// an error naming the run's lists.
+    pub fn read(run: &RunFiles, through: Option<Month>) -> Result<RunLists, ReportError> {
+        const NAME: &str = "lists.parquet";
+        let path = run.dir.join(NAME);
+        let table = |e: PolarsError| ReportError::Table {
+            path: path.clone(),
+            message: e.to_string(),
+        };
+        let (months, codes) =
+            month_codes(&run.read_columns(NAME, &["month"])?, "month").map_err(table)?;
+        if !codes.is_sorted() {
+            return Err(ReportError::Table {
+                path: path.clone(),
+                message: "the lists are not in month order, as a run writes them".into(),
+            });
+        }
+        let last = match through {
+            Some(month) => months
+                .iter()
+                .position(|&m| m == month)
+                .ok_or_else(|| no_list(run, &months, month))?,
+            None => months.len().saturating_sub(1),
+        };
+        let read = codes.partition_point(|&c| c as usize <= last);
+        let df = run.read_first(NAME, read)?;
+        let mut rows = list_rows(&df).map_err(table)?;
+        let (ids, mut dense) = intern(&[&raw_ids(&df).map_err(table)?]);
+        rows.player = dense.pop().unwrap_or_default();
+        rows.starts = (0..=last + 1)
+            .map(|t| codes[..read].partition_point(|&c| (c as usize) < t))
+            .collect();
+        Ok(RunLists {
+            months,
+            ids,
+            rows,
+            whole_lists: !run.lists_hold_changes(),
+        })
+    }
+
+    /// The lists read.
+    pub fn len(&self) -> usize {
+        self.rows.starts.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Goes through the lists read in order, handing `visit` each list's index and the list in
+    /// force (whose `changed` are the players of that list's rows); returns the last list.
+    pub fn walk<E>(
+        &self,
+        mut visit: impl FnMut(usize, &CurrentList) -> Result<(), E>,
+    ) -> Result<CurrentList, E> {
+        let mut current = CurrentList::new(self.ids.len());
+        for t in 0..self.len() {
+            let range = self.rows.starts[t]..self.rows.starts[t + 1];
+            if self.whole_lists {
+                current.apply_whole(t, &self.rows, range);
+            } else {
+                current.apply(t, &self.rows, range);
+            }
+            visit(t, &current)?;
+        }
+        Ok(current)
+    }
+
+    /// The last list read, in force.
+    pub fn last(&self) -> CurrentList {
+        match self.walk(|_, _| Ok::<(), std::convert::Infallible>(())) {
+            Ok(current) => current,
+        }
+    }
+}
+
+/// The error for a month the run has no list for.
+pub fn no_list(run: &RunFiles, months: &[Month], month: Month) -> ReportError {
+    let span = match (months.first(), months.last()) {
+        (Some(first), Some(last)) => format!("its lists run from {first} to {last}"),
+        _ => "it has no lists".into(),
+    };
+    ReportError::NotFound(format!(
+        "{}: the run has no list for {month}; {span}",
+        run.dir.display()
+    ))
+}
+
+/// The `id` column as ids to intern: numbers, or text.
+fn raw_ids(df: &DataFrame) -> PolarsResult<RawIds> {
+    let column = df.column("id")?;
+    if column.dtype() == &DataType::Int64 {
+        return Ok(RawIds::Numbers(
+            column
+                .i64()?
+                .iter()
+                .map(|v| v.unwrap_or(0) as u64)
+                .collect(),
+        ));
+    }
+    let text = column.cast(&DataType::String)?;
+    Ok(RawIds::Text(
+        text.str()?
+            .iter()
+            .map(|v| v.unwrap_or("").to_string())
+            .collect(),
+    ))
+}
+
+/// The table's rows as a run's lists (players still to be numbered).
+fn list_rows(df: &DataFrame) -> PolarsResult<ListRows> {
+    let ints = |name: &str| -> PolarsResult<Vec<Option<i32>>> {
+        Ok(df.column(name)?.i32()?.iter().collect())
+    };
+    let floats = |name: &str| -> PolarsResult<Option<Vec<f64>>> {
+        match df.column(name) {
+            Ok(c) => Ok(Some(
+                c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)).collect(),
+            )),
+            Err(_) => Ok(None),
+        }
+    };
+    let rating = ints("rating")?;
+    let status = df.column("status")?.cast(&DataType::String)?;
+    let exact = floats("rating_exact")?;
+    let deviation = floats("rd")?;
+    Ok(ListRows {
+        starts: Vec::new(),
+        player: Vec::new(),
+        listed: rating.iter().map(Option::is_some).collect(),
+        rating: rating.iter().map(|r| r.unwrap_or(0)).collect(),
+        k: ints("k")?
+            .iter()
+            .map(|k| k.unwrap_or(0).clamp(0, 255) as u8)
+            .collect(),
+        games: ints("games")?
+            .iter()
+            .map(|g| g.unwrap_or(0).max(0) as u32)
+            .collect(),
+        total_games: ints("total_games")?
+            .iter()
+            .map(|g| g.unwrap_or(0).max(0) as u32)
+            .collect(),
+        inactive: status
+            .str()?
+            .iter()
+            .map(|s| s == Some("inactive"))
+            .collect(),
+        new: df
+            .column("new")?
+            .bool()?
+            .iter()
+            .map(|n| n.unwrap_or(false))
+            .collect(),
+        change: ints("change")?,
+        with_exact: exact.is_some(),
+        with_deviation: deviation.is_some(),
+        exact: exact.unwrap_or_default(),
+        deviation: deviation.unwrap_or_default(),
+    })
+}

@@ -1,0 +1,119 @@
+//! A run's `lists.parquet` holds the starting list whole, then each list's changes; `elosim list`
+//! gives any month's list whole.
+
+use polars::prelude::*;
+
+use crate::common::*;
+
+/// A CSV's rows as maps from column name to value.
+fn rows(csv: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|line| {
+            header
+                .iter()
+                .zip(line.split(','))
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The small world replayed into a scratch directory's `run`, with `extra` arguments.
+fn small_run(name: &str, extra: &[&str]) -> (std::path::PathBuf, String) {
+    let dir = scratch(name);
+    let run = dir.join("run").display().to_string();
+    let mut args = vec!["replay", "--quiet", "--out", &run];
+    let scenario = fixture("scenario-2019.toml");
+    args.push(&scenario);
+    args.extend_from_slice(extra);
+    succeeds(&args);
+    (dir, run)
+}
+
+/// The small world replayed with `--csv` (whole monthly files, FIDE's column order): `elosim list`
+/// gives each month's list with the same players and values, while `lists.parquet` holds only
+/// the rows that changed (105 sits out April 2019: no row of theirs that month).
+#[test]
+fn list_gives_each_month_whole_from_the_changes() {
+    let (_, run) = small_run("lists-whole", &["--csv"]);
+    let run = run.as_str();
+    let mut whole = 0;
+    for month in ["2019-02", "2019-03", "2019-04"] {
+        let file = std::fs::read_to_string(format!("{run}/lists/{month}.csv")).unwrap();
+        let listed = succeeds(&["list", run, "--month", month, "--csv"]);
+        let (file, listed) = (rows(&file), rows(&listed));
+        assert_eq!(file.len(), listed.len(), "{month}");
+        for (a, b) in file.iter().zip(&listed) {
+            for column in ["id", "rating", "games", "k", "total_games", "new", "change"] {
+                assert_eq!(a[column], b[column], "{month}, {column}");
+            }
+            let flag = if b["status"] == "inactive" { "i" } else { "" };
+            assert_eq!(a["flag"], flag, "{month}");
+        }
+        whole += file.len();
+    }
+    let lists = ParquetReader::new(std::fs::File::open(format!("{run}/lists.parquet")).unwrap())
+        .finish()
+        .unwrap();
+    assert_eq!((whole, lists.height()), (19, 17));
+    let month = lists
+        .column("month")
+        .unwrap()
+        .cast(&DataType::String)
+        .unwrap();
+    let month = month.str().unwrap();
+    let id = lists.column("id").unwrap().i64().unwrap();
+    let april: Vec<i64> = (0..lists.height())
+        .filter(|&i| month.get(i) == Some("2019-04"))
+        .filter_map(|i| id.get(i))
+        .collect();
+    assert!(!april.contains(&105) && april.len() < 7, "{april:?}");
+    let last = succeeds(&["list", run, "--csv"]);
+    assert_eq!(
+        rows(&last).iter().find(|r| r["id"] == "105").map(|r| (
+            r["rating"].as_str(),
+            r["games"].as_str(),
+            r["change"].as_str()
+        )),
+        Some(("2110", "0", "0"))
+    );
+}
+
+/// `--top` ranks, `--parquet` writes the list with `lists.parquet`'s columns, and a month the run
+/// has no list for is refused with the run's span.
+#[test]
+fn list_ranks_writes_parquet_and_refuses_unknown_months() {
+    let (dir, run) = small_run("lists-top", &[]);
+    let run = run.as_str();
+    let top = succeeds(&["list", run, "--top", "2"]);
+    let lines: Vec<Vec<&str>> = top
+        .lines()
+        .skip(3)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        lines.iter().map(|l| (l[0], l[1], l[2])).collect::<Vec<_>>(),
+        [("1", "103", "2199"), ("2", "105", "2110")],
+        "{top}"
+    );
+    assert!(top.starts_with("small-2019: the 2019-04 list, 2 players, highest rated"));
+    let file = dir.join("april.parquet");
+    succeeds(&["list", run, "--parquet", file.to_str().unwrap()]);
+    let april = ParquetReader::new(std::fs::File::open(&file).unwrap())
+        .finish()
+        .unwrap();
+    let lists = ParquetReader::new(std::fs::File::open(format!("{run}/lists.parquet")).unwrap())
+        .finish()
+        .unwrap();
+    assert_eq!(april.schema(), lists.schema());
+    assert_eq!(april.height(), 7);
+    let refused = elosim(&["list", run, "--month", "2018-01"]);
+    assert!(!refused.status.success());
+    let message = text(&refused.stderr);
+    assert!(
+        message.contains("has no list for 2018-01; its lists run from 2019-02 to 2019-04"),
+        "{message}"
+    );
+}
