@@ -53,6 +53,11 @@ pub struct Args {
     /// list
     #[arg(long)]
     partitioned: bool,
+    /// Instead: time the whole replay of the generated file with a starting list of its players,
+    /// then with N more players on it who never play, and print what they cost (a list costs what
+    /// changed on it, so they should cost little more than reading them)
+    #[arg(long, value_name = "N")]
+    idle: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -92,6 +97,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads,
         ..ReplayRequest::default()
     };
+    if let Some(idle) = args.idle {
+        time_idle_players(&request, (args.players, idle), args.runs, &dir)?;
+        if args.keep.is_none() {
+            std::fs::remove_dir_all(&dir)?;
+        }
+        return Ok(());
+    }
     let (scenario, files) = pipeline::prepare(&request)?;
     let (inputs, _) = ingest::read_inputs(&files, false)?;
     let mut engine = Vec::new();
@@ -129,6 +141,58 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.keep.is_none() {
         std::fs::remove_dir_all(&dir)?;
     }
+    Ok(())
+}
+
+/// Times the whole replay with a starting list of the file's `players` (ids 1 to `players`, as the
+/// Kaggle-layout file numbers them; 2200 with 50 games, K as the scenario's rules give it), then
+/// with `idle` more players on it who never play, the two alternated; prints each and their ratio.
+fn time_idle_players(
+    request: &ReplayRequest,
+    (players, idle): (usize, usize),
+    runs: usize,
+    dir: &Path,
+) -> anyhow::Result<()> {
+    let mut lists = Vec::new();
+    for (name, extra) in [("start.csv", 0), ("start-idle.csv", idle)] {
+        let path = dir.join(name);
+        let mut text = String::from("id,rating,k,games\n");
+        for id in 1..=players + extra {
+            text.push_str(&format!("{id},2200,,50\n"));
+        }
+        std::fs::write(&path, text)?;
+        lists.push(path);
+    }
+    let mut seconds = [Vec::new(), Vec::new()];
+    let mut rows = [0, 0];
+    for _ in 0..runs {
+        for (i, list) in lists.iter().enumerate() {
+            let request = ReplayRequest {
+                start_list: Some(list.clone()),
+                ..request.clone()
+            };
+            let t = Instant::now();
+            let outcome = pipeline::replay(&request, &Quiet)?;
+            seconds[i].push(t.elapsed().as_secs_f64());
+            rows[i] = outcome.written.list_rows;
+        }
+    }
+    let (without, with) = (stats(&seconds[0]), stats(&seconds[1]));
+    println!(
+        "Whole replay, starting list of the {} players who play: best {:.3} s, median {:.3} s ({} list rows)",
+        count(players),
+        without.0,
+        without.1,
+        count(rows[0])
+    );
+    println!(
+        "  with {} more who never play: best {:.3} s, median {:.3} s ({} list rows) → {:.2} × (best against best)",
+        count(idle),
+        with.0,
+        with.1,
+        count(rows[1]),
+        with.0 / without.0
+    );
     Ok(())
 }
 

@@ -52,7 +52,7 @@ impl<'a> FideEngine<'a> {
             lists: lists.to_vec(),
             views: vec![None; lists.len()],
             spare: Vec::new(),
-            publisher: Publisher::new(n),
+            publisher: Publisher::new(&inputs.info.birth_year),
             index: PlayerIndex::new(n),
             results: Vec::new(),
             outcomes: Vec::new(),
@@ -281,11 +281,17 @@ struct Publisher {
     idle_since: BTreeMap<Month, Vec<u32>>,
     /// The players of the list being published.
     candidates: Vec<u32>,
+    /// Players with a birth year: the only ones whose K a new year can change (the junior rule).
+    dated: Vec<u32>,
 }
 
 impl Publisher {
-    fn new(n: usize) -> Publisher {
+    fn new(birth_year: &[Option<i16>]) -> Publisher {
+        let n = birth_year.len();
         Publisher {
+            dated: (0..n as u32)
+                .filter(|&p| birth_year[p as usize].is_some())
+                .collect(),
             period_games: vec![0; n],
             first: vec![false; n],
             touched: Vec::new(),
@@ -333,10 +339,10 @@ impl Publisher {
         starting: bool,
     ) {
         let inactive_after = rules.inactive_after_months;
-        // Every K recomputed: a new year (the junior rule), other K rules, a one-off event.
-        let all_k = self.all
-            || self.last_year != month.year()
-            || self.last_rules.as_ref() != Some(&rules.k);
+        // Every K recomputed: other K rules, a one-off event; at a new year, the K of those whose
+        // age the junior rule may read.
+        let all_k = self.all || self.last_rules.as_ref() != Some(&rules.k);
+        let new_year = self.last_year != month.year();
         // Every listed player published: the starting list, a one-off event, other inactivity
         // rules. Otherwise those whose row may have changed.
         let everyone = self.all || self.last_inactive_after != Some(inactive_after);
@@ -360,7 +366,8 @@ impl Publisher {
                 }
             }
         } else {
-            for &p in &self.touched {
+            let dated = if new_year { &self.dated[..] } else { &[] };
+            for &p in self.touched.iter().chain(dated) {
                 if state.rated[p as usize] {
                     recompute(state, p as usize);
                 }

@@ -11,7 +11,7 @@ use crate::plot::{by_date, BarChart, LineChart, Picture, Series};
 
 use super::crosstable::Format;
 use super::run_files::{ReportError, RunFiles};
-use super::run_lists::{no_list, RunLists};
+use super::run_lists::{no_list, Columns, RunLists};
 use super::TextTable;
 use crate::numbers::thousands;
 use crate::output::pretty_json;
@@ -38,7 +38,7 @@ pub fn run_lists(dir: &Path, months: &Months) -> Result<Vec<MonthRatings>, Repor
         Months::Januaries => None,
         Months::Chosen(chosen) => chosen.iter().max().copied(),
     };
-    let lists = RunLists::read(&run, through)?;
+    let lists = RunLists::read(&run, through, Columns::Ratings)?;
     if let Months::Chosen(chosen) = months {
         if let Some(&missing) = chosen.iter().find(|m| !lists.months.contains(m)) {
             return Err(no_list(&run, &lists.months, missing));

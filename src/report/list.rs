@@ -14,7 +14,7 @@ use crate::replay::ListRows;
 
 use super::crosstable::Format;
 use super::run_files::{ReportError, RunFiles};
-use super::run_lists::RunLists;
+use super::run_lists::{Columns, RunLists};
 use super::TextTable;
 
 /// One list of a run, whole.
@@ -35,7 +35,7 @@ impl WholeList {
     /// The list of `month` (the run's last list when `None`).
     pub fn read(dir: &Path, month: Option<Month>) -> Result<WholeList, ReportError> {
         let run = RunFiles::open(dir)?;
-        let lists = RunLists::read(&run, month)?;
+        let lists = RunLists::read(&run, month, Columns::All)?;
         let Some(t) = lists.len().checked_sub(1) else {
             return Err(ReportError::NotFound(format!(
                 "{}: the run has no lists",

@@ -12,6 +12,15 @@ use crate::replay::{CurrentList, ListRows};
 
 use super::run_files::{ReportError, RunFiles};
 
+/// What of the lists to read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Columns {
+    /// Ids, ratings and status (the other columns left at zero): what most reports need.
+    Ratings,
+    /// Every column.
+    All,
+}
+
 /// A run's lists, up to the last one read.
 pub struct RunLists {
     /// Every list of the run, the starting list first (also those after the last one read).
@@ -27,7 +36,11 @@ pub struct RunLists {
 impl RunLists {
     /// Reads the lists up to `through` (every list when `None`); a month the run has no list for is
     /// an error naming the run's lists.
-    pub fn read(run: &RunFiles, through: Option<Month>) -> Result<RunLists, ReportError> {
+    pub fn read(
+        run: &RunFiles,
+        through: Option<Month>,
+        columns: Columns,
+    ) -> Result<RunLists, ReportError> {
         const NAME: &str = "lists.parquet";
         let path = run.dir.join(NAME);
         let table = |e: PolarsError| ReportError::Table {
@@ -50,8 +63,11 @@ impl RunLists {
             None => months.len().saturating_sub(1),
         };
         let read = codes.partition_point(|&c| c as usize <= last);
-        let df = run.read_first(NAME, read)?;
-        let mut rows = list_rows(&df).map_err(table)?;
+        let df = match columns {
+            Columns::All => run.read_first(NAME, read)?,
+            Columns::Ratings => run.read_rows(NAME, &["id", "rating", "status"], (0, read))?,
+        };
+        let mut rows = list_rows(&df, columns).map_err(table)?;
         let (ids, mut dense) = intern(&[&raw_ids(&df).map_err(table)?]);
         rows.player = dense.pop().unwrap_or_default();
         rows.starts = (0..=last + 1)
@@ -134,9 +150,13 @@ fn raw_ids(df: &DataFrame) -> PolarsResult<RawIds> {
     ))
 }
 
-/// The table's rows as a run's lists (players still to be numbered).
-fn list_rows(df: &DataFrame) -> PolarsResult<ListRows> {
+/// The table's rows as a run's lists (players still to be numbered); with `Columns::Ratings`, the
+/// columns not read are zero.
+fn list_rows(df: &DataFrame, columns: Columns) -> PolarsResult<ListRows> {
     let ints = |name: &str| -> PolarsResult<Vec<Option<i32>>> {
+        if columns == Columns::Ratings && name != "rating" {
+            return Ok(vec![Some(0); df.height()]);
+        }
         Ok(df.column(name)?.i32()?.iter().collect())
     };
     let floats = |name: &str| -> PolarsResult<Option<Vec<f64>>> {
@@ -151,6 +171,15 @@ fn list_rows(df: &DataFrame) -> PolarsResult<ListRows> {
     let status = df.column("status")?.cast(&DataType::String)?;
     let exact = floats("rating_exact")?;
     let deviation = floats("rd")?;
+    let new = match columns {
+        Columns::All => df
+            .column("new")?
+            .bool()?
+            .iter()
+            .map(|n| n.unwrap_or(false))
+            .collect(),
+        Columns::Ratings => vec![false; df.height()],
+    };
     Ok(ListRows {
         starts: Vec::new(),
         player: Vec::new(),
@@ -173,12 +202,7 @@ fn list_rows(df: &DataFrame) -> PolarsResult<ListRows> {
             .iter()
             .map(|s| s == Some("inactive"))
             .collect(),
-        new: df
-            .column("new")?
-            .bool()?
-            .iter()
-            .map(|n| n.unwrap_or(false))
-            .collect(),
+        new,
         change: ints("change")?,
         with_exact: exact.is_some(),
         with_deviation: deviation.is_some(),

@@ -16,7 +16,7 @@ use crate::plot::{by_date, LineChart, Picture, Series};
 use super::crosstable::Format;
 use super::game_source::month_column;
 use super::run_files::{ReportError, RunFiles};
-use super::run_lists::RunLists;
+use super::run_lists::{Columns, RunLists};
 use super::TextTable;
 use crate::numbers::{round_to, thousands};
 use crate::output::pretty_json;
@@ -121,7 +121,7 @@ impl Drift {
         by: BandBy,
     ) -> Result<Drift, ReportError> {
         let run = RunFiles::open(run_dir)?;
-        let lists = RunLists::read(&run, None)?;
+        let lists = RunLists::read(&run, None, Columns::Ratings)?;
         let PlayerIds::Numbers(ids) = &lists.ids else {
             return Err(ReportError::NotFound(format!(
                 "{}: player ids are not numbers, so they cannot be a generated world's",

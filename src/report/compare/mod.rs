@@ -16,7 +16,7 @@ use crate::plot::{categorical, Density, LineChart, Picture, Series};
 
 use super::crosstable::Format;
 use super::run_files::{ReportError, RunFiles};
-use super::run_lists::RunLists;
+use super::run_lists::{Columns, RunLists};
 use super::TextTable;
 use crate::numbers::{round_to, thousands};
 use crate::output::pretty_json;
@@ -126,7 +126,7 @@ fn file_name(path: &Path) -> String {
 
 fn load_run_list(dir: &Path, month: Option<Month>) -> Result<List, ReportError> {
     let run = RunFiles::open(dir)?;
-    let lists = RunLists::read(&run, month)?;
+    let lists = RunLists::read(&run, month, Columns::Ratings)?;
     if lists.is_empty() {
         return Err(ReportError::NotFound(format!(
             "{}: the run has no lists",

@@ -7,7 +7,7 @@ use crate::model::{IdMap, Month, PlayerIds};
 use crate::plot::{categorical, LineChart, Picture, Series};
 
 use super::super::run_files::{ReportError, RunFiles};
-use super::super::run_lists::RunLists;
+use super::super::run_lists::{Columns, RunLists};
 use super::super::TextTable;
 use super::Format;
 use crate::numbers::round_to;
@@ -62,7 +62,7 @@ impl Keys {
 
 fn read_changes(dir: &Path, keys: &mut Keys) -> Result<RunChanges, ReportError> {
     let run = RunFiles::open(dir)?;
-    let lists = RunLists::read(&run, None)?;
+    let lists = RunLists::read(&run, None, Columns::Ratings)?;
     let key: Vec<u32> = (0..lists.ids.len() as u32)
         .map(|p| keys.key(&lists.ids, p))
         .collect();
