@@ -9,7 +9,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use crate::model::{Day, Games, HalfPoints, Month, EVENT_NONE};
+use crate::model::{Day, EventType, Games, HalfPoints, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
 use super::error::IngestError;
@@ -42,16 +42,26 @@ pub fn read(
     partition: Option<Month>,
     skips: &mut Skips,
 ) -> Result<Option<RawGames>, IngestError> {
+    read_in_slices(path, partition, skips, SLICE_ROWS)
+}
+
+/// Rows per slice read.
+const SLICE_ROWS: usize = 1 << 20;
+
+/// `read`, `slice_rows` rows at a time, so that polars' frame holds one slice and not the whole
+/// file.
+fn read_in_slices(
+    path: &Path,
+    partition: Option<Month>,
+    skips: &mut Skips,
+    slice_rows: usize,
+) -> Result<Option<RawGames>, IngestError> {
     let file = path.display().to_string();
     let bytes = read_bytes(path)?;
     let checksum = sha256(&bytes);
-    let Ok(df) = ParquetReader::new(std::io::Cursor::new(bytes)).finish() else {
+    let Ok(rows) = ParquetReader::new(std::io::Cursor::new(&bytes[..])).num_rows() else {
         return Ok(None);
     };
-    let Some(columns) = typed_columns(&df, partition.is_some()) else {
-        return Ok(None);
-    };
-    let n = df.height();
     let mut out = RawGames {
         games: Games {
             source: file.clone(),
@@ -59,120 +69,167 @@ pub fn read(
             event_names: vec![String::new()],
             ..Games::default()
         },
-        white: RawIds::Numbers(Vec::with_capacity(n)),
-        black: RawIds::Numbers(Vec::with_capacity(n)),
+        white: RawIds::Numbers(Vec::with_capacity(rows)),
+        black: RawIds::Numbers(Vec::with_capacity(rows)),
         format: GameFormat::Canonical,
         sha256: checksum,
         pgn: None,
     };
-    let (events, event_ids) = event_ids(columns.event.as_ref());
-    let starts = Cells::read(columns.event_start.as_ref(), &file, event_start)?;
-    let types = Cells::read(columns.event_type.as_ref(), &file, parse_event_type)?;
-    let g = &mut out.games;
-    for i in 0..n {
-        let row = (i + 1) as u32;
-        let problem = |column: &str, problem: String| IngestError::Row {
-            file: file.clone(),
-            place: format!("row {row}"),
-            column: column.into(),
-            problem,
+    let mut events = EventNumbers::default();
+    for offset in (0..rows.max(1)).step_by(slice_rows) {
+        let Ok(df) = ParquetReader::new(std::io::Cursor::new(&bytes[..]))
+            .with_slice(Some((offset, slice_rows)))
+            .finish()
+        else {
+            return Ok(None);
         };
-        let parsed: Result<(), IngestError> = (|| {
-            let period = columns.period.as_ref().and_then(|p| p[i]);
-            if let Some((own, partition)) = period.zip(partition).filter(|(o, p)| o != p) {
-                return Err(problem("period", partition_mismatch(own, partition)));
-            }
-            if period.or(partition).is_none() {
-                return Err(problem(
-                    "period",
-                    "empty: every game needs its period (YYYY-MM) or its date (YYYY-MM-DD)".into(),
-                ));
-            }
-            let (Some(w), Some(b)) = (columns.white[i], columns.black[i]) else {
-                let column = if columns.white[i].is_none() {
-                    "white"
-                } else {
-                    "black"
-                };
-                return Err(problem(column, "empty: expected a player id".into()));
+        let Some(columns) = typed_columns(&df, partition.is_some()) else {
+            return Ok(None);
+        };
+        let slice = Slice {
+            events: events.rows(columns.event.as_ref()),
+            starts: Cells::read(columns.event_start.as_ref(), &file, event_start)?,
+            types: Cells::read(columns.event_type.as_ref(), &file, parse_event_type)?,
+            columns,
+            offset,
+            rows: df.height(),
+        };
+        slice.add_to(&mut out, partition, skips)?;
+    }
+    sort_event_names(&mut out.games, events.names());
+    Ok(Some(out))
+}
+
+/// One slice of the file's rows, its columns read.
+struct Slice {
+    columns: Columns,
+    events: Vec<u32>,
+    starts: Cells<Option<Day>>,
+    types: Cells<EventType>,
+    /// Rows before it in the file.
+    offset: usize,
+    rows: usize,
+}
+
+impl Slice {
+    /// Checks each row and adds it to `out` (or counts it skipped).
+    fn add_to(
+        &self,
+        out: &mut RawGames,
+        partition: Option<Month>,
+        skips: &mut Skips,
+    ) -> Result<(), IngestError> {
+        let columns = &self.columns;
+        let file = out.games.source.clone();
+        let g = &mut out.games;
+        for i in 0..self.rows {
+            let row = (self.offset + i + 1) as u32;
+            let problem = |column: &str, problem: String| IngestError::Row {
+                file: file.clone(),
+                place: format!("row {row}"),
+                column: column.into(),
+                problem,
             };
-            if w == b {
-                return Err(problem("black", format!("player {w} cannot play himself")));
-            }
-            Ok(())
-        })();
-        if skips.check(parsed)?.is_none() {
-            continue;
-        }
-        let score = match columns.score[i] {
-            Some(s) if s == 0.0 || s == 0.5 || s == 1.0 => (s * 2.0) as HalfPoints,
-            other => {
-                let e = problem(
-                    "score",
-                    format!(
-                        "expected White's score, one of 1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½; got {:?}",
-                        other.map_or(String::new(), |s| s.to_string())
-                    ),
-                );
-                skips.check::<()>(Err(e))?;
+            let parsed: Result<(), IngestError> = (|| {
+                let period = columns.period.as_ref().and_then(|p| p[i]);
+                if let Some((own, partition)) = period.zip(partition).filter(|(o, p)| o != p) {
+                    return Err(problem("period", partition_mismatch(own, partition)));
+                }
+                if period.or(partition).is_none() {
+                    return Err(problem(
+                        "period",
+                        "empty: every game needs its period (YYYY-MM) or its date (YYYY-MM-DD)"
+                            .into(),
+                    ));
+                }
+                let (Some(w), Some(b)) = (columns.white[i], columns.black[i]) else {
+                    let column = if columns.white[i].is_none() {
+                        "white"
+                    } else {
+                        "black"
+                    };
+                    return Err(problem(column, "empty: expected a player id".into()));
+                };
+                if w == b {
+                    return Err(problem("black", format!("player {w} cannot play himself")));
+                }
+                Ok(())
+            })();
+            if skips.check(parsed)?.is_none() {
                 continue;
             }
-        };
-        let ratings = match &columns.ratings {
-            Some((w, b)) => {
-                let bad = [(w[i], "white_rating"), (b[i], "black_rating")]
-                    .into_iter()
-                    .find(|(r, _)| r.is_some_and(|r| !(0..=4000).contains(&r)));
-                if let Some((r, column)) = bad {
+            let score = match columns.score[i] {
+                Some(s) if s == 0.0 || s == 0.5 || s == 1.0 => (s * 2.0) as HalfPoints,
+                other => {
                     let e = problem(
-                        column,
+                        "score",
                         format!(
-                            "expected a rating from 0 to 4000 or nothing, got \"{}\"",
-                            r.unwrap_or(0)
+                            "expected White's score, one of 1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½; got {:?}",
+                            other.map_or(String::new(), |s| s.to_string())
                         ),
                     );
                     skips.check::<()>(Err(e))?;
                     continue;
                 }
-                Some((w[i], b[i]))
+            };
+            let ratings = match &columns.ratings {
+                Some((w, b)) => {
+                    let bad = [(w[i], "white_rating"), (b[i], "black_rating")]
+                        .into_iter()
+                        .find(|(r, _)| r.is_some_and(|r| !(0..=4000).contains(&r)));
+                    if let Some((r, column)) = bad {
+                        let e = problem(
+                            column,
+                            format!(
+                                "expected a rating from 0 to 4000 or nothing, got \"{}\"",
+                                r.unwrap_or(0)
+                            ),
+                        );
+                        skips.check::<()>(Err(e))?;
+                        continue;
+                    }
+                    Some((w[i], b[i]))
+                }
+                None => None,
+            };
+            let start = match self.starts.get(i) {
+                Some(Err(expected)) => {
+                    skips.check::<()>(Err(problem("event_start", expected.clone())))?;
+                    continue;
+                }
+                Some(Ok(day)) => *day,
+                None => None,
+            };
+            let event_type = match self.types.get(i) {
+                Some(Err(expected)) => {
+                    skips.check::<()>(Err(problem("event_type", expected.clone())))?;
+                    continue;
+                }
+                Some(Ok(t)) => Some(*t),
+                None => None,
+            };
+            g.period
+                .push(columns.period.as_ref().and_then(|p| p[i]).or(partition));
+            g.date.push(None);
+            g.event
+                .push(self.events.get(i).copied().unwrap_or(EVENT_NONE));
+            g.event_start.push(start);
+            g.event_type.extend(event_type);
+            g.score.push(score);
+            if let Some((w, b)) = ratings {
+                g.white_rating.push(w);
+                g.black_rating.push(b);
             }
-            None => None,
-        };
-        let start = match starts.get(i) {
-            Some(Err(expected)) => {
-                skips.check::<()>(Err(problem("event_start", expected.clone())))?;
-                continue;
+            g.source_row.push(row);
+            if let (RawIds::Numbers(white), RawIds::Numbers(black)) =
+                (&mut out.white, &mut out.black)
+            {
+                white.push(columns.white[i].unwrap_or(0) as u64);
+                black.push(columns.black[i].unwrap_or(0) as u64);
             }
-            Some(Ok(day)) => *day,
-            None => None,
-        };
-        let event_type = match types.get(i) {
-            Some(Err(expected)) => {
-                skips.check::<()>(Err(problem("event_type", expected.clone())))?;
-                continue;
-            }
-            Some(Ok(t)) => Some(*t),
-            None => None,
-        };
-        g.period
-            .push(columns.period.as_ref().and_then(|p| p[i]).or(partition));
-        g.date.push(None);
-        g.event.push(events.get(i).copied().unwrap_or(EVENT_NONE));
-        g.event_start.push(start);
-        g.event_type.extend(event_type);
-        g.score.push(score);
-        if let Some((w, b)) = ratings {
-            g.white_rating.push(w);
-            g.black_rating.push(b);
         }
-        g.source_row.push(row);
-        if let (RawIds::Numbers(white), RawIds::Numbers(black)) = (&mut out.white, &mut out.black) {
-            white.push(columns.white[i].unwrap_or(0) as u64);
-            black.push(columns.black[i].unwrap_or(0) as u64);
-        }
+        Ok(())
     }
-    sort_event_names(&mut out.games, event_ids);
-    Ok(Some(out))
 }
 
 /// The canonical columns, if each has a type read here: period as Enum or text, ids as integers,
@@ -240,48 +297,64 @@ fn typed_columns(df: &DataFrame, partitioned: bool) -> Option<Columns> {
     })
 }
 
-/// Each row's event number (1, 2, … in order of first appearance; [`EVENT_NONE`] without one)
-/// and the names, each distinct value made into a string once.
-fn event_ids(column: Option<&Column>) -> (Vec<u32>, HashMap<String, u32>) {
-    // Numbered events (as the generator writes them) are told apart by number, and only the
-    // distinct numbers become names.
-    if let Some(numbers) = column
-        .filter(|c| c.dtype().is_integer())
-        .and_then(|c| c.cast(&DataType::Int64).ok())
-    {
-        if let Ok(numbers) = numbers.i64() {
-            return numbered(numbers.iter());
-        }
-    }
-    let Some(text) = column.and_then(|c| c.cast(&DataType::String).ok()) else {
-        return (Vec::new(), HashMap::new());
-    };
-    let Ok(text) = text.str() else {
-        return (Vec::new(), HashMap::new());
-    };
-    numbered(
-        text.iter()
-            .map(|v| v.map(str::trim).filter(|v| !v.is_empty())),
-    )
+/// Events numbered 1, 2, … in order of first appearance through the whole file ([`EVENT_NONE`]
+/// without one), each distinct value made into a name once.
+#[derive(Default)]
+struct EventNumbers {
+    /// Numbered events (as the generator writes them), told apart by number.
+    numbers: IdMap<i64, u32>,
+    text: HashMap<String, u32>,
 }
 
-/// Each value's number, 1, 2, … in order of first appearance ([`EVENT_NONE`] for none), and each
-/// distinct value's name.
-fn numbered<K: std::hash::Hash + Eq + ToString>(
-    values: impl Iterator<Item = Option<K>>,
-) -> (Vec<u32>, HashMap<String, u32>) {
-    let mut ids: IdMap<K, u32> = IdMap::default();
-    let rows = values
-        .map(|v| match v {
-            Some(v) => {
-                let next = ids.len() as u32 + 1;
-                *ids.entry(v).or_insert(next)
+impl EventNumbers {
+    fn next(&self) -> u32 {
+        (self.numbers.len() + self.text.len()) as u32 + 1
+    }
+
+    /// Each row's event number.
+    fn rows(&mut self, column: Option<&Column>) -> Vec<u32> {
+        if let Some(numbers) = column
+            .filter(|c| c.dtype().is_integer())
+            .and_then(|c| c.cast(&DataType::Int64).ok())
+        {
+            if let Ok(numbers) = numbers.i64() {
+                return numbers
+                    .iter()
+                    .map(|v| match v {
+                        Some(v) => {
+                            let next = self.next();
+                            *self.numbers.entry(v).or_insert(next)
+                        }
+                        None => EVENT_NONE,
+                    })
+                    .collect();
             }
-            None => EVENT_NONE,
-        })
-        .collect();
-    let names = ids.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-    (rows, names)
+        }
+        let Some(text) = column.and_then(|c| c.cast(&DataType::String).ok()) else {
+            return Vec::new();
+        };
+        let Ok(text) = text.str() else {
+            return Vec::new();
+        };
+        text.iter()
+            .map(|v| match v.map(str::trim).filter(|v| !v.is_empty()) {
+                Some(v) => {
+                    let next = self.next();
+                    match self.text.get(v) {
+                        Some(&id) => id,
+                        None => *self.text.entry(v.to_string()).or_insert(next),
+                    }
+                }
+                None => EVENT_NONE,
+            })
+            .collect()
+    }
+
+    /// Each distinct event's name and number.
+    fn names(self) -> HashMap<String, u32> {
+        let numbers = self.numbers.into_iter().map(|(k, v)| (k.to_string(), v));
+        self.text.into_iter().chain(numbers).collect()
+    }
 }
 
 /// A column's cells parsed by `parse` (which says what is wrong with a text it cannot read), each
@@ -479,6 +552,48 @@ mod tests {
         assert_eq!(g.event_names, vec!["".to_string(), "0".into(), "1".into()]);
         assert_eq!(g.event, vec![1, 2, 1]);
         assert!(matches!(&raw.white, RawIds::Numbers(v) if v == &vec![100, 101, 102]));
+    }
+
+    /// Read two rows at a time, a file gives the same games (events numbered through the whole
+    /// file), and a bad row is named by its place in the file.
+    #[test]
+    fn slices_read_as_the_whole_file() {
+        let starts = ["2019-02-01", "", "2019-02-10", "2019-02-11", "2019-02-12"];
+        let mut df = games(&[1.0, 0.5, 0.0, 1.0, 0.5], &starts);
+        df.with_column(Column::new("event".into(), [5i64, 7, 9, 5, 11]))
+            .unwrap();
+        let path = write("slices", df);
+        let whole = read(&path, None, &mut Skips::new(false)).unwrap().unwrap();
+        let sliced = read_in_slices(&path, None, &mut Skips::new(false), 2)
+            .unwrap()
+            .unwrap();
+        let (a, b) = (&whole.games, &sliced.games);
+        assert_eq!(
+            (
+                &a.score,
+                &a.event,
+                &a.event_names,
+                &a.event_start,
+                &a.source_row
+            ),
+            (
+                &b.score,
+                &b.event,
+                &b.event_names,
+                &b.event_start,
+                &b.source_row
+            )
+        );
+        assert_eq!(
+            (&b.source_row, &b.event),
+            (&vec![1, 2, 3, 4, 5], &vec![2, 3, 4, 2, 1])
+        );
+        assert_eq!(whole.white.as_text(), sliced.white.as_text());
+        let path = write("slices-bad", games(&[1.0, 0.5, 0.0, 1.0, 0.7], &starts));
+        let Err(e) = read_in_slices(&path, None, &mut Skips::new(false), 2) else {
+            panic!("a bad score was read");
+        };
+        assert!(e.to_string().contains("row 5, column score"), "{e}");
     }
 
     #[test]
