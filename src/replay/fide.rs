@@ -261,9 +261,11 @@ impl RatedGames {
 }
 
 /// Publishes lists: K and inactivity for every rated player shown (reference §3.2, §7). A list
-/// holds the players whose row may have changed: on most lists those who played, were rated or
-/// left, and those whose last rated game makes them inactive now; every listed player on a list
-/// where K may change for anyone (a new year for the junior rule, other K rules, a one-off event).
+/// holds the players whose row may have changed: those who played, were rated or left, those whose
+/// K changed (recomputed for everyone under other K rules or after a one-off event, for those with
+/// a birth year at a new year, else for those who played), and those whose last rated game makes
+/// them inactive now; every listed player only on the first list, after a one-off event or under
+/// other inactivity rules.
 struct Publisher {
     /// Rated games this period, and first ratings this period.
     period_games: Vec<u32>,

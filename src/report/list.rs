@@ -36,12 +36,7 @@ impl WholeList {
     pub fn read(dir: &Path, month: Option<Month>) -> Result<WholeList, ReportError> {
         let run = RunFiles::open(dir)?;
         let lists = RunLists::read(&run, month, Columns::All)?;
-        let Some(t) = lists.len().checked_sub(1) else {
-            return Err(ReportError::NotFound(format!(
-                "{}: the run has no lists",
-                dir.display()
-            )));
-        };
+        let t = lists.len() - 1;
         let mut rows = ListRows::default();
         lists.last().whole(&mut rows);
         Ok(WholeList {

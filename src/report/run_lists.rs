@@ -1,6 +1,6 @@
 //! A run's `lists.parquet` read back as its lists. The table holds the starting list whole, then
 //! each list's changed rows (a row with an empty rating: the player left the list); a player's
-//! row stays in force until their next one (README, "What a run writes"). Every report that reads
+//! row stays in force until their next one (README, "What you get"). Every report that reads
 //! lists goes through here, so that each sees whole lists. Runs written before this layout held
 //! every list whole (`summary.json` says which), and read the same.
 
@@ -34,8 +34,8 @@ pub struct RunLists {
 }
 
 impl RunLists {
-    /// Reads the lists up to `through` (every list when `None`); a month the run has no list for is
-    /// an error naming the run's lists.
+    /// Reads the lists up to `through` (every list when `None`; at least the starting list); a
+    /// month the run has no list for is an error naming the run's lists.
     pub fn read(
         run: &RunFiles,
         through: Option<Month>,
@@ -54,6 +54,12 @@ impl RunLists {
                 path: path.clone(),
                 message: "the lists are not in month order, as a run writes them".into(),
             });
+        }
+        if months.is_empty() {
+            return Err(ReportError::NotFound(format!(
+                "{}: the run has no lists",
+                run.dir.display()
+            )));
         }
         let last = match through {
             Some(month) => months

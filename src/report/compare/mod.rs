@@ -127,12 +127,6 @@ fn file_name(path: &Path) -> String {
 fn load_run_list(dir: &Path, month: Option<Month>) -> Result<List, ReportError> {
     let run = RunFiles::open(dir)?;
     let lists = RunLists::read(&run, month, Columns::Ratings)?;
-    if lists.is_empty() {
-        return Err(ReportError::NotFound(format!(
-            "{}: the run has no lists",
-            dir.display()
-        )));
-    }
     let month = lists.months[lists.len() - 1];
     let list = lists.last();
     let players: Vec<u32> = list.players().collect();
