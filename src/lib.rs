@@ -14,14 +14,15 @@
 //! let request = ReplayRequest { scenario: "tests/fixtures/scenario-2019.toml".into(), ..Default::default() };
 //! let (scenario, files) = prepare(&request)?;
 //! let (inputs, _report) = elosim::ingest::read_inputs(&files, false)?;
-//! // Every list is handed to a sink as it is published; `Collect` keeps them all.
+//! // Every list is handed to a sink as it is published (after the starting list, only the rows
+//! // that changed); `Collect` keeps them all.
 //! let mut lists = elosim::replay::Collect::default();
 //! let run = elosim::replay::run(&scenario, &inputs, &mut lists, &|_done, _total| {})?;
 //!
 //! // Player 101: +0.36 +0.14 +0.08 −0.50 = +0.08 × K 20 = +1.60 → 2100 + 2 on the March list.
 //! let march = run.lists.iter().position(|m| m.to_string() == "2019-03").unwrap();
 //! let player = inputs.players.find("101").unwrap();
-//! let rows = &lists.rows;
+//! let rows = lists.whole_lists();
 //! let row = (rows.starts[march]..rows.starts[march + 1]).find(|&r| rows.player[r] == player).unwrap();
 //! assert_eq!(rows.rating[row], 2102);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
