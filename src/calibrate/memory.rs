@@ -249,6 +249,10 @@ impl Collected {
 impl Sink for Collected {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
         let month = list.month();
+        if list.t == 0 {
+            // A new replay (the next seed's world): its lists start from its own starting list.
+            self.current = CurrentList::default();
+        }
         self.current.apply(list.t, list.rows, 0..list.rows.len());
         let counted = |t: &Option<CountTarget>| {
             t.as_ref()

@@ -271,6 +271,17 @@ fn calibrate_writes_a_fitted_world_that_generates() {
         "{evaluated}"
     );
     assert!(evaluated.contains("list 2003-04: "), "{evaluated}");
+    // Each seed's world is replayed from its own starting list, whatever came before it.
+    let objective = |seeds: &str| {
+        let shown = succeeds(&["calibrate", &config, "--evaluate", "--seeds", seeds]);
+        let at = shown.find("objective").expect("an objective");
+        shown[at..]
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("")
+            .to_string()
+    };
+    assert_eq!(objective("3,4"), objective("4,3"));
     let (a, b) = (dir.join("a"), dir.join("b"));
     for out in [&a, &b] {
         let shown = succeeds(&[
