@@ -338,13 +338,14 @@ impl EventNumbers {
         };
         text.iter()
             .map(|v| match v.map(str::trim).filter(|v| !v.is_empty()) {
-                Some(v) => {
-                    let next = self.next();
-                    match self.text.get(v) {
-                        Some(&id) => id,
-                        None => *self.text.entry(v.to_string()).or_insert(next),
+                Some(v) => match self.text.get(v) {
+                    Some(&id) => id,
+                    None => {
+                        let id = self.next();
+                        self.text.insert(v.to_string(), id);
+                        id
                     }
-                }
+                },
                 None => EVENT_NONE,
             })
             .collect()

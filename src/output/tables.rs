@@ -151,6 +151,9 @@ fn day_column(name: &str, days: &[Day]) -> Column {
         .into()
 }
 
+/// The `status` column's values: a list's `inactive` flag as an index.
+pub const STATUS: [&str; 2] = ["active", "inactive"];
+
 /// One list's rows (its changes) as a frame; `months` are the run's lists, the categories of
 /// `month`.
 pub(super) fn list_frame(
@@ -175,7 +178,7 @@ pub(super) fn list_frame(
         int_column("total_games", rows.total_games.iter().map(|&g| g as i32)),
         enum_column(
             "status",
-            &["active", "inactive"],
+            &STATUS,
             rows.inactive.iter().map(|&i| usize::from(i)),
         )?,
         bool_column("new", rows.new.iter().copied()),

@@ -183,19 +183,10 @@ impl Histogram {
                 let mut total = vec!["all".to_string()];
                 total.extend(self.lists.iter().map(|(_, _, t)| thousands(*t)));
                 table.push(total);
-                let text = table.render(&[0]);
                 if format == Format::Text {
-                    return format!("{title}\n\n{text}");
+                    return format!("{title}\n\n{}", table.render(&[0]));
                 }
-                let mut out = format!("**{title}**\n\n");
-                for (i, line) in text.lines().enumerate() {
-                    let cells: Vec<&str> = line.split_whitespace().collect();
-                    out.push_str(&format!("| {} |\n", cells.join(" | ")));
-                    if i == 0 {
-                        out.push_str(&format!("|{}\n", "---:|".repeat(cells.len())));
-                    }
-                }
-                out
+                format!("**{title}**\n\n{}", table.markdown(&[]))
             }
         }
     }

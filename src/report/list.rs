@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::model::{Month, PlayerIds};
 use crate::numbers::thousands;
-use crate::output::tables::{csv_field, write_list_parquet};
+use crate::output::tables::{csv_field, write_list_parquet, STATUS};
 use crate::output::{pretty_json, OutputError};
 use crate::replay::ListRows;
 
@@ -159,15 +159,7 @@ impl WholeList {
         if format == Format::Text {
             return format!("{title}\n\n{}", table.render(&[id]));
         }
-        let mut out = format!("**{title}**\n\n");
-        for (i, line) in table.render(&[id]).lines().enumerate() {
-            let cells: Vec<&str> = line.split_whitespace().collect();
-            out.push_str(&format!("| {} |\n", cells.join(" | ")));
-            if i == 0 {
-                out.push_str(&format!("|{}\n", "---|".repeat(cells.len())));
-            }
-        }
-        out
+        format!("**{title}**\n\n{}", table.markdown(&[id]))
     }
 
     fn row_json(&self, i: usize) -> RowJson {
@@ -192,11 +184,7 @@ impl WholeList {
 }
 
 fn status(inactive: bool) -> &'static str {
-    if inactive {
-        "inactive"
-    } else {
-        "active"
-    }
+    STATUS[usize::from(inactive)]
 }
 
 #[derive(Serialize)]

@@ -8,6 +8,7 @@ use polars::prelude::*;
 
 use crate::ingest::{intern, month_codes, RawIds};
 use crate::model::{Month, PlayerIds};
+use crate::output::tables::STATUS;
 use crate::replay::{CurrentList, ListRows};
 
 use super::run_files::{ReportError, RunFiles};
@@ -203,11 +204,7 @@ fn list_rows(df: &DataFrame, columns: Columns) -> PolarsResult<ListRows> {
             .iter()
             .map(|g| g.unwrap_or(0).max(0) as u32)
             .collect(),
-        inactive: status
-            .str()?
-            .iter()
-            .map(|s| s == Some("inactive"))
-            .collect(),
+        inactive: status.str()?.iter().map(|s| s == Some(STATUS[1])).collect(),
         new,
         change: ints("change")?,
         with_exact: exact.is_some(),

@@ -47,9 +47,38 @@ impl TextTable {
     }
 }
 
+impl TextTable {
+    /// The table in Markdown, its first row the header; columns in `left` aligned left, the
+    /// others right. Cells are taken as they are (a cell may hold spaces).
+    pub fn markdown(&self, left: &[usize]) -> String {
+        let mut out = String::new();
+        for (i, row) in self.rows.iter().enumerate() {
+            out.push_str(&format!("| {} |\n", row.join(" | ")));
+            if i == 0 {
+                let rule: String = (0..row.len())
+                    .map(|c| if left.contains(&c) { "---|" } else { "---:|" })
+                    .collect();
+                out.push_str(&format!("|{rule}\n"));
+            }
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_keeps_cells_with_spaces() {
+        let mut t = TextTable::default();
+        t.push(vec!["id".into(), "rating".into()]);
+        t.push(vec!["van Dijk".into(), "2100".into()]);
+        assert_eq!(
+            t.markdown(&[0]),
+            "| id | rating |\n|---|---:|\n| van Dijk | 2100 |\n"
+        );
+    }
 
     #[test]
     fn columns_align() {
