@@ -88,7 +88,7 @@ fn read_in_slices(
         };
         let slice = Slice {
             events: events.rows(columns.event.as_ref()),
-            starts: Cells::read(columns.event_start.as_ref(), &file, event_start)?,
+            starts: Cells::read_starts(columns.event_start.as_ref(), &file)?,
             types: Cells::read(columns.event_type.as_ref(), &file, parse_event_type)?,
             columns,
             offset,
@@ -410,6 +410,29 @@ impl<T> Cells<T> {
     }
 }
 
+impl Cells<Option<Day>> {
+    /// The events' starts: a Parquet date column (as elosim writes it) through its days, each
+    /// distinct day once, with no text in between; other columns as [`Cells::read`] reads them.
+    fn read_starts(column: Option<&Column>, file: &str) -> Result<Self, IngestError> {
+        let Some(days) = column.and_then(|c| c.as_materialized_series().date().ok()) else {
+            return Cells::read(column, file, event_start);
+        };
+        let mut cells = Cells {
+            codes: Vec::with_capacity(days.len()),
+            values: Vec::new(),
+        };
+        let mut seen: IdMap<Option<i32>, u32> = IdMap::default();
+        for day in days.physical().iter() {
+            let code = *seen.entry(day).or_insert_with(|| {
+                cells.values.push(Ok(day.map(Day)));
+                cells.values.len() as u32 - 1
+            });
+            cells.codes.push(code);
+        }
+        Ok(cells)
+    }
+}
+
 /// An Enum column's categories, and each row's code into them (`None` for a null).
 type EnumCodes<'a> = (Vec<&'a str>, Vec<Option<u32>>);
 
@@ -553,6 +576,44 @@ mod tests {
         assert_eq!(g.event_names, vec!["".to_string(), "0".into(), "1".into()]);
         assert_eq!(g.event, vec![1, 2, 1]);
         assert!(matches!(&raw.white, RawIds::Numbers(v) if v == &vec![100, 101, 102]));
+    }
+
+    /// Starts as a Parquet date (as a run and a world write them) and events as a Categorical
+    /// give the same games as their text.
+    #[test]
+    fn dates_and_categorical_events_read_as_their_text() {
+        let starts = ["2019-02-01", "", "2019-02-10"];
+        let text = games(&[1.0, 0.5, 0.0], &starts);
+        let mut typed = text.clone();
+        let days = starts.iter().map(|s| Day::parse(s).map(|d| d.0));
+        let days = Int32Chunked::from_iter_options("event_start".into(), days).into_date();
+        typed.with_column(days.into_column()).unwrap();
+        let events = text
+            .column("event")
+            .unwrap()
+            .cast(&DataType::String)
+            .unwrap();
+        let events = events
+            .cast(&DataType::from_categories(Categories::global()))
+            .unwrap();
+        typed.with_column(events).unwrap();
+        assert_eq!(
+            typed.column("event_start").unwrap().dtype(),
+            &DataType::Date
+        );
+        let read = |name, df| {
+            read(&write(name, df), None, &mut Skips::new(false))
+                .unwrap()
+                .expect("the typed path")
+                .games
+        };
+        let (a, b) = (read("as-text", text), read("as-types", typed));
+        assert_eq!(b.event_start[1], None);
+        assert_eq!(b.event_start[2], Day::parse("2019-02-10"));
+        assert_eq!(
+            (&a.event_start, &a.event, &a.event_names),
+            (&b.event_start, &b.event, &b.event_names)
+        );
     }
 
     /// Read two rows at a time, a file gives the same games (events numbered through the whole

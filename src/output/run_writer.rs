@@ -51,6 +51,8 @@ pub struct RunWriter<'a> {
     csv: Option<(CurrentList, ListRows)>,
     /// The run's list months, the categories of the month columns; set at the starting list.
     months: Vec<String>,
+    /// The type of `games.parquet`'s `event` column, held for the run (`tables::event_dtype`).
+    event_dtype: DataType,
 }
 
 /// One Parquet table: frames gathered up to a row group, then handed through a short queue to a
@@ -181,6 +183,7 @@ impl<'a> RunWriter<'a> {
                 .csv
                 .then(|| (CurrentList::new(players.len()), ListRows::default())),
             months: Vec::new(),
+            event_dtype: tables::event_dtype(),
         })
     }
 
@@ -193,8 +196,14 @@ impl<'a> RunWriter<'a> {
             .map_err(table_error(&self.lists.path))?;
         self.lists.add(rows)?;
         if !list.games.is_empty() {
-            let games = tables::games_frame(self.players, list.input, list.games, &months)
-                .map_err(table_error(&self.games.path))?;
+            let games = tables::games_frame(
+                self.players,
+                list.input,
+                list.games,
+                &months,
+                &self.event_dtype,
+            )
+            .map_err(table_error(&self.games.path))?;
             self.games.add(games)?;
         }
         if !list.periods.is_empty() || list.t == 0 {
@@ -229,6 +238,7 @@ impl<'a> RunWriter<'a> {
                 &Games::default(),
                 &RatedGames::default(),
                 &months,
+                &self.event_dtype,
             )
             .map_err(table_error(&self.games.path))?;
             self.games.add(empty)?;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use crate::model::{Day, Games, IdMap, PlayerIds, PlayerInfo};
+use crate::model::{Day, Games, IdMap, PlayerIds, PlayerInfo, EVENT_NONE};
 use crate::replay::{ListRows, PeriodOutcome, PeriodRecords, RatedGames};
 
 use super::OutputError;
@@ -140,15 +140,54 @@ impl Batched {
     }
 }
 
-/// Days as `YYYY-MM-DD` text, each distinct day formatted once (a list's games share few).
-fn day_column(name: &str, days: &[Day]) -> Column {
-    let mut text: IdMap<Day, String> = IdMap::default();
-    for &d in days {
-        text.entry(d).or_insert_with(|| d.to_string());
-    }
-    StringChunked::from_iter_values(name.into(), days.iter().map(|d| text[d].as_str()))
+/// Days as a Parquet date column (`Day` counts days from 1970-01-01, as Parquet's dates do).
+pub(super) fn date_column(name: &str, days: impl Iterator<Item = Option<Day>>) -> Column {
+    Int32Chunked::from_iter_options(name.into(), days.map(|d| d.map(|d| d.0)))
+        .into_date()
         .into_series()
         .into()
+}
+
+/// The `event` column's type: a Categorical of polars' global categories. The run's writer holds
+/// it for the whole run, which keeps the mapping of names to categories alive between lists.
+pub(super) fn event_dtype() -> DataType {
+    DataType::from_categories(Categories::global())
+}
+
+/// The events of a list's games as a Categorical of `dtype` ([`event_dtype`]): each distinct event
+/// of the list is put in the mapping once and the rows are written through its category, so that
+/// the writer neither builds nor hashes a string per row (it keeps, per row group, the categories
+/// used); [`EVENT_NONE`] is null.
+fn event_column(
+    name: &str,
+    dtype: &DataType,
+    names: &[String],
+    events: impl Iterator<Item = u32>,
+) -> PolarsResult<Column> {
+    let DataType::Categorical(_, mapping) = dtype else {
+        polars_bail!(ComputeError: "the event column's type is not a Categorical")
+    };
+    let mut categories: IdMap<u32, u32> = IdMap::default();
+    let mut codes = Vec::new();
+    for e in events {
+        codes.push(match e {
+            EVENT_NONE => None,
+            e => Some(match categories.get(&e) {
+                Some(&c) => c,
+                None => {
+                    let c = mapping.insert_cat(&names[e as usize])?;
+                    categories.insert(e, c);
+                    c
+                }
+            }),
+        });
+    }
+    let codes = UInt32Chunked::from_iter_options(name.into(), codes.into_iter());
+    Ok(
+        CategoricalChunked::<Categorical32Type>::from_cats_and_dtype(codes, dtype.clone())
+            .into_series()
+            .into(),
+    )
 }
 
 /// The `status` column's values: a list's `inactive` flag as an index.
@@ -248,27 +287,26 @@ pub(super) fn periods_frame(
     DataFrame::new(r.len(), columns)
 }
 
-/// One list's rated games as a frame; `g.game` indexes `input`.
+/// One list's rated games as a frame; `g.game` indexes `input`; `event_dtype` is the run's
+/// [`event_dtype`].
 pub(super) fn games_frame(
     players: &PlayerIds,
     input: &Games,
     g: &RatedGames,
     months: &[&str],
+    event_dtype: &DataType,
 ) -> PolarsResult<DataFrame> {
     let index = |i: usize| g.game[i] as usize;
     let rows = 0..g.len();
     let mut columns = vec![
         enum_column("period", months, g.list.iter().map(|&t| t as usize))?,
-        StringChunked::from_iter_options(
-            "event".into(),
-            rows.clone().map(|i| {
-                Some(input.event_names[input.event[index(i)] as usize].as_str())
-                    .filter(|e| !e.is_empty())
-            }),
-        )
-        .into_series()
-        .into(),
-        day_column("event_start", &g.event_start),
+        event_column(
+            "event",
+            event_dtype,
+            &input.event_names,
+            rows.clone().map(|i| input.event[index(i)]),
+        )?,
+        date_column("event_start", g.event_start.iter().copied().map(Some)),
         id_column(
             "white",
             players,

@@ -10,7 +10,7 @@ use crate::generate::world::{MonthBatch, Sex, World, WorldSink};
 use crate::model::{EventType, Month};
 
 use super::atomic::StagedDir;
-use super::tables::{enum_column, int_column, table_error, write_parquet, Batched};
+use super::tables::{date_column, enum_column, int_column, table_error, write_parquet, Batched};
 use super::{pretty_json, OutputError};
 
 /// The open directory of a world being generated.
@@ -79,12 +79,7 @@ impl WorldWriter {
             Int64Chunked::from_iter_values("event".into(), rows.iter().map(|&i| b.event[i] as i64))
                 .into_series()
                 .into(),
-            StringChunked::from_iter_values(
-                "event_start".into(),
-                rows.iter().map(|&i| b.event_start[i].to_string()),
-            )
-            .into_series()
-            .into(),
+            date_column("event_start", rows.iter().map(|&i| Some(b.event_start[i]))),
             enum_column(
                 "event_type",
                 EventType::NAMES,

@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use polars::prelude::*;
+
 use super::common::*;
 
 /// Games read from Parquet: a run's own `games.parquet` holds the canonical columns (period, event,
@@ -24,6 +26,12 @@ fn parquet_games_and_players_files_are_read() {
     ]);
     let again = dir.join("again");
     let games = first.join("games.parquet");
+    // Starts are dates and events a Categorical: no string per row to write or to read back.
+    let df = ParquetReader::new(std::fs::File::open(&games).unwrap())
+        .finish()
+        .unwrap();
+    assert_eq!(df.column("event_start").unwrap().dtype(), &DataType::Date);
+    assert!(df.column("event").unwrap().dtype().is_categorical());
     succeeds(&[
         "replay",
         &scenario,
