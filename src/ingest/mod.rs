@@ -32,7 +32,7 @@ pub use fide_list::{FideEntry, FideLayout, FideList};
 pub use ids::{intern, RawIds};
 pub use lists::{read_list_ratings, ListRatings};
 #[cfg(feature = "full")]
-pub use parquet_games::{month_codes, month_column};
+pub use parquet_games::{enum_codes, month_codes, month_column};
 pub use pgn::{is_pgn, Dates};
 pub use raw::PgnCounts;
 pub use table::{Skips, Table};

@@ -434,10 +434,10 @@ impl Cells<Option<Day>> {
 }
 
 /// An Enum column's categories, and each row's code into them (`None` for a null).
-type EnumCodes<'a> = (Vec<&'a str>, Vec<Option<u32>>);
+pub type EnumCodes<'a> = (Vec<&'a str>, Vec<Option<u32>>);
 
 /// An Enum column's categories and codes; `None` for other columns.
-fn enum_codes(column: &Column) -> PolarsResult<Option<EnumCodes<'_>>> {
+pub fn enum_codes(column: &Column) -> PolarsResult<Option<EnumCodes<'_>>> {
     let DataType::Enum(categories, _) = column.dtype() else {
         return Ok(None);
     };

@@ -6,7 +6,7 @@
 
 use polars::prelude::*;
 
-use crate::ingest::{intern, month_codes, RawIds};
+use crate::ingest::{enum_codes, intern, month_codes, RawIds};
 use crate::model::{Month, PlayerIds};
 use crate::output::tables::STATUS;
 use crate::replay::{CurrentList, ListRows};
@@ -141,10 +141,9 @@ fn raw_ids(df: &DataFrame) -> PolarsResult<RawIds> {
     let column = df.column("id")?;
     if column.dtype() == &DataType::Int64 {
         return Ok(RawIds::Numbers(
-            column
-                .i64()?
-                .iter()
-                .map(|v| v.unwrap_or(0) as u64)
+            values(column.i64()?, 0)
+                .into_iter()
+                .map(|v| v as u64)
                 .collect(),
         ));
     }
@@ -157,56 +156,92 @@ fn raw_ids(df: &DataFrame) -> PolarsResult<RawIds> {
     ))
 }
 
+/// A numeric column's values, a null as `null`, taken array by array: millions of rows, so not
+/// through polars' row iterator.
+fn values<T: PolarsNumericType>(column: &ChunkedArray<T>, null: T::Native) -> Vec<T::Native> {
+    let mut out = Vec::with_capacity(column.len());
+    for array in column.downcast_iter() {
+        match array.validity() {
+            None => out.extend_from_slice(array.values()),
+            Some(valid) => {
+                out.extend(array.values().iter().zip(valid.iter()).map(|(&v, valid)| {
+                    if valid {
+                        v
+                    } else {
+                        null
+                    }
+                }))
+            }
+        }
+    }
+    out
+}
+
+/// Whether each row is inactive: `status` through its Enum's codes as a run writes it (else its
+/// text).
+fn inactive(df: &DataFrame) -> PolarsResult<Vec<bool>> {
+    let status = df.column("status")?;
+    if let Some((categories, codes)) = enum_codes(status)? {
+        let inactive = categories.iter().position(|&c| c == STATUS[1]);
+        return Ok(codes
+            .iter()
+            .map(|&c| c.is_some_and(|c| Some(c as usize) == inactive))
+            .collect());
+    }
+    let text = status.cast(&DataType::String)?;
+    Ok(text.str()?.iter().map(|s| s == Some(STATUS[1])).collect())
+}
+
 /// The table's rows as a run's lists (players still to be numbered); with `Columns::Ratings`, the
 /// columns not read are zero.
 fn list_rows(df: &DataFrame, columns: Columns) -> PolarsResult<ListRows> {
-    let ints = |name: &str| -> PolarsResult<Vec<Option<i32>>> {
-        if columns == Columns::Ratings && name != "rating" {
-            return Ok(vec![Some(0); df.height()]);
+    let n = df.height();
+    let counts = |name: &str| -> PolarsResult<Vec<i32>> {
+        match columns {
+            Columns::Ratings => Ok(vec![0; n]),
+            Columns::All => Ok(values(df.column(name)?.i32()?, 0)),
         }
-        Ok(df.column(name)?.i32()?.iter().collect())
     };
     let floats = |name: &str| -> PolarsResult<Option<Vec<f64>>> {
         match df.column(name) {
-            Ok(c) => Ok(Some(
-                c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)).collect(),
-            )),
+            Ok(c) => Ok(Some(values(c.f64()?, f64::NAN))),
             Err(_) => Ok(None),
         }
     };
-    let rating = ints("rating")?;
-    let status = df.column("status")?.cast(&DataType::String)?;
+    let rating = df.column("rating")?.i32()?;
     let exact = floats("rating_exact")?;
     let deviation = floats("rd")?;
-    let new = match columns {
-        Columns::All => df
-            .column("new")?
-            .bool()?
-            .iter()
-            .map(|n| n.unwrap_or(false))
-            .collect(),
-        Columns::Ratings => vec![false; df.height()],
+    let (new, change) = match columns {
+        Columns::All => (
+            df.column("new")?
+                .bool()?
+                .iter()
+                .map(|n| n.unwrap_or(false))
+                .collect(),
+            df.column("change")?.i32()?.iter().collect(),
+        ),
+        Columns::Ratings => (vec![false; n], vec![Some(0); n]),
     };
     Ok(ListRows {
         starts: Vec::new(),
         player: Vec::new(),
-        listed: rating.iter().map(Option::is_some).collect(),
-        rating: rating.iter().map(|r| r.unwrap_or(0)).collect(),
-        k: ints("k")?
-            .iter()
-            .map(|k| k.unwrap_or(0).clamp(0, 255) as u8)
+        listed: rating.iter().map(|r| r.is_some()).collect(),
+        rating: values(rating, 0),
+        k: counts("k")?
+            .into_iter()
+            .map(|k| k.clamp(0, 255) as u8)
             .collect(),
-        games: ints("games")?
-            .iter()
-            .map(|g| g.unwrap_or(0).max(0) as u32)
+        games: counts("games")?
+            .into_iter()
+            .map(|g| g.max(0) as u32)
             .collect(),
-        total_games: ints("total_games")?
-            .iter()
-            .map(|g| g.unwrap_or(0).max(0) as u32)
+        total_games: counts("total_games")?
+            .into_iter()
+            .map(|g| g.max(0) as u32)
             .collect(),
-        inactive: status.str()?.iter().map(|s| s == Some(STATUS[1])).collect(),
+        inactive: inactive(df)?,
         new,
-        change: ints("change")?,
+        change,
         with_exact: exact.is_some(),
         with_deviation: deviation.is_some(),
         exact: exact.unwrap_or_default(),
