@@ -52,17 +52,12 @@ pub fn plan_month(
     let mut international = Vec::new();
     let mut round_robin = Vec::new();
     for e in entrants {
-        let round_robin_share = settings.round_robin_share(e.strength);
-        let open = round_robin_share + settings.international_share;
         let region = usize::from(players[e.player].region);
-        if e.choice < round_robin_share {
-            round_robin.push(e.player);
-        } else if e.choice < open {
-            international.push(e.player);
-        } else if (e.choice - open) / (1.0 - open) < settings.sectioned_share {
-            sectioned[region].push(e.player);
-        } else {
-            regional[region].push(e.player);
+        match choose(e, organisers.get(e.player), settings) {
+            Choice::RoundRobin => round_robin.push(e.player),
+            Choice::International => international.push(e.player),
+            Choice::Section => sectioned[region].push(e.player),
+            Choice::Open => regional[region].push(e.player),
         }
     }
     let swiss_sizes = (u64::from(settings.swiss_min), u64::from(settings.swiss_max));
@@ -107,6 +102,37 @@ pub fn plan_month(
         ));
     }
     plans
+}
+
+/// The kind of event an entrant plays this month.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Choice {
+    RoundRobin,
+    International,
+    /// A rating section of their region's open.
+    Section,
+    /// Their region's open Swiss.
+    Open,
+}
+
+/// What `e` plays, by their draw: a round robin (strong players more often), an international
+/// open, or their region's open, in a rating section or not. Rating-limited sections are capped
+/// above ("under 2000"), so a player the organisers rate at `events.sections_below` or more plays
+/// the open Swiss, where they meet weaker players (docs/generate.md).
+fn choose(e: &Entrant, organisers_rating: Option<f64>, settings: &Settings) -> Choice {
+    let round_robin_share = settings.round_robin_share(e.strength);
+    let open = round_robin_share + settings.international_share;
+    if e.choice < round_robin_share {
+        Choice::RoundRobin
+    } else if e.choice < open {
+        Choice::International
+    } else if (e.choice - open) / (1.0 - open) < settings.sectioned_share
+        && organisers_rating.is_none_or(|r| r < settings.sections_below)
+    {
+        Choice::Section
+    } else {
+        Choice::Open
+    }
 }
 
 /// Swiss events of consecutive groups of `pool`, in its order.
@@ -335,6 +361,44 @@ pub fn round_robin(n: usize, play: &mut Play<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn players_rated_above_the_sections_cap_play_the_open() {
+        let mut settings = super::super::file::preset("fide-2001-2023").unwrap();
+        settings.round_robin_share = 0.1;
+        settings.round_robin_share_strong = 0.1;
+        settings.international_share = 0.1;
+        settings.sectioned_share = 0.5;
+        let entrant = |choice| Entrant {
+            player: 0,
+            strength: 1500.0,
+            choice,
+        };
+        let choices = |rating, settings: &Settings| {
+            [0.05, 0.15, 0.3, 0.9].map(|c| choose(&entrant(c), rating, settings))
+        };
+        let uncapped = [
+            Choice::RoundRobin,
+            Choice::International,
+            Choice::Section,
+            Choice::Open,
+        ];
+        assert_eq!(choices(Some(2300.0), &settings), uncapped);
+        settings.sections_below = 2000.0;
+        let capped = [
+            Choice::RoundRobin,
+            Choice::International,
+            Choice::Open,
+            Choice::Open,
+        ];
+        assert_eq!(choices(Some(2000.0), &settings), capped);
+        assert_eq!(choices(Some(1999.0), &settings), uncapped);
+        assert_eq!(
+            choices(None, &settings),
+            uncapped,
+            "an unrated player may play a section"
+        );
+    }
 
     #[test]
     fn a_round_robin_meets_everyone_once() {

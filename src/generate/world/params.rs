@@ -194,6 +194,7 @@ params! {
     "events.round_robin_share" => round_robin_share: real [0, 1] "share",
     "events.round_robin_share_strong" => round_robin_share_strong: real [0, 1] "share",
     "events.sectioned_share" => sectioned_share: real [0, 1] "share",
+    "events.sections_below" => sections_below: real [0, 4000] "rating points",
     "events.swiss_min" => swiss_min: whole [2, 10_000] "players",
     "events.swiss_max" => swiss_max: whole [2, 10_000] "players",
     "events.round_robin_min" => round_robin_min: whole [2, 100] "players",

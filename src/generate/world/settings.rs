@@ -81,6 +81,7 @@ pub struct Settings {
     pub round_robin_share: f64,
     pub round_robin_share_strong: f64,
     pub sectioned_share: f64,
+    pub sections_below: f64,
     pub swiss_min: u32,
     pub swiss_max: u32,
     pub round_robin_min: u32,
