@@ -17,7 +17,7 @@ use super::ids::RawIds;
 use super::raw::{parse_event_type, partition_mismatch, sort_event_names, RawGames};
 use super::table::Skips;
 use super::text::{read_bytes, sha256};
-use crate::model::IdMap;
+use crate::model::{FirstSeen, IdMap};
 
 /// The typed columns of a canonical games file, when every one has a type this reader knows.
 struct Columns {
@@ -298,19 +298,12 @@ fn typed_columns(df: &DataFrame, partitioned: bool) -> Option<Columns> {
 }
 
 /// Events numbered 1, 2, … in order of first appearance through the whole file ([`EVENT_NONE`]
-/// without one), each distinct value made into a name once.
+/// without one); numbered events (as the generator writes them) told apart by number, and each
+/// distinct value made into a name once.
 #[derive(Default)]
-struct EventNumbers {
-    /// Numbered events (as the generator writes them), told apart by number.
-    numbers: IdMap<i64, u32>,
-    text: HashMap<String, u32>,
-}
+struct EventNumbers(FirstSeen<i64>);
 
 impl EventNumbers {
-    fn next(&self) -> u32 {
-        (self.numbers.len() + self.text.len()) as u32 + 1
-    }
-
     /// Each row's event number.
     fn rows(&mut self, column: Option<&Column>) -> Vec<u32> {
         if let Some(numbers) = column
@@ -320,13 +313,7 @@ impl EventNumbers {
             if let Ok(numbers) = numbers.i64() {
                 return numbers
                     .iter()
-                    .map(|v| match v {
-                        Some(v) => {
-                            let next = self.next();
-                            *self.numbers.entry(v).or_insert(next)
-                        }
-                        None => EVENT_NONE,
-                    })
+                    .map(|v| v.map_or(EVENT_NONE, |v| self.0.number(v) + 1))
                     .collect();
             }
         }
@@ -338,14 +325,7 @@ impl EventNumbers {
         };
         text.iter()
             .map(|v| match v.map(str::trim).filter(|v| !v.is_empty()) {
-                Some(v) => match self.text.get(v) {
-                    Some(&id) => id,
-                    None => {
-                        let id = self.next();
-                        self.text.insert(v.to_string(), id);
-                        id
-                    }
-                },
+                Some(v) => self.0.text(v) + 1,
                 None => EVENT_NONE,
             })
             .collect()
@@ -353,8 +333,7 @@ impl EventNumbers {
 
     /// Each distinct event's name and number.
     fn names(self) -> HashMap<String, u32> {
-        let numbers = self.numbers.into_iter().map(|(k, v)| (k.to_string(), v));
-        self.text.into_iter().chain(numbers).collect()
+        self.0.into_names().map(|(name, i)| (name, i + 1)).collect()
     }
 }
 

@@ -9,7 +9,7 @@ mod players;
 mod record;
 
 pub use games::{EventType, Games, EVENT_NONE};
-pub use id_map::IdMap;
+pub use id_map::{FirstSeen, IdMap};
 pub use inputs::{Inputs, PeriodSource};
 pub use month::{Day, Month};
 pub use players::{PlayerIds, PlayerInfo, StartEntry, StartList};

@@ -1,9 +1,9 @@
 //! Two runs compared over time: every month both have a list, and one player's first divergence.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::model::{IdMap, Month, PlayerIds};
+use crate::model::{FirstSeen, Month, PlayerIds};
 use crate::plot::{categorical, LineChart, Picture, Series};
 
 use super::super::run_files::{ReportError, RunFiles};
@@ -36,27 +36,23 @@ impl RunChanges {
 
 /// Players of both runs numbered alike: by id (numbers and text kept apart).
 #[derive(Default)]
-struct Keys {
-    numbers: IdMap<u64, u32>,
-    text: HashMap<String, u32>,
-}
+struct Keys(FirstSeen<u64>);
 
 impl Keys {
     fn len(&self) -> usize {
-        self.numbers.len() + self.text.len()
+        self.0.len()
     }
 
     fn key(&mut self, ids: &PlayerIds, p: u32) -> u32 {
-        let next = self.len() as u32;
         match ids {
-            PlayerIds::Numbers(v) => *self.numbers.entry(v[p as usize]).or_insert(next),
-            PlayerIds::Text(v) => *self.text.entry(v[p as usize].clone()).or_insert(next),
+            PlayerIds::Numbers(v) => self.0.number(v[p as usize]),
+            PlayerIds::Text(v) => self.0.text(&v[p as usize]),
         }
     }
 
     fn find(&self, id: &str) -> Option<u32> {
-        let number = id.parse::<u64>().ok().and_then(|n| self.numbers.get(&n));
-        number.or_else(|| self.text.get(id)).copied()
+        let number = id.parse::<u64>().ok().and_then(|n| self.0.find_number(&n));
+        number.or_else(|| self.0.find_text(id))
     }
 }
 
