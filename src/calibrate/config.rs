@@ -335,7 +335,7 @@ impl Calibration {
             }
             r.unknown(
                 t,
-                &["published", "table", "from", "to", "weight"],
+                &["published", "table", "from", "to", "games", "weight"],
                 &format!("target[{i}]."),
             );
             let published = r.text(t, "published", &path("published"));
@@ -348,6 +348,7 @@ impl Calibration {
             let name = r.text(t, "table", &path("table"));
             let from = r.month(t, "from", &path("from"));
             let to = r.month(t, "to", &path("to"));
+            let games = r.boolean(t, "games", &path("games")).unwrap_or(false);
             if let Some(published) = published {
                 pending.push(Pending::Table {
                     i,
@@ -355,6 +356,7 @@ impl Calibration {
                     name,
                     from,
                     to,
+                    games,
                     weight,
                 });
             }
@@ -453,6 +455,7 @@ impl Calibration {
                     name,
                     from,
                     to,
+                    games,
                     weight,
                 } => {
                     let tables = read_published(&file)?;
@@ -463,6 +466,7 @@ impl Calibration {
                             published,
                             from,
                             to,
+                            games,
                             weight,
                         }),
                         (Some(_), Some(_)) => {
@@ -554,6 +558,8 @@ enum Pending {
         name: Option<String>,
         from: Option<Month>,
         to: Option<Month>,
+        /// Also each row's number of games.
+        games: bool,
         weight: f64,
     },
     Counts {

@@ -168,14 +168,21 @@ pub fn evaluate(
 
 impl Objective {
     /// √ of the targets' weighted mean error: a table's cells' weighted mean squared difference +
-    /// share_weight × its rows' mean squared log share ratio; counts' share_weight × their mean
-    /// squared log ratio; gaps' mean squared miss in units of 50 points.
+    /// share_weight × its rows' mean squared log share ratio (and, with `games`, their mean
+    /// squared log ratio of games); counts' share_weight × their mean squared log ratio; gaps'
+    /// mean squared miss in units of 50 points.
     pub fn value(&self, distances: &[TargetDistance], targets: &[Target]) -> f64 {
         let mut total = 0.0;
         let mut weights = 0.0;
         for (d, t) in distances.iter().zip(targets) {
             let error = match d {
-                TargetDistance::Table(d) => cell_error(d) + self.share_weight * share_error(d),
+                TargetDistance::Table(d) => {
+                    let games = match t {
+                        Target::Table { games: true, .. } => games_error(d),
+                        _ => 0.0,
+                    };
+                    cell_error(d) + self.share_weight * (share_error(d) + games)
+                }
                 TargetDistance::Counts(d) => self.share_weight * d.error(),
                 TargetDistance::Gaps(d) => d.error(),
             };
@@ -217,5 +224,70 @@ pub fn share_error(d: &Distance) -> f64 {
         0.0
     } else {
         logs.iter().sum::<f64>() / logs.len() as f64
+    }
+}
+
+/// The judged rows' mean squared log ratio of games at FIDE's size (an empty row counts as a
+/// thousandth of the published games).
+pub fn games_error(d: &Distance) -> f64 {
+    let logs: Vec<f64> = d
+        .judged_rows()
+        .map(|r| r.games_ratio().max(1e-3).ln().powi(2))
+        .collect();
+    if logs.is_empty() {
+        0.0
+    } else {
+        logs.iter().sum::<f64>() / logs.len() as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::crosstable::{read_published, RowShare};
+
+    /// Two judged rows, one with twice its published games and one with half; a third too small
+    /// to be judged. No cells: the cells' error is the empty table's 225.
+    fn distance() -> Distance {
+        let row = |row, published, published_games, run_games| RowShare {
+            row,
+            published,
+            run: published,
+            published_games,
+            run_games,
+        };
+        Distance {
+            table: "t".into(),
+            thresholds: Thresholds::FIDE,
+            cells: Vec::new(),
+            rows: vec![
+                row(0, 0.5, 1000, 2000.0),
+                row(1, 0.495, 990, 495.0),
+                row(2, 0.005, 10, 1000.0),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_table_target_with_games_adds_their_log_ratios() {
+        let d = distance();
+        let ln2 = 2f64.ln();
+        assert!((games_error(&d) - ln2 * ln2).abs() < 1e-12);
+        assert_eq!(share_error(&d), 0.0);
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/published/sonas-crosstables.csv");
+        let published = read_published(&file).unwrap().remove(0);
+        let target = |games| Target::Table {
+            published: published.clone(),
+            from: Month::new(2008, 1).unwrap(),
+            to: Month::new(2012, 12).unwrap(),
+            games,
+            weight: 1.0,
+        };
+        let objective = Objective::default();
+        let value = |games| objective.value(&[TargetDistance::Table(d.clone())], &[target(games)]);
+        assert!((value(false) - 15.0).abs() < 1e-12);
+        let with_games = (225.0 + 25.0 * ln2 * ln2).sqrt();
+        assert!((value(true) - with_games).abs() < 1e-12);
     }
 }

@@ -123,6 +123,14 @@ fn figures(calibration: &Calibration) -> Vec<(usize, Figure)> {
                     "share_error",
                     Box::new(move |d| Some(super::share_error(&table(d)?))),
                 );
+                add(
+                    "games_ratio",
+                    Box::new(move |d| Some(table(d)?.games_ratio())),
+                );
+                add(
+                    "games_error",
+                    Box::new(move |d| Some(super::games_error(&table(d)?))),
+                );
             }
             super::Target::Counts { .. } => {
                 add(

@@ -16,8 +16,8 @@ mod target;
 pub use config::{Bounded, Calibration, ConfigError};
 pub use counts::{read_counts, Count, CountDistance, CountTarget};
 pub use evaluate::{
-    cell_error, evaluate, scenario_for, share_error, EvaluateError, Evaluation, Objective,
-    TargetDistance,
+    cell_error, evaluate, games_error, scenario_for, share_error, EvaluateError, Evaluation,
+    Objective, TargetDistance,
 };
 pub use files::write_calibration;
 pub use gaps::{read_gaps, Gap, GapDistance, GapTarget};

@@ -255,7 +255,7 @@ mod calibration_tests {
             &dir,
             "bad.toml",
             &format!(
-                "world = \"fide-2001-2023\"\nscenario = {:?}\nscale = 20\nseeds = [1, -2]\nbudgte = 5\n\n[[target]]\npublished = {:?}\ntable = \"2008-2012\"\ncolour = \"red\"\n\n[[parameter]]\nkey = \"arrivals.entry_maen\"\nmin = 1\nmax = 2\n\n[[parameter]]\nkey = \"games.form_sd\"\nmin = 100\nmax = 50\n\n[[parameter]]\nkey = \"world.months\"\nmin = 1\nmax = 2\n",
+                "world = \"fide-2001-2023\"\nscenario = {:?}\nscale = 20\nseeds = [1, -2]\nbudgte = 5\n\n[[target]]\npublished = {:?}\ntable = \"2008-2012\"\ncolour = \"red\"\ngames = 1\n\n[[parameter]]\nkey = \"arrivals.entry_maen\"\nmin = 1\nmax = 2\n\n[[parameter]]\nkey = \"games.form_sd\"\nmin = 100\nmax = 50\n\n[[parameter]]\nkey = \"world.months\"\nmin = 1\nmax = 2\n",
                 repo("scenarios/fide-historical.toml"),
                 repo("data/published/sonas-crosstables.csv")
             ),
@@ -266,6 +266,7 @@ mod calibration_tests {
             "seeds[1]: expected a whole number, got -2",
             "budgte: unknown key",
             "target[0].colour: unknown key",
+            "target[0].games: expected true or false, got 1",
             "parameter[0].key: \"arrivals.entry_maen\" is not a number of the world file",
             "parameter[1].max: 50 is not above min 100",
             "parameter[2].key: \"world.months\" is not a number of the world file",

@@ -10,11 +10,13 @@ use super::gaps::GapTarget;
 /// What a world is set against.
 #[derive(Clone, Debug)]
 pub enum Target {
-    /// A published crosstable and the window of the run's games set against it.
+    /// A published crosstable and the window of the run's games set against it; with `games`,
+    /// each row's number of games too (Sonas's row totals), not only its share.
     Table {
         published: PublishedTable,
         from: Month,
         to: Month,
+        games: bool,
         weight: f64,
     },
     /// Players on the run's lists: a real list's 100-point bands, or published counts.

@@ -154,8 +154,18 @@ fn figures(evaluation: &Evaluation) -> Vec<String> {
                     .worst_share()
                     .map(|w| format!("worst row ×{:.2}", w.factor()))
                     .unwrap_or_default();
+                let games = d
+                    .worst_games()
+                    .map(|w| {
+                        format!(
+                            " · games ×{:.2} (worst row ×{:.2})",
+                            d.games_ratio(),
+                            w.games_ratio()
+                        )
+                    })
+                    .unwrap_or_default();
                 format!(
-                    "{}: RMSE {} over {compared} cells · signs {agree}/{compared} · coverage {covered}/{numbered} · {worst}",
+                    "{}: RMSE {} over {compared} cells · signs {agree}/{compared} · coverage {covered}/{numbered} · {worst}{games}",
                     d.table,
                     d.rmse().map_or("–".into(), |r| format!("{r:.2}")),
                 )

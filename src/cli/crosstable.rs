@@ -76,13 +76,19 @@ pub struct Args {
     /// With --against: the published table, when the file holds several (2008-2012, 2021-2023)
     #[arg(long, value_name = "NAME", requires = "against")]
     table: Option<String>,
+    /// With --against: the run's size against FIDE's (a world generated with `--scale S`). Each
+    /// row's games are divided by it before they are set against the published row's, and the
+    /// two thresholds below default to 500 × S and 100 × S games
+    #[arg(long, value_name = "S", requires = "against", default_value_t = 1.0, value_parser = positive_scale)]
+    scale: f64,
     /// With --against: cells with at least N games in the run count towards the RMSE and the sign
-    /// agreement (scale it with the run: 50 for a world generated at --scale 0.1)
-    #[arg(long, value_name = "N", default_value_t = Thresholds::FIDE.compared)]
-    compared_games: u64,
+    /// agreement [default: 500 × --scale]
+    #[arg(long, value_name = "N")]
+    compared_games: Option<u64>,
     /// With --against: a published cell is covered when the run has at least N games in it
-    #[arg(long, value_name = "N", default_value_t = Thresholds::FIDE.covered)]
-    covered_games: u64,
+    /// [default: 100 × --scale]
+    #[arg(long, value_name = "N")]
+    covered_games: Option<u64>,
     /// A title instead of the source's name and window
     #[arg(long)]
     title: Option<String>,
@@ -215,11 +221,12 @@ fn run_against(args: &Args, file: &Path) -> anyhow::Result<()> {
         to,
         established: args.established,
     };
+    let thresholds = against_thresholds(args);
     let run = Crosstable::build(
         &games,
         published.grouping,
         Expectation::Fide,
-        args.covered_games,
+        thresholds.covered,
         selection,
     );
     if run.counts.used == 0 {
@@ -233,11 +240,6 @@ fn run_against(args: &Args, file: &Path) -> anyhow::Result<()> {
             published.grouping.lowest
         );
     }
-    let thresholds = Thresholds {
-        compared: args.compared_games,
-        covered: args.covered_games,
-        ..Thresholds::FIDE
-    };
     let distance = Distance::between(&run, &published, thresholds);
     let against = Against {
         published: &published,
@@ -250,6 +252,26 @@ fn run_against(args: &Args, file: &Path) -> anyhow::Result<()> {
         against.picture().save(plot)?;
     }
     Ok(())
+}
+
+/// FIDE's thresholds scaled to the run's size, unless given.
+fn against_thresholds(args: &Args) -> Thresholds {
+    let scaled = Thresholds::FIDE.scaled(args.scale);
+    Thresholds {
+        compared: args.compared_games.unwrap_or(scaled.compared),
+        covered: args.covered_games.unwrap_or(scaled.covered),
+        ..scaled
+    }
+}
+
+/// A run's size against FIDE's: a finite number above 0.
+fn positive_scale(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
+        _ => Err(format!(
+            "expected a number above 0 (0.1 for a world generated with --scale 0.1), got {text:?}"
+        )),
+    }
 }
 
 fn load(source: &Path, args: &Args) -> anyhow::Result<RatedGames> {

@@ -215,6 +215,51 @@ fn against_the_published_tables(run: &Path, dir: &Path) {
     let csv = against(&["--table", "2008-2012", "--format", "csv"]);
     assert!(csv.starts_with("kind,row_group,col_group,published,run,difference,games,compared\ncell,1200-99,1300-99,1.0000,"), "{csv}");
     assert_eq!(csv.lines().filter(|l| l.starts_with("share,")).count(), 14);
+    assert_eq!(csv.lines().filter(|l| l.starts_with("games,")).count(), 14);
+    // The run's games at FIDE's size: a world of 0.003 FIDE's size has a third of a thousand
+    // times its games; the thresholds follow the size unless given.
+    let raw_games: Vec<f64> = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["run_games"].as_f64().unwrap())
+        .collect();
+    let at_scale = |scale: &str, extra: &[&str]| {
+        let args = [
+            &["crosstable", run, "--against", published][..],
+            &["--table", "2008-2012", "--scale", scale],
+            extra,
+        ]
+        .concat();
+        elosim(&args)
+    };
+    let scaled: serde_json::Value =
+        serde_json::from_str(&text(&at_scale("0.003", &["--format", "json"]).stdout)).unwrap();
+    assert_eq!(scaled["thresholds"]["size"], 0.003);
+    assert_eq!(scaled["thresholds"]["compared_games"], 2);
+    assert_eq!(scaled["thresholds"]["covered_games"], 1);
+    for (row, raw) in scaled["rows"].as_array().unwrap().iter().zip(&raw_games) {
+        let games = row["run_games"].as_f64().unwrap();
+        assert!((games - raw / 0.003).abs() < 0.1, "{row} {raw}");
+        let ratio = games / row["published_games"].as_f64().unwrap();
+        assert!(
+            (row["games_ratio"].as_f64().unwrap() - ratio).abs() < 1e-3,
+            "{row}"
+        );
+    }
+    let total: f64 = raw_games.iter().sum::<f64>() / 0.003 / 5_302_093.0;
+    assert!(
+        (scaled["games_ratio"].as_f64().unwrap() - total).abs() < 1e-3,
+        "{scaled}"
+    );
+    assert!(against(&["--table", "2008-2012", "--scale", "0.003"]).contains("row games"));
+    let r = at_scale("0", &[]);
+    assert!(
+        text(&r.stderr)
+            .contains("expected a number above 0 (0.1 for a world generated with --scale 0.1)"),
+        "{}",
+        text(&r.stderr)
+    );
     let md = against(&["--table", "2008-2012", "--format", "md"]);
     assert!(md.contains("| figure | value |"), "{md}");
     let plot = dir.join("against.png");

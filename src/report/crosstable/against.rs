@@ -33,6 +33,9 @@ pub struct AgainstJson<'a> {
     covered_cells: usize,
     numbered_cells: usize,
     worst_share: Option<WorstShare<'a>>,
+    /// The run's games at FIDE's size against the published table's, in all rows.
+    games_ratio: f64,
+    worst_games: Option<WorstShare<'a>>,
     cells: Vec<CellJson<'a>>,
     rows: Vec<RowJson<'a>>,
     games_used: u64,
@@ -49,6 +52,7 @@ struct ThresholdsJson {
     compared_games: u64,
     covered_games: u64,
     share_floor: f64,
+    size: f64,
 }
 
 #[derive(Serialize)]
@@ -74,6 +78,10 @@ struct RowJson<'a> {
     published_share: f64,
     run_share: f64,
     ratio: f64,
+    published_games: u64,
+    /// The run's games in the row divided by its size.
+    run_games: f64,
+    games_ratio: f64,
     judged: bool,
 }
 
@@ -225,6 +233,20 @@ impl Against<'_> {
                 ),
             ));
         }
+        if let Some(worst) = d.worst_games() {
+            figures.push((
+                "row games".to_string(),
+                format!(
+                    "the run has ×{:.2} the published games{}; worst {}: ×{:.2} ({} against {})",
+                    d.games_ratio(),
+                    size_text(t.size),
+                    self.group(worst.row),
+                    worst.games_ratio(),
+                    thousands(worst.run_games.round() as u64),
+                    thousands(worst.published_games)
+                ),
+            ));
+        }
         figures
     }
 
@@ -235,6 +257,9 @@ impl Against<'_> {
             "published".into(),
             "run".into(),
             "run / published".into(),
+            "published games".into(),
+            "run games".into(),
+            "run / published".into(),
         ]);
         for s in &self.distance.rows {
             table.push(vec![
@@ -242,6 +267,9 @@ impl Against<'_> {
                 format!("{:.2} %", 100.0 * s.published),
                 format!("{:.2} %", 100.0 * s.run),
                 format!("{:.2}", s.ratio()),
+                thousands(s.published_games),
+                thousands(s.run_games.round() as u64),
+                format!("{:.2}", s.games_ratio()),
             ]);
         }
         table
@@ -282,7 +310,7 @@ impl Against<'_> {
             figures.push(vec![format!("  {name}"), value]);
         }
         out.push_str(&figures.render(&[0, 1]));
-        out.push_str("\nEach row group's share of all games (each game counts for both players' groups):\n\n");
+        out.push_str(&format!("\nEach row group's share of all games and its games (each game counts for both players' groups; the run's{}):\n\n", size_text(t.size)));
         out.push_str(&self.share_table().render(&[0]));
         out.push_str(&format!(
             "\nThe source rounds every cell to a whole point, so a cell is only known to ±0.5.\nGames used from the run: {}.\n",
@@ -336,21 +364,25 @@ impl Against<'_> {
             out.push_str(&format!("| {name} | {value} |\n"));
         }
         out.push_str(
-            "\n| group | published share | run share | run / published |\n|---|---:|---:|---:|\n",
+            "\n| group | published share | run share | run / published | published games | run games | run / published |\n|---|---:|---:|---:|---:|---:|---:|\n",
         );
         for s in &self.distance.rows {
             out.push_str(&format!(
-                "| {} | {:.2} % | {:.2} % | {:.2} |\n",
+                "| {} | {:.2} % | {:.2} % | {:.2} | {} | {} | {:.2} |\n",
                 self.group(s.row),
                 100.0 * s.published,
                 100.0 * s.run,
-                s.ratio()
+                s.ratio(),
+                thousands(s.published_games),
+                thousands(s.run_games.round() as u64),
+                s.games_ratio()
             ));
         }
         out
     }
 
-    /// One row per cell (`kind` cell) and per row group (`kind` share, in percent of all games).
+    /// One row per cell (`kind` cell) and two per row group: `kind` share, in percent of all
+    /// games, and `kind` games, the run's divided by its size.
     fn csv(&self) -> String {
         let mut out =
             String::from("kind,row_group,col_group,published,run,difference,games,compared\n");
@@ -380,6 +412,17 @@ impl Against<'_> {
                 s.published >= self.distance.thresholds.share_floor
             ));
         }
+        for s in &self.distance.rows {
+            out.push_str(&format!(
+                "games,{},all,{},{:.1},{:.1},{},{}\n",
+                self.group(s.row),
+                s.published_games,
+                s.run_games,
+                s.run_games - s.published_games as f64,
+                self.run.row_total(self.published.group_index(s.row)).games,
+                s.published >= self.distance.thresholds.share_floor
+            ));
+        }
         out
     }
 
@@ -399,6 +442,7 @@ impl Against<'_> {
                 compared_games: d.thresholds.compared,
                 covered_games: d.thresholds.covered,
                 share_floor: d.thresholds.share_floor,
+                size: d.thresholds.size,
             },
             rmse: d.rmse().map(round),
             compared_cells,
@@ -409,6 +453,12 @@ impl Against<'_> {
                 group: self.group(s.row),
                 factor: round(s.factor()),
                 ratio: round(s.ratio()),
+            }),
+            games_ratio: round(d.games_ratio()),
+            worst_games: d.worst_games().map(|s| WorstShare {
+                group: self.group(s.row),
+                factor: round(super::distance::factor(s.games_ratio())),
+                ratio: round(s.games_ratio()),
             }),
             cells: d
                 .cells
@@ -430,6 +480,9 @@ impl Against<'_> {
                     published_share: round(s.published),
                     run_share: round(s.run),
                     ratio: round(s.ratio()),
+                    published_games: s.published_games,
+                    run_games: round_to(s.run_games, 1),
+                    games_ratio: round(s.games_ratio()),
                     judged: s.published >= d.thresholds.share_floor,
                 })
                 .collect(),
@@ -518,5 +571,14 @@ impl Against<'_> {
             &|r, c| (self.difference_text(r, c), self.difference(r, c)),
         );
         Picture::Panels(vec![published, run, difference])
+    }
+}
+
+/// " at FIDE's size (divided by S)" for a run of size S other than 1.
+fn size_text(size: f64) -> String {
+    if size == 1.0 {
+        String::new()
+    } else {
+        format!(" at FIDE's size (divided by {size})")
     }
 }

@@ -1,10 +1,10 @@
 //! How far a run's crosstable is from a published one: cell by cell, and row by row in the share
-//! of games. `crosstable --against` prints it; `calibrate` minimises it.
+//! and the number of games. `crosstable --against` prints it; `calibrate` minimises it.
 
 use super::published::PublishedTable;
 use super::Crosstable;
 
-/// The games a run's cell or row needs before it is judged.
+/// The games a run's cell or row needs before it is judged, and the run's size.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Thresholds {
     /// Cells in the RMSE and the sign agreement need this many games in the run.
@@ -14,6 +14,9 @@ pub struct Thresholds {
     /// Rows whose published share of the games is at least this (0–1) are held to the share
     /// factor; smaller rows are shown but not judged.
     pub share_floor: f64,
+    /// The run's size against FIDE's (a world generated at `--scale`, times its seeds): a row's
+    /// games are divided by it before they are set against the published row's.
+    pub size: f64,
 }
 
 impl Thresholds {
@@ -22,6 +25,7 @@ impl Thresholds {
         compared: 500,
         covered: 100,
         share_floor: 0.01,
+        size: 1.0,
     };
 
     /// The game counts for a run of `scale` times FIDE's size (at least one game).
@@ -31,6 +35,7 @@ impl Thresholds {
             compared: games(self.compared),
             covered: games(self.covered),
             share_floor: self.share_floor,
+            size: self.size * scale,
         }
     }
 }
@@ -61,28 +66,43 @@ impl CellDistance {
     }
 }
 
-/// One row group's share of all games (0–1).
+/// One row group's games: its share of all games (0–1), and their number.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RowShare {
     pub row: usize,
     pub published: f64,
     pub run: f64,
+    /// The published row's games (Sonas's row totals).
+    pub published_games: u64,
+    /// The run's games in the row divided by the run's size: games at FIDE's size.
+    pub run_games: f64,
 }
 
 impl RowShare {
-    /// How many times too many (above 1) or too few (below 1) games the run's row has.
+    /// How many times too large (above 1) or too small (below 1) a share of the games the run's
+    /// row has.
     pub fn ratio(&self) -> f64 {
         self.run / self.published
     }
 
     /// The ratio as a factor of at least 1 either way (∞ for an empty row).
     pub fn factor(&self) -> f64 {
-        let r = self.ratio();
-        if r >= 1.0 {
-            r
-        } else {
-            1.0 / r
-        }
+        factor(self.ratio())
+    }
+
+    /// How many times too many (above 1) or too few (below 1) games the run's row has, at FIDE's
+    /// size.
+    pub fn games_ratio(&self) -> f64 {
+        self.run_games / self.published_games.max(1) as f64
+    }
+}
+
+/// A ratio as a factor of at least 1 either way (∞ for 0).
+pub fn factor(ratio: f64) -> f64 {
+    if ratio >= 1.0 {
+        ratio
+    } else {
+        1.0 / ratio
     }
 }
 
@@ -128,6 +148,8 @@ impl Distance {
                 row: r,
                 published: published.row_games[r] as f64 / published_all,
                 run: run_games[r] as f64 / run_all,
+                published_games: published.row_games[r],
+                run_games: run_games[r] as f64 / thresholds.size,
             })
             .collect();
         Distance {
@@ -182,6 +204,19 @@ impl Distance {
     pub fn worst_share(&self) -> Option<&RowShare> {
         self.judged_rows()
             .max_by(|a, b| a.factor().total_cmp(&b.factor()))
+    }
+
+    /// The run's games in all rows against the published table's, at FIDE's size.
+    pub fn games_ratio(&self) -> f64 {
+        let run: f64 = self.rows.iter().map(|r| r.run_games).sum();
+        let published: u64 = self.rows.iter().map(|r| r.published_games).sum();
+        run / published.max(1) as f64
+    }
+
+    /// The judged row furthest from its published number of games.
+    pub fn worst_games(&self) -> Option<&RowShare> {
+        self.judged_rows()
+            .max_by(|a, b| factor(a.games_ratio()).total_cmp(&factor(b.games_ratio())))
     }
 }
 
@@ -245,6 +280,7 @@ mod tests {
             compared: 4,
             covered: 2,
             share_floor: 0.25,
+            size: 1.0,
         };
         let d = Distance::between(&run, &published, thresholds);
         assert_eq!(d.cells.len(), 6);
@@ -269,12 +305,22 @@ mod tests {
         let worst = d.worst_share().unwrap();
         assert_eq!(worst.row, 2);
         assert!((worst.factor() - (500.0 / 1400.0) / (6.0 / 32.0)).abs() < 1e-12);
+        // The run at FIDE's size: 32 of 1,400 games; row 1000-99 has 14 of 600, the worst judged row
+        // 1200+ 6 of 500.
+        assert!((d.games_ratio() - 32.0 / 1400.0).abs() < 1e-12);
+        assert_eq!(d.worst_games().unwrap().row, 2);
+        assert!((share(0).games_ratio() - 14.0 / 600.0).abs() < 1e-12);
+        // A run of a hundredth of FIDE's size has a hundred times the games at FIDE's size.
+        let small = Distance::between(&run, &published, thresholds.scaled(0.01));
+        assert!((small.games_ratio() - 3200.0 / 1400.0).abs() < 1e-9);
+        assert!((small.rows[1].run_games - 1200.0).abs() < 1e-9);
     }
 
     #[test]
     fn thresholds_scale_with_the_run() {
         let t = Thresholds::FIDE.scaled(0.1);
         assert_eq!((t.compared, t.covered), (50, 10));
+        assert!((t.size - 0.1).abs() < 1e-12);
         assert_eq!(Thresholds::FIDE.scaled(0.0001).covered, 1);
     }
 }
