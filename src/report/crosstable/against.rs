@@ -237,9 +237,9 @@ impl Against<'_> {
             figures.push((
                 "row games".to_string(),
                 format!(
-                    "the run has ×{:.2} the published games{}; worst {}: ×{:.2} ({} against {})",
+                    "×{:.2} the published games in all{}; worst {}: ×{:.2} ({} against {}); rows judged as above",
                     d.games_ratio(),
-                    size_text(t.size),
+                    size_text(t.size).map_or(String::new(), |s| format!(" ({s})")),
                     self.group(worst.row),
                     worst.games_ratio(),
                     thousands(worst.run_games.round() as u64),
@@ -310,7 +310,8 @@ impl Against<'_> {
             figures.push(vec![format!("  {name}"), value]);
         }
         out.push_str(&figures.render(&[0, 1]));
-        out.push_str(&format!("\nEach row group's share of all games and its games (each game counts for both players' groups; the run's{}):\n\n", size_text(t.size)));
+        let scaled = size_text(t.size).map_or(String::new(), |s| format!("; {s}"));
+        out.push_str(&format!("\nEach row group's share of all games and its number of games (each game counts for both players' groups{scaled}):\n\n"));
         out.push_str(&self.share_table().render(&[0]));
         out.push_str(&format!(
             "\nThe source rounds every cell to a whole point, so a cell is only known to ±0.5.\nGames used from the run: {}.\n",
@@ -574,11 +575,7 @@ impl Against<'_> {
     }
 }
 
-/// " at FIDE's size (divided by S)" for a run of size S other than 1.
-fn size_text(size: f64) -> String {
-    if size == 1.0 {
-        String::new()
-    } else {
-        format!(" at FIDE's size (divided by {size})")
-    }
+/// "the run's divided by S, its size against FIDE's" for a run of size S other than 1.
+fn size_text(size: f64) -> Option<String> {
+    (size != 1.0).then(|| format!("the run's divided by {size}, its size against FIDE's"))
 }
