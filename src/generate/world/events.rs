@@ -369,6 +369,7 @@ mod tests {
         settings.round_robin_share_strong = 0.1;
         settings.international_share = 0.1;
         settings.sectioned_share = 0.5;
+        settings.sections_below = 4000.0;
         let entrant = |choice| Entrant {
             player: 0,
             strength: 1500.0,
