@@ -7,7 +7,9 @@ use std::time::Instant;
 use crate::generate::world::{self, Settings};
 use crate::model::Month;
 use crate::replay::{self, ReplayError};
-use crate::report::crosstable::{Crosstable, Distance, Expectation, Selection, Thresholds};
+use crate::report::crosstable::{
+    Crosstable, Distance, Expectation, RowShare, Selection, Thresholds,
+};
 use crate::scenario::{Scenario, ScenarioError};
 
 use super::counts::CountDistance;
@@ -216,24 +218,18 @@ pub fn cell_error(d: &Distance) -> f64 {
 
 /// The judged rows' mean squared log ratio of shares (an empty row counts as a 1-in-1000 share).
 pub fn share_error(d: &Distance) -> f64 {
-    let logs: Vec<f64> = d
-        .judged_rows()
-        .map(|r| (r.run.max(1e-3 * r.published) / r.published).ln().powi(2))
-        .collect();
-    if logs.is_empty() {
-        0.0
-    } else {
-        logs.iter().sum::<f64>() / logs.len() as f64
-    }
+    judged_mean_squared_log(d, |r| r.run.max(1e-3 * r.published) / r.published)
 }
 
 /// The judged rows' mean squared log ratio of games at FIDE's size (an empty row counts as a
 /// thousandth of the published games).
 pub fn games_error(d: &Distance) -> f64 {
-    let logs: Vec<f64> = d
-        .judged_rows()
-        .map(|r| r.games_ratio().max(1e-3).ln().powi(2))
-        .collect();
+    judged_mean_squared_log(d, |r| r.games_ratio().max(1e-3))
+}
+
+/// The mean over the judged rows of ln(ratio)², 0 without a judged row.
+fn judged_mean_squared_log(d: &Distance, ratio: impl Fn(&RowShare) -> f64) -> f64 {
+    let logs: Vec<f64> = d.judged_rows().map(|r| ratio(r).ln().powi(2)).collect();
     if logs.is_empty() {
         0.0
     } else {
@@ -244,7 +240,7 @@ pub fn games_error(d: &Distance) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::crosstable::{read_published, RowShare};
+    use crate::report::crosstable::read_published;
 
     /// Two judged rows, one with twice its published games and one with half; a third too small
     /// to be judged. No cells: the cells' error is the empty table's 225.

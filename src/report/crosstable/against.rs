@@ -458,7 +458,7 @@ impl Against<'_> {
             games_ratio: round(d.games_ratio()),
             worst_games: d.worst_games().map(|s| WorstShare {
                 group: self.group(s.row),
-                factor: round(super::distance::factor(s.games_ratio())),
+                factor: round(s.games_factor()),
                 ratio: round(s.games_ratio()),
             }),
             cells: d

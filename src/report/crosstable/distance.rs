@@ -95,10 +95,15 @@ impl RowShare {
     pub fn games_ratio(&self) -> f64 {
         self.run_games / self.published_games.max(1) as f64
     }
+
+    /// The games ratio as a factor of at least 1 either way.
+    pub fn games_factor(&self) -> f64 {
+        factor(self.games_ratio())
+    }
 }
 
 /// A ratio as a factor of at least 1 either way (∞ for 0).
-pub fn factor(ratio: f64) -> f64 {
+fn factor(ratio: f64) -> f64 {
     if ratio >= 1.0 {
         ratio
     } else {
@@ -216,7 +221,7 @@ impl Distance {
     /// The judged row furthest from its published number of games.
     pub fn worst_games(&self) -> Option<&RowShare> {
         self.judged_rows()
-            .max_by(|a, b| factor(a.games_ratio()).total_cmp(&factor(b.games_ratio())))
+            .max_by(|a, b| a.games_factor().total_cmp(&b.games_factor()))
     }
 }
 
