@@ -285,6 +285,14 @@ fn cross_checks(s: &Settings, file: &str) -> Vec<Problem> {
         format!("{} is below events.swiss_min {}", s.swiss_max, s.swiss_min),
     );
     check(
+        s.ceiling_from < s.ceiling_max,
+        "players.ceiling_max",
+        format!(
+            "{} is not above players.ceiling_from {}",
+            s.ceiling_max, s.ceiling_from
+        ),
+    );
+    check(
         s.round_robin_min <= s.round_robin_max,
         "events.round_robin_max",
         format!(
@@ -481,6 +489,15 @@ mod tests {
         let e = load(path.to_str().unwrap()).unwrap_err().to_string();
         assert!(
             e.contains("covid.to: 2020-01 is before covid.from 2021-01"),
+            "{e}"
+        );
+        let path = temp(
+            "low.toml",
+            "name = \"low\"\nextends = \"fide-2001-2023\"\n[players]\nceiling_max = 2400\n",
+        );
+        let e = load(path.to_str().unwrap()).unwrap_err().to_string();
+        assert!(
+            e.contains("players.ceiling_max: 2400 is not above players.ceiling_from 2436"),
             "{e}"
         );
     }

@@ -162,6 +162,7 @@ params! {
     "players.walk_step" => walk_step: real [0, 200] "rating points a month",
     "players.ceiling_from" => ceiling_from: real [1000, 3500] "rating points",
     "players.ceiling_slope" => ceiling_slope: real [0, 1] "share",
+    "players.ceiling_max" => ceiling_max: real [1000, 4000] "rating points",
     "players.decline_from" => decline_from: real [20, 100] "years of age",
     "players.decline_rate" => decline_rate: real [0, 10] "rating points a year squared",
     "players.female_share" => female_share: real [0, 1] "share",

@@ -46,6 +46,7 @@ pub struct Settings {
     pub walk_step: f64,
     pub ceiling_from: f64,
     pub ceiling_slope: f64,
+    pub ceiling_max: f64,
     pub decline_from: f64,
     pub decline_rate: f64,
     pub female_share: f64,
@@ -138,10 +139,13 @@ impl Settings {
         self.arrivals_per_month * (1.0 + self.arrivals_growth).powf(year - self.start_year())
     }
 
-    /// A potential after the game's ceiling.
+    /// A potential after the game's ceiling: above `ceiling_from` it grows by `ceiling_slope` of
+    /// the excess, and never past `ceiling_max` (the best players of FIDE's history peaked near
+    /// 2880; without it, the long tail of juniors' gains made a few players truly 3000 and more).
     pub fn ceiling(&self, potential: f64) -> f64 {
         if potential > self.ceiling_from {
-            self.ceiling_from + (potential - self.ceiling_from) * self.ceiling_slope
+            let above = self.ceiling_from + (potential - self.ceiling_from) * self.ceiling_slope;
+            above.min(self.ceiling_max)
         } else {
             potential
         }
@@ -208,6 +212,17 @@ mod tests {
         assert!(s.clone().sized(-1.0, 1).is_err());
         assert!(s.clone().sized(f64::NAN, 1).is_err());
         assert_eq!(s.sized(0.5, 7).unwrap().seed, 7);
+    }
+
+    /// Potentials grow by the slope above the ceiling, and none passes its maximum.
+    #[test]
+    fn the_ceiling_slows_potentials_and_caps_them() {
+        let s = preset("fide-2001-2023").unwrap();
+        assert_eq!(s.ceiling(s.ceiling_from - 100.0), s.ceiling_from - 100.0);
+        let above = s.ceiling(s.ceiling_from + 100.0);
+        assert!((above - (s.ceiling_from + 100.0 * s.ceiling_slope)).abs() < 1e-9);
+        assert_eq!(s.ceiling(5000.0), s.ceiling_max);
+        assert!(s.ceiling(s.ceiling_max + 1.0) <= s.ceiling_max);
     }
 
     #[test]
