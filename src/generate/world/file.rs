@@ -419,6 +419,12 @@ mod tests {
         path
     }
 
+    /// Why loading this text, written to a file of this name, fails.
+    fn refused(name: &str, text: &str) -> String {
+        let path = temp(name, text);
+        load(path.to_str().unwrap()).unwrap_err().to_string()
+    }
+
     #[test]
     fn the_shipped_file_is_the_built_in_world() {
         let shipped = load("worlds/fide-2001-2023.toml").unwrap();
@@ -456,11 +462,10 @@ mod tests {
 
     #[test]
     fn every_problem_is_reported_with_its_key_path() {
-        let path = temp(
+        let e = refused(
             "bad.toml",
             "name = \"bad\"\nextends = \"fide-2001-2023\"\nsurprise = 1\n[pool]\nplayers = -5\nage_maen = 30\n[arrivals]\nentry_sd = \"wide\"\n[covid]\nfrom = \"2021-13\"\n[games]\ndraw_rate_low = 2\n[weather]\nrain = 1\n",
         );
-        let e = load(path.to_str().unwrap()).unwrap_err().to_string();
         for expected in [
             "7 problems",
             "surprise: unknown key",
@@ -478,24 +483,21 @@ mod tests {
 
     #[test]
     fn a_complete_file_needs_every_key_and_keys_must_agree() {
-        let path = temp("short.toml", "name = \"short\"\n[pool]\nplayers = 10\n");
-        let e = load(path.to_str().unwrap()).unwrap_err().to_string();
+        let e = refused("short.toml", "name = \"short\"\n[pool]\nplayers = 10\n");
         assert!(e.contains("world.start: missing"), "{e}");
         assert!(!e.contains("pool.players: missing"), "{e}");
-        let path = temp(
+        let e = refused(
             "order.toml",
             "name = \"order\"\nextends = \"fide-2001-2023\"\n[covid]\nfrom = \"2021-01\"\nto = \"2020-01\"\n",
         );
-        let e = load(path.to_str().unwrap()).unwrap_err().to_string();
         assert!(
             e.contains("covid.to: 2020-01 is before covid.from 2021-01"),
             "{e}"
         );
-        let path = temp(
+        let e = refused(
             "low.toml",
             "name = \"low\"\nextends = \"fide-2001-2023\"\n[players]\nceiling_max = 2400\n",
         );
-        let e = load(path.to_str().unwrap()).unwrap_err().to_string();
         assert!(
             e.contains("players.ceiling_max: 2400 is not above players.ceiling_from 2436"),
             "{e}"

@@ -142,6 +142,7 @@ impl Settings {
     /// A potential after the game's ceiling: above `ceiling_from` it grows by `ceiling_slope` of
     /// the excess, and never past `ceiling_max` (the best players of FIDE's history peaked near
     /// 2880; without it, the long tail of juniors' gains made a few players truly 3000 and more).
+    /// The personal random walk and each event's form still move strength a few dozen points.
     pub fn ceiling(&self, potential: f64) -> f64 {
         if potential > self.ceiling_from {
             let above = self.ceiling_from + (potential - self.ceiling_from) * self.ceiling_slope;
