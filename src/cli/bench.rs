@@ -40,7 +40,7 @@ pub struct Args {
     /// Worker threads [default: all cores]; outputs are identical whatever the number
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Instead: time `elosim generate` of the fide-2001-2023 world at this scale (1.0: about 14.6
+    /// Instead: time `elosim generate` of the fide-2001-2023 world at this scale (1.0: about 42.7
     /// million games), written to a temporary directory
     #[arg(long, value_name = "SCALE")]
     world: Option<f64>,

@@ -15,16 +15,16 @@ use crate::pipeline::Progress;
 /// month, strength) and summary.json. The same seed and scale give byte-identical files, whatever
 /// the number of threads; world.toml holds every parameter of the world. Replay it with:
 ///   elosim replay scenarios/fide-historical.toml --games DIR/games.parquet
-///     --start-list DIR/start-list.parquet --players DIR/players.parquet --from 2008-04
+///     --start-list DIR/start-list.parquet --players DIR/players.parquet --from 2001-04
 #[derive(clap::Args)]
 pub struct Args {
     /// The world: a world file (TOML, see worlds/fide-2001-2023.toml and docs/generate.md), or a
-    /// built-in world by name: fide-2001-2023 (FIDE's standard pool, January 2008 to December 2023,
+    /// built-in world by name: fide-2001-2023 (FIDE's standard pool, January 2001 to December 2023,
     /// calibrated to Sonas's crosstables of real games)
     #[arg(long, value_name = "FILE", default_value = "fide-2001-2023")]
     world: String,
-    /// Size against FIDE's (1.0: about 87,000 players on the first list and 13–15 million games;
-    /// 0.02 for a quick demo)
+    /// Size against FIDE's (1.0: 37,000 players on the January 2001 list and about 43 million games
+    /// to December 2023; 0.02 for a quick demo)
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     scale: f64,
     #[arg(long, default_value_t = 42)]
