@@ -1,10 +1,13 @@
-//! What the files of keys (scenarios, worlds, calibrations: TOML) share: reading one into a table,
-//! problems found at key paths, and the near miss a misspelt key or column suggests.
+//! What the files of keys (scenarios, worlds, calibrations, studies: TOML) share: reading one into
+//! a table, a [`Reader`] that takes values out of it and collects every problem at its key path,
+//! and the near miss a misspelt key or column suggests.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use toml::Table;
+use toml::{Table, Value};
+
+use crate::model::Month;
 
 /// Why a file of keys could not be read at all.
 #[derive(Debug)]
@@ -57,6 +60,375 @@ pub fn problem_list(problems: &[Problem]) -> String {
         .map(|p| format!("  - {p}"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// " (did you mean `x`?)" when a known name is a letter or two away.
+pub fn did_you_mean(name: &str, known: &[&str]) -> String {
+    near(name, known)
+        .map(|k| format!(" (did you mean `{k}`?)"))
+        .unwrap_or_default()
+}
+
+/// Up to `n` known names closest to `name` by edits (ties in the known order), for a long list of
+/// valid names where a near miss may be more than two letters away.
+pub fn nearest<'a>(name: &str, known: &[&'a str], n: usize) -> Vec<&'a str> {
+    let name = name.to_ascii_lowercase();
+    let mut by_distance: Vec<(usize, usize, &str)> = known
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (edit_distance(&k.to_ascii_lowercase(), &name), i, *k))
+        .collect();
+    by_distance.sort();
+    by_distance.into_iter().take(n).map(|(_, _, k)| k).collect()
+}
+
+/// A TOML value as a message shows it: text quoted, tables and arrays by their kind.
+pub fn describe(value: &Value) -> String {
+    match value {
+        Value::String(s) => format!("\"{s}\""),
+        Value::Table(_) => "a table".to_string(),
+        Value::Array(_) => "an array".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// `prefix.key`, or `key` at the top.
+pub fn at(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+/// Takes values out of one file's tables: each getter returns the value, or notes what was
+/// expected as a problem at the value's key path and returns `None`, so that a file's every
+/// problem is found in one reading. Arrays of tables are numbered from 1 (`target[1]`), as people
+/// count them.
+pub struct Reader {
+    pub file: PathBuf,
+    pub problems: Vec<Problem>,
+}
+
+impl Reader {
+    pub fn new(file: &Path) -> Reader {
+        Reader {
+            file: file.to_path_buf(),
+            problems: Vec::new(),
+        }
+    }
+
+    pub fn problem(&mut self, path: &str, message: impl Into<String>) {
+        self.problems.push(Problem {
+            file: self.file.clone(),
+            path: path.to_string(),
+            message: message.into(),
+        });
+    }
+
+    /// Whether a problem was noted at `path` or below it.
+    pub fn has_problem_at(&self, path: &str) -> bool {
+        self.problems.iter().any(|p| p.path.starts_with(path))
+    }
+
+    /// Every key of `table` not in `known` is a problem, with the near miss it suggests.
+    pub fn unknown(&mut self, table: &Table, prefix: &str, known: &[&str]) {
+        for key in table.keys().filter(|k| !known.contains(&k.as_str())) {
+            self.problem(
+                &at(prefix, key),
+                format!(
+                    "unknown key{}; expected one of: {}",
+                    did_you_mean(key, known),
+                    known.join(", ")
+                ),
+            );
+        }
+    }
+
+    /// A key that must be there: notes `expected` as missing when it is absent.
+    pub fn require(&mut self, table: &Table, prefix: &str, key: &str, expected: &str) {
+        if !table.contains_key(key) {
+            self.problem(&at(prefix, key), format!("missing: expected {expected}"));
+        }
+    }
+
+    pub fn text(&mut self, table: &Table, prefix: &str, key: &str) -> Option<String> {
+        match table.get(key)? {
+            Value::String(s) => Some(s.clone()),
+            other => {
+                self.problem(
+                    &at(prefix, key),
+                    format!("expected a quoted string, got {}", describe(other)),
+                );
+                None
+            }
+        }
+    }
+
+    /// A number from `min` to `max` (integers are numbers too).
+    pub fn number(
+        &mut self,
+        table: &Table,
+        prefix: &str,
+        key: &str,
+        (min, max): (f64, f64),
+    ) -> Option<f64> {
+        let value = table.get(key)?;
+        match value {
+            Value::Integer(i) if (min..=max).contains(&(*i as f64)) => Some(*i as f64),
+            Value::Float(f) if (min..=max).contains(f) => Some(*f),
+            other => {
+                self.problem(
+                    &at(prefix, key),
+                    format!(
+                        "expected a number from {min} to {max}, got {}",
+                        describe(other)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// A whole number from `min` to `max`.
+    pub fn whole(
+        &mut self,
+        table: &Table,
+        prefix: &str,
+        key: &str,
+        (min, max): (u64, u64),
+    ) -> Option<u64> {
+        match table.get(key)? {
+            Value::Integer(i) if *i >= 0 && (min..=max).contains(&(*i as u64)) => Some(*i as u64),
+            other => {
+                self.problem(
+                    &at(prefix, key),
+                    format!(
+                        "expected a whole number from {min} to {max}, got {}",
+                        describe(other)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    pub fn boolean(&mut self, table: &Table, prefix: &str, key: &str) -> Option<bool> {
+        match table.get(key)? {
+            Value::Boolean(b) => Some(*b),
+            other => {
+                self.problem(
+                    &at(prefix, key),
+                    format!("expected true or false, got {}", describe(other)),
+                );
+                None
+            }
+        }
+    }
+
+    /// A month written `"YYYY-MM"`.
+    pub fn month(&mut self, table: &Table, prefix: &str, key: &str) -> Option<Month> {
+        let value = table.get(key)?;
+        let parsed = value.as_str().and_then(Month::parse);
+        if parsed.is_none() {
+            self.problem(&at(prefix, key), month_expected(value));
+        }
+        parsed
+    }
+
+    /// A list of whole numbers such as `[1, 2]`, at least one.
+    pub fn wholes(&mut self, table: &Table, prefix: &str, key: &str) -> Option<Vec<u64>> {
+        let path = at(prefix, key);
+        match table.get(key)? {
+            Value::Array(items) if !items.is_empty() => {
+                let mut out = Vec::new();
+                for (i, v) in items.iter().enumerate() {
+                    match v {
+                        Value::Integer(n) if *n >= 0 => out.push(*n as u64),
+                        other => self.problem(
+                            &format!("{path}[{}]", i + 1),
+                            format!("expected a whole number, got {}", describe(other)),
+                        ),
+                    }
+                }
+                (out.len() == items.len()).then_some(out)
+            }
+            other => {
+                self.problem(
+                    &path,
+                    format!(
+                        "expected a list of whole numbers, such as [1, 2], got {}",
+                        describe(other)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// A table under `key` (absent: empty), its keys checked against `known`.
+    pub fn table(&mut self, table: &Table, prefix: &str, key: &str, known: &[&str]) -> Table {
+        let path = at(prefix, key);
+        match table.get(key) {
+            None => Table::new(),
+            Some(Value::Table(t)) => {
+                self.unknown(t, &path, known);
+                t.clone()
+            }
+            Some(other) => {
+                self.problem(
+                    &path,
+                    format!("expected a table [{key}], got {}", describe(other)),
+                );
+                Table::new()
+            }
+        }
+    }
+
+    /// The `[[key]]` tables with their key paths (`key[1]`, `key[2]`, …); anything else under the
+    /// key is a problem.
+    pub fn tables(&mut self, table: &Table, key: &str) -> Vec<(String, Table)> {
+        match table.get(key) {
+            None => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| {
+                    let path = format!("{key}[{}]", i + 1);
+                    match v {
+                        Value::Table(t) => Some((path, t.clone())),
+                        other => {
+                            self.problem(
+                                &path,
+                                format!("expected a table ([[{key}]]), got {}", describe(other)),
+                            );
+                            None
+                        }
+                    }
+                })
+                .collect(),
+            Some(other) => {
+                self.problem(
+                    key,
+                    format!(
+                        "expected an array of tables ([[{key}]]), got {}",
+                        describe(other)
+                    ),
+                );
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// The values a key may take: what a study needs to step through a key's range, round a point of
+/// a space-filling design to the key's grain, and write it back as the TOML value the key reads.
+/// The file's own reader still checks every value it is given.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Domain {
+    /// A number from `min` to `max` (above `min` when `above`), in steps of `grain` where it has
+    /// one (1: whole numbers; 0.01: two decimals; 0.5: half points).
+    Number {
+        min: f64,
+        max: f64,
+        above: bool,
+        grain: Option<f64>,
+    },
+    Boolean,
+    /// One of these names.
+    Choice(&'static [&'static str]),
+    /// A month `"YYYY-MM"`.
+    Month,
+}
+
+impl Domain {
+    pub const fn whole(min: i64, max: i64) -> Domain {
+        Domain::Number {
+            min: min as f64,
+            max: max as f64,
+            above: false,
+            grain: Some(1.0),
+        }
+    }
+
+    /// Whether values can be stepped through as numbers (a range).
+    pub fn is_number(&self) -> bool {
+        matches!(self, Domain::Number { .. })
+    }
+
+    /// The bounds of a number (`None` for other values).
+    pub fn bounds(&self) -> Option<(f64, f64)> {
+        match *self {
+            Domain::Number { min, max, .. } => Some((min, max)),
+            _ => None,
+        }
+    }
+
+    /// A number rounded to the key's grain, as the TOML value the key reads: a whole number as an
+    /// integer, anything else as a float.
+    pub fn value(&self, x: f64) -> Value {
+        match *self {
+            Domain::Number {
+                grain: Some(grain), ..
+            } => {
+                let steps = (x / grain).round();
+                if grain == 1.0 {
+                    Value::Integer(steps as i64)
+                } else {
+                    // Rounded again at the grain's decimals, so that 0.35 is 0.35, not
+                    // 0.35000000000000003.
+                    let decimals = (-grain.log10()).ceil().max(0.0) as i32;
+                    let scale = 10f64.powi(decimals + 1);
+                    Value::Float((steps * grain * scale).round() / scale)
+                }
+            }
+            _ => Value::Float(x),
+        }
+    }
+
+    /// What the key takes, for people.
+    pub fn text(&self) -> String {
+        match *self {
+            Domain::Number {
+                min,
+                max,
+                above,
+                grain,
+            } => {
+                let what = match grain {
+                    Some(1.0) => "a whole number",
+                    Some(0.5) => "a number in halves",
+                    Some(_) => "a number with at most two decimals",
+                    None => "a number",
+                };
+                let low = if above { "above" } else { "from" };
+                format!("{what} {low} {min} to {max}")
+            }
+            Domain::Boolean => "true or false".into(),
+            Domain::Choice(names) => format!(
+                "one of {}",
+                names
+                    .iter()
+                    .map(|n| format!("\"{n}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Domain::Month => "a month \"YYYY-MM\"".into(),
+        }
+    }
+}
+
+/// What a value that is not a month gets told; a bare TOML date gets a hint.
+pub fn month_expected(value: &Value) -> String {
+    let hint = if matches!(value, Value::Datetime(_)) {
+        " (write months as quoted strings: \"2014-07\")"
+    } else {
+        ""
+    };
+    format!(
+        "expected a month \"YYYY-MM\", got {}{hint}",
+        describe(value)
+    )
 }
 
 /// The known name a misspelt one is at most two edits from.

@@ -5,12 +5,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Bottom first. The helpers (`numbers`, `named`, `keys`) serve every layer.
+/// Bottom first. The helpers (`numbers`, `named`) serve every layer; `keys` every reader of TOML
+/// files (it reads months, so it sits above `model`).
 const LAYERS: &[&str] = &[
     "numbers",
     "named",
-    "keys",
     "model",
+    "keys",
     "rules",
     "systems",
     "scenario",
@@ -20,6 +21,7 @@ const LAYERS: &[&str] = &[
     "output",
     "plot",
     "report",
+    "simulate",
     "calibrate",
     "pipeline",
     "cli",

@@ -51,6 +51,8 @@ pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod scenario;
+#[cfg(feature = "full")]
+pub mod simulate;
 pub mod systems;
 #[cfg(test)]
 mod testing;

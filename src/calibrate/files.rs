@@ -14,7 +14,7 @@ use crate::output::atomic::StagedDir;
 use crate::output::tables::{table_error, write_parquet};
 use crate::output::{pretty_json, write_text, OutputError};
 
-use super::{Calibration, Fit, Record, TargetDistance};
+use super::{Calibration, Fit, Record};
 
 /// Writes the calibration's files into `dir`; returns the directory.
 pub fn write_calibration(
@@ -58,112 +58,16 @@ pub fn fitted_world(calibration: &Calibration, fit: &Fit) -> String {
     )
 }
 
-/// How a figure is read from a target's distance (`None` when the target has no such figure).
-type FigureOf = Box<dyn Fn(&TargetDistance) -> Option<f64>>;
-
-/// One figure of a target, for every record.
-struct Figure {
-    name: String,
-    get: FigureOf,
-}
-
-fn figures(calibration: &Calibration) -> Vec<(usize, Figure)> {
-    let mut out: Vec<(usize, Figure)> = Vec::new();
-    for (i, target) in calibration.targets.iter().enumerate() {
-        let name = target.name();
-        let table = |d: &TargetDistance| match d {
-            TargetDistance::Table(d) => Some(d.clone()),
-            _ => None,
-        };
-        let counts = |d: &TargetDistance| match d {
-            TargetDistance::Counts(d) => Some(d.clone()),
-            _ => None,
-        };
-        let gaps = |d: &TargetDistance| match d {
-            TargetDistance::Gaps(d) => Some(d.clone()),
-            _ => None,
-        };
-        let mut add = |figure: &str, get: FigureOf| {
-            out.push((
-                i,
-                Figure {
-                    name: format!("{name}: {figure}"),
-                    get,
-                },
-            ))
-        };
-        match target {
-            super::Target::Table { .. } => {
-                add("rmse", Box::new(move |d| table(d)?.rmse()));
-                add(
-                    "compared",
-                    Box::new(move |d| Some(table(d)?.signs().1 as f64)),
-                );
-                add(
-                    "signs_agree",
-                    Box::new(move |d| Some(table(d)?.signs().0 as f64)),
-                );
-                add(
-                    "covered",
-                    Box::new(move |d| Some(table(d)?.coverage().0 as f64)),
-                );
-                add(
-                    "numbered",
-                    Box::new(move |d| Some(table(d)?.coverage().1 as f64)),
-                );
-                add(
-                    "worst_share_factor",
-                    Box::new(move |d| Some(table(d)?.worst_share()?.factor())),
-                );
-                add(
-                    "cell_error",
-                    Box::new(move |d| Some(super::cell_error(&table(d)?))),
-                );
-                add(
-                    "share_error",
-                    Box::new(move |d| Some(super::share_error(&table(d)?))),
-                );
-                add(
-                    "games_ratio",
-                    Box::new(move |d| Some(table(d)?.games_ratio())),
-                );
-                add(
-                    "games_error",
-                    Box::new(move |d| Some(super::games_error(&table(d)?))),
-                );
-            }
-            super::Target::Counts { .. } => {
-                add(
-                    "within_15",
-                    Box::new(move |d| Some(counts(d)?.within(0.15).0 as f64)),
-                );
-                add(
-                    "counts",
-                    Box::new(move |d| Some(counts(d)?.within(0.15).1 as f64)),
-                );
-                add(
-                    "worst_factor",
-                    Box::new(move |d| Some(counts(d)?.worst()?.1)),
-                );
-                add(
-                    "games_within_15",
-                    Box::new(move |d| Some(counts(d)?.games_within(0.15).0 as f64)),
-                );
-                add(
-                    "games_worst_factor",
-                    Box::new(move |d| Some(counts(d)?.games_worst()?.1)),
-                );
-                add("error", Box::new(move |d| Some(counts(d)?.error())));
-            }
-            super::Target::Gaps { gaps: target, .. } => {
-                for (k, gap) in target.gaps.iter().enumerate() {
-                    add(&gap.text(), Box::new(move |d| gaps(d)?.gaps.get(k)?.1));
-                }
-                add("error", Box::new(move |d| Some(gaps(d)?.error())));
-            }
-        }
-    }
-    out
+/// Every target's figures of one evaluation, named `measure.figure`, in the targets' order.
+fn figures(calibration: &Calibration, record: &Record) -> Vec<(String, Option<f64>)> {
+    let e = &record.evaluation;
+    calibration
+        .targets
+        .iter()
+        .zip(&e.observed)
+        .flat_map(|(t, o)| t.measure.columns(o, e.size))
+        .map(|f| (f.name, f.value))
+        .collect()
 }
 
 /// `evaluations.parquet`: evaluation, generation, each parameter, the objective and each target's
@@ -196,13 +100,13 @@ fn evaluations(calibration: &Calibration, fit: &Fit) -> PolarsResult<DataFrame> 
         .into_series()
         .into(),
     );
-    for (i, figure) in figures(calibration) {
+    let by_record: Vec<Vec<(String, Option<f64>)>> =
+        records.iter().map(|r| figures(calibration, r)).collect();
+    for (k, (name, _)) in by_record[0].iter().enumerate() {
         columns.push(
             Float64Chunked::from_iter_options(
-                figure.name.as_str().into(),
-                records
-                    .iter()
-                    .map(|r| (figure.get)(&r.evaluation.distances[i])),
+                name.as_str().into(),
+                by_record.iter().map(|figures| figures[k].1),
             )
             .into_series()
             .into(),
@@ -262,12 +166,7 @@ fn record_json(calibration: &Calibration, record: &Record) -> RecordJson {
     RecordJson {
         objective: record.evaluation.objective,
         generation: record.generation,
-        figures: InOrder(
-            figures(calibration)
-                .into_iter()
-                .map(|(i, figure)| (figure.name, (figure.get)(&record.evaluation.distances[i])))
-                .collect(),
-        ),
+        figures: InOrder(figures(calibration, record)),
     }
 }
 

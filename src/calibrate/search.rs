@@ -7,10 +7,11 @@ use rayon::prelude::*;
 
 use crate::generate::world::params::Value;
 use crate::generate::world::Settings;
+use crate::simulate::cmaes::Cmaes;
+use crate::simulate::SimulateError;
 
-use super::cmaes::Cmaes;
 use super::config::Calibration;
-use super::evaluate::{evaluate, EvaluateError, Evaluation};
+use super::evaluate::{evaluate, Evaluation};
 
 /// One evaluated point.
 #[derive(Clone, Debug)]
@@ -69,7 +70,7 @@ impl Calibration {
             .collect()
     }
 
-    fn evaluate_at(&self, values: &[f64]) -> Result<Evaluation, EvaluateError> {
+    fn evaluate_at(&self, values: &[f64]) -> Result<Evaluation, SimulateError> {
         evaluate(
             &self.world_at(values),
             &self.seeds,
@@ -80,7 +81,7 @@ impl Calibration {
     }
 
     /// Runs the search; `progress(done, budget, best objective)` after each generation.
-    pub fn run(&self, progress: &dyn Fn(usize, usize, f64)) -> Result<Fit, EvaluateError> {
+    pub fn run(&self, progress: &dyn Fn(usize, usize, f64)) -> Result<Fit, SimulateError> {
         let start = self.start_values();
         let first = self.evaluate_at(&start)?;
         let mut fit = Fit {
@@ -159,7 +160,9 @@ mod tests {
 mod calibration_tests {
     use std::path::{Path, PathBuf};
 
-    use crate::calibrate::{Calibration, TargetDistance};
+    use crate::calibrate::{Calibration, Overrides};
+    use crate::simulate::measure::MeasureKind;
+    use crate::simulate::Observed;
 
     fn repo(path: &str) -> String {
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -200,13 +203,17 @@ mod calibration_tests {
     #[test]
     fn a_tiny_calibration_is_repeatable_and_never_worse_than_its_start() {
         let dir = crate::testing::scratch("calibrate");
-        let c = Calibration::load(&tiny(&dir, 9)).unwrap();
+        let c = Calibration::load(&tiny(&dir, 9), &Overrides::default()).unwrap();
         let a = c.run(&|_, _, _| {}).unwrap();
         // The start, then two generations of four.
         assert_eq!(a.records.len(), 9);
-        let TargetDistance::Counts(list) = &a.start().evaluation.distances[0] else {
+        let start = &a.start().evaluation;
+        let (MeasureKind::Counts(counts), Observed::Counts(found)) =
+            (&c.targets[0].measure.kind, &start.observed[0])
+        else {
             panic!("a list target");
         };
+        let list = counts.distance(found, start.size);
         assert_eq!(list.name, "list 2003-04");
         assert_eq!(list.counts.len(), 8);
         // The list's games column against the run's games per player, band by band.
@@ -241,8 +248,11 @@ mod calibration_tests {
     /// lie within its bounds (a refit starts where the shipped world stands).
     #[test]
     fn the_shipped_calibration_file_loads() {
-        let c =
-            Calibration::load(Path::new(&repo("worlds/fide-2001-2023.calibrate.toml"))).unwrap();
+        let c = Calibration::load(
+            Path::new(&repo("worlds/fide-2001-2023.calibrate.toml")),
+            &Overrides::default(),
+        )
+        .unwrap();
         assert_eq!(c.parameters.len(), 10);
         assert_eq!(c.targets.len(), 5);
         assert_eq!(c.start_values().len(), 10);
@@ -260,16 +270,19 @@ mod calibration_tests {
                 repo("data/published/sonas-crosstables.csv")
             ),
         );
-        let e = Calibration::load(&path).err().unwrap().to_string();
+        let e = Calibration::load(&path, &Overrides::default())
+            .err()
+            .unwrap()
+            .to_string();
         for expected in [
             "scale: expected a number from 0.0001 to 10, got 20",
-            "seeds[1]: expected a whole number, got -2",
-            "budgte: unknown key",
-            "target[0].colour: unknown key",
-            "target[0].games: expected true or false, got 1",
-            "parameter[0].key: \"arrivals.entry_maen\" is not a number of the world file",
-            "parameter[1].max: 50 is not above min 100",
-            "parameter[2].key: \"world.months\" is not a number of the world file",
+            "seeds[2]: expected a whole number, got -2",
+            "budgte: unknown key (did you mean `budget`?)",
+            "target[1].colour: unknown key",
+            "target[1].games: expected true or false, got 1",
+            "parameter[1].key: \"arrivals.entry_maen\" is not a number of the world file",
+            "parameter[2].max: 50 is not above min 100",
+            "parameter[3].key: \"world.months\" is not a number of the world file",
         ] {
             assert!(e.contains(expected), "{expected}\n{e}");
         }
@@ -283,7 +296,10 @@ mod calibration_tests {
                 repo("data/published/sonas-crosstables.csv")
             ),
         );
-        let e = Calibration::load(&outside).err().unwrap().to_string();
+        let e = Calibration::load(&outside, &Overrides::default())
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("games.form_sd: the world's value"), "{e}");
         assert!(e.contains("is outside the bounds 400 to 500"), "{e}");
     }

@@ -293,9 +293,7 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
     let settings = world::preset("fide-2001-2023")?.sized(scale, args.seed)?;
     // The first list after the world's starting list.
     let history = crate::scenario::Scenario::load(Path::new("scenarios/fide-historical.toml"))?;
-    let from = crate::calibrate::scenario_for(&history, &settings)?
-        .run
-        .from;
+    let from = history.starting_from(settings.start)?.run.from;
     if !world_dir.join("summary.json").is_file() {
         let t = Instant::now();
         let mut writer = WorldWriter::new(

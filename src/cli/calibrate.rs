@@ -3,7 +3,7 @@ use std::time::Instant;
 
 use super::progress::Bar;
 use super::set_threads;
-use crate::calibrate::{self, Calibration, Evaluation, TargetDistance};
+use crate::calibrate::{self, Calibration, Overrides};
 use crate::numbers::thousands;
 use crate::report::TextTable;
 
@@ -49,21 +49,13 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     set_threads(args.threads)?;
-    let mut c = Calibration::load(&args.config)?;
-    if let Some(world) = &args.world {
-        c.world_text = match std::path::Path::new(world).is_file() {
-            true => std::fs::read_to_string(world)?,
-            false => String::new(),
-        };
-        c.world_source = world.clone();
-        c.world = crate::generate::world::load(world)?;
-    }
-    if let Some(seeds) = args.seeds.clone().filter(|s| !s.is_empty()) {
-        c.seeds = seeds;
-    }
-    c.scale = args.scale.unwrap_or(c.scale);
-    c.world = c.world.clone().sized(c.scale, c.seeds[0])?;
-    c.budget = args.budget.unwrap_or(c.budget);
+    let overrides = Overrides {
+        world: args.world.clone(),
+        scale: args.scale,
+        seeds: args.seeds.clone(),
+        budget: args.budget,
+    };
+    let c = Calibration::load(&args.config, &overrides)?;
     let started = Instant::now();
     if args.evaluate {
         let evaluation =
@@ -77,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             thousands(evaluation.games),
             evaluation.seconds
         );
-        for line in figures(&evaluation) {
+        for line in evaluation.lines(&c.targets) {
             println!("  {line}");
         }
         return Ok(());
@@ -126,11 +118,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     print!("{}", table.render(&[0, 3, 4]));
     println!("start:");
-    for line in figures(&start.evaluation) {
+    for line in start.evaluation.lines(&c.targets) {
         println!("  {line}");
     }
     println!("fitted:");
-    for line in figures(&best.evaluation) {
+    for line in best.evaluation.lines(&c.targets) {
         println!("  {line}");
     }
     println!(
@@ -139,68 +131,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         fit.records.len()
     );
     Ok(())
-}
-
-/// Each target's distance figures, one line each.
-fn figures(evaluation: &Evaluation) -> Vec<String> {
-    evaluation
-        .distances
-        .iter()
-        .map(|d| match d {
-            TargetDistance::Table(d) => {
-                let (agree, compared) = d.signs();
-                let (covered, numbered) = d.coverage();
-                let worst = d
-                    .worst_share()
-                    .map(|w| format!("worst row ×{:.2}", w.factor()))
-                    .unwrap_or_default();
-                let games = d
-                    .worst_games()
-                    .map(|w| {
-                        format!(
-                            " · games ×{:.2} (worst row ×{:.2})",
-                            d.games_ratio(),
-                            w.games_ratio()
-                        )
-                    })
-                    .unwrap_or_default();
-                format!(
-                    "{}: RMSE {} over {compared} cells · signs {agree}/{compared} · coverage {covered}/{numbered} · {worst}{games}",
-                    d.table,
-                    d.rmse().map_or("–".into(), |r| format!("{r:.2}")),
-                )
-            }
-            TargetDistance::Counts(d) => {
-                let (good, all) = d.within(0.15);
-                let worst = d.worst().map_or(String::new(), |(c, f)| {
-                    format!("worst {} on {}: ×{f:.2}", c.range_text(), c.month)
-                });
-                let games = match d.games_worst() {
-                    Some((c, f)) => {
-                        let (good, all) = d.games_within(0.15);
-                        format!(
-                            " · games per player: {good} of {all} within 15 %, worst {}: ×{f:.2}",
-                            c.range_text()
-                        )
-                    }
-                    None => String::new(),
-                };
-                format!(
-                    "{}: {good} of {all} counts within 15 % · {worst}{games}",
-                    d.name
-                )
-            }
-            TargetDistance::Gaps(d) => {
-                let gaps: Vec<String> = d
-                    .gaps
-                    .iter()
-                    .map(|(g, run)| {
-                        let run = run.map_or("–".into(), |r| format!("{r:.0}"));
-                        format!("{}: {run} (Sonas {:.0})", g.text(), g.real)
-                    })
-                    .collect();
-                format!("{}: {}", d.name, gaps.join(" · "))
-            }
-        })
-        .collect()
 }

@@ -20,7 +20,7 @@ use crate::numbers::{round_to, thousands};
 use crate::output::pretty_json;
 
 /// Expected scores are clipped to this distance from 0 and 1 for the logarithms.
-const CLIP: f64 = 0.001;
+pub const CLIP: f64 = 0.001;
 /// Calibration bins of expected score.
 const BINS: usize = 20;
 

@@ -3,6 +3,7 @@
 
 use toml::Value;
 
+use crate::keys::Domain;
 use crate::rules::Regulations;
 
 /// Declares the revision keys once: each key's field of `Regulations` and its kind of value
@@ -26,6 +27,15 @@ macro_rules! revision_keys {
         pub fn get(regs: &Regulations, key: &str) -> Option<Value> {
             Some(match key {
                 $($key => write::$kind(regs.$($field).+),)+
+                _ => return None,
+            })
+        }
+
+        /// The values a key may take; `None` for an unknown key.
+        pub fn domain(key: &str) -> Option<Domain> {
+            let regs = crate::scenario::base_regulations();
+            Some(match key {
+                $($key => domain::$kind(&regs.$($field).+ $($(, $arg)*)?),)+
                 _ => return None,
             })
         }
@@ -99,6 +109,42 @@ mod read {
     }
 }
 
+/// The values a key may take, one function per kind of value (the field shows its type).
+mod domain {
+    use crate::keys::Domain;
+    use crate::named::Named;
+
+    pub fn whole<T>(_: &T, min: i64, max: i64) -> Domain {
+        Domain::whole(min, max)
+    }
+
+    pub fn boolean(_: &bool) -> Domain {
+        Domain::Boolean
+    }
+
+    pub fn choice<T: Named>(_: &T) -> Domain {
+        Domain::Choice(T::NAMES)
+    }
+
+    pub fn hundredths(_: &i32, min: i64, max: i64) -> Domain {
+        Domain::Number {
+            min: min as f64,
+            max: max as f64,
+            above: false,
+            grain: Some(0.01),
+        }
+    }
+
+    pub fn half_points(_: &u32) -> Domain {
+        Domain::Number {
+            min: 0.0,
+            max: 100.0,
+            above: false,
+            grain: Some(0.5),
+        }
+    }
+}
+
 /// Writing a field back as the TOML value its key reads, one function per kind of value.
 mod write {
     use toml::Value;
@@ -128,19 +174,13 @@ mod write {
 
 pub fn unknown_key(key: &str) -> String {
     format!(
-        "unknown key `{key}`; a revision may set: {}",
+        "unknown key `{key}`{}; a revision may set: {}",
+        crate::keys::did_you_mean(key, KEYS),
         KEYS.join(", ")
     )
 }
 
-pub fn describe(value: &Value) -> String {
-    match value {
-        Value::String(s) => format!("\"{s}\""),
-        Value::Table(_) => "a table".to_string(),
-        Value::Array(_) => "an array".to_string(),
-        other => other.to_string(),
-    }
-}
+pub use crate::keys::describe;
 
 pub fn whole(value: &Value, min: i64, max: i64) -> Result<i64, String> {
     match value {

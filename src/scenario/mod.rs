@@ -7,6 +7,7 @@
 mod describe;
 mod error;
 pub mod fields;
+mod key_path;
 mod raw;
 mod resolve;
 mod resolved;
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 pub use crate::rules::Timeline;
 pub use error::{Problem, ScenarioError};
+pub use key_path::{KeyPath, ScenarioFiles, Setting};
 
 use crate::model::Month;
 use crate::named::named_enum;
@@ -181,6 +183,29 @@ impl Scenario {
         }
         self.run = window;
         Ok(())
+    }
+
+    /// The scenario run from a starting list of `month` (a generated world's first month): its
+    /// first list computed is the first list after it, to the scenario's end.
+    pub fn starting_from(&self, month: Month) -> Result<Scenario, ScenarioError> {
+        let from = self
+            .timeline
+            .lists_between(month.plus(1), self.calendar.end)
+            .first()
+            .copied()
+            .ok_or_else(|| {
+                ScenarioError::Invalid(vec![Problem {
+                    file: self.file.clone(),
+                    path: "calendar".into(),
+                    message: format!(
+                        "no list after {month}, the starting list's month: the scenario's calendar ends {}",
+                        self.calendar.end
+                    ),
+                }])
+            })?;
+        let mut scenario = self.clone();
+        scenario.set_window(Some(from), None)?;
+        Ok(scenario)
     }
 
     /// The lists the run computes, in order: to `run.to`, else to the list of the last game

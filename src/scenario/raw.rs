@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 use super::error::{Problem, ScenarioError};
-use super::fields::{choice, describe, quoted, whole};
+use super::fields::{choice, describe, whole};
 use super::{GameFormat, UnknownPlayers};
+use crate::keys::{at, Reader};
 use crate::model::Month;
 use crate::rules::EventTiming;
 use crate::systems::SystemKind;
@@ -33,6 +34,34 @@ pub struct RawScenario {
     pub events: Vec<RawEvent>,
     /// Settings of the period-based systems: (table, key, value), checked against their ranges.
     pub system_settings: Vec<(String, String, f64)>,
+}
+
+impl RawScenario {
+    /// A file that sets nothing yet, made in memory (a study's values on top of a scenario);
+    /// `file` is where its problems are reported.
+    pub fn overlay(file: &Path) -> RawScenario {
+        RawScenario {
+            file: file.to_path_buf(),
+            name: None,
+            description: None,
+            extends: None,
+            system: None,
+            calendar_start: None,
+            calendar_end: None,
+            run_from: None,
+            run_to: None,
+            games: None,
+            format: None,
+            month_1: None,
+            start_list: None,
+            players: None,
+            unknown_players: None,
+            seed_rating: None,
+            revisions: Vec::new(),
+            events: Vec::new(),
+            system_settings: Vec::new(),
+        }
+    }
 }
 
 pub struct RawRevision {
@@ -96,25 +125,20 @@ const TOP_KEYS: &[&str] = &[
 pub fn read(path: &Path) -> Result<(RawScenario, Vec<Problem>), ScenarioError> {
     let table = crate::keys::read_table(path).map_err(|e| ScenarioError::reading(path, e))?;
     let mut walk = Walk {
-        file: path.to_path_buf(),
-        problems: Vec::new(),
+        r: Reader::new(path),
     };
     let raw = walk.scenario(&table);
-    Ok((raw, walk.problems))
+    Ok((raw, walk.r.problems))
 }
 
+/// The scenario's keys, read with the one reader of key files.
 struct Walk {
-    file: PathBuf,
-    problems: Vec<Problem>,
+    r: Reader,
 }
 
 impl Walk {
     fn problem(&mut self, path: &str, message: impl Into<String>) {
-        self.problems.push(Problem {
-            file: self.file.clone(),
-            path: path.to_string(),
-            message: message.into(),
-        });
+        self.r.problem(path, message);
     }
 
     fn scenario(&mut self, top: &Table) -> RawScenario {
@@ -122,6 +146,7 @@ impl Walk {
         let top_keys: Vec<&str> = TOP_KEYS.iter().copied().chain(tables).collect();
         self.known_keys(top, "", &top_keys);
         let dir = self
+            .r
             .file
             .parent()
             .map(Path::to_path_buf)
@@ -136,7 +161,7 @@ impl Walk {
         );
         let bootstrap = self.table(top, "bootstrap", &["unknown-players", "seed-rating"]);
         RawScenario {
-            file: self.file.clone(),
+            file: self.r.file.clone(),
             name: self.string(top, "name", ""),
             description: self.string(top, "description", ""),
             extends: self.string(top, "extends", "").map(path_in),
@@ -317,110 +342,33 @@ impl Walk {
     }
 
     fn known_keys(&mut self, table: &Table, path: &str, allowed: &[&str]) {
-        for key in table.keys() {
-            if !allowed.contains(&key.as_str()) {
-                let at = if path.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{path}.{key}")
-                };
-                self.problem(
-                    &at,
-                    format!("unknown key; expected one of {}", quoted(allowed)),
-                );
-            }
-        }
+        self.r.unknown(table, path, allowed);
     }
 
     fn table(&mut self, top: &Table, key: &str, allowed: &[&str]) -> Table {
-        match top.get(key) {
-            None => Table::new(),
-            Some(Value::Table(t)) => {
-                self.known_keys(t, key, allowed);
-                t.clone()
-            }
-            Some(other) => {
-                self.problem(key, format!("expected a table, got {}", describe(other)));
-                Table::new()
-            }
-        }
+        self.r.table(top, "", key, allowed)
     }
 
     fn array_of_tables(&mut self, top: &Table, key: &str) -> Vec<Table> {
-        match top.get(key) {
-            None => Vec::new(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .enumerate()
-                .filter_map(|(i, v)| match v {
-                    Value::Table(t) => Some(t.clone()),
-                    other => {
-                        self.problem(
-                            &format!("{key}[{}]", i + 1),
-                            format!("expected a table ([[{key}]]), got {}", describe(other)),
-                        );
-                        None
-                    }
-                })
-                .collect(),
-            Some(other) => {
-                self.problem(
-                    key,
-                    format!(
-                        "expected an array of tables ([[{key}]]), got {}",
-                        describe(other)
-                    ),
-                );
-                Vec::new()
-            }
-        }
-    }
-
-    fn at(path: &str, key: &str) -> String {
-        if path.is_empty() {
-            key.to_string()
-        } else {
-            format!("{path}.{key}")
-        }
+        self.r
+            .tables(top, key)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect()
     }
 
     fn string(&mut self, table: &Table, key: &str, path: &str) -> Option<String> {
-        match table.get(key)? {
-            Value::String(s) => Some(s.clone()),
-            other => {
-                self.problem(
-                    &Self::at(path, key),
-                    format!("expected a quoted string, got {}", describe(other)),
-                );
-                None
-            }
-        }
+        self.r.text(table, path, key)
     }
 
     fn month(&mut self, table: &Table, key: &str, path: &str) -> Option<Month> {
-        let value = table.get(key)?;
-        let parsed = value.as_str().and_then(Month::parse);
-        if parsed.is_none() {
-            let hint = if matches!(value, Value::Datetime(_)) {
-                " (write months as quoted strings: \"2014-07\")"
-            } else {
-                ""
-            };
-            self.problem(
-                &Self::at(path, key),
-                format!(
-                    "expected a month \"YYYY-MM\", got {}{hint}",
-                    describe(value)
-                ),
-            );
-        }
-        parsed
+        self.r.month(table, path, key)
     }
 
     fn whole(&mut self, table: &Table, key: &str, path: &str, min: i64, max: i64) -> Option<i64> {
         let value = table.get(key)?;
         whole(value, min, max)
-            .map_err(|m| self.problem(&Self::at(path, key), m))
+            .map_err(|m| self.problem(&at(path, key), m))
             .ok()
     }
 
@@ -434,7 +382,7 @@ impl Walk {
     ) -> Option<T> {
         let value = table.get(key)?;
         choice(value, parse, names)
-            .map_err(|m| self.problem(&Self::at(path, key), m))
+            .map_err(|m| self.problem(&at(path, key), m))
             .ok()
     }
 }

@@ -15,6 +15,7 @@ use crate::systems::{SystemConfig, SystemKind};
 
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
     let (chain, mut problems) = read_chain(path)?;
+    let chain: Vec<&RawScenario> = chain.iter().collect();
     let scenario = merge(path, &chain, &mut problems);
     match scenario {
         Some(s) if problems.is_empty() => Ok(s),
@@ -23,7 +24,7 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
 }
 
 /// The file and the files it extends, the root first, and the problems found in them.
-fn read_chain(path: &Path) -> Result<(Vec<RawScenario>, Vec<Problem>), ScenarioError> {
+pub fn read_chain(path: &Path) -> Result<(Vec<RawScenario>, Vec<Problem>), ScenarioError> {
     let mut chain: Vec<RawScenario> = Vec::new();
     let mut problems = Vec::new();
     let mut seen = HashSet::new();
@@ -58,11 +59,11 @@ fn read_chain(path: &Path) -> Result<(Vec<RawScenario>, Vec<Problem>), ScenarioE
 }
 
 /// The last value any file of the chain gives (children override their parents).
-fn last<T: Clone>(chain: &[RawScenario], field: impl Fn(&RawScenario) -> &Option<T>) -> Option<T> {
+fn last<T: Clone>(chain: &[&RawScenario], field: impl Fn(&RawScenario) -> &Option<T>) -> Option<T> {
     chain.iter().rev().find_map(|raw| field(raw).clone())
 }
 
-fn merge(path: &Path, chain: &[RawScenario], problems: &mut Vec<Problem>) -> Option<Scenario> {
+pub fn merge(path: &Path, chain: &[&RawScenario], problems: &mut Vec<Problem>) -> Option<Scenario> {
     let problem = |problems: &mut Vec<Problem>, file: &Path, at: &str, message: String| {
         problems.push(Problem {
             file: file.to_path_buf(),
@@ -180,13 +181,13 @@ fn merge(path: &Path, chain: &[RawScenario], problems: &mut Vec<Problem>) -> Opt
 /// Applies the revisions of every file in date order (a child's after its parent's on the same
 /// date) to today's regulations, one era per distinct date.
 fn fold_revisions(
-    chain: &[RawScenario],
+    chain: &[&RawScenario],
     calendar: Calendar,
     problems: &mut Vec<Problem>,
 ) -> (Timeline, Vec<EraNotes>) {
     let mut revisions: Vec<(&RawScenario, &raw::RawRevision)> = chain
         .iter()
-        .flat_map(|raw| raw.revisions.iter().map(move |r| (raw, r)))
+        .flat_map(|&raw| raw.revisions.iter().map(move |r| (raw, r)))
         .collect();
     revisions.sort_by_key(|(_, r)| r.from); // stable: parents first on equal dates
     let mut regs: Regulations = base_regulations();
@@ -234,7 +235,7 @@ fn fold_revisions(
 }
 
 fn merge_events(
-    chain: &[RawScenario],
+    chain: &[&RawScenario],
     calendar: Calendar,
     timeline: &Timeline,
     problems: &mut Vec<Problem>,

@@ -387,7 +387,7 @@ fn calibrate_writes_a_fitted_world_that_generates() {
     assert!(!r.status.success());
     let stderr = text(&r.stderr);
     for part in [
-        "world: expected text",
+        "world: expected a quoted string, got 1",
         "surprise: unknown key",
         "scenario: missing",
         "target: missing",

@@ -5,7 +5,7 @@
 //! groups' average difference). Sums are kept in integers (half points; billionths of a point), so
 //! the table does not depend on the order of the games.
 
-use crate::model::Month;
+use crate::model::{HalfPoints, Month};
 use crate::named::named_enum;
 use crate::rules::expected::{fide_pd, logistic};
 
@@ -75,7 +75,7 @@ impl Grouping {
         Ok(())
     }
 
-    fn groups(&self) -> usize {
+    pub fn groups(&self) -> usize {
         ((self.top - self.lowest) / self.width) as usize + 2
     }
 
@@ -154,7 +154,7 @@ impl Sums {
         self.deviation_squares += deviation * deviation;
     }
 
-    fn merge(&mut self, other: &Sums) {
+    pub fn merge(&mut self, other: &Sums) {
         self.games += other.games;
         self.half_points += other.half_points;
         self.expected += other.expected;
@@ -192,7 +192,7 @@ impl Sums {
 }
 
 /// The crosstable of a set of games.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Crosstable {
     pub grouping: Grouping,
     pub expectation: Expectation,
@@ -223,53 +223,98 @@ impl Crosstable {
         min_games: u64,
         selection: Selection,
     ) -> Crosstable {
-        let n = grouping.groups();
-        let mut cells = vec![vec![Sums::default(); n]; n];
-        let mut counts = Counts {
-            without_ratings: games.without_ratings as u64,
-            ..Counts::default()
-        };
+        let mut table = Crosstable::new(grouping, expectation, min_games, selection);
+        table.counts.without_ratings = games.without_ratings as u64;
         for i in 0..games.len() {
             if !selection.contains(games.month[i]) {
-                counts.outside_window += 1;
+                table.counts.outside_window += 1;
                 continue;
             }
             if let (Some(minimum), Some((white, black))) =
                 (selection.established, &games.prior_games)
             {
                 if white[i] < minimum || black[i] < minimum {
-                    counts.not_established += 1;
+                    table.counts.not_established += 1;
                     continue;
                 }
             }
-            let (w, b) = (games.white_rating[i], games.black_rating[i]);
-            if grouping.below == Below::Drop && (w < grouping.lowest || b < grouping.lowest) {
-                counts.below_lowest += 1;
-                continue;
-            }
-            let (gw, gb) = (grouping.group_of(w), grouping.group_of(b));
-            let expected = expectation.nanos(w - b);
-            let score = games.score[i];
-            cells[gw][gb].add(score, expected);
-            cells[gb][gw].add(2 - score, NANO - expected);
-            counts.used += 1;
+            table.add(games.white_rating[i], games.black_rating[i], games.score[i]);
         }
-        let has_games = |g: usize| cells[g].iter().any(|c| c.games > 0);
-        let first = (0..n).find(|&g| has_games(g));
-        let last = (0..n).rev().find(|&g| has_games(g));
-        let shown = match (first, last) {
-            (Some(a), Some(b)) => (a..=b).collect(),
-            _ => Vec::new(),
-        };
+        table.finish();
+        table
+    }
+
+    /// A table without games, to which games are added one by one (`add`) or other tables of the
+    /// same grouping (`merge`); `finish` then finds the groups shown.
+    pub fn new(
+        grouping: Grouping,
+        expectation: Expectation,
+        min_games: u64,
+        selection: Selection,
+    ) -> Crosstable {
+        let n = grouping.groups();
         Crosstable {
             grouping,
             expectation,
             min_games,
             selection,
-            shown,
-            cells,
-            counts,
+            shown: Vec::new(),
+            cells: vec![vec![Sums::default(); n]; n],
+            counts: Counts::default(),
         }
+    }
+
+    /// One game: the players' ratings and White's score in half points. Its window and any other
+    /// selection are the caller's.
+    pub fn add(&mut self, white: i32, black: i32, score: HalfPoints) {
+        let grouping = self.grouping;
+        if grouping.below == Below::Drop && (white < grouping.lowest || black < grouping.lowest) {
+            self.counts.below_lowest += 1;
+            return;
+        }
+        let (gw, gb) = (grouping.group_of(white), grouping.group_of(black));
+        let expected = self.expectation.nanos(white - black);
+        self.cells[gw][gb].add(score, expected);
+        self.cells[gb][gw].add(2 - score, NANO - expected);
+        self.counts.used += 1;
+    }
+
+    /// Adds another table's games (the same grouping and expectation).
+    pub fn merge(&mut self, other: &Crosstable) {
+        for (row, other_row) in self.cells.iter_mut().zip(&other.cells) {
+            for (cell, other_cell) in row.iter_mut().zip(other_row) {
+                cell.merge(other_cell);
+            }
+        }
+        let (c, o) = (&mut self.counts, &other.counts);
+        c.used += o.used;
+        c.outside_window += o.outside_window;
+        c.below_lowest += o.below_lowest;
+        c.not_established += o.not_established;
+        c.without_ratings += o.without_ratings;
+    }
+
+    /// The groups shown: from the lowest to the highest that has games.
+    pub fn finish(&mut self) {
+        let n = self.cells.len();
+        let has_games = |g: usize| self.cells[g].iter().any(|c| c.games > 0);
+        let first = (0..n).find(|&g| has_games(g));
+        let last = (0..n).rev().find(|&g| has_games(g));
+        self.shown = match (first, last) {
+            (Some(a), Some(b)) => (a..=b).collect(),
+            _ => Vec::new(),
+        };
+    }
+
+    /// Every cell off the diagonal among the groups from `lowest` up (the one below it aside),
+    /// each direction once: what the measures of flatness sum over.
+    pub fn off_diagonal(&self) -> impl Iterator<Item = &Sums> + '_ {
+        let n = self.cells.len();
+        (1..n).flat_map(move |r| {
+            (1..n)
+                .filter(move |&c| c != r)
+                .map(move |c| &self.cells[r][c])
+        })
     }
 
     pub fn cell(&self, row: usize, col: usize) -> &Sums {

@@ -6,8 +6,13 @@
 
 use std::path::Path;
 
+use toml::Table as TomlTable;
+
 use crate::ingest::{IngestError, Table};
+use crate::keys::{at, Reader};
 use crate::model::Month;
+
+use super::{Figure, Goal, Kind, ListView, Needs};
 
 /// The difference of mean true strength between two rating bands of one list.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,6 +72,155 @@ impl GapDistance {
             .filter(|(g, run)| run.is_some_and(|r| (r - g.real).abs() <= points))
             .count();
         (good, self.gaps.len())
+    }
+}
+
+/// Sums of true strength over the two bands of a gap, in 2⁻²⁴ points (exact for any strength
+/// above 1 point, so that the sums do not depend on the order they are added in).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GapSums {
+    stronger: (i128, u64),
+    weaker: (i128, u64),
+}
+
+/// Fixed-point units of strength per point.
+const UNITS: f64 = (1u64 << 24) as f64;
+
+fn units(strength: f32) -> i128 {
+    (f64::from(strength) * UNITS).round() as i128
+}
+
+impl GapSums {
+    /// The difference of the bands' mean strengths (`None`: a band is empty).
+    pub fn difference(&self) -> Option<f64> {
+        let mean = |(sum, n): (i128, u64)| (n > 0).then(|| sum as f64 / UNITS / n as f64);
+        Some(mean(self.stronger)? - mean(self.weaker)?)
+    }
+}
+
+/// Rating groups' true strengths apart, against Sonas's estimates (`gaps`, a file of them).
+#[derive(Clone, Debug)]
+pub struct Gaps {
+    pub target: GapTarget,
+}
+
+impl Gaps {
+    pub fn distance(&self, sums: &[GapSums]) -> GapDistance {
+        GapDistance {
+            name: self.target.name.clone(),
+            gaps: self
+                .target
+                .gaps
+                .iter()
+                .zip(sums)
+                .map(|(g, s)| (g.clone(), s.difference()))
+                .collect(),
+        }
+    }
+}
+
+impl Kind for Gaps {
+    type Observed = Vec<GapSums>;
+
+    const NAME: &'static str = "gaps";
+    const KEYS: &'static [&'static str] = &["gaps"];
+    const MEANING: &'static str =
+        "rating groups' mean true strengths apart, against published estimates";
+    const NEEDS_TRUTH: bool = true;
+
+    fn read(r: &mut Reader, t: &TomlTable, path: &str, dir: &Path) -> Option<Self> {
+        r.require(
+            t,
+            path,
+            "gaps",
+            "a file of estimated gaps, such as \"sonas-strength.csv\"",
+        );
+        let file = dir.join(r.text(t, path, "gaps")?);
+        match read_gaps(&file) {
+            Ok(target) => Some(Gaps { target }),
+            Err(e) => {
+                r.problem(&at(path, "gaps"), e.to_string());
+                None
+            }
+        }
+    }
+
+    fn default_name(&self) -> String {
+        self.target.name.clone()
+    }
+
+    fn needs(&self, needs: &mut Needs) {
+        let months = self.target.gaps.iter().map(|g| g.month);
+        needs.lists.extend(months.clone());
+        needs.truth.extend(months);
+    }
+
+    fn empty(&self) -> Vec<GapSums> {
+        vec![GapSums::default(); self.target.gaps.len()]
+    }
+
+    fn observe(&self, list: &ListView<'_>, sums: &mut Vec<GapSums>) {
+        let (Some(whole), Some(truth)) = (list.whole, list.truth) else {
+            return;
+        };
+        for (gap, sums) in self.target.gaps.iter().zip(sums.iter_mut()) {
+            if gap.month != list.month {
+                continue;
+            }
+            for (&player, &rating) in whole.player.iter().zip(&whole.rating) {
+                let strength = truth[player as usize];
+                if strength.is_nan() {
+                    continue;
+                }
+                let within = |(low, high): (i32, i32)| (low..=high).contains(&rating);
+                if within(gap.stronger) {
+                    sums.stronger.0 += units(strength);
+                    sums.stronger.1 += 1;
+                }
+                if within(gap.weaker) {
+                    sums.weaker.0 += units(strength);
+                    sums.weaker.1 += 1;
+                }
+            }
+        }
+    }
+
+    fn add(into: &mut Vec<GapSums>, other: &Vec<GapSums>) {
+        for (a, b) in into.iter_mut().zip(other) {
+            a.stronger.0 += b.stronger.0;
+            a.stronger.1 += b.stronger.1;
+            a.weaker.0 += b.weaker.0;
+            a.weaker.1 += b.weaker.1;
+        }
+    }
+
+    fn figures(&self, sums: &Vec<GapSums>, _size: f64) -> Vec<Figure> {
+        let d = self.distance(sums);
+        let mut figures: Vec<Figure> = d
+            .gaps
+            .iter()
+            .map(|(g, run)| Figure::new(g.text(), *run, Goal::Shown, "points"))
+            .collect();
+        figures.push(Figure::new("error", Some(d.error()), Goal::Lower, ""));
+        figures
+    }
+
+    fn line(&self, sums: &Vec<GapSums>, _size: f64) -> String {
+        let d = self.distance(sums);
+        let gaps: Vec<String> = d
+            .gaps
+            .iter()
+            .map(|(g, run)| {
+                let run = run.map_or("–".into(), |r| format!("{r:.0}"));
+                format!("{}: {run} (Sonas {:.0})", g.text(), g.real)
+            })
+            .collect();
+        format!("{}: {}", d.name, gaps.join(" · "))
+    }
+
+    /// The mean squared miss in units of 50 points.
+    fn error(&self, sums: &Vec<GapSums>, _size: f64, _share_weight: f64) -> Option<f64> {
+        Some(self.distance(sums).error())
     }
 }
 

@@ -4,8 +4,13 @@
 
 use std::path::Path;
 
-use crate::ingest::{IngestError, Table};
+use toml::Table as TomlTable;
+
+use crate::ingest::{read_list_ratings, IngestError, Skips, Table};
+use crate::keys::{at, Reader};
 use crate::model::Month;
+
+use super::{Figure, Goal, Kind, ListView, Needs};
 
 /// How many players a list has in a range of ratings.
 #[derive(Clone, Debug, PartialEq)]
@@ -159,6 +164,215 @@ fn furthest<'a>(ratios: impl Iterator<Item = (&'a Count, f64)>) -> Option<(&'a C
     ratios
         .map(|(c, r)| (c, if r >= 1.0 { r } else { 1.0 / r.max(1e-9) }))
         .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// The players a run's list has in one count's range, and their games in the list's period.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Found {
+    pub players: u64,
+    pub games: u64,
+}
+
+impl Found {
+    /// Games per player (`None` without players).
+    pub fn games_per_player(&self) -> Option<f64> {
+        (self.players > 0).then(|| self.games as f64 / self.players as f64)
+    }
+}
+
+/// Players on the replay's lists against counts of real ones: a real list's 100-point bands
+/// (`list`), or published counts (`counts`).
+#[derive(Clone, Debug)]
+pub struct Counts {
+    pub target: CountTarget,
+}
+
+impl Counts {
+    /// The replay's counts at FIDE's size against the real ones.
+    pub fn distance(&self, found: &[Found], size: f64) -> CountDistance {
+        let counts = &self.target.counts;
+        CountDistance {
+            name: self.target.name.clone(),
+            counts: counts
+                .iter()
+                .zip(found)
+                .map(|(c, f)| (c.clone(), f.players as f64 / size))
+                .collect(),
+            games: counts
+                .iter()
+                .zip(found)
+                .map(|(c, f)| c.games.and(f.games_per_player()))
+                .collect(),
+        }
+    }
+
+    fn from_list(r: &mut Reader, t: &TomlTable, path: &str, dir: &Path) -> Option<CountTarget> {
+        let list = r.text(t, path, "list");
+        let month = r.month(t, path, "month");
+        let lowest = r.whole(t, path, "lowest", (0, 4000)).unwrap_or(1000) as i32;
+        let top = r.whole(t, path, "top", (0, 4000)).unwrap_or(2700) as i32;
+        let games = r.boolean(t, path, "games").unwrap_or(false);
+        if lowest % 100 != 0 || top % 100 != 0 || top < lowest {
+            r.problem(
+                &at(path, "top"),
+                format!("expected bands of 100 from `lowest` {lowest} to `top` {top}, both multiples of 100"),
+            );
+            return None;
+        }
+        let file = dir.join(list?);
+        // Real lists hold corrupt rows and ids listed twice (data/README.md): those are left out,
+        // as `--skip-invalid` does.
+        let mut skips = Skips::new(true);
+        let read = read_list_ratings(&file, &mut skips)
+            .and_then(|mut list| list.keep_first_entries(&mut skips).map(|_| list));
+        let list = match read {
+            Ok(list) => list,
+            Err(e) => {
+                r.problem(&at(path, "list"), e.to_string());
+                return None;
+            }
+        };
+        let Some(month) = month.or(list.month) else {
+            r.problem(
+                &at(path, "month"),
+                "missing: the list file does not say its month; give `month`",
+            );
+            return None;
+        };
+        Some(CountTarget::from_list(
+            file.display().to_string(),
+            month,
+            &list.ratings,
+            games.then_some(list.period_games.as_slice()),
+            lowest,
+            top,
+        ))
+    }
+}
+
+impl Kind for Counts {
+    type Observed = Vec<Found>;
+
+    const NAME: &'static str = "counts";
+    const KEYS: &'static [&'static str] = &["counts", "list", "month", "lowest", "top", "games"];
+    const MEANING: &'static str =
+        "players per band on the replay's lists against a real list's bands or published counts";
+
+    fn read(r: &mut Reader, t: &TomlTable, path: &str, dir: &Path) -> Option<Self> {
+        let target = match (t.contains_key("list"), r.text(t, path, "counts")) {
+            (true, _) => Counts::from_list(r, t, path, dir)?,
+            (false, Some(counts)) => {
+                for key in ["month", "lowest", "top", "games"] {
+                    if t.contains_key(key) {
+                        r.problem(
+                            &at(path, key),
+                            "belongs to a `list`, not to published `counts`",
+                        );
+                    }
+                }
+                match read_counts(&dir.join(counts)) {
+                    Ok(target) => target,
+                    Err(e) => {
+                        r.problem(&at(path, "counts"), e.to_string());
+                        return None;
+                    }
+                }
+            }
+            (false, None) => {
+                if !t.contains_key("counts") {
+                    r.problem(path, "missing: expected `list` (a rating list file) or `counts` (a file of published counts)");
+                }
+                return None;
+            }
+        };
+        Some(Counts { target })
+    }
+
+    fn default_name(&self) -> String {
+        self.target.name.clone()
+    }
+
+    fn needs(&self, needs: &mut Needs) {
+        needs
+            .lists
+            .extend(self.target.counts.iter().map(|c| c.month));
+    }
+
+    fn empty(&self) -> Vec<Found> {
+        vec![Found::default(); self.target.counts.len()]
+    }
+
+    fn observe(&self, list: &ListView<'_>, found: &mut Vec<Found>) {
+        let Some(whole) = list.whole else { return };
+        for (count, found) in self.target.counts.iter().zip(found.iter_mut()) {
+            if count.month != list.month {
+                continue;
+            }
+            for (&r, &g) in whole.rating.iter().zip(&whole.games) {
+                if count.contains(r) {
+                    found.players += 1;
+                    found.games += u64::from(g);
+                }
+            }
+        }
+    }
+
+    fn add(into: &mut Vec<Found>, other: &Vec<Found>) {
+        for (a, b) in into.iter_mut().zip(other) {
+            a.players += b.players;
+            a.games += b.games;
+        }
+    }
+
+    fn figures(&self, found: &Vec<Found>, size: f64) -> Vec<Figure> {
+        let d = self.distance(found, size);
+        let whole = |n: usize| Some(n as f64);
+        vec![
+            Figure::new("within_15", whole(d.within(0.15).0), Goal::Shown, "counts"),
+            Figure::new("counts", whole(d.within(0.15).1), Goal::Shown, "counts"),
+            Figure::new("worst_factor", d.worst().map(|w| w.1), Goal::One, "×"),
+            Figure::new(
+                "games_within_15",
+                whole(d.games_within(0.15).0),
+                Goal::Shown,
+                "counts",
+            ),
+            Figure::new(
+                "games_worst_factor",
+                d.games_worst().map(|w| w.1),
+                Goal::One,
+                "×",
+            ),
+            Figure::new("error", Some(d.error()), Goal::Lower, ""),
+        ]
+    }
+
+    fn line(&self, found: &Vec<Found>, size: f64) -> String {
+        let d = self.distance(found, size);
+        let (good, all) = d.within(0.15);
+        let worst = d.worst().map_or(String::new(), |(c, f)| {
+            format!("worst {} on {}: ×{f:.2}", c.range_text(), c.month)
+        });
+        let games = match d.games_worst() {
+            Some((c, f)) => {
+                let (good, all) = d.games_within(0.15);
+                format!(
+                    " · games per player: {good} of {all} within 15 %, worst {}: ×{f:.2}",
+                    c.range_text()
+                )
+            }
+            None => String::new(),
+        };
+        format!(
+            "{}: {good} of {all} counts within 15 % · {worst}{games}",
+            d.name
+        )
+    }
+
+    /// `share_weight` × the mean squared log ratio of the counts (and games per player).
+    fn error(&self, found: &Vec<Found>, size: f64, share_weight: f64) -> Option<f64> {
+        Some(share_weight * self.distance(found, size).error())
+    }
 }
 
 const COLUMNS: &str = "month, low, high, players (and a quote)";

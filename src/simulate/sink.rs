@@ -1,0 +1,80 @@
+//! The sink that hands each list a replay publishes to the measures, with what they asked for: the
+//! whole list in force on their months, the players' true strengths, the baseline's list.
+
+use crate::model::Month;
+use crate::replay::{CurrentList, ListRows, Published, ReplayError, Sink};
+
+use super::measure::{ListView, Measure, Needs, Observed};
+use super::world::Truth;
+
+/// The baseline's lists on the months measures compare with: each player's rating by player index
+/// (`None`: not on the list). The same seed's inputs number players alike under every scenario.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Baseline {
+    pub lists: Vec<(Month, Vec<Option<i32>>)>,
+}
+
+impl Baseline {
+    fn list(&self, month: Month) -> Option<&[Option<i32>]> {
+        self.lists
+            .iter()
+            .find(|(m, _)| *m == month)
+            .map(|(_, l)| l.as_slice())
+    }
+}
+
+pub struct Observer<'a> {
+    pub measures: &'a [Measure],
+    pub observed: &'a mut [Observed],
+    pub needs: &'a Needs,
+    pub truth: &'a Truth,
+    /// The players of the inputs (dense indices below it).
+    pub players: usize,
+    /// The baseline's lists, for the measures that compare with them.
+    pub compare: Option<&'a Baseline>,
+    /// The lists recorded as a baseline, when this replay is the baseline's.
+    pub record: Option<Baseline>,
+    pub current: CurrentList,
+    pub whole: ListRows,
+}
+
+impl Sink for Observer<'_> {
+    fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
+        let month = list.month();
+        self.current.apply(list.t, list.rows, 0..list.rows.len());
+        let needs = self.needs;
+        let whole_needed = needs.lists.contains(&month) || needs.baseline.contains(&month);
+        if whole_needed {
+            self.current.whole(&mut self.whole);
+        }
+        if let Some(record) = &mut self.record {
+            if needs.baseline.contains(&month) {
+                let mut ratings = vec![None; self.players];
+                for (&p, &r) in self.whole.player.iter().zip(&self.whole.rating) {
+                    ratings[p as usize] = Some(r);
+                }
+                record.lists.push((month, ratings));
+            }
+        }
+        let baseline = match &self.record {
+            Some(record) => record.list(month),
+            None => self.compare.and_then(|b| b.list(month)),
+        };
+        let view = ListView {
+            month,
+            games: list.games,
+            input: list.input,
+            whole: whole_needed.then_some(&self.whole),
+            truth: self
+                .truth
+                .iter()
+                .find(|(m, _)| *m == month)
+                .map(|(_, t)| t.as_slice()),
+            baseline,
+        };
+        for (measure, observed) in self.measures.iter().zip(self.observed.iter_mut()) {
+            measure.kind.observe(&view, observed);
+        }
+        Ok(())
+    }
+}
