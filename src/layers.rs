@@ -23,6 +23,7 @@ const LAYERS: &[&str] = &[
     "report",
     "simulate",
     "calibrate",
+    "sweep",
     "pipeline",
     "cli",
 ];

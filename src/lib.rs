@@ -53,6 +53,8 @@ pub mod rules;
 pub mod scenario;
 #[cfg(feature = "full")]
 pub mod simulate;
+#[cfg(feature = "full")]
+pub mod sweep;
 pub mod systems;
 #[cfg(test)]
 mod testing;

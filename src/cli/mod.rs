@@ -15,6 +15,7 @@ mod progress;
 mod replay;
 mod report;
 mod score;
+mod sweep;
 
 use clap::builder::PossibleValue;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -72,6 +73,7 @@ enum Command {
     Report(report::Args),
     Generate(generate::Args),
     Calibrate(calibrate::Args),
+    Sweep(sweep::Args),
     Ingest(ingest::Args),
     Bench(bench::Args),
 }
@@ -90,6 +92,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Report(args) => report::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Calibrate(args) => calibrate::run(args),
+        Command::Sweep(args) => sweep::run(args),
         Command::Ingest(args) => ingest::run(args),
         Command::Bench(args) => bench::run(args),
     }

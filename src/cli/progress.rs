@@ -34,6 +34,23 @@ impl Bar {
         }
     }
 
+    /// `done` of `total` steps with the time left, named by `unit`.
+    pub fn steps_left(&self, done: usize, total: usize, unit: &str) {
+        if let Some(bar) = &self.0 {
+            if bar.length() != Some(total as u64) {
+                bar.set_length(total as u64);
+                bar.set_style(
+                    ProgressStyle::with_template(&format!(
+                        "[{{bar:30}}] {{pos}}/{{len}} {unit} · {{elapsed}} · {{eta}} left · {{msg}}"
+                    ))
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+                );
+            }
+            bar.set_position(done as u64);
+        }
+    }
+
     /// Text beside the bar (the best value so far, say).
     pub fn message(&self, text: &str) {
         if let Some(bar) = &self.0 {

@@ -21,6 +21,8 @@ pub struct Heatmap {
     /// Written above the row labels (the window).
     pub corner: String,
     pub columns: Vec<String>,
+    /// Written above each column's name ("vs." in a crosstable: the row group against it).
+    pub column_prefix: String,
     /// Each row's long label (Sonas's total) and its group.
     pub rows: Vec<(String, String)>,
     pub cells: Vec<Vec<HeatCell>>,
@@ -58,7 +60,8 @@ impl Heatmap {
         let n_cols = self.columns.len().max(1) as i32;
         let n_rows = self.rows.len().max(1) as i32;
         let cell_w = (width - left - 20) / n_cols;
-        let cell_h = ((height - top - bottom) / n_rows).min(48);
+        // Rows fill the picture, up to twice a crosstable's usual height.
+        let cell_h = ((height - top - bottom) / n_rows).min(96);
         let font = if cell_w < 60 { 12 } else { 14 };
         area.draw(&Text::new(
             self.corner.clone(),
@@ -67,7 +70,11 @@ impl Heatmap {
         ))?;
         for (c, name) in self.columns.iter().enumerate() {
             let x = left + c as i32 * cell_w + cell_w / 2;
-            area.draw(&Text::new("vs.", (x, top - 32), style(font, HPos::Center)))?;
+            area.draw(&Text::new(
+                self.column_prefix.clone(),
+                (x, top - 32),
+                style(font, HPos::Center),
+            ))?;
             area.draw(&Text::new(
                 name.clone(),
                 (x, top - 14),
@@ -128,7 +135,14 @@ impl Heatmap {
                 diverging(v, self.full_at).filled(),
             ))?;
         }
-        let label = |v: f64| format!("{v:+.0}");
+        let label = |v: f64| {
+            if self.full_at >= 10.0 {
+                format!("{v:+.0}")
+            } else {
+                let decimals = (2.0 - self.full_at.log10().floor()).max(0.0) as usize;
+                format!("{v:+.decimals$}")
+            }
+        };
         area.draw(&Text::new(
             label(-self.full_at),
             (x0 - 8, y + h / 2),

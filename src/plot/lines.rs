@@ -26,6 +26,15 @@ pub struct LineChart {
     pub series: Vec<Series>,
     /// Where the legend goes: lower right (curves) or upper left (histograms).
     pub legend_lower_right: bool,
+    /// Shaded bands (intervals), drawn under the lines.
+    pub bands: Vec<Band>,
+}
+
+/// A shaded band between a lower and an upper line: (x, low, high) in order of x.
+#[derive(Clone, Debug)]
+pub struct Band {
+    pub colour: RGBColor,
+    pub points: Vec<(f64, f64, f64)>,
 }
 
 impl LineChart {
@@ -33,7 +42,7 @@ impl LineChart {
         &self,
         area: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let y_top = self.y_range.1;
+        let (x_top, y_top) = (self.x_range.1, self.y_range.1);
         let mut chart = ChartBuilder::on(area)
             .caption(&self.title, (FONT, 26))
             .margin(24)
@@ -47,14 +56,24 @@ impl LineChart {
             .configure_mesh()
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&|x| super::axis_number(*x, x_top))
             .y_label_formatter(&|y| super::axis_number(*y, y_top))
             .label_style((FONT, 16))
             .axis_desc_style((FONT, 18))
             .light_line_style(RGBColor(235, 235, 235))
             .draw()?;
+        for band in &self.bands {
+            let mut outline: Vec<(f64, f64)> =
+                band.points.iter().map(|&(x, low, _)| (x, low)).collect();
+            outline.extend(band.points.iter().rev().map(|&(x, _, high)| (x, high)));
+            chart.draw_series(std::iter::once(Polygon::new(
+                outline,
+                band.colour.mix(0.18).filled(),
+            )))?;
+        }
         for series in &self.series {
             let colour = series.colour;
+            let dashed = series.dashed;
             let line = colour.stroke_width(if series.dashed { 2 } else { 3 });
             let drawn = if series.dashed {
                 chart.draw_series(DashedLineSeries::new(
@@ -66,8 +85,13 @@ impl LineChart {
             } else {
                 chart.draw_series(LineSeries::new(series.points.iter().copied(), line))?
             };
+            // The legend draws a dashed line dashed: two strokes with a gap.
             drawn.label(&series.name).legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(3))
+                let style = colour.stroke_width(3);
+                let gap = if dashed { 15 } else { 9 };
+                EmptyElement::at((0, 0))
+                    + PathElement::new(vec![(x, y), (x + 9, y)], style)
+                    + PathElement::new(vec![(x + gap, y), (x + 24, y)], style)
             });
             if series.markers {
                 chart.draw_series(

@@ -6,6 +6,7 @@ mod bars;
 mod density;
 mod heatmap;
 mod lines;
+mod scatter;
 
 use std::path::{Path, PathBuf};
 use std::sync::Once;
@@ -16,7 +17,8 @@ use plotters::prelude::*;
 pub use bars::BarChart;
 pub use density::Density;
 pub use heatmap::{HeatCell, Heatmap};
-pub use lines::{LineChart, Series};
+pub use lines::{Band, LineChart, Series};
+pub use scatter::{Dot, Scatter};
 
 /// The size pictures are drawn at, in pixels: readable at 1200×800 as the issue asks.
 pub const SIZE: (u32, u32) = (1200, 800);
@@ -46,6 +48,7 @@ pub enum Picture {
     Lines(LineChart),
     Bars(BarChart),
     Density(Density),
+    Scatter(Scatter),
     /// Heatmaps side by side, each at the usual size.
     Panels(Vec<Heatmap>),
 }
@@ -58,6 +61,7 @@ impl Picture {
             Picture::Lines(l) => l.draw(area),
             Picture::Bars(b) => b.draw(area),
             Picture::Density(d) => d.draw(area),
+            Picture::Scatter(s) => s.draw(area),
             Picture::Panels(panels) => {
                 let areas = area.split_evenly((1, panels.len().max(1)));
                 panels
@@ -182,6 +186,16 @@ pub fn by_date(i: usize, n: usize) -> RGBColor {
     };
     let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
     RGBColor(mix(33, 200), mix(102, 30), mix(200, 40))
+}
+
+/// Black, for what a picture compares with (a baseline).
+pub fn black() -> RGBColor {
+    RGBColor(0, 0, 0)
+}
+
+/// The grey of what is shown but not picked out.
+pub fn grey() -> RGBColor {
+    RGBColor(170, 170, 170)
 }
 
 /// Distinct colours for series that are not ordered in time.

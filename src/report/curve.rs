@@ -400,6 +400,7 @@ impl Curve {
             y_range: (y_low.max(0.0), 1.0),
             series,
             legend_lower_right: true,
+            bands: Vec::new(),
         })
     }
 }

@@ -229,6 +229,7 @@ impl Histogram {
             y_range: (0.0, top * 1.08),
             series,
             legend_lower_right: false,
+            bands: Vec::new(),
         })
     }
 

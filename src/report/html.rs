@@ -77,7 +77,7 @@ pub fn html_report(
         Some(s) => format!("elosim report: {} vs {}", first.name(), s.name()),
         None => format!("elosim report: {}", first.name()),
     };
-    let _ = write!(page, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n", escape(&title), escape(&title));
+    page.push_str(&page_start(&title));
     page.push_str("<h2>Scenario and run</h2>\n<div class=\"row\">\n");
     for run in &runs {
         page.push_str(&run_summary(run));
@@ -166,12 +166,21 @@ pub fn html_report(
         page.push_str(&monthly_html(run));
     }
     page.push_str("</div>\n");
-    let _ = write!(
-        page,
+    page.push_str(&page_end());
+    Ok(page)
+}
+
+/// The head of a self-contained page and its title as the first heading.
+pub fn page_start(title: &str) -> String {
+    format!("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n", escape(title), escape(title))
+}
+
+/// The end of a page: a footer saying what wrote it.
+pub fn page_end() -> String {
+    format!(
         "<footer>Written by elosim {}: self-contained, no scripts and no external files.</footer>\n</body>\n</html>\n",
         env!("CARGO_PKG_VERSION")
-    );
-    Ok(page)
+    )
 }
 
 const STYLE: &str = "body{font-family:sans-serif;margin:24px;color:#222;max-width:1800px}\
@@ -184,14 +193,15 @@ pre{background:#f8f8f8;padding:8px;font-size:12px;overflow-x:auto}footer{margin-
 .scroll{overflow-x:auto;max-width:100%}\
 .note{background:#fff6e0;border-left:4px solid #e0a000;padding:6px 10px;font-size:13px}";
 
-fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
 }
 
-fn svg(picture: &Picture) -> String {
+/// A picture inline, as SVG.
+pub fn svg(picture: &Picture) -> String {
     match picture.svg() {
         Ok(svg) => format!("<figure>{svg}</figure>\n"),
         Err(e) => format!("<p>Could not draw this figure: {}</p>\n", escape(&e)),

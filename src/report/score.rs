@@ -385,6 +385,7 @@ pub fn calibration_picture(scores: &[Score]) -> Picture {
         y_range: (0.0, 1.0),
         series,
         legend_lower_right: true,
+        bands: Vec::new(),
     })
 }
 

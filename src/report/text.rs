@@ -65,6 +65,31 @@ impl TextTable {
     }
 }
 
+impl TextTable {
+    /// The table as an HTML table, its first row the header; columns in `left` aligned left.
+    pub fn html(&self, left: &[usize]) -> String {
+        let mut out = String::from("<div class=\"scroll\"><table>\n");
+        for (i, row) in self.rows.iter().enumerate() {
+            out.push_str("<tr>");
+            for (c, cell) in row.iter().enumerate() {
+                let tag = if i == 0 { "th" } else { "td" };
+                let class = if left.contains(&c) {
+                    " class=\"label\""
+                } else {
+                    ""
+                };
+                out.push_str(&format!(
+                    "<{tag}{class}>{}</{tag}>",
+                    super::html::escape(cell)
+                ));
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table></div>\n");
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -332,5 +332,6 @@ pub fn drift_picture(drifts: &[Drift], min_players: u64) -> Picture {
         y_range: (low - 20.0, high + 20.0),
         series,
         legend_lower_right: false,
+        bands: Vec::new(),
     })
 }

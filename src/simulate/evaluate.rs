@@ -19,9 +19,18 @@ pub enum Compare<'a> {
     With(&'a Baseline),
 }
 
+/// What one observed replay gives besides the observations.
+pub struct Observation {
+    /// The baseline's lists, when asked to record them.
+    pub baseline: Option<Baseline>,
+    /// Seconds of the whole replay, and of them the measures' (whole lists included).
+    pub seconds: f64,
+    pub measure_seconds: f64,
+}
+
 /// Replays `scenario` over `inputs`, adding what each measure observes to `observed` (one per
 /// measure, in order): a calibration adds every seed into the same observations, a study keeps one
-/// per seed. Returns the baseline's lists when asked to record them.
+/// per seed.
 pub fn observe(
     scenario: &Scenario,
     inputs: &Inputs,
@@ -29,7 +38,8 @@ pub fn observe(
     measures: &[Measure],
     observed: &mut [Observed],
     compare: Compare<'_>,
-) -> Result<Option<Baseline>, SimulateError> {
+) -> Result<Observation, SimulateError> {
+    let started = std::time::Instant::now();
     let needs = Needs::of(measures);
     let mut observer = Observer {
         measures,
@@ -44,7 +54,12 @@ pub fn observe(
         record: matches!(compare, Compare::Record).then(Baseline::default),
         current: CurrentList::default(),
         whole: ListRows::default(),
+        seconds: 0.0,
     };
     replay::run(scenario, inputs, &mut observer, &|_, _| {})?;
-    Ok(observer.record)
+    Ok(Observation {
+        baseline: observer.record,
+        seconds: started.elapsed().as_secs_f64(),
+        measure_seconds: observer.seconds,
+    })
 }

@@ -9,7 +9,7 @@ pub mod measure;
 mod sink;
 mod world;
 
-pub use evaluate::{observe, Compare};
+pub use evaluate::{observe, Compare, Observation};
 pub use measure::{Figure, Goal, Measure, MeasureKind, Needs, Observed};
 pub use sink::Baseline;
 pub use world::{load_world, LoadedWorld, Replica, Truth, WorldGames};

@@ -36,11 +36,14 @@ pub struct Observer<'a> {
     pub record: Option<Baseline>,
     pub current: CurrentList,
     pub whole: ListRows,
+    /// Seconds spent in the measures, as opposed to the replay.
+    pub seconds: f64,
 }
 
 impl Sink for Observer<'_> {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
         let month = list.month();
+        let started = std::time::Instant::now();
         self.current.apply(list.t, list.rows, 0..list.rows.len());
         let needs = self.needs;
         let whole_needed = needs.lists.contains(&month) || needs.baseline.contains(&month);
@@ -75,6 +78,7 @@ impl Sink for Observer<'_> {
         for (measure, observed) in self.measures.iter().zip(self.observed.iter_mut()) {
             measure.kind.observe(&view, observed);
         }
+        self.seconds += started.elapsed().as_secs_f64();
         Ok(())
     }
 }

@@ -757,6 +757,7 @@ impl Comparison {
                 },
             ],
             legend_lower_right: false,
+            bands: Vec::new(),
         })
     }
 }

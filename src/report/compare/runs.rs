@@ -264,6 +264,7 @@ impl OverTime {
                 },
             ],
             legend_lower_right: false,
+            bands: Vec::new(),
         })
     }
 }

@@ -502,6 +502,7 @@ impl Against<'_> {
             subtitle,
             corner: self.window(),
             columns: self.published.labels.clone(),
+            column_prefix: "vs.".into(),
             rows: (0..self.n())
                 .map(|r| (row_label(r), self.group(r).to_string()))
                 .collect(),

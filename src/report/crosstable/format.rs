@@ -379,6 +379,7 @@ impl Crosstable {
             ),
             corner: self.window_text(),
             columns: self.shown.iter().map(|&g| self.label(g)).collect(),
+            column_prefix: "vs.".into(),
             rows: self
                 .shown
                 .iter()

@@ -1,0 +1,245 @@
+use std::path::{Path, PathBuf};
+
+use super::progress::Bar;
+use super::set_threads;
+use crate::sweep::{self, Options, Outcome, Overrides, Study, Summary};
+
+/// Search regulations: replay a study's candidates on the same seeds and rank them.
+///
+/// STUDY (TOML) names the scenario to vary (the baseline), the parameters (key paths into it, such
+/// as "event[compression 2017-01].factor", with values or ranges), the input (a generated world
+/// with its scale and seeds, or your own games), the measures (truth gap, crosstable flatness,
+/// curve gap, predictive, disruption, pool shape) and the design (grid, sobol, latin or optimise);
+/// see scenarios/studies/ and docs/sweep.md. Every candidate runs on the same seeds; each figure is
+/// reported as its mean over the seeds with a 95 % interval and as the paired difference from the
+/// baseline. Each (candidate, seed) row is appended to DIR/results.jsonl as it arrives; when all are
+/// in, DIR gets results.parquet and results.csv (one row per candidate and seed), summary.txt,
+/// summary.md and summary.json (the ranking, the Pareto front), pictures and report.html.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The study file (TOML); with --merge it may be left out (the shards name it)
+    #[arg(required_unless_present = "merge")]
+    study: Option<PathBuf>,
+    /// Output directory [default: the study's `out`, or output/<study name>; a shard's
+    /// output/<study name>/shard-I-of-N]
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// The world's scale instead of the study's (a quick look before the real run)
+    #[arg(long, value_name = "SCALE")]
+    scale: Option<f64>,
+    /// The world's seeds instead of the study's (comma-separated)
+    #[arg(long, value_name = "N,N", value_delimiter = ',')]
+    seeds: Option<Vec<u64>>,
+    /// Evaluate only the I-th of N equal shares of the (candidate, seed) pairs, for one machine of
+    /// many; join the shards' directories with --merge
+    #[arg(long, value_name = "I/N", value_parser = shard, conflicts_with = "merge")]
+    shard: Option<(u32, u32)>,
+    /// Join the shards in these directories into the study's results (the same bytes as one
+    /// machine's run)
+    #[arg(long, value_name = "DIR", num_args = 1..)]
+    merge: Option<Vec<PathBuf>>,
+    /// Go on with the interrupted sweep in the output directory, skipping the rows it holds
+    #[arg(long, conflicts_with = "merge")]
+    resume: bool,
+    /// Replay the best K candidates and the baseline again at the study's verification scale
+    /// (default 1) on seeds the search did not use, and say whether the ranking held
+    #[arg(long, value_name = "K")]
+    verify: Option<usize>,
+    /// Worker threads [default: all cores]; results are identical whatever the number
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// No progress bar
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `I/N` with 1 ≤ I ≤ N.
+fn shard(text: &str) -> Result<(u32, u32), String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(i, n)| Some((i.trim().parse::<u32>().ok()?, n.trim().parse::<u32>().ok()?)));
+    match parsed {
+        Some((i, n)) if 1 <= i && i <= n => Ok((i, n)),
+        _ => Err(format!(
+            "expected I/N with 1 ≤ I ≤ N, such as 3/8 (the third of eight shares), got {text:?}"
+        )),
+    }
+}
+
+impl sweep::Progress for Bar {
+    fn stage(&self, text: &str) {
+        self.message(text);
+    }
+
+    fn rows(&self, done: usize, total: usize, best: &str) {
+        self.steps_left(done, total, "replays");
+        self.message(best);
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    set_threads(args.threads)?;
+    if let Some(dirs) = &args.merge {
+        return merge(&args, dirs);
+    }
+    let file = args.study.clone().unwrap_or_default();
+    let overrides = Overrides {
+        scale: args.scale,
+        seeds: args.seeds.clone(),
+    };
+    let study = Study::load(&file, &overrides)?;
+    let out = out_dir(&args, &study);
+    let bar = Bar::new(args.quiet);
+    let outcome = sweep::run(
+        &study,
+        &Options {
+            out: out.clone(),
+            shard: args.shard,
+            resume: args.resume,
+        },
+        &bar,
+    )?;
+    bar.finish();
+    if outcome.cut_short {
+        eprintln!("note: the journal's last line had been cut short by the interruption; that row was evaluated again");
+    }
+    if !outcome.complete {
+        let (i, n) = args.shard.unwrap_or((1, 1));
+        println!(
+            "Shard {i} of {n} of {} ({}): {} rows ({} resumed) in {:.0} s, in {}",
+            study.name,
+            file.display(),
+            outcome.rows.len(),
+            outcome.resumed,
+            outcome.seconds,
+            out.join("results.jsonl").display()
+        );
+        println!(
+            "When every shard is done: elosim sweep {} --merge DIR... (the shards' directories)",
+            file.display()
+        );
+        return Ok(());
+    }
+    finish(&study, &outcome, &out)?;
+    if let Some(k) = args.verify {
+        verify(&study, &outcome, &out, k, (args.resume, args.quiet))?;
+    }
+    Ok(())
+}
+
+fn out_dir(args: &Args, study: &Study) -> PathBuf {
+    let base = args
+        .out
+        .clone()
+        .or(study.out.clone())
+        .unwrap_or_else(|| PathBuf::from("output").join(&study.name));
+    match (args.shard, &args.out) {
+        (Some((i, n)), None) => base.join(format!("shard-{i}-of-{n}")),
+        _ => base,
+    }
+}
+
+/// Writes a finished study's files and prints its summary.
+fn finish(study: &Study, outcome: &Outcome, out: &Path) -> anyhow::Result<()> {
+    let summary = Summary::new(study, &outcome.candidates, &outcome.rows);
+    let written = sweep::write_study(out, &summary, &outcome.rows)?;
+    sweep::write_timings(out, outcome.seconds, &outcome.worlds, &outcome.rows)?;
+    print!("{}", summary.text());
+    let names: Vec<String> = written
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    let replays = outcome.rows.len() - outcome.resumed;
+    println!(
+        "\n{} replays ({} resumed from the journal) in {:.0} s{}; files in {}/: {}, timings.json",
+        replays,
+        outcome.resumed,
+        outcome.seconds,
+        if outcome.repeated > 0 {
+            format!(
+                "; {} drawn points repeated another after rounding and were dropped",
+                outcome.repeated
+            )
+        } else {
+            String::new()
+        },
+        out.display(),
+        names.join(", ")
+    );
+    Ok(())
+}
+
+fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
+    let header = sweep::first_header(dirs)?;
+    let file = args
+        .study
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&header.file));
+    if !file.is_file() {
+        anyhow::bail!(
+            "the shards name the study {}, which is not here: give the study file, elosim sweep STUDY --merge DIR...",
+            file.display()
+        );
+    }
+    let overrides = Overrides {
+        scale: args.scale.or(header.scale),
+        seeds: args.seeds.clone().or(Some(header.seeds.clone())),
+    };
+    let study = Study::load(&file, &overrides)?;
+    let merged = sweep::merge(&study, dirs)?;
+    let out = args
+        .out
+        .clone()
+        .or(study.out.clone())
+        .unwrap_or_else(|| PathBuf::from("output").join(&study.name));
+    let outcome = Outcome {
+        candidates: merged.candidates,
+        rows: merged.rows,
+        worlds: merged.worlds,
+        resumed: 0,
+        repeated: 0,
+        complete: true,
+        cut_short: false,
+        seconds: 0.0,
+    };
+    finish(&study, &outcome, &out)?;
+    if let Some(k) = args.verify {
+        verify(&study, &outcome, &out, k, (args.resume, args.quiet))?;
+    }
+    Ok(())
+}
+
+/// Replays the best `k` candidates and the baseline at the verification scale on new seeds.
+fn verify(
+    study: &Study,
+    outcome: &Outcome,
+    out: &Path,
+    k: usize,
+    (resume, quiet): (bool, bool),
+) -> anyhow::Result<()> {
+    let search = Summary::new(study, &outcome.candidates, &outcome.rows);
+    let bar = Bar::new(quiet);
+    let verified = sweep::verify(study, &search, k, out, resume, &bar)?;
+    bar.finish();
+    let summary = Summary::new(study, &verified.candidates, &verified.rows);
+    let report = sweep::Report {
+        search: &search,
+        verified: &summary,
+    };
+    sweep::write_report(out, &search, Some(&report))?;
+    for (name, text) in [
+        ("verify.txt", report.text()),
+        ("verify.md", report.markdown()),
+        ("verify.json", report.json()),
+    ] {
+        crate::output::write_file(&out.join(name), text.as_bytes())?;
+    }
+    print!("\n{}", report.text());
+    println!(
+        "{} replays in {:.0} s; files in {}/: verify.txt, verify.md, verify.json, verify.jsonl, report.html (with the verification)",
+        verified.rows.len() - verified.resumed,
+        verified.seconds,
+        out.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,135 @@
+//! A scatter of labelled points: a study's candidates on two figures, its Pareto front joined.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::FONT;
+
+/// One point: where, its colour, whether it stands out, and a label beside it.
+#[derive(Clone, Debug)]
+pub struct Dot {
+    pub x: f64,
+    pub y: f64,
+    pub colour: RGBColor,
+    /// Drawn larger, with a black ring.
+    pub emphasised: bool,
+    pub label: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Scatter {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub x_range: (f64, f64),
+    pub y_range: (f64, f64),
+    pub dots: Vec<Dot>,
+    /// Points joined by a line, in order (a front).
+    pub line: Vec<(f64, f64)>,
+    /// What the colours mean, drawn as a legend in the upper right.
+    pub legend: Vec<(String, RGBColor)>,
+}
+
+impl Scatter {
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let (x_top, y_top) = (self.x_range.1, self.y_range.1);
+        let mut chart = ChartBuilder::on(area)
+            .caption(&self.title, (FONT, 26))
+            .margin(24)
+            .x_label_area_size(60)
+            .y_label_area_size(90)
+            .build_cartesian_2d(
+                self.x_range.0..self.x_range.1,
+                self.y_range.0..self.y_range.1,
+            )?;
+        chart
+            .configure_mesh()
+            .x_desc(&self.x_label)
+            .y_desc(&self.y_label)
+            .x_label_formatter(&|x| precise(*x, x_top))
+            .y_label_formatter(&|y| precise(*y, y_top))
+            .label_style((FONT, 16))
+            .axis_desc_style((FONT, 18))
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()?;
+        if self.line.len() > 1 {
+            chart.draw_series(LineSeries::new(
+                self.line.iter().copied(),
+                RGBColor(120, 120, 120).stroke_width(2),
+            ))?;
+        }
+        for dot in &self.dots {
+            let size = if dot.emphasised || dot.label.is_some() {
+                8
+            } else {
+                5
+            };
+            chart.draw_series(std::iter::once(Circle::new(
+                (dot.x, dot.y),
+                size,
+                dot.colour.filled(),
+            )))?;
+            if dot.emphasised {
+                chart.draw_series(std::iter::once(Circle::new(
+                    (dot.x, dot.y),
+                    size,
+                    BLACK.stroke_width(2),
+                )))?;
+            }
+            if let Some(label) = &dot.label {
+                // Labels of points in the right quarter go to their left, inside the picture.
+                let right = dot.x > self.x_range.0 + 0.75 * (self.x_range.1 - self.x_range.0);
+                let (h, dx) = if right {
+                    (HPos::Right, -(size + 5))
+                } else {
+                    (HPos::Left, size + 5)
+                };
+                let style = TextStyle::from((FONT, 15).into_font())
+                    .color(&BLACK)
+                    .pos(Pos::new(h, VPos::Center));
+                chart.draw_series(std::iter::once(
+                    EmptyElement::at((dot.x, dot.y)) + Text::new(label.clone(), (dx, 0), style),
+                ))?;
+            }
+        }
+        for (name, colour) in &self.legend {
+            let colour = *colour;
+            chart
+                .draw_series(std::iter::once(Circle::new(
+                    (self.x_range.0, self.y_range.0),
+                    0,
+                    colour.filled(),
+                )))?
+                .label(name)
+                .legend(move |(x, y)| Circle::new((x + 12, y), 6, colour.filled()));
+        }
+        if !self.legend.is_empty() {
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .label_font((FONT, 16))
+                .background_style(WHITE.mix(0.85))
+                .border_style(RGBColor(160, 160, 160))
+                .draw()?;
+        }
+        Ok(())
+    }
+}
+
+/// An axis number with as many decimals as the range needs.
+fn precise(value: f64, top: f64) -> String {
+    let decimals = if top.abs() >= 100.0 {
+        0
+    } else if top.abs() >= 10.0 {
+        1
+    } else if top.abs() >= 1.0 {
+        2
+    } else {
+        4
+    };
+    format!("{value:.decimals$}")
+}

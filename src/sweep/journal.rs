@@ -1,0 +1,387 @@
+//! A study's journal, `results.jsonl`: a header line saying which study, elosim version and shard
+//! it belongs to, then one line per (candidate, seed) as each arrives (and one per seed's world),
+//! appended and flushed line by line. An interrupted sweep resumes from it (`--resume`); a shard's
+//! journal is its results, which `--merge` joins. Numbers are written so that they read back bit
+//! for bit (an infinite factor as "inf").
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Number, Value as Json};
+use toml::Value;
+
+/// Which study, elosim version, settings and shard a journal belongs to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    pub elosim: String,
+    pub study: String,
+    /// The study file as it was given.
+    pub file: String,
+    pub fingerprint: String,
+    /// The scale and seeds in force (the command line's overrides included).
+    pub scale: Option<f64>,
+    pub seeds: Vec<u64>,
+    /// (index from 1, count).
+    pub shard: (u32, u32),
+    pub parameters: Vec<String>,
+    pub columns: Vec<String>,
+}
+
+/// One (candidate, seed) evaluated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub candidate: u32,
+    pub seed: u64,
+    pub label: String,
+    /// The candidate's value of each parameter.
+    pub values: Vec<Option<Value>>,
+    /// One per column.
+    pub figures: Vec<Option<f64>>,
+    /// Seconds of the replay (the measures included), and of the measures alone.
+    pub seconds: f64,
+    pub measure_seconds: f64,
+}
+
+/// One seed's world, generated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldLine {
+    pub seed: u64,
+    pub games: u64,
+    pub seconds: f64,
+}
+
+/// A journal read back.
+#[derive(Debug)]
+pub struct Read {
+    pub header: Header,
+    pub rows: Vec<Row>,
+    pub worlds: Vec<WorldLine>,
+    /// A last line cut short by an interruption, left out.
+    pub cut_short: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    #[error("cannot read {}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}, line {line}: {problem}; this is not a study's journal as elosim writes it", path.display())]
+    Line {
+        path: PathBuf,
+        line: usize,
+        problem: String,
+    },
+}
+
+pub const FILE: &str = "results.jsonl";
+
+fn number(x: f64) -> Json {
+    match Number::from_f64(x) {
+        Some(n) => Json::Number(n),
+        None if x.is_nan() => Json::Null,
+        None if x > 0.0 => Json::String("inf".into()),
+        None => Json::String("-inf".into()),
+    }
+}
+
+fn figure(j: &Json) -> Option<Option<f64>> {
+    match j {
+        Json::Null => Some(None),
+        Json::Number(n) => n.as_f64().map(Some),
+        Json::String(s) if s == "inf" => Some(Some(f64::INFINITY)),
+        Json::String(s) if s == "-inf" => Some(Some(f64::NEG_INFINITY)),
+        _ => None,
+    }
+}
+
+fn value_json(v: &Option<Value>) -> Json {
+    match v {
+        None => Json::Null,
+        Some(Value::Integer(i)) => json!(i),
+        Some(Value::Float(f)) => number(*f),
+        Some(Value::Boolean(b)) => json!(b),
+        Some(other) => Json::String(match other {
+            Value::String(s) => s.clone(),
+            v => v.to_string(),
+        }),
+    }
+}
+
+fn value_toml(j: &Json) -> Option<Option<Value>> {
+    Some(match j {
+        Json::Null => None,
+        Json::Bool(b) => Some(Value::Boolean(*b)),
+        Json::Number(n) if n.is_i64() => Some(Value::Integer(n.as_i64()?)),
+        Json::Number(n) => Some(Value::Float(n.as_f64()?)),
+        Json::String(s) => Some(Value::String(s.clone())),
+        _ => return None,
+    })
+}
+
+impl Header {
+    fn json(&self) -> Json {
+        json!({
+            "elosim": self.elosim,
+            "study": self.study,
+            "file": self.file,
+            "fingerprint": self.fingerprint,
+            "scale": self.scale.map(number),
+            "seeds": self.seeds,
+            "shard": [self.shard.0, self.shard.1],
+            "parameters": self.parameters,
+            "columns": self.columns,
+        })
+    }
+
+    fn from_json(j: &Json) -> Option<Header> {
+        let text = |k: &str| j.get(k)?.as_str().map(String::from);
+        let texts = |k: &str| -> Option<Vec<String>> {
+            j.get(k)?
+                .as_array()?
+                .iter()
+                .map(|v| v.as_str().map(String::from))
+                .collect()
+        };
+        let shard = j.get("shard")?.as_array()?;
+        Some(Header {
+            elosim: text("elosim")?,
+            study: text("study")?,
+            file: text("file")?,
+            fingerprint: text("fingerprint")?,
+            scale: figure(j.get("scale")?)?,
+            seeds: j
+                .get("seeds")?
+                .as_array()?
+                .iter()
+                .map(Json::as_u64)
+                .collect::<Option<_>>()?,
+            shard: (
+                u32::try_from(shard.first()?.as_u64()?).ok()?,
+                u32::try_from(shard.get(1)?.as_u64()?).ok()?,
+            ),
+            parameters: texts("parameters")?,
+            columns: texts("columns")?,
+        })
+    }
+}
+
+impl Row {
+    fn json(&self) -> Json {
+        json!({
+            "candidate": self.candidate,
+            "seed": self.seed,
+            "label": self.label,
+            "values": self.values.iter().map(value_json).collect::<Vec<_>>(),
+            "figures": self.figures.iter().map(|f| f.map_or(Json::Null, number)).collect::<Vec<_>>(),
+            "seconds": number(self.seconds),
+            "measure_seconds": number(self.measure_seconds),
+        })
+    }
+
+    fn from_json(j: &Map<String, Json>) -> Option<Row> {
+        Some(Row {
+            candidate: u32::try_from(j.get("candidate")?.as_u64()?).ok()?,
+            seed: j.get("seed")?.as_u64()?,
+            label: j.get("label")?.as_str()?.to_string(),
+            values: j
+                .get("values")?
+                .as_array()?
+                .iter()
+                .map(value_toml)
+                .collect::<Option<_>>()?,
+            figures: j
+                .get("figures")?
+                .as_array()?
+                .iter()
+                .map(figure)
+                .collect::<Option<_>>()?,
+            seconds: j.get("seconds")?.as_f64()?,
+            measure_seconds: j.get("measure_seconds")?.as_f64()?,
+        })
+    }
+}
+
+/// A journal being appended to; each line is written whole and flushed.
+pub struct Journal {
+    path: PathBuf,
+    file: File,
+}
+
+impl Journal {
+    /// Starts a journal afresh with its header.
+    pub fn create(path: &Path, header: &Header) -> Result<Journal, JournalError> {
+        let io = |source| JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let file = File::create(path).map_err(io)?;
+        let mut journal = Journal {
+            path: path.to_path_buf(),
+            file,
+        };
+        journal.line(&header.json())?;
+        Ok(journal)
+    }
+
+    /// Appends to a journal read back (a line cut short is cut off first).
+    pub fn append(path: &Path, keep_bytes: u64) -> Result<Journal, JournalError> {
+        let io = |source| JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = OpenOptions::new().write(true).open(path).map_err(io)?;
+        file.set_len(keep_bytes).map_err(io)?;
+        let file = OpenOptions::new().append(true).open(path).map_err(io)?;
+        Ok(Journal {
+            path: path.to_path_buf(),
+            file,
+        })
+    }
+
+    fn line(&mut self, j: &Json) -> Result<(), JournalError> {
+        let mut text = j.to_string();
+        text.push('\n');
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|source| JournalError::Io {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    pub fn row(&mut self, row: &Row) -> Result<(), JournalError> {
+        self.line(&row.json())
+    }
+
+    pub fn world(&mut self, w: &WorldLine) -> Result<(), JournalError> {
+        self.line(&json!({"world": w.seed, "games": w.games, "seconds": number(w.seconds)}))
+    }
+}
+
+/// Reads a journal; also the length of its complete lines (where appending resumes).
+pub fn read(path: &Path) -> Result<(Read, u64), JournalError> {
+    let file = File::open(path).map_err(|source| JournalError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut reader = BufReader::new(file);
+    let bad = |line: usize, problem: &str| JournalError::Line {
+        path: path.to_path_buf(),
+        line,
+        problem: problem.to_string(),
+    };
+    let (mut header, mut rows, mut worlds) = (None, Vec::new(), Vec::new());
+    let (mut kept, mut cut_short, mut n) = (0u64, false, 0usize);
+    let mut text = String::new();
+    loop {
+        text.clear();
+        let read = reader
+            .read_line(&mut text)
+            .map_err(|source| JournalError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        if read == 0 {
+            break;
+        }
+        n += 1;
+        if !text.ends_with('\n') {
+            // The last line of an interrupted run: written in part.
+            cut_short = true;
+            break;
+        }
+        let j: Json = serde_json::from_str(&text).map_err(|e| bad(n, &e.to_string()))?;
+        if header.is_none() {
+            header = Some(Header::from_json(&j).ok_or_else(|| bad(n, "expected the header"))?);
+        } else if let Some(seed) = j.get("world").and_then(Json::as_u64) {
+            worlds.push(WorldLine {
+                seed,
+                games: j.get("games").and_then(Json::as_u64).unwrap_or(0),
+                seconds: j.get("seconds").and_then(Json::as_f64).unwrap_or(0.0),
+            });
+        } else {
+            let row = j.as_object().and_then(Row::from_json).ok_or_else(|| {
+                bad(
+                    n,
+                    "expected a row: candidate, seed, label, values, figures, seconds",
+                )
+            })?;
+            rows.push(row);
+        }
+        kept += read as u64;
+    }
+    let header = header.ok_or_else(|| bad(1, "empty: no header"))?;
+    Ok((
+        Read {
+            header,
+            rows,
+            worlds,
+            cut_short,
+        },
+        kept,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_read_back_bit_for_bit() {
+        let dir = crate::testing::scratch("journal");
+        let path = dir.join(FILE);
+        let header = Header {
+            elosim: "0.1.0".into(),
+            study: "s".into(),
+            file: "s.toml".into(),
+            fingerprint: "f".into(),
+            scale: Some(0.1),
+            seeds: vec![1, 2],
+            shard: (1, 1),
+            parameters: vec!["revision[2017-01].floor".into()],
+            columns: vec!["a.x".into(), "a.y".into(), "a.z".into()],
+        };
+        let row = Row {
+            candidate: 3,
+            seed: 2,
+            label: "point".into(),
+            values: vec![Some(Value::Float(0.1 + 0.2))],
+            figures: vec![Some(1.0 / 3.0), None, Some(f64::INFINITY)],
+            seconds: 1.5,
+            measure_seconds: 0.25,
+        };
+        let mut journal = Journal::create(&path, &header).unwrap();
+        journal.row(&row).unwrap();
+        drop(journal);
+        // An interrupted line at the end is left out, and appending starts where it began.
+        let whole = std::fs::metadata(&path).unwrap().len();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"candidate\":4,\"se")
+            .unwrap();
+        let (read, kept) = read(&path).unwrap();
+        assert_eq!(read.header, header);
+        assert_eq!(read.rows, std::slice::from_ref(&row));
+        assert!(read.cut_short);
+        assert_eq!(kept, whole);
+        let mut journal = Journal::append(&path, kept).unwrap();
+        journal
+            .row(&Row {
+                candidate: 4,
+                ..row.clone()
+            })
+            .unwrap();
+        let (again, _) = super::read(&path).unwrap();
+        assert_eq!(again.rows.len(), 2);
+        assert!(!again.cut_short);
+    }
+}

@@ -1,0 +1,159 @@
+//! Joining shards (`elosim sweep --merge DIR...`): each shard's journal must belong to this study
+//! (the same files, scale, seeds and elosim version: its fingerprint) and to one cutting of it into
+//! shards; together they must hold every (candidate, seed) pair exactly once. The rows are then the
+//! rows a single machine would have written, and the files written from them the same bytes.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::design::{self, Candidate};
+use super::journal::{self, Header, Row, WorldLine};
+use super::run::SweepError;
+use super::study::Study;
+
+/// A shard's journal: a directory holding `results.jsonl`, or the file itself.
+pub fn journal_path(dir: &Path) -> PathBuf {
+    if dir.is_dir() {
+        dir.join(journal::FILE)
+    } else {
+        dir.to_path_buf()
+    }
+}
+
+/// The header of the first shard: which study file, scale and seeds to load.
+pub fn first_header(dirs: &[PathBuf]) -> Result<Header, SweepError> {
+    let dir = dirs
+        .first()
+        .ok_or_else(|| SweepError::Refused("--merge needs the shards' directories".into()))?;
+    Ok(journal::read(&journal_path(dir))?.0.header)
+}
+
+/// The shards joined: the study's candidates, every row by candidate then seed, and the worlds
+/// generated.
+pub struct Merged {
+    pub candidates: Vec<Candidate>,
+    pub rows: Vec<Row>,
+    pub worlds: Vec<WorldLine>,
+}
+
+/// Every row of the shards, checked.
+pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
+    let refuse = |message: String| Err(SweepError::Refused(message));
+    let (candidates, _) = design::candidates(study);
+    let mut shards: BTreeMap<u32, PathBuf> = BTreeMap::new();
+    let mut count = None;
+    let mut rows: BTreeMap<(u32, u64), (Row, PathBuf)> = BTreeMap::new();
+    let mut worlds = Vec::new();
+    for dir in dirs {
+        let path = journal_path(dir);
+        let (read, _) = journal::read(&path)?;
+        let h = &read.header;
+        if h.elosim != env!("CARGO_PKG_VERSION") {
+            return refuse(format!(
+                "{} was written by elosim {}, this is {}: merge shards with the version that ran them",
+                path.display(),
+                h.elosim,
+                env!("CARGO_PKG_VERSION")
+            ));
+        }
+        if h.fingerprint != study.fingerprint {
+            return refuse(format!(
+                "{} is a shard of another study ({:?}, {}), or of this one with other files, scale or seeds: every shard must run the same study file with the same inputs",
+                path.display(),
+                h.study,
+                h.file
+            ));
+        }
+        if *count.get_or_insert(h.shard.1) != h.shard.1 {
+            return refuse(format!(
+                "{} is shard {} of {}, the others of {}: merge the shards of one cutting",
+                path.display(),
+                h.shard.0,
+                h.shard.1,
+                count.unwrap_or(0)
+            ));
+        }
+        if let Some(other) = shards.insert(h.shard.0, path.clone()) {
+            return refuse(format!(
+                "{} and {} are both shard {} of {}",
+                other.display(),
+                path.display(),
+                h.shard.0,
+                h.shard.1
+            ));
+        }
+        for r in read.rows {
+            let key = (r.candidate, r.seed);
+            if let Some((_, first)) = rows.get(&key) {
+                return refuse(format!(
+                    "candidate {} on seed {} is in {} and in {}",
+                    r.candidate,
+                    r.seed,
+                    first.display(),
+                    path.display()
+                ));
+            }
+            rows.insert(key, (r, path.clone()));
+        }
+        worlds.extend(read.worlds);
+    }
+    let count = count.unwrap_or(0);
+    let missing_shards: Vec<String> = (1..=count)
+        .filter(|i| !shards.contains_key(i))
+        .map(|i| i.to_string())
+        .collect();
+    if !missing_shards.is_empty() {
+        return refuse(format!(
+            "shard{} {} of {count} {} missing",
+            if missing_shards.len() == 1 { "" } else { "s" },
+            missing_shards.join(", "),
+            if missing_shards.len() == 1 {
+                "is"
+            } else {
+                "are"
+            }
+        ));
+    }
+    let seeds = study.input.seeds();
+    let mut missing = Vec::new();
+    for c in &candidates {
+        for &s in &seeds {
+            match rows.get(&(c.id, s)) {
+                None => missing.push(format!("candidate {} on seed {s}", c.id)),
+                Some((r, path)) if r.values != c.values || r.label != c.label() => {
+                    return refuse(format!(
+                        "{}: candidate {} is {} there and {} in the study",
+                        path.display(),
+                        c.id,
+                        r.label,
+                        c.label()
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return refuse(format!(
+            "{} pairs are missing (a shard did not finish?): {}{}",
+            missing.len(),
+            missing
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            if missing.len() > 5 { ", …" } else { "" }
+        ));
+    }
+    if rows.len() != candidates.len() * seeds.len() {
+        return refuse("the shards hold rows of candidates the study does not have".into());
+    }
+    worlds.sort_by_key(|w| w.seed);
+    worlds.dedup_by_key(|w| w.seed);
+    Ok(Merged {
+        candidates,
+        rows: rows.into_values().map(|(r, _)| r).collect(),
+        worlds,
+    })
+}

@@ -1,0 +1,26 @@
+//! Regulation studies (`elosim sweep`): hundreds of replays of a study's candidates (a base
+//! scenario with values set at key paths, reference scenarios, the baseline) on the same seeds,
+//! each judged by measures (`simulate::measure`), ranked with intervals and paired differences
+//! against the baseline, on one machine or shared among many.
+
+mod design;
+mod files;
+mod html;
+mod journal;
+mod merge;
+mod pictures;
+mod run;
+mod stats;
+mod study;
+mod summary;
+mod verify;
+
+pub use design::{Candidate, Kind};
+pub use files::{write_report, write_study, write_timings};
+pub use journal::{Header, Row, WorldLine};
+pub use merge::{first_header, merge, Merged};
+pub use run::{run, shard_pairs, Options, Outcome, Progress, Quiet, SweepError};
+pub use stats::{Interval, Verdict};
+pub use study::{Design, Input, Overrides, Study, StudyError};
+pub use summary::Summary;
+pub use verify::{verify, Report};

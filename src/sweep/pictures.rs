@@ -1,0 +1,347 @@
+//! A study's pictures: a response curve per parameter (the rank figure against the parameter's
+//! value, its interval as a band, the baseline as a dashed line with its own band), a heatmap of
+//! two parameters (each cell's improvement on the baseline), and the Pareto front of two figures
+//! with the baseline and the reference scenarios labelled.
+
+use toml::Value;
+
+use crate::plot::{
+    black, by_date, categorical, grey, Band, Dot, HeatCell, Heatmap, LineChart, Picture, Scatter,
+    Series,
+};
+
+use super::design::{value_text, Kind};
+use super::stats::Verdict;
+use super::study::Design;
+use super::summary::{candidate_name, number_text, Summary};
+
+/// (file stem, picture), in the order the report shows them.
+pub fn pictures(s: &Summary<'_>) -> Vec<(String, Picture)> {
+    let mut out = Vec::new();
+    for k in 0..s.study.parameters.len() {
+        if let Some(p) = response(s, k) {
+            out.push((format!("response-{}", k + 1), p));
+        }
+    }
+    if let Some(h) = heatmap(s) {
+        out.push(("heatmap".into(), h));
+    }
+    if let Some(p) = pareto(s) {
+        out.push(("pareto".into(), p));
+    }
+    out
+}
+
+fn number(v: &Option<Value>) -> Option<f64> {
+    match v {
+        Some(Value::Integer(i)) => Some(*i as f64),
+        Some(Value::Float(f)) => Some(*f),
+        _ => None,
+    }
+}
+
+/// A range with a margin of a twentieth on each side (and some room when it is one value).
+fn padded(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    let (low, high) = values
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+            (l.min(v), h.max(v))
+        });
+    if !low.is_finite() {
+        return None;
+    }
+    let margin = ((high - low) / 20.0).max(high.abs().max(1.0) * 1e-3);
+    Some((low - margin, high + margin))
+}
+
+fn axis(s: &Summary<'_>, figure: usize) -> String {
+    let (name, goal, unit) = &s.columns[figure];
+    let unit = if unit.is_empty() {
+        String::new()
+    } else {
+        format!(", {unit}")
+    };
+    format!("{name} ({}{unit})", goal.text())
+}
+
+/// The rank figure against parameter `k`: in a grid, one line per value of another parameter; in
+/// other designs, each candidate as a dot.
+fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
+    let f = s.rank;
+    let points: Vec<_> = s
+        .candidates
+        .iter()
+        .filter(|c| c.kind == Kind::Point)
+        .filter_map(|c| Some((c, number(&c.values[k])?, s.standing(c.id, f).value?)))
+        .collect();
+    if points.is_empty() {
+        return None;
+    }
+    let parameter = s.study.parameters[k].path.to_string();
+    let title = format!("{} against {parameter}", s.columns[f].0);
+    let base = s.standing(0, f).value;
+    let x_range = padded(points.iter().map(|p| p.1))?;
+    let lows = points.iter().map(|p| p.2.low().unwrap_or(p.2.mean));
+    let highs = points.iter().map(|p| p.2.high().unwrap_or(p.2.mean));
+    let extra = base
+        .iter()
+        .flat_map(|b| [b.low().unwrap_or(b.mean), b.high().unwrap_or(b.mean)]);
+    let y_range = padded(lows.chain(highs).chain(extra))?;
+    if s.study.design != Design::Grid {
+        let mut dots: Vec<Dot> = points
+            .iter()
+            .map(|(_, x, i)| Dot {
+                x: *x,
+                y: i.mean,
+                colour: categorical(0),
+                emphasised: false,
+                label: None,
+            })
+            .collect();
+        if let (Some(b), Some(x)) = (base, number(&s.candidate(0).values[k])) {
+            dots.push(Dot {
+                x,
+                y: b.mean,
+                colour: categorical(6),
+                emphasised: true,
+                label: Some("baseline".into()),
+            });
+        }
+        return Some(Picture::Scatter(Scatter {
+            title,
+            x_label: parameter,
+            y_label: axis(s, f),
+            x_range,
+            y_range,
+            dots,
+            line: Vec::new(),
+            legend: Vec::new(),
+        }));
+    }
+    // One line per combination of the other parameters' values (the first eight).
+    // Each line: the other parameters' values, and its points (x, mean, low, high).
+    type Line = (Vec<Option<Value>>, Vec<(f64, f64, f64, f64)>);
+    let mut groups: Vec<Line> = Vec::new();
+    for (c, x, i) in &points {
+        let mut others = c.values.clone();
+        others.remove(k);
+        let point = (
+            *x,
+            i.mean,
+            i.low().unwrap_or(i.mean),
+            i.high().unwrap_or(i.mean),
+        );
+        match groups.iter_mut().find(|(o, _)| *o == others) {
+            Some((_, v)) => v.push(point),
+            None => groups.push((others, vec![point])),
+        }
+    }
+    groups.truncate(8);
+    let n = groups.len();
+    let mut series = Vec::new();
+    let mut bands = Vec::new();
+    for (g, (others, mut line)) in groups.into_iter().enumerate() {
+        line.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let colour = if n > 1 { by_date(g, n) } else { categorical(0) };
+        let name = s
+            .study
+            .parameters
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != k)
+            .zip(&others)
+            .filter_map(|((_, p), v)| {
+                Some(format!(
+                    "{} = {}",
+                    short(&p.path.to_string()),
+                    value_text(v.as_ref()?)
+                ))
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        series.push(Series {
+            name: if name.is_empty() {
+                s.columns[f].0.clone()
+            } else {
+                name
+            },
+            colour,
+            points: line.iter().map(|p| (p.0, p.1)).collect(),
+            dashed: false,
+            markers: true,
+        });
+        bands.push(Band {
+            colour,
+            points: line.iter().map(|p| (p.0, p.2, p.3)).collect(),
+        });
+    }
+    if let Some(b) = base {
+        let colour = categorical(6);
+        series.push(Series {
+            name: "baseline (the base scenario as it stands)".into(),
+            colour,
+            points: vec![(x_range.0, b.mean), (x_range.1, b.mean)],
+            dashed: true,
+            markers: false,
+        });
+        if let (Some(low), Some(high)) = (b.low(), b.high()) {
+            bands.push(Band {
+                colour,
+                points: vec![(x_range.0, low, high), (x_range.1, low, high)],
+            });
+        }
+    }
+    Some(Picture::Lines(LineChart {
+        title,
+        x_label: parameter,
+        y_label: format!("{}: mean over the seeds, 95 % interval shaded", axis(s, f)),
+        x_range,
+        y_range,
+        series,
+        legend_lower_right: false,
+        bands,
+    }))
+}
+
+/// `event[compression 2017-01].below` → `below`, for legends.
+fn short(path: &str) -> &str {
+    path.rsplit('.').next().unwrap_or(path)
+}
+
+/// The first two parameters of a grid: each cell's improvement on the baseline in the rank
+/// figure's distance from its ideal (blue better, red worse), its mean written in it, `*` where the
+/// paired difference's interval excludes zero.
+fn heatmap(s: &Summary<'_>) -> Option<Picture> {
+    if s.study.design != Design::Grid || s.study.parameters.len() < 2 {
+        return None;
+    }
+    let f = s.rank;
+    let (p, q) = (&s.study.parameters[0], &s.study.parameters[1]);
+    let (rows, columns) = (p.grid(), q.grid());
+    let base = s.table.loss(0, f)?;
+    let mut cells = Vec::new();
+    let mut largest: f64 = 0.0;
+    for r in &rows {
+        let mut line = Vec::new();
+        for c in &columns {
+            // The first point with these two values (the others, if any, as the grid has them first).
+            let point = s.candidates.iter().find(|cand| {
+                cand.kind == Kind::Point
+                    && cand.values[0].as_ref() == Some(r)
+                    && cand.values[1].as_ref() == Some(c)
+            });
+            let cell = point.and_then(|cand| {
+                let loss = s.table.loss(cand.id, f)?;
+                let standing = s.standing(cand.id, f);
+                let mark = match standing.verdict {
+                    Verdict::Better | Verdict::Worse => "*",
+                    _ => "",
+                };
+                let gain = base - loss;
+                largest = largest.max(gain.abs());
+                Some(HeatCell {
+                    text: format!("{}{mark}", number_text(standing.value?.mean)),
+                    value: Some(gain),
+                })
+            });
+            line.push(cell.unwrap_or(HeatCell {
+                text: "–".into(),
+                value: None,
+            }));
+        }
+        cells.push(line);
+    }
+    let (name, goal, _) = &s.columns[f];
+    Some(Picture::Heatmap(Heatmap {
+        title: format!("{name} by {} and {}", p.path, q.path),
+        subtitle: format!(
+            "cell: mean over the seeds · colour: gain on the baseline ({}; {}) · *: the paired difference's 95 % interval excludes 0",
+            s.standing(0, f).value.map_or("–".into(), |i| number_text(i.mean)),
+            goal.text()
+        ),
+        corner: format!("{} ↓  {} →", short(&p.path.to_string()), short(&q.path.to_string())),
+        columns: columns.iter().map(value_text).collect(),
+        column_prefix: short(&q.path.to_string()).to_string(),
+        rows: rows.iter().map(|v| (value_text(v), String::new())).collect(),
+        cells,
+        full_at: largest.max(1e-9),
+        legend: "blue: better than the baseline · red: worse".into(),
+    }))
+}
+
+/// Every candidate on the first two Pareto figures; the front emphasised and joined.
+fn pareto(s: &Summary<'_>) -> Option<Picture> {
+    let (fx, fy) = (*s.pareto_figures.first()?, *s.pareto_figures.get(1)?);
+    let mean = |c: u32, f: usize| s.standing(c, f).value.map(|i| i.mean);
+    let best = s.ranked_points().next();
+    let mut dots = Vec::new();
+    for c in s.candidates {
+        let (Some(x), Some(y)) = (mean(c.id, fx), mean(c.id, fy)) else {
+            continue;
+        };
+        let on_front = s.front.contains(&c.id);
+        let (colour, label) = match &c.kind {
+            Kind::Baseline => (black(), Some("baseline".to_string())),
+            Kind::Reference(name) => (categorical(1), Some(name.clone())),
+            Kind::Point if Some(c.id) == best => (
+                categorical(2),
+                Some(format!(
+                    "{} (best by {})",
+                    candidate_name(c),
+                    s.columns[s.rank].0
+                )),
+            ),
+            Kind::Point if on_front => (categorical(0), Some(candidate_name(c))),
+            Kind::Point => (grey(), None),
+        };
+        dots.push(Dot {
+            x,
+            y,
+            colour,
+            emphasised: on_front,
+            label,
+        });
+    }
+    let mut line: Vec<(f64, f64)> = s
+        .front
+        .iter()
+        .filter_map(|&c| Some((mean(c, fx)?, mean(c, fy)?)))
+        .collect();
+    line.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // The baseline and the references on top of the candidates that share their place.
+    dots.sort_by_key(|d| d.label.is_some() && !d.emphasised);
+    let x_range = padded(dots.iter().map(|d| d.x))?;
+    let (low, high) = padded(dots.iter().map(|d| d.y))?;
+    // Headroom for the legend in the upper right.
+    let y_range = (low, high + 0.3 * (high - low));
+    let others: Vec<&str> = s.pareto_figures[2..]
+        .iter()
+        .map(|&f| s.columns[f].0.as_str())
+        .collect();
+    Some(Picture::Scatter(Scatter {
+        title: format!(
+            "The Pareto front{}",
+            if others.is_empty() {
+                String::new()
+            } else {
+                format!(" (over these and {})", others.join(", "))
+            }
+        ),
+        x_label: axis(s, fx),
+        y_label: axis(s, fy),
+        x_range,
+        y_range,
+        dots,
+        line: if s.pareto_figures.len() == 2 {
+            line
+        } else {
+            Vec::new()
+        },
+        legend: vec![
+            ("baseline".into(), black()),
+            ("reference scenario".into(), categorical(1)),
+            ("on the front (ringed)".into(), categorical(0)),
+            ("other candidates".into(), grey()),
+        ],
+    }))
+}

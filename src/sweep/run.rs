@@ -1,0 +1,672 @@
+//! Running a study: each seed's world generated once and shared by every candidate on it (common
+//! random numbers), the baseline replayed first on each seed (the measures that compare with it
+//! read its lists), then the other candidates in parallel, each (candidate, seed) a replay in
+//! memory whose figures are appended to the journal as it arrives. The rows' order of arrival
+//! varies with the threads; the results never do: each row depends only on its candidate and seed.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::ingest::IngestError;
+use crate::keys::{problem_list, Problem};
+use crate::output::OutputError;
+use crate::replay::Inputs;
+use crate::scenario::Scenario;
+use crate::simulate::cmaes::Cmaes;
+use crate::simulate::{self, Baseline, Compare, Observed, Replica, SimulateError, Truth};
+
+use super::design::{self, Candidate, Kind};
+use super::journal::{self, Header, Journal, JournalError, Row, WorldLine};
+use super::stats::Table;
+use super::study::{Design, Input, Study, StudyError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    #[error(transparent)]
+    Study(#[from] StudyError),
+    #[error("{count} candidate{s} cannot be resolved:\n{list}", count = .0.len(), s = if .0.len() == 1 { "" } else { "s" }, list = problem_list(.0))]
+    Candidates(Vec<Problem>),
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error(transparent)]
+    Simulate(#[from] SimulateError),
+    #[error("reading the study's games: {0}")]
+    Ingest(#[from] IngestError),
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    #[error("{0}")]
+    Refused(String),
+}
+
+/// How a run goes.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub out: PathBuf,
+    /// (index from 1, count): evaluate this share of the (candidate, seed) pairs.
+    pub shard: Option<(u32, u32)>,
+    /// Go on with the journal in `out`.
+    pub resume: bool,
+}
+
+/// Progress for a terminal.
+pub trait Progress: Sync {
+    fn stage(&self, _text: &str) {}
+    /// Rows done of all, and the best candidate so far.
+    fn rows(&self, _done: usize, _total: usize, _best: &str) {}
+}
+
+/// No progress shown.
+pub struct Quiet;
+
+impl Progress for Quiet {}
+
+/// What a run evaluated.
+pub struct Outcome {
+    pub candidates: Vec<Candidate>,
+    /// Every row of the run (those resumed from the journal included), by candidate then seed.
+    pub rows: Vec<Row>,
+    pub worlds: Vec<WorldLine>,
+    /// Rows taken from the journal instead of evaluated.
+    pub resumed: usize,
+    /// Points a space-filling design drew twice (after rounding to the keys' grains), dropped.
+    pub repeated: usize,
+    /// Whether this run covers every (candidate, seed) pair (not a shard's share).
+    pub complete: bool,
+    /// The journal's last line had been cut short by an interruption and was dropped.
+    pub cut_short: bool,
+    pub seconds: f64,
+}
+
+/// What a candidate replays, resolved and narrowed to the input.
+struct Ready {
+    candidate: Candidate,
+    scenario: Scenario,
+}
+
+/// One seed's inputs.
+struct Source {
+    seed: u64,
+    inputs: Inputs,
+    truth: Truth,
+}
+
+/// A run in progress: the journal, the rows so far and the progress.
+struct Sweep<'a> {
+    study: &'a Study,
+    journal: Mutex<Journal>,
+    rows: Mutex<BTreeMap<(u32, u64), Row>>,
+    total: Mutex<usize>,
+    progress: &'a dyn Progress,
+    /// The world's scale (`None`: the user's games).
+    scale: Option<f64>,
+}
+
+/// The (candidate, seed) pairs of a shard: pairs ordered by seed then candidate, cut into `count`
+/// consecutive shares, so that a shard needs few seeds' worlds.
+pub fn shard_pairs(
+    candidates: &[u32],
+    seeds: &[u64],
+    shard: Option<(u32, u32)>,
+) -> Vec<(u32, u64)> {
+    let all: Vec<(u32, u64)> = seeds
+        .iter()
+        .flat_map(|&s| candidates.iter().map(move |&c| (c, s)))
+        .collect();
+    match shard {
+        None => all,
+        Some((index, count)) => {
+            let (n, i, k) = (all.len(), index as usize - 1, count as usize);
+            all[i * n / k..(i + 1) * n / k].to_vec()
+        }
+    }
+}
+
+/// What to evaluate: candidates on seeds at a scale, into a journal.
+pub struct Plan {
+    pub candidates: Vec<Candidate>,
+    pub seeds: Vec<u64>,
+    /// A world's scale (`None`: the user's games).
+    pub scale: Option<f64>,
+    pub journal: PathBuf,
+    pub shard: Option<(u32, u32)>,
+    pub resume: bool,
+    /// Whether the design's optimiser adds candidates (the search; not a verification).
+    pub optimise: bool,
+}
+
+/// Runs a study's search: its candidates (and, for an optimising design, those the optimiser
+/// chooses) on its seeds.
+pub fn run(
+    study: &Study,
+    options: &Options,
+    progress: &dyn Progress,
+) -> Result<Outcome, SweepError> {
+    let (candidates, repeated) = design::candidates(study);
+    let optimise = matches!(study.design, Design::Optimise { .. });
+    if options.shard.is_some() && optimise {
+        return Err(SweepError::Refused(
+            "an optimise design chooses each generation from the last: it cannot be cut into shards; shard a grid, sobol or latin design".into(),
+        ));
+    }
+    let plan = Plan {
+        candidates,
+        seeds: study.input.seeds(),
+        scale: match &study.input {
+            Input::World { scale, .. } => Some(*scale),
+            Input::Games { .. } => None,
+        },
+        journal: options.out.join(journal::FILE),
+        shard: options.shard,
+        resume: options.resume,
+        optimise,
+    };
+    let mut outcome = execute(study, plan, progress)?;
+    outcome.repeated = repeated;
+    Ok(outcome)
+}
+
+/// Evaluates a plan: each seed's world generated once, the baseline first, then the others in
+/// parallel.
+pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Outcome, SweepError> {
+    let started = Instant::now();
+    let start = start_month(study);
+    let ready = resolve(study, &plan.candidates, start)?;
+    let ids: Vec<u32> = plan.candidates.iter().map(|c| c.id).collect();
+    let pairs = shard_pairs(&ids, &plan.seeds, plan.shard);
+    let header = header(study, &plan);
+    let (journal, resumed_rows, cut_short) =
+        open_journal(&plan.journal, &header, plan.resume, pairs.len())?;
+    check_resumed(&resumed_rows, &plan.candidates)?;
+    let resumed = resumed_rows.len();
+    let sweep = Sweep {
+        study,
+        journal: Mutex::new(journal),
+        rows: Mutex::new(
+            resumed_rows
+                .into_iter()
+                .map(|r| ((r.candidate, r.seed), r))
+                .collect(),
+        ),
+        total: Mutex::new(pairs.len()),
+        progress,
+        scale: plan.scale,
+    };
+    let mut worlds = Vec::new();
+    let mut games = match &study.input {
+        Input::Games {
+            files,
+            skip_invalid,
+        } => {
+            progress.stage("reading the games");
+            Some(crate::ingest::read_inputs(files, *skip_invalid)?.0)
+        }
+        Input::World { .. } => None,
+    };
+    let mut kept: Vec<(Source, Option<Baseline>)> = Vec::new();
+    for &seed in &plan.seeds {
+        let pending: Vec<&Ready> = ready
+            .iter()
+            .filter(|r| {
+                pairs.contains(&(r.candidate.id, seed)) && !sweep.done(r.candidate.id, seed)
+            })
+            .collect();
+        if pending.is_empty() && !plan.optimise {
+            continue;
+        }
+        let source = sweep.source(seed, &mut games, &mut worlds)?;
+        let baseline = sweep.baseline(&ready[0], &source, pairs.contains(&(0, seed)))?;
+        let others: Vec<&Ready> = pending
+            .into_iter()
+            .filter(|r| r.candidate.id != 0)
+            .collect();
+        sweep.evaluate(&others, &source, baseline.as_ref())?;
+        if plan.optimise {
+            kept.push((source, baseline));
+        }
+    }
+    let mut candidates = plan.candidates;
+    if plan.optimise {
+        candidates = sweep.optimise(candidates, &kept, start)?;
+    }
+    let rows: Vec<Row> = sweep
+        .rows
+        .into_inner()
+        .unwrap_or_default()
+        .into_values()
+        .collect();
+    Ok(Outcome {
+        complete: plan.shard.is_none(),
+        cut_short,
+        candidates,
+        rows,
+        worlds,
+        resumed,
+        repeated: 0,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The month of the world's starting list, to which every scenario is narrowed; `None` for the
+/// user's games, which run as their scenarios say.
+fn start_month(study: &Study) -> Option<crate::model::Month> {
+    match &study.input {
+        Input::World { world, .. } => Some(world.settings.start),
+        Input::Games { .. } => None,
+    }
+}
+
+/// Every candidate's scenario, resolved before any replay: every problem at once.
+fn resolve(
+    study: &Study,
+    candidates: &[Candidate],
+    start: Option<crate::model::Month>,
+) -> Result<Vec<Ready>, SweepError> {
+    let mut problems = Vec::new();
+    let mut ready = Vec::new();
+    for c in candidates {
+        match ready_candidate(study, c, start) {
+            Ok(r) => ready.push(r),
+            Err(mut p) => problems.append(&mut p),
+        }
+    }
+    if problems.is_empty() {
+        Ok(ready)
+    } else {
+        Err(SweepError::Candidates(problems))
+    }
+}
+
+fn ready_candidate(
+    study: &Study,
+    c: &Candidate,
+    start: Option<crate::model::Month>,
+) -> Result<Ready, Vec<Problem>> {
+    let described = |mut problems: Vec<Problem>| {
+        for p in &mut problems {
+            p.message = format!(
+                "candidate {} ({}): {}",
+                c.id,
+                c.values_text(study),
+                p.message
+            );
+        }
+        problems
+    };
+    let scenario = c.scenario(study).map_err(described)?;
+    let scenario = match start {
+        Some(month) => scenario.starting_from(month).map_err(|e| match e {
+            crate::scenario::ScenarioError::Invalid(p) => described(p),
+            other => vec![Problem {
+                file: study.file.clone(),
+                path: String::new(),
+                message: other.to_string(),
+            }],
+        })?,
+        None => scenario,
+    };
+    Ok(Ready {
+        candidate: c.clone(),
+        scenario,
+    })
+}
+
+/// The journal's header for this study and plan.
+fn header(study: &Study, plan: &Plan) -> Header {
+    Header {
+        elosim: env!("CARGO_PKG_VERSION").into(),
+        study: study.name.clone(),
+        file: study.file.display().to_string(),
+        fingerprint: study.fingerprint.clone(),
+        scale: plan.scale,
+        seeds: plan.seeds.clone(),
+        shard: plan.shard.unwrap_or((1, 1)),
+        parameters: study
+            .parameters
+            .iter()
+            .map(|p| p.path.to_string())
+            .collect(),
+        columns: study
+            .columns()
+            .into_iter()
+            .map(|(name, _, _)| name)
+            .collect(),
+    }
+}
+
+/// The journal to append to, the rows it already holds (with `--resume`), and whether its last
+/// line was cut short.
+fn open_journal(
+    path: &Path,
+    header: &Header,
+    resume: bool,
+    pairs: usize,
+) -> Result<(Journal, Vec<Row>, bool), SweepError> {
+    if !path.exists() {
+        if resume {
+            return Err(SweepError::Refused(format!(
+                "--resume: {} does not exist; there is nothing to resume (run without --resume)",
+                path.display()
+            )));
+        }
+        return Ok((Journal::create(path, header)?, Vec::new(), false));
+    }
+    let (read, kept) = journal::read(path)?;
+    let same = read.header == *header;
+    if resume {
+        if !same {
+            return Err(SweepError::Refused(format!(
+                "--resume: {} is the journal of {}; the study, its files, the scale, the seeds, the shard or elosim's version differ (run without --resume into another --out)",
+                path.display(),
+                describe_header(&read.header)
+            )));
+        }
+        return Ok((Journal::append(path, kept)?, read.rows, read.cut_short));
+    }
+    if same && read.rows.len() < pairs {
+        return Err(SweepError::Refused(format!(
+            "{} holds an unfinished sweep of this study ({} of {} rows): add --resume to go on with it, or remove the file to start again",
+            path.display(),
+            read.rows.len(),
+            pairs
+        )));
+    }
+    Ok((Journal::create(path, header)?, Vec::new(), false))
+}
+
+fn describe_header(h: &Header) -> String {
+    format!(
+        "study {:?} ({}, elosim {}, shard {}/{}, seeds {:?})",
+        h.study, h.file, h.elosim, h.shard.0, h.shard.1, h.seeds
+    )
+}
+
+/// Rows resumed must be of the candidates the study now has, with the same values.
+fn check_resumed(rows: &[Row], candidates: &[Candidate]) -> Result<(), SweepError> {
+    for r in rows {
+        if let Some(c) = candidates.iter().find(|c| c.id == r.candidate) {
+            if c.values != r.values || c.label() != r.label {
+                return Err(SweepError::Refused(format!(
+                    "the journal's candidate {} is {} with other values than the study's: start again without --resume",
+                    r.candidate, r.label
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Sweep<'_> {
+    fn done(&self, candidate: u32, seed: u64) -> bool {
+        self.rows
+            .lock()
+            .map(|rows| rows.contains_key(&(candidate, seed)))
+            .unwrap_or(false)
+    }
+
+    /// A seed's world, generated (and its line journaled), or the user's games.
+    fn source(
+        &self,
+        seed: u64,
+        games: &mut Option<Inputs>,
+        worlds: &mut Vec<WorldLine>,
+    ) -> Result<Source, SweepError> {
+        match (&self.study.input, games.take()) {
+            (Input::World { world, .. }, _) => {
+                let scale = self.scale.unwrap_or(1.0);
+                self.progress
+                    .stage(&format!("generating the world of seed {seed}"));
+                let needs = simulate::Needs::of(&self.study.measures);
+                let settings =
+                    world.settings.clone().sized(scale, seed).map_err(|e| {
+                        SweepError::Simulate(SimulateError::Generate(e.to_string()))
+                    })?;
+                let replica = Replica::generate(&settings, seed, &needs.truth)?;
+                let line = WorldLine {
+                    seed,
+                    games: replica.games,
+                    seconds: replica.seconds,
+                };
+                self.lock_journal()?.world(&line)?;
+                worlds.push(line);
+                Ok(Source {
+                    seed,
+                    inputs: replica.inputs,
+                    truth: replica.truth,
+                })
+            }
+            (Input::Games { .. }, Some(inputs)) => Ok(Source {
+                seed,
+                inputs,
+                truth: Truth::new(),
+            }),
+            (Input::Games { .. }, None) => {
+                Err(SweepError::Refused("the games were not read".into()))
+            }
+        }
+    }
+
+    fn lock_journal(&self) -> Result<std::sync::MutexGuard<'_, Journal>, SweepError> {
+        self.journal
+            .lock()
+            .map_err(|_| SweepError::Refused("a replay failed while writing the journal".into()))
+    }
+
+    /// Replays the baseline on a seed where its row is wanted or other candidates compare with
+    /// its lists; returns the lists they compare with.
+    fn baseline(
+        &self,
+        baseline: &Ready,
+        source: &Source,
+        wanted: bool,
+    ) -> Result<Option<Baseline>, SweepError> {
+        let compared = self.study.measures.iter().any(|m| m.kind.needs_baseline());
+        let pending = wanted && !self.done(0, source.seed);
+        if !compared && !pending {
+            return Ok(None);
+        }
+        let (row, lists) = self.replay(baseline, source, Compare::Record)?;
+        if pending {
+            self.record(row)?;
+        }
+        Ok(lists)
+    }
+
+    /// Evaluates candidates on one seed, in parallel.
+    fn evaluate(
+        &self,
+        candidates: &[&Ready],
+        source: &Source,
+        baseline: Option<&Baseline>,
+    ) -> Result<(), SweepError> {
+        candidates.par_iter().try_for_each(|ready| {
+            let compare = match baseline {
+                Some(b) => Compare::With(b),
+                None => Compare::Nothing,
+            };
+            let (row, _) = self.replay(ready, source, compare)?;
+            self.record(row)
+        })
+    }
+
+    /// One replay of one candidate on one seed, and its row.
+    fn replay(
+        &self,
+        ready: &Ready,
+        source: &Source,
+        compare: Compare<'_>,
+    ) -> Result<(Row, Option<Baseline>), SweepError> {
+        let measures = &self.study.measures;
+        let mut observed: Vec<Observed> = measures.iter().map(|m| m.kind.empty()).collect();
+        let observation = simulate::observe(
+            &ready.scenario,
+            &source.inputs,
+            &source.truth,
+            measures,
+            &mut observed,
+            compare,
+        )?;
+        let figures = measures
+            .iter()
+            .zip(&observed)
+            .flat_map(|(m, o)| m.columns(o, self.scale.unwrap_or(1.0)))
+            .map(|f| f.value)
+            .collect();
+        let row = Row {
+            candidate: ready.candidate.id,
+            seed: source.seed,
+            label: ready.candidate.label(),
+            values: ready.candidate.values.clone(),
+            figures,
+            seconds: observation.seconds,
+            measure_seconds: observation.measure_seconds,
+        };
+        Ok((row, observation.baseline))
+    }
+
+    /// Journals a row, keeps it, and shows the progress with the best candidate so far.
+    fn record(&self, row: Row) -> Result<(), SweepError> {
+        self.lock_journal()?.row(&row)?;
+        let mut rows = self
+            .rows
+            .lock()
+            .map_err(|_| SweepError::Refused("a replay failed while keeping the rows".into()))?;
+        rows.insert((row.candidate, row.seed), row);
+        let total = self.total.lock().map(|t| *t).unwrap_or(0);
+        let best = best_so_far(self.study, &rows);
+        self.progress.rows(rows.len(), total, &best);
+        Ok(())
+    }
+
+    /// An optimising design: CMA-ES over the unit cube of the parameters' ranges, each candidate's
+    /// objective the mean over the seeds of the weighted distances of its figures from their
+    /// ideals; a point met again is not evaluated again.
+    fn optimise(
+        &self,
+        mut candidates: Vec<Candidate>,
+        sources: &[(Source, Option<Baseline>)],
+        start: Option<crate::model::Month>,
+    ) -> Result<Vec<Candidate>, SweepError> {
+        let Design::Optimise {
+            budget,
+            population,
+            seed,
+            step,
+            minimise,
+        } = &self.study.design
+        else {
+            return Ok(candidates);
+        };
+        let columns = self.study.columns();
+        let weights: Vec<(usize, f64)> = minimise
+            .iter()
+            .filter_map(|(name, w)| Some((columns.iter().position(|(c, _, _)| c == name)?, *w)))
+            .collect();
+        let goals: Vec<_> = columns.iter().map(|(_, g, _)| *g).collect();
+        // Start from the middle of the ranges: the baseline is evaluated anyway.
+        let dims = self.study.parameters.len();
+        let mut strategy = Cmaes::new(vec![0.5; dims], *step, *population, *seed);
+        *self
+            .total
+            .lock()
+            .map_err(|_| SweepError::Refused("poisoned".into()))? =
+            (candidates.len() + budget) * sources.len();
+        let mut evaluated = 0;
+        while evaluated + strategy.lambda() <= *budget {
+            let asked = strategy.ask();
+            let mut ids = Vec::new();
+            let mut fresh = Vec::new();
+            for x in &asked {
+                let values: Vec<toml::Value> = self
+                    .study
+                    .parameters
+                    .iter()
+                    .zip(x)
+                    .map(|(p, u)| p.at_fraction(*u))
+                    .collect();
+                let as_options: Vec<Option<toml::Value>> =
+                    values.iter().cloned().map(Some).collect();
+                let id = match candidates
+                    .iter()
+                    .find(|c| c.kind == Kind::Point && c.values == as_options)
+                {
+                    Some(c) => c.id,
+                    None => {
+                        design::add_point(&mut candidates, values);
+                        let c = candidates[candidates.len() - 1].clone();
+                        check_resumed(
+                            &self
+                                .rows
+                                .lock()
+                                .map(|r| {
+                                    r.values()
+                                        .filter(|r| r.candidate == c.id)
+                                        .cloned()
+                                        .collect::<Vec<_>>()
+                                })
+                                .unwrap_or_default(),
+                            std::slice::from_ref(&c),
+                        )?;
+                        fresh.push(
+                            ready_candidate(self.study, &c, start)
+                                .map_err(SweepError::Candidates)?,
+                        );
+                        c.id
+                    }
+                };
+                ids.push(id);
+            }
+            for (source, baseline) in sources {
+                let pending: Vec<&Ready> = fresh
+                    .iter()
+                    .filter(|r| !self.done(r.candidate.id, source.seed))
+                    .collect();
+                self.evaluate(&pending, source, baseline.as_ref())?;
+            }
+            evaluated += asked.len();
+            let rows = self.rows.lock().map_err(|_| {
+                SweepError::Refused("a replay failed while keeping the rows".into())
+            })?;
+            let kept: Vec<Row> = rows.values().cloned().collect();
+            drop(rows);
+            let table = Table::new(&kept, goals.clone());
+            let objectives: Vec<f64> = ids
+                .iter()
+                .map(|&id| {
+                    weights
+                        .iter()
+                        .map(|&(f, w)| w * table.loss(id, f).unwrap_or(f64::MAX / 1e6))
+                        .sum()
+                })
+                .collect();
+            strategy.tell(&asked, &objectives);
+        }
+        Ok(candidates)
+    }
+}
+
+/// "best: candidate 12 (truth_gap.rms 21.3)" among the candidates with rows so far, by the mean of
+/// the rank figure's distance from its ideal over the seeds done.
+fn best_so_far(study: &Study, rows: &BTreeMap<(u32, u64), Row>) -> String {
+    let columns = study.columns();
+    let Some(f) = columns.iter().position(|(c, _, _)| *c == study.rank) else {
+        return String::new();
+    };
+    let goal = columns[f].1;
+    let mut sums: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
+    for ((c, _), r) in rows {
+        if let Some(loss) = r.figures[f].and_then(|v| goal.loss(v)) {
+            let e = sums.entry(*c).or_default();
+            e.0 += loss;
+            e.1 += 1;
+        }
+    }
+    sums.into_iter()
+        .map(|(c, (sum, n))| (c, sum / n as f64))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(c, loss)| format!("best so far: candidate {c} ({} {loss:.3})", study.rank))
+        .unwrap_or_default()
+}

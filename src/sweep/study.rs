@@ -1,0 +1,1052 @@
+//! A study file (TOML): the scenario to vary, the parameters (key paths into it with their values
+//! or ranges), the input (a generated world with its scale and seeds, or the user's own games), the
+//! measures, the design, and what the summary ranks by. Read like scenarios and world files: every
+//! key checked, every problem at once with its key path, before any replay runs; the command line's
+//! overrides go through the same checks.
+//!
+//! ```toml
+//! scenario = "../sonas-2017.toml"
+//! references = ["../fide-historical.toml"]
+//!
+//! [input]
+//! world = "fide-2001-2023"
+//! scale = 0.1
+//! seeds = [1, 2, 3, 4]
+//!
+//! [[parameter]]
+//! key = "event[compression 2017-01].factor"
+//! min = 0.0
+//! max = 0.6
+//! steps = 7
+//!
+//! [[measure]]
+//! kind = "truth-gap"
+//! list = "2023-01"
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use toml::{Table, Value};
+
+use crate::ingest::InputFiles;
+use crate::keys::{at, describe, problem_list, read_table, Domain, Problem, ReadError, Reader};
+use crate::scenario::{GameFormat, KeyPath, Scenario, ScenarioError, ScenarioFiles};
+use crate::simulate::measure::{check_names, Goal, Measure};
+use crate::simulate::{load_world, LoadedWorld};
+
+/// A study, read and checked.
+pub struct Study {
+    pub file: PathBuf,
+    pub name: String,
+    pub description: String,
+    /// The base scenario (the baseline) as read, to be resolved with each candidate's values.
+    pub base: ScenarioFiles,
+    /// Other scenarios evaluated as rows of their own, by name.
+    pub references: Vec<(String, Scenario)>,
+    pub input: Input,
+    pub parameters: Vec<Parameter>,
+    pub measures: Vec<Measure>,
+    pub design: Design,
+    /// The figure candidates are ranked by (`measure.figure`).
+    pub rank: String,
+    /// The two or three figures of the Pareto front.
+    pub pareto: Vec<String>,
+    pub verify: Verify,
+    pub out: Option<PathBuf>,
+    /// SHA-256 of everything the results depend on: the study's text, the scenarios resolved, the
+    /// world's text, the input files, the scale and seeds in force, and elosim's version. Shards
+    /// and journals of another study are refused by it.
+    pub fingerprint: String,
+}
+
+/// What the candidates are replayed on.
+pub enum Input {
+    /// A generated world: each seed's world generated once and shared by every candidate.
+    World {
+        world: Box<LoadedWorld>,
+        scale: f64,
+        seeds: Vec<u64>,
+    },
+    /// The user's own games (one history: no seeds, no truth).
+    Games {
+        files: InputFiles,
+        skip_invalid: bool,
+    },
+}
+
+impl Input {
+    /// The seeds replayed: a world's, or a single 0 for one history of real games.
+    pub fn seeds(&self) -> Vec<u64> {
+        match self {
+            Input::World { seeds, .. } => seeds.clone(),
+            Input::Games { .. } => vec![0],
+        }
+    }
+
+    pub fn is_world(&self) -> bool {
+        matches!(self, Input::World { .. })
+    }
+}
+
+/// A parameter: a key path of the base scenario and the values it takes.
+#[derive(Clone, Debug)]
+pub struct Parameter {
+    pub path: KeyPath,
+    pub domain: Domain,
+    pub values: Values,
+    /// Where it is written in the study, for messages (`parameter[2]`).
+    pub at: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Values {
+    /// These values, as the scenario reads them.
+    List(Vec<Value>),
+    /// Numbers from `min` to `max`: `steps` values, evenly spaced (`log`: evenly in logarithm), or
+    /// every `step` from `min`. A space-filling or optimising design draws from the whole range.
+    Range {
+        min: f64,
+        max: f64,
+        steps: Option<usize>,
+        step: Option<f64>,
+        log: bool,
+    },
+}
+
+/// How the candidates are chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Design {
+    /// Every combination of the parameters' values.
+    Grid,
+    /// `points` points of a seeded, scrambled Sobol sequence over the parameters' ranges.
+    Sobol { points: usize, seed: u64 },
+    /// `points` points of a seeded Latin hypercube.
+    Latin { points: usize, seed: u64 },
+    /// CMA-ES minimising a weighted sum of figures (their distance from the ideal, averaged over
+    /// the seeds) within the ranges, `budget` candidates in all.
+    Optimise {
+        budget: usize,
+        population: usize,
+        seed: u64,
+        step: f64,
+        minimise: Vec<(String, f64)>,
+    },
+}
+
+impl Design {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Design::Grid => "grid",
+            Design::Sobol { .. } => "sobol",
+            Design::Latin { .. } => "latin",
+            Design::Optimise { .. } => "optimise",
+        }
+    }
+}
+
+/// The best candidates replayed again, larger and on seeds the search did not use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verify {
+    pub top: usize,
+    pub scale: f64,
+    pub seeds: Vec<u64>,
+}
+
+/// What the command line sets instead of the file; checked as the file's values are.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub scale: Option<f64>,
+    pub seeds: Option<Vec<u64>>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    #[error("cannot read study file {}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is not valid TOML: {message}", path.display())]
+    Syntax { path: PathBuf, message: String },
+    #[error("{count} problem{s} in the study:\n{list}", count = .0.len(), s = if .0.len() == 1 { "" } else { "s" }, list = problem_list(.0))]
+    Invalid(Vec<Problem>),
+}
+
+const KEYS: &[&str] = &[
+    "name",
+    "description",
+    "scenario",
+    "references",
+    "out",
+    "input",
+    "design",
+    "parameter",
+    "measure",
+    "summary",
+    "verify",
+];
+const INPUT_KEYS: &[&str] = &[
+    "world",
+    "scale",
+    "seeds",
+    "games",
+    "format",
+    "month-1",
+    "start-list",
+    "players",
+    "skip-invalid",
+];
+const DESIGN_KEYS: &[&str] = &[
+    "kind",
+    "points",
+    "seed",
+    "budget",
+    "population",
+    "step",
+    "minimise",
+];
+const DESIGN_KINDS: &[&str] = &["grid", "sobol", "latin", "optimise"];
+const PARAMETER_KEYS: &[&str] = &["key", "values", "min", "max", "steps", "step", "spacing"];
+
+/// A world's scale, as calibration and generation take it.
+pub const SCALE: (f64, f64) = (1e-4, 10.0);
+/// Candidates a grid may have before it is refused as a mistake.
+const MAX_CANDIDATES: usize = 100_000;
+
+impl Study {
+    pub fn load(path: &Path, overrides: &Overrides) -> Result<Study, StudyError> {
+        let text = std::fs::read(path).map_err(|source| StudyError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let table = read_table(path).map_err(|e| match e {
+            ReadError::Io(source) => StudyError::Read {
+                path: path.to_path_buf(),
+                source,
+            },
+            ReadError::Syntax(message) => StudyError::Syntax {
+                path: path.to_path_buf(),
+                message,
+            },
+        })?;
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let mut r = Reader::new(path);
+        r.unknown(&table, "", KEYS);
+        let name = r.text(&table, "", "name").unwrap_or_else(|| {
+            path.file_stem()
+                .map_or("study".into(), |s| s.to_string_lossy().into_owned())
+        });
+        let description = r.text(&table, "", "description").unwrap_or_default();
+        let out = r.text(&table, "", "out").map(|o| dir.join(o));
+        r.require(
+            &table,
+            "",
+            "scenario",
+            "the scenario to vary, such as \"../sonas-2017.toml\"",
+        );
+        let base = r
+            .text(&table, "", "scenario")
+            .and_then(|s| scenario_files(&mut r, &dir.join(s), "scenario"));
+        let references = read_references(&mut r, &table, dir);
+        let input = read_input(&mut r, &table, dir, overrides, base.as_ref());
+        let parameters = base
+            .as_ref()
+            .map(|b| read_parameters(&mut r, &table, b))
+            .unwrap_or_default();
+        let measures = read_measures(&mut r, &table, dir, input.as_ref());
+        let design = read_design(&mut r, &table, &parameters, &measures);
+        let (rank, pareto) = read_summary(&mut r, &table, &measures);
+        let verify = read_verify(&mut r, &table, input.as_ref());
+        if let (Some(Design::Grid), true) =
+            (&design, parameters.iter().all(|p| p.count().is_some()))
+        {
+            let candidates: usize = parameters
+                .iter()
+                .filter_map(Parameter::count)
+                .fold(1usize, |a, n| a.saturating_mul(n));
+            if candidates > MAX_CANDIDATES {
+                r.problem(
+                    "design",
+                    format!("the grid has {candidates} candidates; at most {MAX_CANDIDATES}: use fewer steps or a sobol design"),
+                );
+            }
+        }
+        if !r.problems.is_empty() {
+            return Err(StudyError::Invalid(r.problems));
+        }
+        let (Some(base), Some(input), Some(design)) = (base, input, design) else {
+            return Err(StudyError::Invalid(r.problems));
+        };
+        let fingerprint = fingerprint(&text, &base, &references, &input);
+        Ok(Study {
+            file: path.to_path_buf(),
+            name,
+            description,
+            base,
+            references,
+            input,
+            parameters,
+            measures,
+            design,
+            rank,
+            pareto,
+            verify,
+            out,
+            fingerprint,
+        })
+    }
+
+    /// Every figure's column, in the measures' order, with its goal.
+    pub fn columns(&self) -> Vec<(String, Goal, &'static str)> {
+        columns(&self.measures)
+    }
+}
+
+/// Every figure's column of these measures, with its goal and unit.
+pub fn columns(measures: &[Measure]) -> Vec<(String, Goal, &'static str)> {
+    measures
+        .iter()
+        .flat_map(|m| m.columns(&m.kind.empty(), 1.0))
+        .map(|f| (f.name, f.goal, f.unit))
+        .collect()
+}
+
+/// Reads a scenario with the files it extends, its problems noted at `path`.
+fn scenario_files(r: &mut Reader, file: &Path, path: &str) -> Option<ScenarioFiles> {
+    match ScenarioFiles::read(file) {
+        Ok(files) => Some(files),
+        Err(ScenarioError::Invalid(problems)) => {
+            for p in problems {
+                r.problem(path, p.to_string());
+            }
+            None
+        }
+        Err(e) => {
+            r.problem(path, e.to_string());
+            None
+        }
+    }
+}
+
+fn read_references(r: &mut Reader, table: &Table, dir: &Path) -> Vec<(String, Scenario)> {
+    let Some(value) = table.get("references") else {
+        return Vec::new();
+    };
+    let Value::Array(items) = value else {
+        r.problem(
+            "references",
+            format!("expected a list of scenario files, got {}", describe(value)),
+        );
+        return Vec::new();
+    };
+    let mut out: Vec<(String, Scenario)> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("references[{}]", i + 1);
+        let Some(file) = item.as_str() else {
+            r.problem(
+                &path,
+                format!("expected a scenario file, got {}", describe(item)),
+            );
+            continue;
+        };
+        if let Some(files) = scenario_files(r, &dir.join(file), &path) {
+            let scenario = files.base().clone();
+            if out.iter().any(|(n, _)| *n == scenario.name) {
+                r.problem(
+                    &path,
+                    format!("a reference named {:?} is already listed", scenario.name),
+                );
+                continue;
+            }
+            out.push((scenario.name.clone(), scenario));
+        }
+    }
+    out
+}
+
+fn read_input(
+    r: &mut Reader,
+    table: &Table,
+    dir: &Path,
+    overrides: &Overrides,
+    base: Option<&ScenarioFiles>,
+) -> Option<Input> {
+    let t = r.table(table, "", "input", INPUT_KEYS);
+    let path = "input";
+    let world = r.text(&t, path, "world");
+    let games = r.text(&t, path, "games");
+    let scale = r.number(&t, path, "scale", SCALE);
+    let seeds = r.wholes(&t, path, "seeds");
+    let scale = match overrides.scale {
+        Some(s) if (SCALE.0..=SCALE.1).contains(&s) => Some(s),
+        Some(s) => {
+            r.problem(
+                "--scale",
+                format!("expected a number from {} to {}, got {s}", SCALE.0, SCALE.1),
+            );
+            scale
+        }
+        None => scale,
+    };
+    let seeds = overrides.seeds.clone().filter(|s| !s.is_empty()).or(seeds);
+    if let Some(world) = world {
+        for key in [
+            "games",
+            "format",
+            "month-1",
+            "start-list",
+            "players",
+            "skip-invalid",
+        ] {
+            if t.contains_key(key) {
+                r.problem(
+                    &at(path, key),
+                    "belongs to the user's own games, not to a world: give `world` or `games`",
+                );
+            }
+        }
+        let world = match load_world(dir, &world) {
+            Ok(w) => w,
+            Err(e) => {
+                r.problem(&at(path, "world"), e.to_string());
+                return None;
+            }
+        };
+        let scale = scale.unwrap_or(0.1);
+        if let Err(e) = world.settings.clone().sized(scale, 1) {
+            r.problem(&at(path, "scale"), e.to_string());
+        }
+        return Some(Input::World {
+            world: Box::new(world),
+            scale,
+            seeds: seeds.unwrap_or_else(|| vec![1, 2, 3, 4]),
+        });
+    }
+    for (key, given) in [("scale", scale.is_some()), ("seeds", seeds.is_some())] {
+        if given {
+            r.problem(
+                if t.contains_key(key) {
+                    at(path, key)
+                } else {
+                    format!("--{key}")
+                }
+                .as_str(),
+                "belongs to a generated world: one history of real games has no scale or seeds",
+            );
+        }
+    }
+    let data = base.map(|b| b.base().data.clone());
+    let format = r
+        .text(&t, path, "format")
+        .and_then(|f| match GameFormat::parse(&f) {
+            Some(f) => Some(f),
+            None => {
+                r.problem(
+                    &at(path, "format"),
+                    format!(
+                        "expected one of: {}, got {f:?}",
+                        GameFormat::NAMES.join(", ")
+                    ),
+                );
+                None
+            }
+        });
+    let month_1 = r.month(&t, path, "month-1");
+    let start_list = r.text(&t, path, "start-list").map(|f| dir.join(f));
+    let players = r.text(&t, path, "players").map(|f| dir.join(f));
+    let skip_invalid = r.boolean(&t, path, "skip-invalid").unwrap_or(false);
+    let files = match (games, data) {
+        (Some(games), data) => InputFiles {
+            games: dir.join(games),
+            format: format.unwrap_or(GameFormat::Auto),
+            month_1: month_1.or(data.as_ref().and_then(|d| d.month_1)),
+            start_list,
+            players,
+            pgn_dates: crate::ingest::Dates::NeedMonth,
+        },
+        (None, Some(data)) if data.games.is_some() => InputFiles {
+            games: data.games.clone().unwrap_or_default(),
+            format: format.unwrap_or(data.format),
+            month_1: month_1.or(data.month_1),
+            start_list: start_list.or(data.start_list),
+            players: players.or(data.players),
+            pgn_dates: crate::ingest::Dates::NeedMonth,
+        },
+        _ => {
+            r.problem(
+                path,
+                "missing: expected `world` (a generated world: built-in or a world file) or `games` (your own games); the scenario names no games either",
+            );
+            return None;
+        }
+    };
+    if !files.games.exists() {
+        r.problem(
+            &at(path, "games"),
+            format!("{} does not exist", files.games.display()),
+        );
+        return None;
+    }
+    Some(Input::Games {
+        files,
+        skip_invalid,
+    })
+}
+
+impl Parameter {
+    /// The values of a grid, when the parameter has a countable set.
+    pub fn count(&self) -> Option<usize> {
+        match &self.values {
+            Values::List(v) => Some(v.len()),
+            Values::Range { steps: Some(n), .. } => Some(*n),
+            Values::Range {
+                min,
+                max,
+                step: Some(step),
+                ..
+            } => Some(((max - min) / step + 1e-9).floor() as usize + 1),
+            Values::Range { .. } => None,
+        }
+    }
+
+    /// The values a grid steps through, as the scenario reads them (each rounded to the key's
+    /// grain, duplicates dropped).
+    pub fn grid(&self) -> Vec<Value> {
+        let mut values: Vec<Value> = match &self.values {
+            Values::List(v) => v.clone(),
+            Values::Range { .. } => {
+                let n = self.count().unwrap_or(1);
+                (0..n)
+                    .map(|i| {
+                        let u = if n > 1 {
+                            i as f64 / (n - 1) as f64
+                        } else {
+                            0.0
+                        };
+                        self.at_fraction(u)
+                    })
+                    .collect()
+            }
+        };
+        let mut seen: Vec<Value> = Vec::new();
+        values.retain(|v| {
+            let new = !seen.contains(v);
+            if new {
+                seen.push(v.clone());
+            }
+            new
+        });
+        values
+    }
+
+    /// The value at `u` (0–1) across the range or the list: what a space-filling or optimising
+    /// design draws.
+    pub fn at_fraction(&self, u: f64) -> Value {
+        let u = u.clamp(0.0, 1.0);
+        match &self.values {
+            Values::List(v) => v[((u * v.len() as f64) as usize).min(v.len() - 1)].clone(),
+            Values::Range {
+                min,
+                max,
+                step,
+                log,
+                ..
+            } => {
+                let x = if *log {
+                    (min.ln() + u * (max.ln() - min.ln())).exp()
+                } else if let Some(step) = step {
+                    min + ((u * (max - min) / step) + 0.5)
+                        .floor()
+                        .min((max - min) / step)
+                        * step
+                } else {
+                    min + u * (max - min)
+                };
+                self.domain.value(x.clamp(*min, *max))
+            }
+        }
+    }
+}
+
+fn read_parameters(r: &mut Reader, table: &Table, base: &ScenarioFiles) -> Vec<Parameter> {
+    let mut out: Vec<Parameter> = Vec::new();
+    for (path, t) in r.tables(table, "parameter") {
+        r.unknown(&t, &path, PARAMETER_KEYS);
+        r.require(
+            &t,
+            &path,
+            "key",
+            "a key path such as \"revision[2017-01].floor\" or \"event[compression 2017-01].factor\"",
+        );
+        let Some(text) = r.text(&t, &path, "key") else {
+            continue;
+        };
+        let key_at = at(&path, "key");
+        let key = match KeyPath::parse(&text) {
+            Ok(k) => k,
+            Err(m) => {
+                r.problem(&key_at, m);
+                continue;
+            }
+        };
+        let domain = match base.domain(&key) {
+            Ok(d) => d,
+            Err(m) => {
+                r.problem(&key_at, format!("{key}: {m}"));
+                continue;
+            }
+        };
+        if let Some(first) = out.iter().find(|p| p.path == key) {
+            r.problem(
+                &key_at,
+                format!("{key} is varied twice (also in {})", first.at),
+            );
+            continue;
+        }
+        let Some(values) = read_values(r, &t, &path, domain) else {
+            continue;
+        };
+        let parameter = Parameter {
+            path: key,
+            domain,
+            values,
+            at: path.clone(),
+        };
+        check_values(r, &parameter, base);
+        out.push(parameter);
+    }
+    out
+}
+
+fn read_values(r: &mut Reader, t: &Table, path: &str, domain: Domain) -> Option<Values> {
+    if let Some(value) = t.get("values") {
+        for key in ["min", "max", "steps", "step", "spacing"] {
+            if t.contains_key(key) {
+                r.problem(
+                    &at(path, key),
+                    "give either `values` or a range (`min`, `max`), not both",
+                );
+            }
+        }
+        return match value {
+            Value::Array(items) if !items.is_empty() => Some(Values::List(items.clone())),
+            other => {
+                r.problem(
+                    &at(path, "values"),
+                    format!("expected a list of values, got {}", describe(other)),
+                );
+                None
+            }
+        };
+    }
+    let Some((low, high)) = domain.bounds() else {
+        r.problem(
+            path,
+            format!(
+                "missing: `values`; this key takes {}, which is not a range",
+                domain.text()
+            ),
+        );
+        return None;
+    };
+    let expected = domain.text();
+    r.require(
+        t,
+        path,
+        "min",
+        &format!("the range's lower end ({expected}), or `values`"),
+    );
+    r.require(
+        t,
+        path,
+        "max",
+        &format!("the range's upper end ({expected})"),
+    );
+    let min = r.number(t, path, "min", (low, high));
+    let max = r.number(t, path, "max", (low, high));
+    let steps = r.whole(t, path, "steps", (2, 100_000)).map(|n| n as usize);
+    let step = r.number(t, path, "step", (f64::MIN_POSITIVE, f64::MAX));
+    let log = match r.text(t, path, "spacing").as_deref() {
+        None | Some("linear") => false,
+        Some("log") => true,
+        Some(other) => {
+            r.problem(
+                &at(path, "spacing"),
+                format!("expected \"linear\" or \"log\", got {other:?}"),
+            );
+            false
+        }
+    };
+    let (min, max) = (min?, max?);
+    if max <= min {
+        r.problem(&at(path, "max"), format!("{max} is not above min {min}"));
+        return None;
+    }
+    if log && min <= 0.0 {
+        r.problem(
+            &at(path, "spacing"),
+            format!("a log range needs min above 0, got {min}"),
+        );
+        return None;
+    }
+    if step.is_some() && (steps.is_some() || log) {
+        r.problem(
+            &at(path, "step"),
+            "give `steps` (how many values) or `step` (how far apart, linear only), not both",
+        );
+        return None;
+    }
+    Some(Values::Range {
+        min,
+        max,
+        steps,
+        step,
+        log,
+    })
+}
+
+/// Every value a parameter can take, judged by the scenario's own checks alone (one value on the
+/// base scenario at a time), so that a bad value is named before any replay.
+fn check_values(r: &mut Reader, p: &Parameter, base: &ScenarioFiles) {
+    let values = match &p.values {
+        Values::List(v) => v.clone(),
+        Values::Range { .. } => vec![p.at_fraction(0.0), p.at_fraction(1.0)],
+    };
+    for (i, value) in values.into_iter().enumerate() {
+        let setting = crate::scenario::Setting {
+            path: p.path.clone(),
+            value: value.clone(),
+        };
+        if let Err(problems) = base.with(&[setting], &r.file.clone()) {
+            let at = match &p.values {
+                Values::List(_) => format!("{}.values[{}]", p.at, i + 1),
+                Values::Range { .. } => format!("{}.{}", p.at, if i == 0 { "min" } else { "max" }),
+            };
+            for problem in problems {
+                r.problem(
+                    &at,
+                    format!("{} = {}: {}", p.path, describe(&value), problem.message),
+                );
+            }
+        }
+    }
+}
+
+fn read_measures(r: &mut Reader, table: &Table, dir: &Path, input: Option<&Input>) -> Vec<Measure> {
+    let tables = r.tables(table, "measure");
+    if tables.is_empty() && !r.has_problem_at("measure") {
+        r.problem(
+            "measure",
+            "missing: expected at least one [[measure]] with its `kind`, such as kind = \"truth-gap\"",
+        );
+    }
+    let mut read: Vec<(String, Measure)> = Vec::new();
+    for (path, t) in &tables {
+        let Some(measure) = Measure::read(r, t, path, dir, None, &[]) else {
+            continue;
+        };
+        if measure.kind.needs_truth() && input.is_some_and(|i| !i.is_world()) {
+            r.problem(
+                &at(path, "kind"),
+                format!(
+                    "{} needs the players' true strengths, which only a generated world has: give [input] world, or measure your own games by what needs no truth (flatness, curve-gap, predictive, disruption, pool-shape)",
+                    measure.kind.name()
+                ),
+            );
+            continue;
+        }
+        read.push((path.clone(), measure));
+    }
+    check_names(r, &read);
+    read.into_iter().map(|(_, m)| m).collect()
+}
+
+fn read_design(
+    r: &mut Reader,
+    table: &Table,
+    parameters: &[Parameter],
+    measures: &[Measure],
+) -> Option<Design> {
+    let t = r.table(table, "", "design", DESIGN_KEYS);
+    let path = "design";
+    let kind = r.text(&t, path, "kind").unwrap_or_else(|| "grid".into());
+    let seed = r
+        .whole(&t, path, "seed", (0, u64::from(u32::MAX)))
+        .unwrap_or(1);
+    let points = r.whole(&t, path, "points", (1, 65_536)).map(|n| n as usize);
+    let allowed: &[&str] = match kind.as_str() {
+        "grid" => &["kind"],
+        "sobol" | "latin" => &["kind", "points", "seed"],
+        "optimise" => &["kind", "budget", "population", "seed", "step", "minimise"],
+        _ => {
+            r.problem(
+                &at(path, "kind"),
+                format!(
+                    "expected one of: {}, got {kind:?}{}",
+                    DESIGN_KINDS.join(", "),
+                    crate::keys::did_you_mean(&kind, DESIGN_KINDS)
+                ),
+            );
+            return None;
+        }
+    };
+    for key in t.keys().filter(|k| !allowed.contains(&k.as_str())) {
+        r.problem(
+            &at(path, key),
+            format!("does not belong to a {kind} design"),
+        );
+    }
+    if parameters.is_empty() && !r.has_problem_at("parameter") {
+        r.problem(
+            "parameter",
+            "missing: the design is empty; expected at least one [[parameter]] to vary",
+        );
+    }
+    for p in parameters {
+        let ranged = matches!(
+            p.values,
+            Values::Range {
+                steps: None,
+                step: None,
+                ..
+            }
+        );
+        if kind == "grid" && ranged {
+            r.problem(
+                &p.at,
+                "a grid needs the values it steps through: give `steps` or `step` with the range, or `values`",
+            );
+        }
+    }
+    let design = match kind.as_str() {
+        "grid" => Design::Grid,
+        "sobol" | "latin" => {
+            let Some(points) = points else {
+                r.require(&t, path, "points", "how many candidates the design draws");
+                return None;
+            };
+            if kind == "sobol" {
+                Design::Sobol { points, seed }
+            } else {
+                Design::Latin { points, seed }
+            }
+        }
+        _ => {
+            let budget = r.whole(&t, path, "budget", (2, 100_000)).unwrap_or(60) as usize;
+            let population = r
+                .whole(&t, path, "population", (2, 1000))
+                .unwrap_or(4 + (3.0 * (parameters.len().max(1) as f64).ln()).floor() as u64)
+                as usize;
+            let step = r.number(&t, path, "step", (1e-4, 1.0)).unwrap_or(0.25);
+            let minimise = read_minimise(r, &t, measures)?;
+            Design::Optimise {
+                budget,
+                population,
+                seed,
+                step,
+                minimise,
+            }
+        }
+    };
+    Some(design)
+}
+
+/// What an optimise design minimises: one figure, or figures with weights.
+fn read_minimise(r: &mut Reader, t: &Table, measures: &[Measure]) -> Option<Vec<(String, f64)>> {
+    let path = "design.minimise";
+    let judged = judged_columns(measures);
+    let check = |r: &mut Reader, name: &str, at: &str| -> bool {
+        let known = judged.iter().any(|c| c == name);
+        if !known {
+            r.problem(at, unknown_figure(name, &judged));
+        }
+        known
+    };
+    match t.get("minimise") {
+        None => {
+            r.problem(path, format!("missing: an optimise design minimises a figure, such as \"{}\", or a table of figures and weights", judged.first().map_or("truth_gap.rms", String::as_str)));
+            None
+        }
+        Some(Value::String(name)) => check(r, name, path).then(|| vec![(name.clone(), 1.0)]),
+        Some(Value::Table(weights)) if !weights.is_empty() => {
+            let mut out = Vec::new();
+            for (name, w) in weights {
+                let at = format!("{path}.{name}");
+                let weight = match w {
+                    Value::Integer(i) if *i > 0 => *i as f64,
+                    Value::Float(f) if *f > 0.0 && f.is_finite() => *f,
+                    other => {
+                        r.problem(
+                            &at,
+                            format!("expected a weight above 0, got {}", describe(other)),
+                        );
+                        continue;
+                    }
+                };
+                if check(r, name, &at) {
+                    out.push((name.clone(), weight));
+                }
+            }
+            (out.len() == weights.len()).then_some(out)
+        }
+        Some(other) => {
+            r.problem(
+                path,
+                format!(
+                    "expected a figure's name or a table of figures and weights, got {}",
+                    describe(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// The figures that are judged (have a goal), by column.
+fn judged_columns(measures: &[Measure]) -> Vec<String> {
+    columns(measures)
+        .into_iter()
+        .filter(|(_, goal, _)| *goal != Goal::Shown)
+        .map(|(name, _, _)| name)
+        .collect()
+}
+
+fn unknown_figure(name: &str, judged: &[String]) -> String {
+    let known: Vec<&str> = judged.iter().map(String::as_str).collect();
+    format!(
+        "{name:?} is not a figure the measures judge; the nearest: {}",
+        crate::keys::nearest(name, &known, 3).join(", ")
+    )
+}
+
+fn read_summary(r: &mut Reader, table: &Table, measures: &[Measure]) -> (String, Vec<String>) {
+    let t = r.table(table, "", "summary", &["rank", "pareto"]);
+    let judged = judged_columns(measures);
+    let rank = match r.text(&t, "summary", "rank") {
+        Some(name) if judged.contains(&name) => name,
+        Some(name) => {
+            r.problem("summary.rank", unknown_figure(&name, &judged));
+            name
+        }
+        None => judged.first().cloned().unwrap_or_default(),
+    };
+    let pareto = match t.get("pareto") {
+        None => {
+            // The rank's figure and each other measure's first judged figure, three at most.
+            let mut out = vec![rank.clone()];
+            for m in measures {
+                let first = m
+                    .columns(&m.kind.empty(), 1.0)
+                    .into_iter()
+                    .find(|f| f.goal != Goal::Shown);
+                if let Some(f) = first {
+                    if out.len() < 3
+                        && !out.contains(&f.name)
+                        && !f
+                            .name
+                            .starts_with(&format!("{}.", rank.split('.').next().unwrap_or("")))
+                    {
+                        out.push(f.name);
+                    }
+                }
+            }
+            out
+        }
+        Some(Value::Array(items)) if (2..=3).contains(&items.len()) => {
+            let mut out = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                let at = format!("summary.pareto[{}]", i + 1);
+                match item.as_str() {
+                    Some(name) if judged.iter().any(|j| j == name) => out.push(name.to_string()),
+                    Some(name) => r.problem(&at, unknown_figure(name, &judged)),
+                    None => r.problem(
+                        &at,
+                        format!("expected a figure's name, got {}", describe(item)),
+                    ),
+                }
+            }
+            out
+        }
+        Some(other) => {
+            r.problem(
+                "summary.pareto",
+                format!(
+                    "expected two or three figures' names, got {}",
+                    describe(other)
+                ),
+            );
+            Vec::new()
+        }
+    };
+    (rank, pareto)
+}
+
+fn read_verify(r: &mut Reader, table: &Table, input: Option<&Input>) -> Verify {
+    let t = r.table(table, "", "verify", &["top", "scale", "seeds"]);
+    let top = r.whole(&t, "verify", "top", (1, 1000)).unwrap_or(3) as usize;
+    let scale = r.number(&t, "verify", "scale", SCALE).unwrap_or(1.0);
+    let study_seeds = input.map(Input::seeds).unwrap_or_default();
+    let seeds = r.wholes(&t, "verify", "seeds").unwrap_or_else(|| {
+        // As many seeds as the search used, numbered after its largest.
+        let next = study_seeds.iter().max().map_or(1, |m| m + 1);
+        (next..next + study_seeds.len().max(2) as u64).collect()
+    });
+    if let Some(used) = seeds.iter().find(|s| study_seeds.contains(s)) {
+        if input.is_some_and(Input::is_world) {
+            r.problem(
+                "verify.seeds",
+                format!(
+                    "seed {used} is one the search used: verification needs seeds it did not see"
+                ),
+            );
+        }
+    }
+    Verify { top, scale, seeds }
+}
+
+/// SHA-256 of what a study's results depend on.
+fn fingerprint(
+    text: &[u8],
+    base: &ScenarioFiles,
+    references: &[(String, Scenario)],
+    input: &Input,
+) -> String {
+    let mut hash = Sha256::new();
+    hash.update(env!("CARGO_PKG_VERSION"));
+    hash.update(text);
+    hash.update(base.base().resolved_toml());
+    for (_, scenario) in references {
+        hash.update(scenario.resolved_toml());
+    }
+    match input {
+        Input::World {
+            world,
+            scale,
+            seeds,
+        } => {
+            hash.update(&world.text);
+            hash.update(format!("{scale:?} {seeds:?}"));
+        }
+        Input::Games {
+            files,
+            skip_invalid,
+        } => {
+            for file in [
+                Some(&files.games),
+                files.start_list.as_ref(),
+                files.players.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                hash.update(file.display().to_string());
+                if let Ok(bytes) = std::fs::read(file) {
+                    hash.update(bytes);
+                }
+            }
+            hash.update(format!("{skip_invalid}"));
+        }
+    }
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}

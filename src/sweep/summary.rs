@@ -1,0 +1,493 @@
+//! What a finished study says, computed once from its rows and shown as text, Markdown, JSON,
+//! pictures and the HTML page: every candidate ranked by one figure with its interval and its
+//! paired difference from the baseline, the Pareto front over two or three figures, and the
+//! parameters whose values made no difference.
+
+use serde::Serialize;
+use toml::Value;
+
+use crate::numbers::round_to;
+use crate::report::TextTable;
+use crate::simulate::Goal;
+
+use super::design::{value_text, Candidate, Kind};
+use super::journal::Row;
+use super::stats::{pareto, Interval, Standing, Table, Verdict};
+use super::study::{Design, Input, Study};
+
+/// A finished study's figures, ranked.
+pub struct Summary<'a> {
+    pub study: &'a Study,
+    pub candidates: &'a [Candidate],
+    pub columns: Vec<(String, Goal, &'static str)>,
+    pub table: Table<'a>,
+    /// The rank figure's column.
+    pub rank: usize,
+    /// Candidates by the rank figure's mean distance from its ideal (those without one last).
+    pub order: Vec<u32>,
+    pub pareto_figures: Vec<usize>,
+    pub front: Vec<u32>,
+    /// Parameters whose values gave identical figures on every seed wherever only they changed.
+    pub inert: Vec<String>,
+    pub seeds: Vec<u64>,
+}
+
+impl<'a> Summary<'a> {
+    pub fn new(study: &'a Study, candidates: &'a [Candidate], rows: &'a [Row]) -> Summary<'a> {
+        let columns = study.columns();
+        let goals = columns.iter().map(|(_, g, _)| *g).collect();
+        let table = Table::new(rows, goals);
+        let index = |name: &str| columns.iter().position(|(c, _, _)| c == name);
+        let rank = index(&study.rank).unwrap_or(0);
+        let mut order: Vec<u32> = candidates.iter().map(|c| c.id).collect();
+        order.sort_by(|&a, &b| {
+            let (la, lb) = (table.loss(a, rank), table.loss(b, rank));
+            match (la, lb) {
+                (Some(x), Some(y)) => x.total_cmp(&y).then(a.cmp(&b)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => a.cmp(&b),
+            }
+        });
+        let pareto_figures: Vec<usize> = study.pareto.iter().filter_map(|p| index(p)).collect();
+        let ids: Vec<u32> = candidates.iter().map(|c| c.id).collect();
+        let front = pareto(&table, &ids, &pareto_figures);
+        let inert = inert(study, candidates, rows);
+        Summary {
+            study,
+            candidates,
+            columns,
+            table,
+            rank,
+            order,
+            pareto_figures,
+            front,
+            inert,
+            seeds: {
+                let mut seeds: Vec<u64> = rows.iter().map(|r| r.seed).collect();
+                seeds.sort_unstable();
+                seeds.dedup();
+                seeds
+            },
+        }
+    }
+
+    pub fn candidate(&self, id: u32) -> &Candidate {
+        self.candidates
+            .iter()
+            .find(|c| c.id == id)
+            .unwrap_or(&self.candidates[0])
+    }
+
+    /// The candidates of the design (not the baseline or the references), best first.
+    pub fn ranked_points(&self) -> impl Iterator<Item = u32> + '_ {
+        self.order
+            .iter()
+            .copied()
+            .filter(|&c| self.candidate(c).kind == Kind::Point)
+    }
+
+    pub fn standing(&self, candidate: u32, figure: usize) -> Standing {
+        self.table.standing(candidate, figure)
+    }
+
+    pub(super) fn headline(&self) -> String {
+        let s = self.study;
+        let points = self
+            .candidates
+            .iter()
+            .filter(|c| c.kind == Kind::Point)
+            .count();
+        let input = match &s.input {
+            Input::World {
+                world,
+                scale,
+                seeds,
+            } => format!(
+                "{} at scale {scale}, seeds {}",
+                world.source,
+                seeds
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Input::Games { files, .. } => {
+                format!("the games of {} (one history)", files.games.display())
+            }
+        };
+        format!(
+            "Study {} ({}): the baseline {}, {} reference{}, {points} point{} of a {} design; {input}",
+            s.name,
+            s.file.display(),
+            s.base.base().name,
+            s.references.len(),
+            if s.references.len() == 1 { "" } else { "s" },
+            if points == 1 { "" } else { "s" },
+            s.design.name()
+        )
+    }
+
+    pub(super) fn explanation(&self) -> String {
+        let (name, goal, _) = &self.columns[self.rank];
+        let intervals = match self.seeds.len() {
+            1 => "one history: figures without intervals, differences without a verdict's certainty".to_string(),
+            n => format!("± is the half-width of the 95 % interval over the {n} seeds (Student's t); Δ is the candidate minus the baseline on the same seeds, and the verdict says whether the interval of the paired difference (in distance from the ideal) excludes zero"),
+        };
+        format!("Ranked by {name} ({}); {intervals}.", goal.text())
+    }
+
+    /// The ranking as a table: rank, candidate, its values, the rank figure, Δ and verdict, and
+    /// the Pareto figures' means; `limit` rows of the design at most, the baseline and the
+    /// references always.
+    pub(super) fn ranking(&self, limit: usize) -> TextTable {
+        let mut t = TextTable::default();
+        let mut header: Vec<String> = vec!["rank".into(), "candidate".into()];
+        header.extend(self.study.parameters.iter().map(|p| p.path.to_string()));
+        let rank_name = &self.columns[self.rank].0;
+        header.extend([rank_name.clone(), "Δ baseline".into(), "verdict".into()]);
+        for &f in &self.pareto_figures {
+            if f != self.rank {
+                header.push(self.columns[f].0.clone());
+            }
+        }
+        t.push(header);
+        let mut shown = 0;
+        for (place, &id) in self.order.iter().enumerate() {
+            let c = self.candidate(id);
+            if c.kind == Kind::Point {
+                if shown >= limit {
+                    continue;
+                }
+                shown += 1;
+            }
+            let mut line = vec![(place + 1).to_string(), candidate_name(c)];
+            line.extend(
+                c.values
+                    .iter()
+                    .map(|v| v.as_ref().map_or("–".into(), value_text)),
+            );
+            let s = self.standing(id, self.rank);
+            line.push(interval_text(s.value));
+            line.push(
+                s.difference
+                    .map_or("".into(), |d| signed_interval_text(Some(d))),
+            );
+            line.push(s.verdict.text().to_string());
+            for &f in &self.pareto_figures {
+                if f != self.rank {
+                    line.push(interval_text(self.standing(id, f).value));
+                }
+            }
+            t.push(line);
+        }
+        t
+    }
+
+    pub(super) fn front_text(&self) -> String {
+        let names: Vec<&str> = self
+            .pareto_figures
+            .iter()
+            .map(|&f| self.columns[f].0.as_str())
+            .collect();
+        let front: Vec<String> = self
+            .front
+            .iter()
+            .map(|&c| candidate_name(self.candidate(c)))
+            .collect();
+        format!(
+            "Pareto front over {} (no other candidate is as good on all and better on one): {}.",
+            names.join(", "),
+            front.join(", ")
+        )
+    }
+
+    /// Every judged figure of one candidate against the baseline.
+    pub(super) fn figures_of(&self, id: u32) -> TextTable {
+        let mut t = TextTable::default();
+        t.push(vec![
+            "figure".into(),
+            "value".into(),
+            "Δ baseline".into(),
+            "verdict".into(),
+            "better".into(),
+        ]);
+        for (f, (name, goal, unit)) in self.columns.iter().enumerate() {
+            if *goal == Goal::Shown {
+                continue;
+            }
+            let s = self.standing(id, f);
+            t.push(vec![
+                format!(
+                    "{name}{}",
+                    if unit.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({unit})")
+                    }
+                ),
+                interval_text(s.value),
+                s.difference
+                    .map_or("".into(), |d| signed_interval_text(Some(d))),
+                s.verdict.text().into(),
+                goal.text().into(),
+            ]);
+        }
+        t
+    }
+
+    pub(super) fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        for p in &self.inert {
+            notes.push(format!("{p} made no difference: every figure was identical on every seed wherever only it changed."));
+        }
+        if let Design::Optimise { minimise, .. } = &self.study.design {
+            let what: Vec<String> = minimise.iter().map(|(n, w)| format!("{w} × {n}")).collect();
+            notes.push(format!(
+                "The optimiser minimised the mean over the seeds of {}.",
+                what.join(" + ")
+            ));
+        }
+        notes
+    }
+
+    pub fn text(&self) -> String {
+        let mut out = format!("{}\n{}\n\n", self.headline(), self.explanation());
+        out.push_str(
+            &self
+                .ranking(20)
+                .render(&[1, 1 + self.study.parameters.len() + 3]),
+        );
+        let points = self.ranked_points().count();
+        if points > 20 {
+            out.push_str(&format!(
+                "(the best 20 of {points} points; results.csv has every row)\n"
+            ));
+        }
+        out.push_str(&format!("\n{}\n", self.front_text()));
+        if let Some(best) = self.ranked_points().next() {
+            out.push_str(&format!(
+                "\nThe best point, {} ({}), on every figure:\n",
+                candidate_name(self.candidate(best)),
+                self.candidate(best).values_text(self.study)
+            ));
+            out.push_str(&self.figures_of(best).render(&[0, 3, 4]));
+        }
+        for n in self.notes() {
+            out.push_str(&format!("\n{n}\n"));
+        }
+        out
+    }
+
+    pub fn markdown(&self) -> String {
+        let mut out = format!("**{}**\n\n{}\n\n", self.headline(), self.explanation());
+        out.push_str(&self.ranking(usize::MAX).markdown(&[1]));
+        out.push_str(&format!("\n{}\n", self.front_text()));
+        if let Some(best) = self.ranked_points().next() {
+            out.push_str(&format!(
+                "\nThe best point, {} ({}):\n\n",
+                candidate_name(self.candidate(best)),
+                self.candidate(best).values_text(self.study)
+            ));
+            out.push_str(&self.figures_of(best).markdown(&[0, 3, 4]));
+        }
+        for n in self.notes() {
+            out.push_str(&format!("\n{n}\n"));
+        }
+        out
+    }
+
+    pub fn json(&self) -> String {
+        let candidates = self
+            .order
+            .iter()
+            .enumerate()
+            .map(|(place, &id)| {
+                let c = self.candidate(id);
+                CandidateJson {
+                    candidate: id,
+                    rank: place + 1,
+                    label: c.label(),
+                    values: self
+                        .study
+                        .parameters
+                        .iter()
+                        .zip(&c.values)
+                        .map(|(p, v)| (p.path.to_string(), v.as_ref().map(value_json)))
+                        .collect(),
+                    figures: self
+                        .columns
+                        .iter()
+                        .enumerate()
+                        .map(|(f, (name, goal, _))| {
+                            let s = self.standing(id, f);
+                            FigureJson {
+                                name: name.clone(),
+                                goal: goal.text(),
+                                mean: s.value.map(|i| round_to(i.mean, 6)),
+                                half_width: s.value.and_then(|i| i.half).map(|h| round_to(h, 6)),
+                                difference: s.difference.map(|i| round_to(i.mean, 6)),
+                                difference_half_width: s
+                                    .difference
+                                    .and_then(|i| i.half)
+                                    .map(|h| round_to(h, 6)),
+                                verdict: (s.verdict != Verdict::None).then(|| s.verdict.text()),
+                            }
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        crate::output::pretty_json(&SummaryJson {
+            elosim: env!("CARGO_PKG_VERSION"),
+            study: &self.study.name,
+            file: self.study.file.display().to_string(),
+            fingerprint: &self.study.fingerprint,
+            design: self.study.design.name(),
+            seeds: &self.seeds,
+            rank: &self.columns[self.rank].0,
+            pareto: PairJson {
+                figures: self
+                    .pareto_figures
+                    .iter()
+                    .map(|&f| self.columns[f].0.clone())
+                    .collect(),
+                front: self.front.clone(),
+            },
+            no_difference: &self.inert,
+            candidates,
+        })
+    }
+}
+
+#[derive(Serialize)]
+struct SummaryJson<'a> {
+    elosim: &'static str,
+    study: &'a str,
+    file: String,
+    fingerprint: &'a str,
+    design: &'static str,
+    seeds: &'a [u64],
+    rank: &'a str,
+    pareto: PairJson,
+    no_difference: &'a [String],
+    candidates: Vec<CandidateJson>,
+}
+
+#[derive(Serialize)]
+struct PairJson {
+    figures: Vec<String>,
+    front: Vec<u32>,
+}
+
+#[derive(Serialize)]
+struct CandidateJson {
+    candidate: u32,
+    rank: usize,
+    label: String,
+    values: Vec<(String, Option<serde_json::Value>)>,
+    figures: Vec<FigureJson>,
+}
+
+#[derive(Serialize)]
+struct FigureJson {
+    name: String,
+    goal: &'static str,
+    mean: Option<f64>,
+    half_width: Option<f64>,
+    difference: Option<f64>,
+    difference_half_width: Option<f64>,
+    verdict: Option<&'static str>,
+}
+
+fn value_json(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Integer(i) => serde_json::json!(i),
+        Value::Float(f) => serde_json::json!(f),
+        Value::Boolean(b) => serde_json::json!(b),
+        other => serde_json::Value::String(value_text(other)),
+    }
+}
+
+/// `12`, `baseline (0)`, `fide-historical (1)`.
+pub fn candidate_name(c: &Candidate) -> String {
+    match &c.kind {
+        Kind::Baseline => "baseline (0)".into(),
+        Kind::Reference(name) => format!("{name} ({})", c.id),
+        Kind::Point => c.id.to_string(),
+    }
+}
+
+/// A figure for people: four significant digits.
+pub fn number_text(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let digits = (3 - x.abs().log10().floor() as i32).clamp(0, 8) as usize;
+    format!("{x:.digits$}")
+}
+
+pub fn interval_text(i: Option<Interval>) -> String {
+    match i {
+        None => "–".into(),
+        Some(i) => match i.half {
+            Some(h) => format!("{} ± {}", number_text(i.mean), number_text(h)),
+            None => number_text(i.mean),
+        },
+    }
+}
+
+fn signed_interval_text(i: Option<Interval>) -> String {
+    match i {
+        Some(i) if i.mean >= 0.0 => format!("+{}", interval_text(Some(i))),
+        other => interval_text(other),
+    }
+}
+
+/// The parameters whose values made no difference: in a grid, every group of points that differ
+/// only in that parameter has identical figures on every seed.
+fn inert(study: &Study, candidates: &[Candidate], rows: &[Row]) -> Vec<String> {
+    if study.design != Design::Grid {
+        return Vec::new();
+    }
+    let figures = |c: u32| -> Vec<(u64, Vec<Option<u64>>)> {
+        rows.iter()
+            .filter(|r| r.candidate == c)
+            .map(|r| {
+                (
+                    r.seed,
+                    r.figures.iter().map(|f| f.map(f64::to_bits)).collect(),
+                )
+            })
+            .collect()
+    };
+    let points: Vec<&Candidate> = candidates
+        .iter()
+        .filter(|c| c.kind == Kind::Point)
+        .collect();
+    let mut out = Vec::new();
+    for (k, p) in study.parameters.iter().enumerate() {
+        let mut groups: Vec<(Vec<Option<Value>>, Vec<u32>)> = Vec::new();
+        for c in &points {
+            let mut others = c.values.clone();
+            others.remove(k);
+            match groups.iter_mut().find(|(o, _)| *o == others) {
+                Some((_, members)) => members.push(c.id),
+                None => groups.push((others, vec![c.id])),
+            }
+        }
+        let compared: Vec<&Vec<u32>> = groups
+            .iter()
+            .map(|(_, m)| m)
+            .filter(|m| m.len() > 1)
+            .collect();
+        let same = !compared.is_empty()
+            && compared
+                .iter()
+                .all(|m| m.iter().all(|&c| figures(c) == figures(m[0])));
+        if same {
+            out.push(p.path.to_string());
+        }
+    }
+    out
+}

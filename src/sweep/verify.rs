@@ -1,0 +1,242 @@
+//! Verification (`--verify K`): the search's best K points and the baseline replayed again at the
+//! study's verification scale (1 by default: FIDE's size) on seeds the search did not use. A search
+//! at a reduced scale on a few seeds can favour the seeds' luck or the small world's quirks; the
+//! ranking holds when the verified order of the K is the search's and each verdict against the
+//! baseline stands.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::numbers::round_to;
+use crate::report::TextTable;
+
+use super::design::{value_text, Candidate};
+use super::run::{execute, Outcome, Plan, Progress, SweepError};
+use super::study::{Input, Study};
+use super::summary::{candidate_name, interval_text, Summary};
+
+pub const JOURNAL: &str = "verify.jsonl";
+
+/// Replays the best `k` points of `search` and the baseline on the verification seeds.
+pub fn verify(
+    study: &Study,
+    search: &Summary<'_>,
+    k: usize,
+    out: &Path,
+    resume: bool,
+    progress: &dyn Progress,
+) -> Result<Outcome, SweepError> {
+    if !study.input.is_world() {
+        return Err(SweepError::Refused(
+            "--verify replays a generated world on other seeds; the user's games are one history with no other seeds to verify on".into(),
+        ));
+    }
+    let mut candidates: Vec<Candidate> = vec![search.candidate(0).clone()];
+    candidates.extend(
+        search
+            .ranked_points()
+            .take(k)
+            .map(|id| search.candidate(id).clone()),
+    );
+    let plan = Plan {
+        candidates,
+        seeds: study.verify.seeds.clone(),
+        scale: Some(study.verify.scale),
+        journal: out.join(JOURNAL),
+        shard: None,
+        resume,
+        optimise: false,
+    };
+    execute(study, plan, progress)
+}
+
+/// The verification set against the search, for people and for files.
+pub struct Report<'a> {
+    pub search: &'a Summary<'a>,
+    pub verified: &'a Summary<'a>,
+}
+
+impl Report<'_> {
+    /// The verified points in the search's order and in the verification's, by the rank figure.
+    fn orders(&self) -> (Vec<u32>, Vec<u32>) {
+        let verified: Vec<u32> = self.verified.ranked_points().collect();
+        let search: Vec<u32> = self
+            .search
+            .ranked_points()
+            .filter(|c| verified.contains(c))
+            .collect();
+        (search, verified)
+    }
+
+    pub fn held(&self) -> bool {
+        let (search, verified) = self.orders();
+        let verdicts = search.iter().all(|&c| {
+            let rank = self.search.rank;
+            self.search.standing(c, rank).verdict == self.verified.standing(c, rank).verdict
+        });
+        search == verified && verdicts
+    }
+
+    pub(super) fn scales(&self) -> String {
+        let s = self.search.study;
+        let search = match &s.input {
+            Input::World { scale, .. } => format!("scale {scale}"),
+            Input::Games { .. } => String::new(),
+        };
+        let seeds = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        format!(
+            "Verified at scale {} on seeds {} (the search: {search}, seeds {})",
+            s.verify.scale,
+            seeds(&self.verified.seeds),
+            seeds(&self.search.seeds)
+        )
+    }
+
+    pub(super) fn table(&self) -> TextTable {
+        let rank = self.search.rank;
+        let name = &self.search.columns[rank].0;
+        let mut t = TextTable::default();
+        let mut header = vec!["search rank".to_string(), "candidate".into()];
+        header.extend(
+            self.search
+                .study
+                .parameters
+                .iter()
+                .map(|p| p.path.to_string()),
+        );
+        header.extend([
+            format!("search {name}"),
+            "search verdict".into(),
+            format!("verified {name}"),
+            "verified Δ baseline".into(),
+            "verified verdict".into(),
+        ]);
+        t.push(header);
+        let place = |id: u32| {
+            self.search
+                .order
+                .iter()
+                .position(|&c| c == id)
+                .map_or("–".into(), |p| (p + 1).to_string())
+        };
+        for &id in &self.verified.order {
+            let c = self.verified.candidate(id);
+            let (s, v) = (
+                self.search.standing(id, rank),
+                self.verified.standing(id, rank),
+            );
+            let mut line = vec![place(id), candidate_name(c)];
+            line.extend(
+                c.values
+                    .iter()
+                    .map(|v| v.as_ref().map_or("–".into(), value_text)),
+            );
+            line.extend([
+                interval_text(s.value),
+                s.verdict.text().into(),
+                interval_text(v.value),
+                v.difference
+                    .map_or(String::new(), |d| interval_text(Some(d))),
+                v.verdict.text().into(),
+            ]);
+            t.push(line);
+        }
+        t
+    }
+
+    pub(super) fn conclusion(&self) -> String {
+        let (search, verified) = self.orders();
+        let names = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+        if self.held() {
+            format!(
+                "The ranking held: the same order ({}) and the same verdicts against the baseline.",
+                names(&search)
+            )
+        } else {
+            format!(
+                "The ranking did not hold in full: the search's order {}, verified {}{}.",
+                names(&search),
+                names(&verified),
+                if search == verified {
+                    ", with a verdict against the baseline changed"
+                } else {
+                    ""
+                }
+            )
+        }
+    }
+
+    pub fn text(&self) -> String {
+        format!(
+            "{}:\n{}\n{}\n",
+            self.scales(),
+            self.table().render(&[1]),
+            self.conclusion()
+        )
+    }
+
+    pub fn markdown(&self) -> String {
+        format!(
+            "{}:\n\n{}\n{}\n",
+            self.scales(),
+            self.table().markdown(&[1]),
+            self.conclusion()
+        )
+    }
+
+    pub fn json(&self) -> String {
+        let rank = self.search.rank;
+        let (search, verified) = self.orders();
+        crate::output::pretty_json(&VerifyJson {
+            scale: self.search.study.verify.scale,
+            seeds: &self.verified.seeds,
+            figure: &self.search.columns[rank].0,
+            search_order: search,
+            verified_order: verified,
+            held: self.held(),
+            candidates: self
+                .verified
+                .order
+                .iter()
+                .map(|&id| {
+                    let (s, v) = (
+                        self.search.standing(id, rank),
+                        self.verified.standing(id, rank),
+                    );
+                    CandidateJson {
+                        candidate: id,
+                        search_mean: s.value.map(|i| round_to(i.mean, 6)),
+                        search_verdict: s.verdict.text(),
+                        verified_mean: v.value.map(|i| round_to(i.mean, 6)),
+                        verified_half_width: v.value.and_then(|i| i.half).map(|h| round_to(h, 6)),
+                        verified_difference: v.difference.map(|i| round_to(i.mean, 6)),
+                        verified_verdict: v.verdict.text(),
+                    }
+                })
+                .collect(),
+        })
+    }
+}
+
+#[derive(Serialize)]
+struct VerifyJson<'a> {
+    scale: f64,
+    seeds: &'a [u64],
+    figure: &'a str,
+    search_order: Vec<u32>,
+    verified_order: Vec<u32>,
+    held: bool,
+    candidates: Vec<CandidateJson>,
+}
+
+#[derive(Serialize)]
+struct CandidateJson {
+    candidate: u32,
+    search_mean: Option<f64>,
+    search_verdict: &'static str,
+    verified_mean: Option<f64>,
+    verified_half_width: Option<f64>,
+    verified_difference: Option<f64>,
+    verified_verdict: &'static str,
+}
