@@ -264,13 +264,10 @@ mod tests {
         assert_eq!(table.standing(2, 0).verdict, Verdict::Unclear);
         assert_eq!(table.standing(3, 0).verdict, Verdict::Same);
         assert_eq!(table.standing(0, 0).verdict, Verdict::None);
-        // Nearer 0: a figure of −9 is better than +10 though it is lower by 19, not "lower".
-        let bias = vec![
-            row(0, 1, 10.0),
-            row(0, 2, 10.0),
-            row(1, 1, -9.0),
-            row(1, 2, -8.0),
-        ];
+        // Nearer 0: −8 or −9 is better than +10 though it is lower by 18 or 19, not "lower".
+        let bias: Vec<Row> = (1..=4)
+            .flat_map(|seed| [row(0, seed, 10.0), row(1, seed, -8.0 - (seed % 2) as f64)])
+            .collect();
         let table = Table::new(&bias, vec![Goal::Zero]);
         assert_eq!(table.standing(1, 0).verdict, Verdict::Better);
     }
