@@ -11,7 +11,7 @@ use crate::generate::SplitMix64;
 use crate::keys::describe;
 use crate::scenario::{Scenario, Setting};
 
-use super::study::{Design, Study};
+use super::study::{Design, Parameter, Study};
 
 /// One candidate: a scenario to evaluate on every seed.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,21 +116,11 @@ pub fn fixed(study: &Study) -> Vec<Candidate> {
 /// design's fixed ones alone. Also how many drawn points repeated an earlier one.
 pub fn candidates(study: &Study) -> (Vec<Candidate>, usize) {
     let mut out = fixed(study);
+    let parameters = &study.parameters;
     let points = match &study.design {
-        Design::Grid => grid(study),
-        Design::Sobol { points, seed } => (0..*points as u32)
-            .map(|i| {
-                study
-                    .parameters
-                    .iter()
-                    .enumerate()
-                    .map(|(d, p)| {
-                        p.at_fraction(f64::from(sobol_burley::sample(i, d as u32, *seed as u32)))
-                    })
-                    .collect()
-            })
-            .collect(),
-        Design::Latin { points, seed } => latin(study, *points, *seed),
+        Design::Grid => grid(parameters),
+        Design::Sobol { points, seed } => sobol(parameters, *points, *seed),
+        Design::Latin { points, seed } => latin(parameters, *points, *seed),
         Design::Optimise { .. } => Vec::new(),
     };
     let drawn = points.len();
@@ -160,9 +150,9 @@ pub fn add_point(candidates: &mut Vec<Candidate>, values: Vec<Value>) -> bool {
 }
 
 /// Every combination, the first parameter varying slowest.
-fn grid(study: &Study) -> Vec<Vec<Value>> {
+fn grid(parameters: &[Parameter]) -> Vec<Vec<Value>> {
     let mut points: Vec<Vec<Value>> = vec![Vec::new()];
-    for p in &study.parameters {
+    for p in parameters {
         let values = p.grid();
         points = points
             .into_iter()
@@ -178,11 +168,26 @@ fn grid(study: &Study) -> Vec<Vec<Value>> {
     points
 }
 
+/// The first `n` points of the scrambled Sobol sequence of `seed` (Burley's Owen scrambling, one
+/// dimension per parameter).
+fn sobol(parameters: &[Parameter], n: usize, seed: u64) -> Vec<Vec<Value>> {
+    (0..n as u32)
+        .map(|i| {
+            parameters
+                .iter()
+                .enumerate()
+                .map(|(d, p)| {
+                    p.at_fraction(f64::from(sobol_burley::sample(i, d as u32, seed as u32)))
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// A Latin hypercube: each parameter's range cut into `n` strata, each stratum drawn once, the
 /// strata shuffled independently per parameter (one random stream per parameter).
-fn latin(study: &Study, n: usize, seed: u64) -> Vec<Vec<Value>> {
-    let columns: Vec<Vec<Value>> = study
-        .parameters
+fn latin(parameters: &[Parameter], n: usize, seed: u64) -> Vec<Vec<Value>> {
+    let columns: Vec<Vec<Value>> = parameters
         .iter()
         .enumerate()
         .map(|(d, p)| {
@@ -201,4 +206,128 @@ fn latin(study: &Study, n: usize, seed: u64) -> Vec<Vec<Value>> {
     (0..n)
         .map(|i| columns.iter().map(|c| c[i].clone()).collect())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keys::Domain;
+    use crate::scenario::KeyPath;
+    use crate::sweep::study::Values;
+
+    fn parameter(key: &str, domain: Domain, values: Values) -> Parameter {
+        Parameter {
+            path: KeyPath::parse(key).unwrap(),
+            domain,
+            values,
+            at: "parameter[1]".into(),
+        }
+    }
+
+    fn factor() -> Parameter {
+        let grain = Domain::Number {
+            min: 0.0,
+            max: 1.0,
+            above: false,
+            grain: Some(0.01),
+        };
+        let range = Values::Range {
+            min: 0.0,
+            max: 0.6,
+            steps: Some(7),
+            step: None,
+            log: false,
+        };
+        parameter("event[compression 2017-01].factor", grain, range)
+    }
+
+    fn floor() -> Parameter {
+        let list = Values::List(vec![Value::Integer(1400), Value::Integer(1600)]);
+        parameter("revision[2017-01].floor", Domain::whole(0, 4000), list)
+    }
+
+    #[test]
+    fn a_grid_steps_through_every_combination_rounded_to_the_grain() {
+        let f = factor();
+        let values: Vec<f64> = f.grid().iter().map(|v| v.as_float().unwrap()).collect();
+        assert_eq!(values, [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]);
+        let points = grid(&[floor(), f]);
+        assert_eq!(points.len(), 14);
+        assert_eq!(points[0], [Value::Integer(1400), Value::Float(0.0)]);
+        assert_eq!(points[7], [Value::Integer(1600), Value::Float(0.0)]);
+        // A log range of whole numbers, and a linear one by its step.
+        let log = parameter(
+            "revision[2017-01].k.standard",
+            Domain::whole(0, 255),
+            Values::Range {
+                min: 10.0,
+                max: 40.0,
+                steps: Some(3),
+                step: None,
+                log: true,
+            },
+        );
+        assert_eq!(
+            log.grid(),
+            [Value::Integer(10), Value::Integer(20), Value::Integer(40)]
+        );
+        let stepped = parameter(
+            "revision[2017-01].floor",
+            Domain::whole(0, 4000),
+            Values::Range {
+                min: 1000.0,
+                max: 1650.0,
+                steps: None,
+                step: Some(200.0),
+                log: false,
+            },
+        );
+        let floors: Vec<i64> = stepped
+            .grid()
+            .iter()
+            .map(|v| v.as_integer().unwrap())
+            .collect();
+        assert_eq!(floors, [1000, 1200, 1400, 1600]);
+    }
+
+    #[test]
+    fn space_filling_designs_are_seeded_and_stay_in_their_ranges() {
+        let parameters = [factor(), floor()];
+        for points in [sobol(&parameters, 16, 3), latin(&parameters, 16, 3)] {
+            assert_eq!(points.len(), 16);
+            for p in &points {
+                let x = p[0].as_float().unwrap();
+                assert!(
+                    (0.0..=0.6).contains(&x) && (x * 100.0 - (x * 100.0).round()).abs() < 1e-9,
+                    "{x}"
+                );
+                assert!(matches!(p[1], Value::Integer(1400) | Value::Integer(1600)));
+            }
+        }
+        assert_eq!(sobol(&parameters, 8, 3), sobol(&parameters, 8, 3));
+        assert_ne!(sobol(&parameters, 8, 3), sobol(&parameters, 8, 4));
+        // A Latin hypercube puts one point in each of the 10 strata of a range.
+        let wide = parameter(
+            "event[compression 2017-01].below",
+            Domain::Number {
+                min: 0.0,
+                max: 1000.0,
+                above: false,
+                grain: None,
+            },
+            Values::Range {
+                min: 0.0,
+                max: 1000.0,
+                steps: None,
+                step: None,
+                log: false,
+            },
+        );
+        let mut strata: Vec<usize> = latin(&[wide], 10, 7)
+            .iter()
+            .map(|p| (p[0].as_float().unwrap() / 100.0) as usize)
+            .collect();
+        strata.sort_unstable();
+        assert_eq!(strata, (0..10).collect::<Vec<_>>());
+    }
 }

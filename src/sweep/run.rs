@@ -103,6 +103,8 @@ struct Sweep<'a> {
     progress: &'a dyn Progress,
     /// The world's scale (`None`: the user's games).
     scale: Option<f64>,
+    /// How many figures a row has.
+    columns: usize,
 }
 
 /// The (candidate, seed) pairs of a shard: pairs ordered by seed then candidate, cut into `count`
@@ -194,6 +196,7 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
         total: Mutex::new(pairs.len()),
         progress,
         scale: plan.scale,
+        columns: study.columns().len(),
     };
     let mut worlds = Vec::new();
     let mut games = match &study.input {
@@ -509,12 +512,19 @@ impl Sweep<'_> {
             &mut observed,
             compare,
         )?;
-        let figures = measures
+        let figures: Vec<Option<f64>> = measures
             .iter()
             .zip(&observed)
             .flat_map(|(m, o)| m.columns(o, self.scale.unwrap_or(1.0)))
             .map(|f| f.value)
             .collect();
+        if figures.len() != self.columns {
+            return Err(SweepError::Refused(format!(
+                "a measure gave {} figures where its columns are {}: this is a bug in elosim, please report it",
+                figures.len(),
+                self.columns
+            )));
+        }
         let row = Row {
             candidate: ready.candidate.id,
             seed: source.seed,

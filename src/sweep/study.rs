@@ -31,8 +31,9 @@ use toml::{Table, Value};
 
 use crate::ingest::InputFiles;
 use crate::keys::{at, describe, problem_list, read_table, Domain, Problem, ReadError, Reader};
+use crate::model::Month;
 use crate::scenario::{GameFormat, KeyPath, Scenario, ScenarioError, ScenarioFiles};
-use crate::simulate::measure::{check_names, Goal, Measure};
+use crate::simulate::measure::{check_names, Goal, Measure, Needs};
 use crate::simulate::{load_world, LoadedWorld};
 
 /// A study, read and checked.
@@ -254,7 +255,7 @@ impl Study {
             .as_ref()
             .map(|b| read_parameters(&mut r, &table, b))
             .unwrap_or_default();
-        let measures = read_measures(&mut r, &table, dir, input.as_ref());
+        let measures = read_measures(&mut r, &table, dir, input.as_ref(), base.as_ref());
         let design = read_design(&mut r, &table, &parameters, &measures);
         let (rank, pareto) = read_summary(&mut r, &table, &measures);
         let verify = read_verify(&mut r, &table, input.as_ref());
@@ -733,7 +734,13 @@ fn check_values(r: &mut Reader, p: &Parameter, base: &ScenarioFiles) {
     }
 }
 
-fn read_measures(r: &mut Reader, table: &Table, dir: &Path, input: Option<&Input>) -> Vec<Measure> {
+fn read_measures(
+    r: &mut Reader,
+    table: &Table,
+    dir: &Path,
+    input: Option<&Input>,
+    base: Option<&ScenarioFiles>,
+) -> Vec<Measure> {
     let tables = r.tables(table, "measure");
     if tables.is_empty() && !r.has_problem_at("measure") {
         r.problem(
@@ -759,7 +766,45 @@ fn read_measures(r: &mut Reader, table: &Table, dir: &Path, input: Option<&Input
         read.push((path.clone(), measure));
     }
     check_names(r, &read);
+    if let (Some(base), Some(input)) = (base, input) {
+        for (path, measure) in &read {
+            check_months(r, path, measure, base.base(), input);
+        }
+    }
     read.into_iter().map(|(_, m)| m).collect()
+}
+
+/// The lists a measure reads must be lists of the scenario, and, on a world, months it has.
+fn check_months(r: &mut Reader, path: &str, measure: &Measure, base: &Scenario, input: &Input) {
+    let needs = Needs::of(std::slice::from_ref(measure));
+    let mut months: Vec<Month> = needs.lists.iter().chain(&needs.baseline).copied().collect();
+    months.sort();
+    months.dedup();
+    for m in months {
+        if !base.timeline.has_list_in(m) {
+            r.problem(
+                &at(path, "list"),
+                format!(
+                    "{m} has no list in the scenario: lists are {} then",
+                    base.timeline.at_month(m).lists.describe()
+                ),
+            );
+        }
+        if let Input::World { world, .. } = input {
+            let (first, last) = (
+                world.settings.start,
+                world.settings.start.plus(world.settings.months as i32 - 1),
+            );
+            if m <= first || m > last {
+                r.problem(
+                    &at(path, "list"),
+                    format!(
+                        "{m} is outside the world, whose lists run after {first} and up to {last}"
+                    ),
+                );
+            }
+        }
+    }
 }
 
 fn read_design(
@@ -914,6 +959,9 @@ fn judged_columns(measures: &[Measure]) -> Vec<String> {
 
 fn unknown_figure(name: &str, judged: &[String]) -> String {
     let known: Vec<&str> = judged.iter().map(String::as_str).collect();
+    if known.is_empty() {
+        return format!("{name:?} is not a figure of the measures, which judge none as they stand (their problems are listed)");
+    }
     format!(
         "{name:?} is not a figure the measures judge; the nearest: {}",
         crate::keys::nearest(name, &known, 3).join(", ")

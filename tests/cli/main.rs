@@ -10,4 +10,5 @@ mod regressions;
 mod replay;
 mod reports;
 mod round_robins;
+mod sweep;
 mod worlds;

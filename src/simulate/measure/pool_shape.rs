@@ -22,13 +22,14 @@ pub struct PoolShape {
 #[derive(Clone, Debug, Default)]
 pub struct BandCounts {
     pub listed: Vec<u64>,
-    /// The same players by true strength; empty where the truth is not known.
+    /// The same players by true strength, where `truth_known`.
     pub truth: Vec<u64>,
+    pub truth_known: bool,
 }
 
 impl PoolShape {
     fn error(&self, counts: &BandCounts) -> Option<f64> {
-        if counts.truth.is_empty() {
+        if !counts.truth_known {
             return None;
         }
         let logs: f64 = counts
@@ -72,7 +73,8 @@ impl Kind for PoolShape {
     fn empty(&self) -> BandCounts {
         BandCounts {
             listed: vec![0; self.bands.count()],
-            truth: Vec::new(),
+            truth: vec![0; self.bands.count()],
+            truth_known: false,
         }
     }
 
@@ -81,9 +83,7 @@ impl Kind for PoolShape {
             return;
         }
         let Some(whole) = list.whole else { return };
-        if list.truth.is_some() && counts.truth.is_empty() {
-            counts.truth = vec![0; self.bands.count()];
-        }
+        counts.truth_known |= list.truth.is_some();
         for (&p, &r) in whole.player.iter().zip(&whole.rating) {
             if let Some(band) = self.bands.of(f64::from(r)) {
                 counts.listed[band] += 1;
@@ -100,13 +100,10 @@ impl Kind for PoolShape {
         for (a, b) in into.listed.iter_mut().zip(&other.listed) {
             *a += b;
         }
-        if into.truth.is_empty() {
-            into.truth.clone_from(&other.truth);
-        } else {
-            for (a, b) in into.truth.iter_mut().zip(&other.truth) {
-                *a += b;
-            }
+        for (a, b) in into.truth.iter_mut().zip(&other.truth) {
+            *a += b;
         }
+        into.truth_known |= other.truth_known;
     }
 
     fn figures(&self, counts: &BandCounts, size: f64) -> Vec<Figure> {

@@ -1,6 +1,6 @@
 //! The truth gap (a world only): on one January list, each player's published rating minus their
-//! true strength that month. Overall, its mean (the list's deflation or inflation) and root mean
-//! square (how far a rating is from the truth, either way); by band of true strength, each band's
+//! true strength that month. Overall, its root mean square (how far a rating is from the truth,
+//! either way: the measure's headline) and its mean (the list's deflation or inflation); by band of true strength, each band's
 //! mean; and the slope of published rating on true strength across the list, which is 1 when
 //! ratings are as far apart as strengths and above 1 when they are "spread apart far more than they
 //! should be" (Sonas, seeds/001).
@@ -151,8 +151,8 @@ impl Kind for TruthGap {
 
     fn figures(&self, sums: &GapSums, _size: f64) -> Vec<Figure> {
         let mut figures = vec![
-            Figure::new("mean", sums.mean(), Goal::Zero, "points"),
             Figure::new("rms", sums.rms(), Goal::Lower, "points"),
+            Figure::new("mean", sums.mean(), Goal::Zero, "points"),
             Figure::new("slope", sums.slope(), Goal::One, ""),
             Figure::new("players", Some(sums.players as f64), Goal::Shown, "players"),
         ];

@@ -1,0 +1,578 @@
+//! `elosim sweep` on a small world (30 months from January 2001 at a hundredth of FIDE's size) and
+//! on the Kaggle 2010 games: the results' table, the same bytes whatever the threads, shards or
+//! interruptions, the measures against the reports that compute them from files, and bad studies.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{elosim, scratch, succeeds, text, write};
+
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
+}
+
+/// The built-in world cut to 30 months (January 2001 to June 2003).
+fn tiny_world(dir: &Path) -> String {
+    write(
+        dir,
+        "tiny.toml",
+        &format!(
+            "name = \"tiny\"\nextends = {:?}\n[world]\nmonths = 30\n",
+            repo("worlds/fide-2001-2023.toml")
+        ),
+    )
+}
+
+/// A grid of the October 2002 floor (the revision from 2002-07) on FIDE's history, three seeds at
+/// a hundredth of FIDE's size, every kind of measure that reads a replay.
+fn tiny_study(dir: &Path, extra: &str) -> String {
+    tiny_world(dir);
+    write(
+        dir,
+        "study.toml",
+        &format!(
+            r#"name = "tiny-study"
+scenario = {:?}
+
+[input]
+world = "tiny.toml"
+scale = 0.01
+seeds = [1, 2, 3]
+
+[[parameter]]
+key = "revision[2002-07].floor"
+values = [1601, 1801, 2001]
+
+[[parameter]]
+key = "revision[2002-07].k.standard"
+values = [15, 25]
+
+[[measure]]
+kind = "truth-gap"
+list = "2003-01"
+
+[[measure]]
+kind = "flatness"
+from = "2002-07"
+to = "2003-06"
+lowest = 1800
+min-games = 20
+
+[[measure]]
+kind = "curve-gap"
+from = "2002-07"
+to = "2003-06"
+min-games = 20
+
+[[measure]]
+kind = "predictive"
+from = "2003-01"
+to = "2003-06"
+
+[[measure]]
+kind = "disruption"
+list = "2003-04"
+
+[[measure]]
+kind = "pool-shape"
+list = "2003-01"
+lowest = 1800
+
+[verify]
+top = 2
+scale = 0.015
+{extra}"#,
+            repo("scenarios/fide-historical.toml")
+        ),
+    )
+}
+
+/// Every file a finished study writes, but its journal and its timings.
+const OUTPUTS: &[&str] = &[
+    "results.parquet",
+    "results.csv",
+    "summary.txt",
+    "summary.md",
+    "summary.json",
+    "report.html",
+    "response-1.png",
+    "response-2.png",
+    "heatmap.png",
+    "pareto.png",
+];
+
+fn same_outputs(a: &Path, b: &Path) {
+    for name in OUTPUTS {
+        let (x, y) = (std::fs::read(a.join(name)), std::fs::read(b.join(name)));
+        assert!(
+            x.is_ok() && x.as_ref().ok() == y.as_ref().ok(),
+            "{name} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+fn no_temporary_files(dir: &Path) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(!name.contains(".tmp-"), "{name} left in {}", dir.display());
+    }
+}
+
+fn sweep(study: &str, out: &Path, more: &[&str]) -> String {
+    let mut args = vec!["sweep", study, "--quiet", "--out", out.to_str().unwrap()];
+    args.extend_from_slice(more);
+    succeeds(&args)
+}
+
+#[test]
+fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() {
+    let dir = scratch("sweep-bytes");
+    let study = tiny_study(&dir, "");
+    let one = dir.join("one");
+    let summary = sweep(&study, &one, &["--threads", "2"]);
+    assert!(
+        summary.contains("Ranked by truth_gap.rms (lower is better)"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("Pareto front over truth_gap.rms"),
+        "{summary}"
+    );
+    // Six points (3 floors × 2 K) and the baseline on three seeds.
+    let csv = std::fs::read_to_string(one.join("results.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header = lines.next().unwrap();
+    assert!(header.starts_with(
+        "candidate,seed,label,revision[2002-07].floor,revision[2002-07].k.standard,truth_gap.rms,truth_gap.mean,truth_gap.slope"
+    ), "{header}");
+    for column in [
+        "flatness.rms",
+        "flatness.underdogs",
+        "curve_gap.rms",
+        "predictive.log_loss",
+        "predictive.deviance",
+        "disruption.mean_abs",
+        "disruption.top_mean_abs",
+        "disruption.moved_share",
+        "pool_shape.error",
+        "pool_shape.band.1800",
+        "pool_shape.truth.1800",
+    ] {
+        assert!(
+            header.split(',').any(|c| c == column),
+            "{column} not in {header}"
+        );
+    }
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 21, "{csv}");
+    assert!(rows[0].starts_with("0,1,baseline,1801,15,"), "{}", rows[0]);
+    assert!(rows[3].starts_with("1,1,point,1601,15,"), "{}", rows[3]);
+    // The baseline against itself moved nobody.
+    let column = |name: &str| header.split(',').position(|c| c == name).unwrap();
+    let fields: Vec<&str> = rows[0].split(',').collect();
+    assert_eq!(fields[column("disruption.mean_abs")], "0");
+    no_temporary_files(&one);
+
+    // One thread, shards of two machines, then joined.
+    let shards: Vec<PathBuf> = (1..=2).map(|i| dir.join(format!("shard-{i}"))).collect();
+    for (i, shard) in shards.iter().enumerate() {
+        let share = format!("{}/2", i + 1);
+        let said = sweep(&study, shard, &["--shard", &share, "--threads", "1"]);
+        assert!(said.contains(&format!("Shard {} of 2", i + 1)), "{said}");
+        assert!(!shard.join("results.parquet").exists());
+    }
+    let merged = dir.join("merged");
+    let mut args = vec![
+        "sweep",
+        "--quiet",
+        "--out",
+        merged.to_str().unwrap(),
+        "--merge",
+    ];
+    args.extend(shards.iter().map(|s| s.to_str().unwrap()));
+    succeeds(&args);
+    same_outputs(&one, &merged);
+
+    // Interrupted after four rows (the last line cut short), then resumed.
+    let resumed = dir.join("resumed");
+    std::fs::create_dir_all(&resumed).unwrap();
+    let journal = std::fs::read_to_string(one.join("results.jsonl")).unwrap();
+    let kept: Vec<&str> = journal
+        .lines()
+        .filter(|l| !l.starts_with("{\"world\""))
+        .take(5)
+        .collect();
+    let cut = format!(
+        "{}\n{}",
+        kept.join("\n"),
+        &journal.lines().nth(8).unwrap()[..20]
+    );
+    std::fs::write(resumed.join("results.jsonl"), cut).unwrap();
+    let r = elosim(&[
+        "sweep",
+        &study,
+        "--quiet",
+        "--out",
+        resumed.to_str().unwrap(),
+    ]);
+    assert!(!r.status.success());
+    assert!(
+        text(&r.stderr)
+            .contains("holds an unfinished sweep of this study (4 of 21 rows): add --resume"),
+        "{}",
+        text(&r.stderr)
+    );
+    let said = sweep(&study, &resumed, &["--resume"]);
+    assert!(
+        said.contains("17 replays (4 resumed from the journal)"),
+        "{said}"
+    );
+    same_outputs(&one, &resumed);
+    no_temporary_files(&resumed);
+
+    // Shards that do not make one study are refused, naming what is wrong.
+    let merge = |dirs: &[&Path]| {
+        let out = dir.join("refused");
+        let mut args = vec![
+            "sweep",
+            study.as_str(),
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+            "--merge",
+        ];
+        args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+        let r = elosim(&args);
+        assert!(!r.status.success());
+        assert!(!out.join("results.parquet").exists());
+        text(&r.stderr)
+    };
+    assert!(merge(&[&shards[0]]).contains("shard 2 of 2 is missing"));
+    assert!(merge(&[&shards[0], &shards[0]]).contains("are both shard 1 of 2"));
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let changed = tiny_study(&other, "# another study\n");
+    let foreign = other.join("shard");
+    sweep(&changed, &foreign, &["--shard", "2/2"]);
+    let e = merge(&[&shards[0], &foreign]);
+    assert!(e.contains("is a shard of another study"), "{e}");
+}
+
+#[test]
+fn the_measures_agree_with_the_reports_on_the_replays_files() {
+    let dir = scratch("sweep-measures");
+    let study = tiny_study(&dir, "");
+    let out = dir.join("study");
+    sweep(&study, &out, &["--seeds", "1"]);
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let baseline: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    let figure = |name: &str| -> f64 {
+        baseline[header.iter().position(|c| *c == name).unwrap()]
+            .parse()
+            .unwrap()
+    };
+    // The same world and scenario written to files and read back by the reports.
+    let world = dir.join("world");
+    succeeds(&[
+        "generate",
+        "--world",
+        dir.join("tiny.toml").to_str().unwrap(),
+        "--scale",
+        "0.01",
+        "--seed",
+        "1",
+        "--out",
+        world.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let run = dir.join("run");
+    let file = |name: &str| world.join(name).display().to_string();
+    succeeds(&[
+        "replay",
+        &repo("scenarios/fide-historical.toml"),
+        "--games",
+        &file("games.parquet"),
+        "--start-list",
+        &file("start-list.parquet"),
+        "--players",
+        &file("players.parquet"),
+        "--from",
+        "2001-04",
+        "--out",
+        run.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let score = succeeds(&[
+        "score",
+        run.to_str().unwrap(),
+        "--from",
+        "2003-01",
+        "--to",
+        "2003-06",
+        "--format",
+        "json",
+    ]);
+    let score: serde_json::Value = serde_json::from_str(&score).unwrap();
+    let log_loss = score[0]["log_loss"].as_f64().unwrap();
+    assert!(
+        (figure("predictive.log_loss") - log_loss).abs() < 1e-6,
+        "{log_loss}"
+    );
+    let truth = succeeds(&[
+        "compare",
+        run.to_str().unwrap(),
+        "--truth",
+        &file("truth.parquet"),
+        "--format",
+        "json",
+    ]);
+    let truth: serde_json::Value = serde_json::from_str(&truth).unwrap();
+    let january = truth[0]["years"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|y| y["month"] == "2003-01")
+        .unwrap()
+        .clone();
+    let mean = january["mean_diff"].as_f64().unwrap();
+    assert!((figure("truth_gap.mean") - mean).abs() < 0.01, "{january}");
+    assert_eq!(
+        figure("truth_gap.players"),
+        january["players"].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn an_optimising_design_is_repeatable_and_stays_within_its_ranges() {
+    let dir = scratch("sweep-optimise");
+    let study = tiny_study(&dir, "");
+    let text = std::fs::read_to_string(&study).unwrap().replace(
+        "[[parameter]]\nkey = \"revision[2002-07].floor\"\nvalues = [1601, 1801, 2001]",
+        "[design]\nkind = \"optimise\"\nbudget = 8\npopulation = 4\nminimise = { \"truth_gap.rms\" = 1, \"predictive.log_loss\" = 100 }\n\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nmin = 1400\nmax = 2200",
+    );
+    let study = write(&dir, "optimise.toml", &text);
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    sweep(&study, &a, &["--seeds", "1,2"]);
+    sweep(&study, &b, &["--seeds", "1,2", "--threads", "1"]);
+    same_outputs_but_pictures(&a, &b);
+    let csv = std::fs::read_to_string(a.join("results.csv")).unwrap();
+    let floors: Vec<f64> = csv
+        .lines()
+        .skip(1)
+        .filter(|l| l.contains(",point,"))
+        .map(|l| l.split(',').nth(3).unwrap().parse().unwrap())
+        .collect();
+    assert!(!floors.is_empty() && floors.len() <= 16, "{csv}");
+    assert!(
+        floors
+            .iter()
+            .all(|f| (1400.0..=2200.0).contains(f) && f.fract() == 0.0),
+        "{floors:?}"
+    );
+    let summary = std::fs::read_to_string(a.join("summary.txt")).unwrap();
+    assert!(
+        summary.contains("The optimiser minimised the mean over the seeds of"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("1 × truth_gap.rms") && summary.contains("100 × predictive.log_loss"),
+        "{summary}"
+    );
+}
+
+fn same_outputs_but_pictures(a: &Path, b: &Path) {
+    for name in [
+        "results.parquet",
+        "results.csv",
+        "summary.txt",
+        "summary.json",
+    ] {
+        assert_eq!(
+            std::fs::read(a.join(name)).unwrap(),
+            std::fs::read(b.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn verification_replays_the_best_on_new_seeds_larger() {
+    let dir = scratch("sweep-verify");
+    let study = tiny_study(&dir, "");
+    let out = dir.join("study");
+    let said = sweep(&study, &out, &["--seeds", "1,2", "--verify", "2"]);
+    assert!(
+        said.contains("Verified at scale 0.015 on seeds 3, 4 (the search: scale 0.01, seeds 1, 2)"),
+        "{said}"
+    );
+    assert!(said.contains("The ranking"), "{said}");
+    let verify: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("verify.json")).unwrap()).unwrap();
+    assert_eq!(verify["candidates"].as_array().unwrap().len(), 3);
+    assert_eq!(verify["seeds"], serde_json::json!([3, 4]));
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<h2>Verification</h2>"));
+}
+
+#[test]
+fn a_study_of_real_games_needs_no_truth_and_refuses_what_does() {
+    let dir = scratch("sweep-games");
+    let study = write(
+        &dir,
+        "kaggle.toml",
+        &format!(
+            r#"scenario = {:?}
+
+[[parameter]]
+key = "revision[2014-07].k.standard"
+values = [10, 20, 30]
+
+[[measure]]
+kind = "predictive"
+from = "2020-07"
+to = "2020-11"
+"#,
+            repo("scenarios/kaggle2010.toml")
+        ),
+    );
+    let out = dir.join("out");
+    let said = sweep(&study, &out, &[]);
+    assert!(said.contains("the games of"), "{said}");
+    assert!(said.contains("one history"), "{said}");
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 5, "{csv}");
+    // The baseline is FIDE's K 20 on the Kaggle games: the log loss `elosim score` gives for it.
+    let baseline = csv.lines().nth(1).unwrap();
+    assert!(baseline.starts_with("0,0,baseline,20,0.6699"), "{baseline}");
+
+    let bad = write(
+        &dir,
+        "bad.toml",
+        &format!(
+            "scenario = {:?}\n[input]\nseeds = [1, 2]\n[[parameter]]\nkey = \"revision[2014-07].k.standard\"\nvalues = [10]\n[[measure]]\nkind = \"truth-gap\"\nlist = \"2020-01\"\n",
+            repo("scenarios/kaggle2010.toml")
+        ),
+    );
+    let r = elosim(&[
+        "sweep",
+        &bad,
+        "--quiet",
+        "--out",
+        dir.join("bad").to_str().unwrap(),
+    ]);
+    let e = text(&r.stderr);
+    assert!(!r.status.success());
+    assert!(
+        e.contains("input.seeds: belongs to a generated world"),
+        "{e}"
+    );
+    assert!(e.contains("measure[1].kind: truth-gap needs the players' true strengths, which only a generated world has"), "{e}");
+    assert!(!dir.join("bad").exists());
+}
+
+#[test]
+fn bad_studies_name_every_problem_at_its_key_path_before_any_replay() {
+    let dir = scratch("sweep-bad");
+    tiny_world(&dir);
+    let study = write(
+        &dir,
+        "bad.toml",
+        &format!(
+            r#"scenario = {:?}
+refrences = []
+
+[input]
+world = "tiny.toml"
+scale = 20
+
+[design]
+kind = "sobl"
+
+[[parameter]]
+key = "revision[2002-07].flor"
+values = [1601]
+
+[[parameter]]
+key = "revision[2003-01].floor"
+values = [1601]
+
+[[parameter]]
+key = "revision[2002-07].k.new"
+values = [30, -5]
+
+[[parameter]]
+key = "event[compression 2002-07].factor"
+min = 0
+max = 0.5
+
+[[measure]]
+kind = "truth-gap"
+list = "2003-01"
+
+[[measure]]
+kind = "flatnes"
+
+[[measure]]
+kind = "truth-gap"
+name = "later"
+list = "2003-02"
+
+[[measure]]
+kind = "disruption"
+list = "2003-06"
+
+[summary]
+rank = "truth_gap.rsm"
+"#,
+            repo("scenarios/fide-historical.toml")
+        ),
+    );
+    let out = dir.join("out");
+    let r = elosim(&["sweep", &study, "--out", out.to_str().unwrap()]);
+    assert!(!r.status.success());
+    let e = text(&r.stderr);
+    for expected in [
+        "problems in the study",
+        "bad.toml: refrences: unknown key (did you mean `references`?)",
+        "input.scale: expected a number from 0.0001 to 10, got 20",
+        "design.kind: expected one of: grid, sobol, latin, optimise, got \"sobl\" (did you mean `sobol`?)",
+        "parameter[1].key: revision[2002-07].flor: `flor` is not a revision key; the nearest key paths it has: revision[2002-07].floor",
+        "parameter[2].key: revision[2003-01].floor: the scenario has no revision from 2003-01",
+        "parameter[3].values[2]: revision[2002-07].k.new = -5: expected a whole number from 0 to 255, got -5",
+        "parameter[4].key: event[compression 2002-07].factor: the scenario has no compression event on 2002-07; its events: compression 2024-03",
+        "measure[3].list: 2003-02 is not a January list",
+        "measure[4].list: 2003-06 has no list in the scenario: lists are quarterly (Jan, Apr, Jul, Oct) then",
+        "measure[2].kind: unknown measure \"flatnes\" (did you mean `flatness`?)",
+        "summary.rank: \"truth_gap.rsm\" is not a figure the measures judge; the nearest: truth_gap.rms",
+    ] {
+        assert!(e.contains(expected), "{expected}\n{e}");
+    }
+    assert!(!e.contains("panicked"), "{e}");
+    assert!(!out.exists(), "a refused study wrote {}", out.display());
+
+    let empty = write(
+        &dir,
+        "empty.toml",
+        &format!(
+            "scenario = {:?}\n[input]\nworld = \"tiny.toml\"\n[[measure]]\nkind = \"predictive\"\nfrom = \"2003-01\"\nto = \"2003-06\"\n",
+            repo("scenarios/fide-historical.toml")
+        ),
+    );
+    let r = elosim(&["sweep", &empty, "--out", out.to_str().unwrap()]);
+    assert!(
+        text(&r.stderr).contains("parameter: missing: the design is empty"),
+        "{}",
+        text(&r.stderr)
+    );
+    let r = elosim(&["sweep", &empty, "--shard", "3/2"]);
+    assert!(
+        text(&r.stderr).contains("expected I/N with 1 ≤ I ≤ N"),
+        "{}",
+        text(&r.stderr)
+    );
+}
