@@ -58,10 +58,24 @@ pub struct Args {
     /// changed on it, so they should cost little more than reading them)
     #[arg(long, value_name = "N")]
     idle: Option<usize>,
+    /// Instead: run this study (elosim sweep) into a temporary directory (or --keep DIR), with
+    /// --scale and --seeds if given, and print where its time went: the worlds' generation, the
+    /// replays and the measures
+    #[arg(long, value_name = "STUDY")]
+    sweep: Option<PathBuf>,
+    /// With --sweep: the worlds' scale instead of the study's
+    #[arg(long, value_name = "SCALE", requires = "sweep")]
+    scale: Option<f64>,
+    /// With --sweep: the worlds' seeds instead of the study's (comma-separated)
+    #[arg(long, value_name = "N,N", value_delimiter = ',', requires = "sweep")]
+    seeds: Option<Vec<u64>>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let threads = set_threads(args.threads)?;
+    if let Some(study) = &args.sweep {
+        return time_sweep(&args, study, threads);
+    }
     if let Some(scale) = args.world {
         return time_world(scale, args.seed, args.runs, threads);
     }
@@ -464,4 +478,76 @@ impl replay::Sink for Discard {
     fn publish(&mut self, _: replay::Published<'_>) -> Result<(), replay::ReplayError> {
         Ok(())
     }
+}
+
+/// A study run from nothing, and where its time went.
+fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
+    let overrides = crate::sweep::Overrides {
+        scale: args.scale,
+        seeds: args.seeds.clone(),
+    };
+    let study = crate::sweep::Study::load(file, &overrides)?;
+    let dir = args.keep.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("elosim-bench-sweep-{}", std::process::id()))
+    });
+    let _ = std::fs::remove_file(dir.join("results.jsonl"));
+    let started = Instant::now();
+    let outcome = crate::sweep::run(
+        &study,
+        &crate::sweep::Options {
+            out: dir.clone(),
+            shard: None,
+            resume: false,
+        },
+        &crate::sweep::Quiet,
+    )?;
+    let summary = crate::sweep::Summary::new(&study, &outcome.candidates, &outcome.rows);
+    crate::sweep::write_study(&dir, &summary, &outcome.rows)?;
+    let wall = started.elapsed().as_secs_f64();
+    let generate: f64 = outcome.worlds.iter().map(|w| w.seconds).sum();
+    let games: u64 = outcome.worlds.iter().map(|w| w.games).sum();
+    let replays = outcome.rows.len();
+    let replay: f64 = outcome
+        .rows
+        .iter()
+        .map(|r| r.seconds - r.measure_seconds)
+        .sum();
+    let measures: f64 = outcome.rows.iter().map(|r| r.measure_seconds).sum();
+    println!(
+        "Study {} ({}): {} candidates × {} seeds = {} replays on {} threads in {:.1} s, files written",
+        study.name,
+        file.display(),
+        outcome.candidates.len(),
+        study.input.seeds().len(),
+        replays,
+        threads,
+        wall
+    );
+    println!(
+        "  generate  {:.1} s for {} worlds ({} games; {:.2} s a world), one at a time",
+        generate,
+        outcome.worlds.len(),
+        count(games as usize),
+        generate / outcome.worlds.len().max(1) as f64
+    );
+    println!(
+        "  replay    {:.1} s of replays ({:.3} s a replay), {} at a time",
+        replay,
+        replay / replays.max(1) as f64,
+        threads
+    );
+    println!(
+        "  measures  {:.1} s ({:.3} s a replay: {:.1} % of a replay)",
+        measures,
+        measures / replays.max(1) as f64,
+        100.0 * measures / (replay + measures).max(f64::MIN_POSITIVE)
+    );
+    println!(
+        "  other     {:.1} s (resolving the candidates, the summary, the files)",
+        (wall - generate - (replay + measures) / threads as f64).max(0.0)
+    );
+    if args.keep.is_none() {
+        std::fs::remove_dir_all(&dir)?;
+    }
+    Ok(())
 }

@@ -7,10 +7,12 @@ use crate::report::html::{html_report, ReportOptions};
 /// One self-contained HTML report of a run: scenario, crosstables, curve, histograms, monthly summary.
 ///
 /// The file needs no network, scripts or fonts: open it in any browser. With --vs a second run is
-/// set beside the first (crosstables side by side with their difference, both runs' curves).
+/// set beside the first (crosstables side by side with their difference, both runs' curves). Given a
+/// finished study's directory (elosim sweep), writes the study's report: ranking, Pareto front,
+/// pictures, verification.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A run directory (output/<scenario>)
+    /// A run directory (output/<scenario>), or a study's (output/<study>)
     run: PathBuf,
     /// A second run directory to compare with
     #[arg(long, value_name = "RUN_DIR")]
@@ -37,6 +39,17 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.run.join("results.jsonl").is_file() && !args.run.join("lists.parquet").exists() {
+        if args.vs.is_some() {
+            anyhow::bail!(
+                "--vs sets a run beside a run; {} is a study",
+                args.run.display()
+            );
+        }
+        let path = super::sweep::report(&args.run, args.out.as_deref())?;
+        eprintln!("wrote {}", path.display());
+        return Ok(());
+    }
     let grouping = Grouping {
         width: args.width,
         lowest: args.lowest,

@@ -38,7 +38,8 @@ pub struct Args {
     /// machine's run)
     #[arg(long, value_name = "DIR", num_args = 1..)]
     merge: Option<Vec<PathBuf>>,
-    /// Go on with the interrupted sweep in the output directory, skipping the rows it holds
+    /// Go on with the interrupted sweep in the output directory, skipping the rows its journal
+    /// holds (with no journal yet, start it: a restarted shard may always pass --resume)
     #[arg(long, conflicts_with = "merge")]
     resume: bool,
     /// Replay the best K candidates and the baseline again at the study's verification scale
@@ -106,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !outcome.complete {
         let (i, n) = args.shard.unwrap_or((1, 1));
         println!(
-            "Shard {i} of {n} of {} ({}): {} rows ({} resumed) in {:.0} s, in {}",
+            "Shard {i} of {n} of {} ({}): {} rows ({} resumed) in {:.1} s, in {}",
             study.name,
             file.display(),
             outcome.rows.len(),
@@ -151,7 +152,7 @@ fn finish(study: &Study, outcome: &Outcome, out: &Path) -> anyhow::Result<()> {
         .collect();
     let replays = outcome.rows.len() - outcome.resumed;
     println!(
-        "\n{} replays ({} resumed from the journal) in {:.0} s{}; files in {}/: {}, timings.json",
+        "\n{} replays ({} resumed from the journal) in {:.1} s{}; files in {}/: {}, timings.json",
         replays,
         outcome.resumed,
         outcome.seconds,
@@ -169,23 +170,51 @@ fn finish(study: &Study, outcome: &Outcome, out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
+/// The study the journals in `dirs` belong to: `file`, or the one their header names, with the
+/// scale and seeds they ran.
+fn study_of(dirs: &[PathBuf], file: Option<&Path>) -> anyhow::Result<Study> {
     let header = sweep::first_header(dirs)?;
-    let file = args
-        .study
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(&header.file));
+    let file = file.map_or_else(|| PathBuf::from(&header.file), Path::to_path_buf);
     if !file.is_file() {
         anyhow::bail!(
-            "the shards name the study {}, which is not here: give the study file, elosim sweep STUDY --merge DIR...",
+            "the journals name the study {}, which is not here: give the study file (elosim sweep STUDY --merge DIR...)",
             file.display()
         );
     }
     let overrides = Overrides {
-        scale: args.scale.or(header.scale),
-        seeds: args.seeds.clone().or(Some(header.seeds.clone())),
+        scale: header.scale,
+        seeds: Some(header.seeds),
     };
-    let study = Study::load(&file, &overrides)?;
+    Ok(Study::load(&file, &overrides)?)
+}
+
+/// `elosim report DIR` on a finished study's directory: its report.html written again.
+pub fn report(dir: &Path, out: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let dirs = [dir.to_path_buf()];
+    let study = study_of(&dirs, None)?;
+    let merged = sweep::merge(&study, &dirs)?;
+    let search = Summary::new(&study, &merged.candidates, &merged.rows);
+    let verified = sweep::verified(&study, dir, &merged.candidates);
+    let verified_summary = verified
+        .as_ref()
+        .map(|v| Summary::new(&study, &v.candidates, &v.rows));
+    let report = verified_summary.as_ref().map(|v| sweep::Report {
+        search: &search,
+        verified: v,
+    });
+    let page = sweep::page(&search, report.as_ref());
+    let path = out.map_or_else(|| dir.join("report.html"), Path::to_path_buf);
+    crate::output::write_file(&path, page.as_bytes())?;
+    Ok(path)
+}
+
+fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
+    if args.scale.is_some() || args.seeds.is_some() {
+        anyhow::bail!(
+            "--merge takes the scale and seeds the shards ran with: leave out --scale and --seeds"
+        );
+    }
+    let study = study_of(dirs, args.study.as_deref())?;
     let merged = sweep::merge(&study, dirs)?;
     let out = args
         .out
@@ -236,7 +265,7 @@ fn verify(
     }
     print!("\n{}", report.text());
     println!(
-        "{} replays in {:.0} s; files in {}/: verify.txt, verify.md, verify.json, verify.jsonl, report.html (with the verification)",
+        "{} replays in {:.1} s; files in {}/: verify.txt, verify.md, verify.json, verify.jsonl, report.html (with the verification)",
         verified.rows.len() - verified.resumed,
         verified.seconds,
         out.display()

@@ -12,6 +12,9 @@ use super::world::Truth;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Baseline {
     pub lists: Vec<(Month, Vec<Option<i32>>)>,
+    /// White's expected score in each input game as the baseline rated it (NaN: not scored), when
+    /// a measure compares games.
+    pub expected: Vec<f64>,
 }
 
 impl Baseline {
@@ -59,10 +62,30 @@ impl Sink for Observer<'_> {
                 record.lists.push((month, ratings));
             }
         }
-        let baseline = match &self.record {
-            Some(record) => record.list(month),
-            None => self.compare.and_then(|b| b.list(month)),
-        };
+        if let (Some(record), true) = (&mut self.record, needs.baseline_games) {
+            if record.expected.is_empty() {
+                record.expected = vec![f64::NAN; list.input.score.len()];
+            }
+            let view = ListView {
+                month,
+                games: list.games,
+                input: list.input,
+                whole: None,
+                truth: None,
+                baseline: None,
+                baseline_expected: None,
+            };
+            for i in 0..list.games.len() {
+                if let Some(p) = view.expected(i) {
+                    record.expected[list.games.game[i] as usize] = p;
+                }
+            }
+        }
+        let recorded = self.record.as_ref().or(self.compare);
+        let baseline = recorded.and_then(|b| b.list(month));
+        let baseline_expected = recorded
+            .map(|b| b.expected.as_slice())
+            .filter(|e| !e.is_empty());
         let view = ListView {
             month,
             games: list.games,
@@ -74,6 +97,7 @@ impl Sink for Observer<'_> {
                 .find(|(m, _)| *m == month)
                 .map(|(_, t)| t.as_slice()),
             baseline,
+            baseline_expected,
         };
         for (measure, observed) in self.measures.iter().zip(self.observed.iter_mut()) {
             measure.kind.observe(&view, observed);

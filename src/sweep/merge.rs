@@ -157,3 +157,26 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
         worlds,
     })
 }
+
+/// The rows of a verification (`verify.jsonl`) of this study, and its candidates among the
+/// search's; `None` when the directory has none or one of another study.
+pub fn verified(study: &Study, dir: &Path, search: &[Candidate]) -> Option<Merged> {
+    let (read, _) = journal::read(&dir.join(super::verify::JOURNAL)).ok()?;
+    if read.header.fingerprint != study.fingerprint {
+        return None;
+    }
+    let mut ids: Vec<u32> = read.rows.iter().map(|r| r.candidate).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let candidates = ids
+        .iter()
+        .filter_map(|id| search.iter().find(|c| c.id == *id).cloned())
+        .collect();
+    let mut rows = read.rows;
+    rows.sort_by_key(|r| (r.candidate, r.seed));
+    Some(Merged {
+        candidates,
+        rows,
+        worlds: read.worlds,
+    })
+}

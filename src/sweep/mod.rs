@@ -17,8 +17,9 @@ mod verify;
 
 pub use design::{Candidate, Kind};
 pub use files::{write_report, write_study, write_timings};
+pub use html::page;
 pub use journal::{Header, Row, WorldLine};
-pub use merge::{first_header, merge, Merged};
+pub use merge::{first_header, merge, verified, Merged};
 pub use run::{run, shard_pairs, Options, Outcome, Progress, Quiet, SweepError};
 pub use stats::{Interval, Verdict};
 pub use study::{Design, Input, Overrides, Study, StudyError};

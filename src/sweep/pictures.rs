@@ -274,7 +274,8 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
     let (fx, fy) = (*s.pareto_figures.first()?, *s.pareto_figures.get(1)?);
     let mean = |c: u32, f: usize| s.standing(c, f).value.map(|i| i.mean);
     let best = s.ranked_points().next();
-    let mut dots = Vec::new();
+    // Each dot, and whether it is a reference scenario.
+    let mut dots: Vec<(Dot, bool)> = Vec::new();
     for c in s.candidates {
         let (Some(x), Some(y)) = (mean(c.id, fx), mean(c.id, fy)) else {
             continue;
@@ -294,13 +295,14 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
             Kind::Point if on_front => (categorical(0), Some(candidate_name(c))),
             Kind::Point => (grey(), None),
         };
-        dots.push(Dot {
+        let dot = Dot {
             x,
             y,
             colour,
             emphasised: on_front,
             label,
-        });
+        };
+        dots.push((dot, matches!(c.kind, Kind::Reference(_))));
     }
     let mut line: Vec<(f64, f64)> = s
         .front
@@ -309,11 +311,28 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
         .collect();
     line.sort_by(|a, b| a.0.total_cmp(&b.0));
     // The baseline and the references on top of the candidates that share their place.
-    dots.sort_by_key(|d| d.label.is_some() && !d.emphasised);
-    let x_range = padded(dots.iter().map(|d| d.x))?;
-    let (low, high) = padded(dots.iter().map(|d| d.y))?;
+    dots.sort_by_key(|(d, _)| d.label.is_some() && !d.emphasised);
+    // The axes fit the study's own candidates; a reference scenario far outside them is drawn at
+    // the edge, its label saying where it lies.
+    let inside = || dots.iter().filter(|(_, r)| !r).map(|(d, _)| d);
+    let x_range = padded(inside().map(|d| d.x))?;
+    let (low, high) = padded(inside().map(|d| d.y))?;
     // Headroom for the legend in the upper right.
     let y_range = (low, high + 0.3 * (high - low));
+    for (dot, reference) in &mut dots {
+        let outside =
+            dot.x < x_range.0 || dot.x > x_range.1 || dot.y < y_range.0 || dot.y > y_range.1;
+        if *reference && outside {
+            let label = dot.label.take().unwrap_or_default();
+            dot.label = Some(format!(
+                "{label} ({}, {}), off the scale",
+                number_text(dot.x),
+                number_text(dot.y)
+            ));
+            dot.x = dot.x.clamp(x_range.0, x_range.1);
+            dot.y = dot.y.clamp(y_range.0, y_range.1);
+        }
+    }
     let others: Vec<&str> = s.pareto_figures[2..]
         .iter()
         .map(|&f| s.columns[f].0.as_str())
@@ -331,7 +350,7 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
         y_label: axis(s, fy),
         x_range,
         y_range,
-        dots,
+        dots: dots.into_iter().map(|(d, _)| d).collect(),
         line: if s.pareto_figures.len() == 2 {
             line
         } else {

@@ -349,12 +349,7 @@ fn open_journal(
     pairs: usize,
 ) -> Result<(Journal, Vec<Row>, bool), SweepError> {
     if !path.exists() {
-        if resume {
-            return Err(SweepError::Refused(format!(
-                "--resume: {} does not exist; there is nothing to resume (run without --resume)",
-                path.display()
-            )));
-        }
+        // Nothing to resume: a shard restarted before its first row, say.
         return Ok((Journal::create(path, header)?, Vec::new(), false));
     }
     let (read, kept) = journal::read(path)?;
@@ -466,7 +461,7 @@ impl Sweep<'_> {
         source: &Source,
         wanted: bool,
     ) -> Result<Option<Baseline>, SweepError> {
-        let compared = self.study.measures.iter().any(|m| m.kind.needs_baseline());
+        let compared = simulate::Needs::of(&self.study.measures).baseline();
         let pending = wanted && !self.done(0, source.seed);
         if !compared && !pending {
             return Ok(None);

@@ -101,6 +101,9 @@ pub struct Standing {
 /// Each candidate's rows, by seed, and the figures' goals.
 pub struct Table<'a> {
     pub goals: Vec<Goal>,
+    /// Per figure, the column of its paired difference's standard error within one replay and the
+    /// factor to apply to it (one history's only measure of noise).
+    pub errors: Vec<Option<(usize, f64)>>,
     /// Candidate → seed → row.
     pub rows: BTreeMap<u32, BTreeMap<u64, &'a Row>>,
 }
@@ -111,7 +114,12 @@ impl<'a> Table<'a> {
         for r in rows {
             by.entry(r.candidate).or_default().insert(r.seed, r);
         }
-        Table { goals, rows: by }
+        let errors = vec![None; goals.len()];
+        Table {
+            goals,
+            errors,
+            rows: by,
+        }
     }
 
     /// The figure's values of a candidate, seed by seed.
@@ -160,6 +168,11 @@ impl<'a> Table<'a> {
                 }
             }
         }
+        if let ([d], [loss], [(seed, _)]) = (&differences[..], &losses[..], &own[..]) {
+            if let Some(se) = self.paired_se(candidate, *seed, figure) {
+                return one_history(value, *d, *loss, se);
+            }
+        }
         let difference = Interval::of(&differences);
         let verdict = verdict(goal, &losses);
         Standing {
@@ -167,6 +180,40 @@ impl<'a> Table<'a> {
             difference,
             verdict,
         }
+    }
+}
+
+impl Table<'_> {
+    /// The standard error of a figure's paired difference within one replay, where the measure
+    /// gives one.
+    fn paired_se(&self, candidate: u32, seed: u64, figure: usize) -> Option<f64> {
+        let (column, factor) = self.errors.get(figure).copied().flatten()?;
+        let row = self.rows.get(&candidate)?.get(&seed)?;
+        Some(row.figures[column]? * factor)
+    }
+}
+
+/// One history: the difference judged by its standard error within the replay (1.96 of them for
+/// 95 %), the games taken as independent.
+fn one_history(value: Option<Interval>, difference: f64, loss: f64, se: f64) -> Standing {
+    let half = 1.96 * se;
+    let verdict = if loss == 0.0 && difference == 0.0 {
+        Verdict::Same
+    } else if loss + half < 0.0 {
+        Verdict::Better
+    } else if loss - half > 0.0 {
+        Verdict::Worse
+    } else {
+        Verdict::Unclear
+    };
+    Standing {
+        value,
+        difference: Some(Interval {
+            mean: difference,
+            half: Some(half),
+            n: 1,
+        }),
+        verdict,
     }
 }
 
@@ -270,6 +317,30 @@ mod tests {
             .collect();
         let table = Table::new(&bias, vec![Goal::Zero]);
         assert_eq!(table.standing(1, 0).verdict, Verdict::Better);
+    }
+
+    #[test]
+    fn one_history_is_judged_by_its_paired_standard_error() {
+        // Figure 0 a loss, figure 1 the standard error of its paired difference.
+        let one = |c: u32, loss: f64, se: f64| Row {
+            figures: vec![Some(loss), Some(se)],
+            ..row(c, 0, 0.0)
+        };
+        let rows = vec![
+            one(0, 0.670, 0.0),
+            one(1, 0.668, 0.0005),
+            one(2, 0.6695, 0.0005),
+        ];
+        let mut table = Table::new(&rows, vec![Goal::Lower, Goal::Shown]);
+        table.errors = vec![Some((1, 1.0)), None];
+        let s = table.standing(1, 0);
+        assert_eq!(s.verdict, Verdict::Better);
+        assert!((s.difference.unwrap().half.unwrap() - 0.00098).abs() < 1e-12);
+        // 0.0005 lower is within 1.96 × 0.0005: no clear difference.
+        assert_eq!(table.standing(2, 0).verdict, Verdict::Unclear);
+        // Without a standard error, one history says only which way.
+        table.errors = vec![None, None];
+        assert_eq!(table.standing(1, 0).verdict, Verdict::Lower);
     }
 
     #[test]

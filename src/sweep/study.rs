@@ -302,6 +302,23 @@ impl Study {
     pub fn columns(&self) -> Vec<(String, Goal, &'static str)> {
         columns(&self.measures)
     }
+
+    /// For each column, the column of its paired difference's standard error within one replay
+    /// and the factor to apply to it, where the measure gives one.
+    pub fn paired_errors(&self) -> Vec<Option<(usize, f64)>> {
+        let figures: Vec<_> = self
+            .measures
+            .iter()
+            .flat_map(|m| m.columns(&m.kind.empty(), 1.0))
+            .collect();
+        figures
+            .iter()
+            .map(|f| {
+                let (name, factor) = f.paired_se.as_ref()?;
+                Some((figures.iter().position(|g| g.name == *name)?, *factor))
+            })
+            .collect()
+    }
 }
 
 /// Every figure's column of these measures, with its goal and unit.

@@ -36,7 +36,8 @@ impl<'a> Summary<'a> {
     pub fn new(study: &'a Study, candidates: &'a [Candidate], rows: &'a [Row]) -> Summary<'a> {
         let columns = study.columns();
         let goals = columns.iter().map(|(_, g, _)| *g).collect();
-        let table = Table::new(rows, goals);
+        let mut table = Table::new(rows, goals);
+        table.errors = study.paired_errors();
         let index = |name: &str| columns.iter().position(|(c, _, _)| c == name);
         let rank = index(&study.rank).unwrap_or(0);
         let mut order: Vec<u32> = candidates.iter().map(|c| c.id).collect();
@@ -131,7 +132,7 @@ impl<'a> Summary<'a> {
     pub(super) fn explanation(&self) -> String {
         let (name, goal, _) = &self.columns[self.rank];
         let intervals = match self.seeds.len() {
-            1 => "one history: figures without intervals, differences without a verdict's certainty".to_string(),
+            1 => "one history: no seeds, so figures have no interval; a difference from the baseline has one only where its measure gives the standard error of the paired per-game difference (predictive: ± 1.96 of them, the games taken as independent), and otherwise no verdict's certainty".to_string(),
             n => format!("± is the half-width of the 95 % interval over the {n} seeds (Student's t); Δ is the candidate minus the baseline on the same seeds, and the verdict says whether the interval of the paired difference (in distance from the ideal) excludes zero"),
         };
         format!("Ranked by {name} ({}); {intervals}.", goal.text())

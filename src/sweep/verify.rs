@@ -13,10 +13,16 @@ use crate::report::TextTable;
 
 use super::design::{value_text, Candidate};
 use super::run::{execute, Outcome, Plan, Progress, SweepError};
+use super::stats::Verdict;
 use super::study::{Input, Study};
 use super::summary::{candidate_name, interval_text, Summary};
 
 pub const JOURNAL: &str = "verify.jsonl";
+
+/// A verdict that says better or worse.
+fn decisive(v: Verdict) -> bool {
+    matches!(v, Verdict::Better | Verdict::Worse)
+}
 
 /// Replays the best `k` points of `search` and the baseline on the verification seeds.
 pub fn verify(
@@ -69,13 +75,32 @@ impl Report<'_> {
         (search, verified)
     }
 
+    /// Each verified point's verdict against the baseline, at the search and at verification.
+    fn verdicts(&self) -> Vec<(u32, Verdict, Verdict)> {
+        let rank = self.search.rank;
+        self.orders()
+            .0
+            .into_iter()
+            .map(|c| {
+                (
+                    c,
+                    self.search.standing(c, rank).verdict,
+                    self.verified.standing(c, rank).verdict,
+                )
+            })
+            .collect()
+    }
+
+    /// The ranking held: the same order, and no verdict against the baseline reversed (better
+    /// became worse or the reverse) or lost (a clear verdict became unclear). A verdict that became
+    /// clear at the larger scale, where intervals are narrower, is a confirmation.
     pub fn held(&self) -> bool {
         let (search, verified) = self.orders();
-        let verdicts = search.iter().all(|&c| {
-            let rank = self.search.rank;
-            self.search.standing(c, rank).verdict == self.verified.standing(c, rank).verdict
-        });
-        search == verified && verdicts
+        let lost = self
+            .verdicts()
+            .iter()
+            .any(|&(_, s, v)| decisive(s) && v != s);
+        search == verified && !lost
     }
 
     pub(super) fn scales(&self) -> String {
@@ -148,21 +173,30 @@ impl Report<'_> {
     pub(super) fn conclusion(&self) -> String {
         let (search, verified) = self.orders();
         let names = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+        let changes: Vec<String> = self
+            .verdicts()
+            .iter()
+            .filter(|(_, s, v)| s != v)
+            .map(|(c, s, v)| format!("{c}: {} → {}", s.text(), v.text()))
+            .collect();
+        let changed = if changes.is_empty() {
+            "the same verdicts against the baseline".to_string()
+        } else {
+            format!(
+                "verdicts against the baseline changed ({})",
+                changes.join("; ")
+            )
+        };
         if self.held() {
             format!(
-                "The ranking held: the same order ({}) and the same verdicts against the baseline.",
+                "The ranking held: the same order ({}), {changed}.",
                 names(&search)
             )
         } else {
             format!(
-                "The ranking did not hold in full: the search's order {}, verified {}{}.",
+                "The ranking did not hold: the search's order {}, verified {}; {changed}.",
                 names(&search),
-                names(&verified),
-                if search == verified {
-                    ", with a verdict against the baseline changed"
-                } else {
-                    ""
-                }
+                names(&verified)
             )
         }
     }

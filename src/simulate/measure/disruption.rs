@@ -41,7 +41,6 @@ impl Kind for Disruption {
     const KEYS: &'static [&'static str] = &["list", "top", "moved"];
     const MEANING: &'static str =
         "how far a month's list moves from the baseline's: mean |difference|, top players, share moved";
-    const NEEDS_BASELINE: bool = true;
 
     fn read(r: &mut Reader, t: &Table, path: &str, _dir: &Path) -> Option<Self> {
         let list = read::list(r, t, path, false);

@@ -75,6 +75,10 @@ pub struct Figure {
     pub value: Option<f64>,
     pub goal: Goal,
     pub unit: &'static str,
+    /// The figure of the same measure that is the standard error of this one's difference from
+    /// the baseline within one replay, and the factor to apply to it: what judges a difference when
+    /// there is one history and no seeds.
+    pub paired_se: Option<(String, f64)>,
 }
 
 impl Figure {
@@ -90,7 +94,14 @@ impl Figure {
             value: value.filter(|v| !v.is_nan()),
             goal,
             unit,
+            paired_se: None,
         }
+    }
+
+    /// The figure whose value (× `factor`) is the standard error of this one's paired difference.
+    pub fn with_paired_se(mut self, figure: &str, factor: f64) -> Figure {
+        self.paired_se = Some((figure.to_string(), factor));
+        self
     }
 }
 
@@ -103,6 +114,15 @@ pub struct Needs {
     pub truth: Vec<Month>,
     /// Months whose list a measure sets against the baseline's on the same seed.
     pub baseline: Vec<Month>,
+    /// Whether a measure sets each game's expected score against the baseline's on the same seed.
+    pub baseline_games: bool,
+}
+
+impl Needs {
+    /// Whether the baseline must be replayed first on each seed, its lists or games recorded.
+    pub fn baseline(&self) -> bool {
+        !self.baseline.is_empty() || self.baseline_games
+    }
 }
 
 impl Needs {
@@ -134,9 +154,24 @@ pub struct ListView<'a> {
     /// The baseline's rating of each player on this list (`None`: not on it), on the months of
     /// `Needs::baseline`.
     pub baseline: Option<&'a [Option<i32>]>,
+    /// The baseline's expected score for White in each game, by the game's index in `input`
+    /// (NaN: the baseline scored it not), with `Needs::baseline_games`.
+    pub baseline_expected: Option<&'a [f64]>,
 }
 
 impl ListView<'_> {
+    /// Each rated game's expected score for White as the calculation used it (the systems that
+    /// rate in real numbers: their own; FIDE's: its PD in hundredths), by its index in `games`.
+    pub fn expected(&self, i: usize) -> Option<f64> {
+        let g = self.games;
+        let pd = |p: u8| f64::from(p) / 100.0;
+        g.expected
+            .get(i)
+            .map(|e| e.0)
+            .or(g.white[i].pd.map(pd))
+            .or(g.black[i].pd.map(|p| 1.0 - pd(p)))
+    }
+
     /// Each rated game of the list with both players' ratings in it: (white's, black's, white's
     /// score in half points).
     pub fn rated_pairs(&self) -> impl Iterator<Item = (i32, i32, u8)> + '_ {
@@ -161,8 +196,6 @@ pub trait Kind: Sized {
     const MEANING: &'static str;
     /// Whether it needs the players' true strengths (a generated world) to be measured at all.
     const NEEDS_TRUTH: bool = false;
-    /// Whether it sets the list against the baseline's (a study, not a calibration).
-    const NEEDS_BASELINE: bool = false;
 
     /// Reads its keys from `table` at `path`; `dir` is the file's folder, for relative paths.
     fn read(r: &mut Reader, table: &TomlTable, path: &str, dir: &Path) -> Option<Self>;
@@ -237,19 +270,13 @@ macro_rules! measures {
                 }
             }
 
-            pub fn needs_baseline(&self) -> bool {
-                match self {
-                    $(MeasureKind::$variant(_) => <$kind as Kind>::NEEDS_BASELINE,)+
-                }
-            }
-
             fn default_name(&self) -> String {
                 match self {
                     $(MeasureKind::$variant(m) => m.default_name(),)+
                 }
             }
 
-            fn needs(&self, needs: &mut Needs) {
+            pub fn needs(&self, needs: &mut Needs) {
                 match self {
                     $(MeasureKind::$variant(m) => m.needs(needs),)+
                 }
@@ -377,6 +404,9 @@ impl Measure {
             .into_iter()
             .map(|f| Figure {
                 name: format!("{}.{}", self.name, f.name),
+                paired_se: f
+                    .paired_se
+                    .map(|(se, factor)| (format!("{}.{se}", self.name), factor)),
                 ..f
             })
             .collect()
@@ -521,6 +551,7 @@ pub(crate) mod testing {
         pub games: Vec<Game>,
         pub truth: Option<Vec<f32>>,
         pub baseline: Option<Vec<Option<i32>>>,
+        pub baseline_expected: Option<Vec<f64>>,
     }
 
     /// The columns a view borrows.
@@ -582,6 +613,7 @@ pub(crate) mod testing {
                 whole: Some(&self.whole),
                 truth: self.lists.truth.as_deref(),
                 baseline: self.lists.baseline.as_deref(),
+                baseline_expected: self.lists.baseline_expected.as_deref(),
             }
         }
     }

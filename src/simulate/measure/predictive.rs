@@ -4,6 +4,9 @@
 //! of −(s ln p + (1 − s) ln(1 − p)) over the games, p clipped to 0.001 from 0 and 1; the deviance is
 //! the same in bits × 100 (100 = a coin flip). Both as `elosim score` computes them from a run's
 //! `games.parquet`; games with no expectation (both players unrated) are left out and counted.
+//! `paired_se` is the standard error of the mean per-game difference from the baseline's log loss
+//! on the games both scored, the games taken as independent: what says whether a difference is
+//! more than noise when there is one history and no seeds to compare.
 
 use std::path::Path;
 
@@ -26,12 +29,34 @@ pub struct LossSums {
     pub games: u64,
     pub loss: f64,
     pub unscored: u64,
+    /// Games the baseline scored too, and Σ d, Σ d² of their loss minus the baseline's.
+    pub paired: u64,
+    pub difference: f64,
+    pub difference_squares: f64,
 }
 
 impl LossSums {
     fn log_loss(&self) -> Option<f64> {
         (self.games > 0).then(|| self.loss / self.games as f64)
     }
+
+    /// The standard error of the mean per-game difference from the baseline's loss, the games
+    /// taken as independent.
+    fn paired_se(&self) -> Option<f64> {
+        if self.paired < 2 {
+            return None;
+        }
+        let n = self.paired as f64;
+        let mean = self.difference / n;
+        let variance = ((self.difference_squares - n * mean * mean) / (n - 1.0)).max(0.0);
+        Some((variance / n).sqrt())
+    }
+}
+
+/// The log loss of one game: White's score `s`, White's expected score `p` (clipped).
+fn loss(s: f64, p: f64) -> f64 {
+    let q = p.clamp(CLIP, 1.0 - CLIP);
+    -(s * q.ln() + (1.0 - s) * (1.0 - q).ln())
 }
 
 impl Kind for Predictive {
@@ -51,7 +76,10 @@ impl Kind for Predictive {
         "predictive".into()
     }
 
-    fn needs(&self, _needs: &mut Needs) {}
+    /// The baseline's expected scores, game by game, for the paired standard error.
+    fn needs(&self, needs: &mut Needs) {
+        needs.baseline_games = true;
+    }
 
     fn empty(&self) -> LossSums {
         LossSums::default()
@@ -63,19 +91,22 @@ impl Kind for Predictive {
         }
         let g = list.games;
         for i in 0..g.len() {
-            let exact = g.expected.get(i).map(|e| e.0);
-            let pd = |p: u8| f64::from(p) / 100.0;
-            let expected = exact
-                .or(g.white[i].pd.map(pd))
-                .or(g.black[i].pd.map(|p| 1.0 - pd(p)));
-            let Some(p) = expected else {
+            let Some(p) = list.expected(i) else {
                 sums.unscored += 1;
                 continue;
             };
-            let s = f64::from(list.input.score[g.game[i] as usize]) / 2.0;
-            let q = p.clamp(CLIP, 1.0 - CLIP);
+            let game = g.game[i] as usize;
+            let s = f64::from(list.input.score[game]) / 2.0;
+            let own = loss(s, p);
             sums.games += 1;
-            sums.loss += -(s * q.ln() + (1.0 - s) * (1.0 - q).ln());
+            sums.loss += own;
+            let base = list.baseline_expected.map_or(f64::NAN, |b| b[game]);
+            if !base.is_nan() {
+                let d = own - loss(s, base);
+                sums.paired += 1;
+                sums.difference += d;
+                sums.difference_squares += d * d;
+            }
         }
     }
 
@@ -83,19 +114,24 @@ impl Kind for Predictive {
         into.games += other.games;
         into.loss += other.loss;
         into.unscored += other.unscored;
+        into.paired += other.paired;
+        into.difference += other.difference;
+        into.difference_squares += other.difference_squares;
     }
 
     fn figures(&self, sums: &LossSums, _size: f64) -> Vec<Figure> {
         let log_loss = sums.log_loss();
         vec![
-            Figure::new("log_loss", log_loss, Goal::Lower, "nats"),
+            Figure::new("log_loss", log_loss, Goal::Lower, "nats").with_paired_se("paired_se", 1.0),
             Figure::new(
                 "deviance",
                 log_loss.map(|l| 100.0 * l / std::f64::consts::LN_2),
                 Goal::Lower,
                 "",
-            ),
+            )
+            .with_paired_se("paired_se", 100.0 / std::f64::consts::LN_2),
             Figure::new("games", Some(sums.games as f64), Goal::Shown, "games"),
+            Figure::new("paired_se", sums.paired_se(), Goal::Shown, "nats"),
         ]
     }
 
@@ -141,5 +177,22 @@ mod tests {
         assert!((figures[1].value.unwrap() - 100.0 * expected / 2f64.ln()).abs() < 1e-9);
         assert_eq!(figures[2].value, Some(2.0));
         assert_eq!(sums.unscored, 1);
+        // Paired with a baseline that expected 0.5 of both: the differences' standard error.
+        let paired = Lists {
+            baseline_expected: Some(vec![0.5, 0.5, f64::NAN]),
+            ..lists
+        };
+        let built = paired.build();
+        let mut sums = m.empty();
+        m.observe(&built.view(month), &mut sums);
+        let d = [-0.64f64.ln() - 2f64.ln(), -0.36f64.ln() - 2f64.ln()];
+        let mean = (d[0] + d[1]) / 2.0;
+        let se = (((d[0] - mean).powi(2) + (d[1] - mean).powi(2)) / 1.0 / 2.0).sqrt();
+        let figures = m.figures(&sums, 1.0);
+        assert!(
+            (figures[3].value.unwrap() - se).abs() < 1e-12,
+            "{figures:?}"
+        );
+        assert_eq!(figures[0].paired_se, Some(("paired_se".into(), 1.0)));
     }
 }

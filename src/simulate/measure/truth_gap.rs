@@ -5,6 +5,10 @@
 //! ratings are as far apart as strengths and above 1 when they are "spread apart far more than they
 //! should be" (Sonas, seeds/001).
 //!
+//! With `common`, only the players also on the baseline's list count: a candidate with a higher
+//! floor or other first ratings lists other players, and the gap over its own list then mixes the
+//! regulations' effect on ratings with their effect on who is listed.
+//!
 //! The bands group players by true strength, not by rating. Grouped by rating, a band holds the
 //! players whose ratings erred upwards into it as well as those truly there, so every band's mean
 //! gap would lean towards the band's side of the pool (regression to the mean of the strengths);
@@ -28,6 +32,9 @@ pub struct TruthGap {
     pub bands: Bands,
     /// Only the players active on the list (a game in the last period FIDE counts).
     pub active: bool,
+    /// Only the players the baseline's list also has: candidates whose floors or first ratings
+    /// list other players are then judged on the players they share.
+    pub common: bool,
 }
 
 /// The sums of rating minus strength over the list, centred on 2000 points so that the squares
@@ -74,7 +81,7 @@ impl Kind for TruthGap {
     type Observed = GapSums;
 
     const NAME: &'static str = "truth-gap";
-    const KEYS: &'static [&'static str] = &["list", "lowest", "top", "width", "active"];
+    const KEYS: &'static [&'static str] = &["list", "lowest", "top", "width", "active", "common"];
     const MEANING: &'static str =
         "published rating minus true strength on a January list: mean, RMS, slope, by band";
     const NEEDS_TRUTH: bool = true;
@@ -83,10 +90,12 @@ impl Kind for TruthGap {
         let list = read::list(r, t, path, true);
         let bands = read::bands(r, t, path, (1000, 2700, 100));
         let active = r.boolean(t, path, "active").unwrap_or(false);
+        let common = r.boolean(t, path, "common").unwrap_or(false);
         Some(TruthGap {
             list: list?,
             bands: bands?,
             active,
+            common,
         })
     }
 
@@ -97,6 +106,9 @@ impl Kind for TruthGap {
     fn needs(&self, needs: &mut Needs) {
         needs.lists.push(self.list);
         needs.truth.push(self.list);
+        if self.common {
+            needs.baseline.push(self.list);
+        }
     }
 
     fn empty(&self) -> GapSums {
@@ -114,8 +126,13 @@ impl Kind for TruthGap {
             return;
         };
         for i in 0..whole.player.len() {
-            let strength = f64::from(truth[whole.player[i] as usize]);
-            if strength.is_nan() || (self.active && whole.inactive[i]) {
+            let player = whole.player[i] as usize;
+            let strength = f64::from(truth[player]);
+            let shared = !self.common
+                || list
+                    .baseline
+                    .is_some_and(|b| b.get(player).copied().flatten().is_some());
+            if strength.is_nan() || (self.active && whole.inactive[i]) || !shared {
                 continue;
             }
             let rating = f64::from(whole.rating[i]);
@@ -198,6 +215,7 @@ mod tests {
                 width: 500,
             },
             active: false,
+            common: false,
         };
         // Strengths 1200, 1800, 2400; ratings 1800 ± twice the distance from it; a fourth player
         // not in the world that month.
@@ -223,5 +241,16 @@ mod tests {
         let mut other = m.empty();
         m.observe(&built.view(month.plus(1)), &mut other);
         assert_eq!(other.players, 0);
+        // With `common`, only the players the baseline also lists: here the first two.
+        let shared = TruthGap { common: true, ..m };
+        let lists = Lists {
+            baseline: Some(vec![Some(1500), Some(1700), None, None]),
+            ..lists
+        };
+        let built = lists.build();
+        let mut sums = shared.empty();
+        shared.observe(&built.view(month), &mut sums);
+        assert_eq!(sums.players, 2);
+        assert_eq!(sums.gap, -600.0);
     }
 }
