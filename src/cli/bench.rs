@@ -490,7 +490,7 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
     let dir = args.keep.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("elosim-bench-sweep-{}", std::process::id()))
     });
-    let _ = std::fs::remove_file(dir.join("results.jsonl"));
+    let _ = std::fs::remove_file(dir.join("results.partial.jsonl"));
     let started = Instant::now();
     let outcome = crate::sweep::run(
         &study,

@@ -12,8 +12,8 @@ use crate::sweep::{self, Options, Outcome, Overrides, Study, Summary};
 /// curve gap, predictive, disruption, pool shape) and the design (grid, sobol, latin or optimise);
 /// see scenarios/studies/ and docs/sweep.md. Every candidate runs on the same seeds; each figure is
 /// reported as its mean over the seeds with a 95 % interval and as the paired difference from the
-/// baseline. Each (candidate, seed) row is appended to DIR/results.jsonl as it arrives; when all are
-/// in, DIR gets results.parquet and results.csv (one row per candidate and seed), summary.txt,
+/// baseline. Each (candidate, seed) row is appended to DIR/results.partial.jsonl as it arrives
+/// (renamed results.jsonl when all are in); then DIR gets results.parquet and results.csv (one row per candidate and seed), summary.txt,
 /// summary.md and summary.json (the ranking, the Pareto front), pictures and report.html.
 #[derive(clap::Args)]
 pub struct Args {
@@ -181,9 +181,10 @@ fn study_of(dirs: &[PathBuf], file: Option<&Path>) -> anyhow::Result<Study> {
             file.display()
         );
     }
+    // A world's scale and seeds as the journals ran them; one history of real games has neither.
     let overrides = Overrides {
         scale: header.scale,
-        seeds: Some(header.seeds),
+        seeds: header.scale.map(|_| header.seeds),
     };
     Ok(Study::load(&file, &overrides)?)
 }

@@ -1,7 +1,8 @@
-//! A study's journal, `results.jsonl`: a header line saying which study, elosim version and shard
-//! it belongs to, then one line per (candidate, seed) as each arrives (and one per seed's world),
-//! appended and flushed line by line. An interrupted sweep resumes from it (`--resume`); a shard's
-//! journal is its results, which `--merge` joins. Numbers are written so that they read back bit
+//! A study's journal: a header line saying which study, elosim version and shard it belongs to,
+//! then one line per (candidate, seed) as each arrives (and one per seed's world), appended and
+//! flushed line by line to `results.partial.jsonl`, renamed `results.jsonl` when every row is in.
+//! An interrupted sweep resumes from the partial journal (`--resume`); a finished shard's journal
+//! is its results, which `--merge` joins. Numbers are written so that they read back bit
 //! for bit (an infinite factor as "inf").
 
 use std::fs::{File, OpenOptions};
@@ -77,6 +78,18 @@ pub enum JournalError {
 }
 
 pub const FILE: &str = "results.jsonl";
+
+/// The journal of a run still going on (or interrupted): `results.partial.jsonl` beside the
+/// `results.jsonl` it becomes when every row is in, so that no file is half-written under its final
+/// name.
+pub fn partial(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = name.strip_suffix(".jsonl").unwrap_or(&name);
+    path.with_file_name(format!("{stem}.partial.jsonl"))
+}
 
 fn number(x: f64) -> Json {
     match Number::from_f64(x) {

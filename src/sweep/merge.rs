@@ -11,13 +11,23 @@ use super::journal::{self, Header, Row, WorldLine};
 use super::run::SweepError;
 use super::study::Study;
 
-/// A shard's journal: a directory holding `results.jsonl`, or the file itself.
-pub fn journal_path(dir: &Path) -> PathBuf {
-    if dir.is_dir() {
+/// A finished shard's journal: a directory holding `results.jsonl`, or the file itself. A shard
+/// that has not finished has only its partial journal, and is refused.
+pub fn journal_path(dir: &Path) -> Result<PathBuf, SweepError> {
+    let path = if dir.is_dir() {
         dir.join(journal::FILE)
     } else {
         dir.to_path_buf()
+    };
+    let partial = journal::partial(&path);
+    if !path.exists() && partial.exists() {
+        return Err(SweepError::Refused(format!(
+            "{} holds an unfinished shard ({}): finish it with the same command and --resume, then merge",
+            dir.display(),
+            partial.display()
+        )));
     }
+    Ok(path)
 }
 
 /// The header of the first shard: which study file, scale and seeds to load.
@@ -25,7 +35,7 @@ pub fn first_header(dirs: &[PathBuf]) -> Result<Header, SweepError> {
     let dir = dirs
         .first()
         .ok_or_else(|| SweepError::Refused("--merge needs the shards' directories".into()))?;
-    Ok(journal::read(&journal_path(dir))?.0.header)
+    Ok(journal::read(&journal_path(dir)?)?.0.header)
 }
 
 /// The shards joined: the study's candidates, every row by candidate then seed, and the worlds
@@ -45,7 +55,7 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
     let mut rows: BTreeMap<(u32, u64), (Row, PathBuf)> = BTreeMap::new();
     let mut worlds = Vec::new();
     for dir in dirs {
-        let path = journal_path(dir);
+        let path = journal_path(dir)?;
         let (read, _) = journal::read(&path)?;
         let h = &read.header;
         if h.elosim != env!("CARGO_PKG_VERSION") {

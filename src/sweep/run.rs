@@ -235,8 +235,15 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
     if plan.optimise {
         candidates = sweep.optimise(candidates, &kept, start)?;
     }
-    let rows: Vec<Row> = sweep
-        .rows
+    let Sweep { journal, rows, .. } = sweep;
+    drop(journal);
+    std::fs::rename(journal::partial(&plan.journal), &plan.journal).map_err(|source| {
+        JournalError::Io {
+            path: plan.journal.clone(),
+            source,
+        }
+    })?;
+    let rows: Vec<Row> = rows
         .into_inner()
         .unwrap_or_default()
         .into_values()
@@ -348,31 +355,39 @@ fn open_journal(
     resume: bool,
     pairs: usize,
 ) -> Result<(Journal, Vec<Row>, bool), SweepError> {
-    if !path.exists() {
-        // Nothing to resume: a shard restarted before its first row, say.
-        return Ok((Journal::create(path, header)?, Vec::new(), false));
+    let partial = journal::partial(path);
+    if resume && !partial.exists() && path.exists() {
+        // A finished run resumed: its rows are all there; the journal is finished again at the end.
+        std::fs::rename(path, &partial).map_err(|source| JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
     }
-    let (read, kept) = journal::read(path)?;
+    if !partial.exists() {
+        // Nothing to resume (a shard restarted before its first row, say): start.
+        return Ok((Journal::create(&partial, header)?, Vec::new(), false));
+    }
+    let (read, kept) = journal::read(&partial)?;
     let same = read.header == *header;
     if resume {
         if !same {
             return Err(SweepError::Refused(format!(
                 "--resume: {} is the journal of {}; the study, its files, the scale, the seeds, the shard or elosim's version differ (run without --resume into another --out)",
-                path.display(),
+                partial.display(),
                 describe_header(&read.header)
             )));
         }
-        return Ok((Journal::append(path, kept)?, read.rows, read.cut_short));
+        return Ok((Journal::append(&partial, kept)?, read.rows, read.cut_short));
     }
     if same && read.rows.len() < pairs {
         return Err(SweepError::Refused(format!(
             "{} holds an unfinished sweep of this study ({} of {} rows): add --resume to go on with it, or remove the file to start again",
-            path.display(),
+            partial.display(),
             read.rows.len(),
             pairs
         )));
     }
-    Ok((Journal::create(path, header)?, Vec::new(), false))
+    Ok((Journal::create(&partial, header)?, Vec::new(), false))
 }
 
 fn describe_header(h: &Header) -> String {

@@ -184,6 +184,9 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
         let said = sweep(&study, shard, &["--shard", &share, "--threads", "1"]);
         assert!(said.contains(&format!("Shard {} of 2", i + 1)), "{said}");
         assert!(!shard.join("results.parquet").exists());
+        assert!(
+            shard.join("results.jsonl").exists() && !shard.join("results.partial.jsonl").exists()
+        );
     }
     let merged = dir.join("merged");
     let mut args = vec![
@@ -211,7 +214,7 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
         kept.join("\n"),
         &journal.lines().nth(8).unwrap()[..20]
     );
-    std::fs::write(resumed.join("results.jsonl"), cut).unwrap();
+    std::fs::write(resumed.join("results.partial.jsonl"), cut).unwrap();
     let r = elosim(&[
         "sweep",
         &study,
@@ -252,6 +255,11 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
         text(&r.stderr)
     };
     assert!(merge(&[&shards[0]]).contains("shard 2 of 2 is missing"));
+    // A shard still going on is not merged.
+    let going = dir.join("going");
+    std::fs::create_dir_all(&going).unwrap();
+    std::fs::write(going.join("results.partial.jsonl"), "").unwrap();
+    assert!(merge(&[&shards[0], &going]).contains("holds an unfinished shard"));
     assert!(merge(&[&shards[0], &shards[0]]).contains("are both shard 1 of 2"));
     let other = dir.join("other");
     std::fs::create_dir_all(&other).unwrap();
@@ -449,6 +457,11 @@ to = "2020-11"
     // The baseline is FIDE's K 20 on the Kaggle games: the log loss `elosim score` gives for it.
     let baseline = csv.lines().nth(1).unwrap();
     assert!(baseline.starts_with("0,0,baseline,20,0.6699"), "{baseline}");
+    // The study's page, written again from its journal, is the same page.
+    let page = std::fs::read(out.join("report.html")).unwrap();
+    std::fs::remove_file(out.join("report.html")).unwrap();
+    succeeds(&["report", out.to_str().unwrap()]);
+    assert_eq!(std::fs::read(out.join("report.html")).unwrap(), page);
 
     let bad = write(
         &dir,
