@@ -463,9 +463,7 @@ impl Sweep<'_> {
     }
 
     fn lock_journal(&self) -> Result<std::sync::MutexGuard<'_, Journal>, SweepError> {
-        self.journal
-            .lock()
-            .map_err(|_| SweepError::Refused("a replay failed while writing the journal".into()))
+        self.journal.lock().map_err(|_| poisoned())
     }
 
     /// Replays the baseline on a seed where its row is wanted or other candidates compare with
@@ -550,10 +548,7 @@ impl Sweep<'_> {
     /// Journals a row, keeps it, and shows the progress with the best candidate so far.
     fn record(&self, row: Row) -> Result<(), SweepError> {
         self.lock_journal()?.row(&row)?;
-        let mut rows = self
-            .rows
-            .lock()
-            .map_err(|_| SweepError::Refused("a replay failed while keeping the rows".into()))?;
+        let mut rows = self.rows.lock().map_err(|_| poisoned())?;
         rows.insert((row.candidate, row.seed), row);
         let total = self.total.lock().map(|t| *t).unwrap_or(0);
         let best = best_so_far(self.study, &rows);
@@ -585,60 +580,18 @@ impl Sweep<'_> {
             .iter()
             .filter_map(|(name, w)| Some((columns.iter().position(|(c, _, _)| c == name)?, *w)))
             .collect();
-        let goals: Vec<_> = columns.iter().map(|(_, g, _)| *g).collect();
         // Start from the middle of the ranges: the baseline is evaluated anyway.
         let dims = self.study.parameters.len();
         let mut strategy = Cmaes::new(vec![0.5; dims], *step, *population, *seed);
-        *self
-            .total
-            .lock()
-            .map_err(|_| SweepError::Refused("poisoned".into()))? =
-            (candidates.len() + budget) * sources.len();
+        *self.total.lock().map_err(|_| poisoned())? = (candidates.len() + budget) * sources.len();
         let mut evaluated = 0;
         while evaluated + strategy.lambda() <= *budget {
             let asked = strategy.ask();
-            let mut ids = Vec::new();
             let mut fresh = Vec::new();
-            for x in &asked {
-                let values: Vec<toml::Value> = self
-                    .study
-                    .parameters
-                    .iter()
-                    .zip(x)
-                    .map(|(p, u)| p.at_fraction(*u))
-                    .collect();
-                let as_options: Vec<Option<toml::Value>> =
-                    values.iter().cloned().map(Some).collect();
-                let id = match candidates
-                    .iter()
-                    .find(|c| c.kind == Kind::Point && c.values == as_options)
-                {
-                    Some(c) => c.id,
-                    None => {
-                        design::add_point(&mut candidates, values);
-                        let c = candidates[candidates.len() - 1].clone();
-                        check_resumed(
-                            &self
-                                .rows
-                                .lock()
-                                .map(|r| {
-                                    r.values()
-                                        .filter(|r| r.candidate == c.id)
-                                        .cloned()
-                                        .collect::<Vec<_>>()
-                                })
-                                .unwrap_or_default(),
-                            std::slice::from_ref(&c),
-                        )?;
-                        fresh.push(
-                            ready_candidate(self.study, &c, start)
-                                .map_err(SweepError::Candidates)?,
-                        );
-                        c.id
-                    }
-                };
-                ids.push(id);
-            }
+            let ids = asked
+                .iter()
+                .map(|x| self.point(&mut candidates, x, start, &mut fresh))
+                .collect::<Result<Vec<u32>, _>>()?;
             for (source, baseline) in sources {
                 let pending: Vec<&Ready> = fresh
                     .iter()
@@ -647,25 +600,76 @@ impl Sweep<'_> {
                 self.evaluate(&pending, source, baseline.as_ref())?;
             }
             evaluated += asked.len();
-            let rows = self.rows.lock().map_err(|_| {
-                SweepError::Refused("a replay failed while keeping the rows".into())
-            })?;
-            let kept: Vec<Row> = rows.values().cloned().collect();
-            drop(rows);
-            let table = Table::new(&kept, goals.clone());
-            let objectives: Vec<f64> = ids
-                .iter()
-                .map(|&id| {
-                    weights
-                        .iter()
-                        .map(|&(f, w)| w * table.loss(id, f).unwrap_or(f64::MAX / 1e6))
-                        .sum()
-                })
-                .collect();
-            strategy.tell(&asked, &objectives);
+            strategy.tell(&asked, &self.objectives(&ids, &weights)?);
         }
         Ok(candidates)
     }
+
+    /// The candidate at `x` in the unit cube of the ranges: one met before, or a new point (made
+    /// ready in `fresh`, its rows resumed from the journal checked against its values).
+    fn point(
+        &self,
+        candidates: &mut Vec<Candidate>,
+        x: &[f64],
+        start: Option<crate::model::Month>,
+        fresh: &mut Vec<Ready>,
+    ) -> Result<u32, SweepError> {
+        let values: Vec<toml::Value> = self
+            .study
+            .parameters
+            .iter()
+            .zip(x)
+            .map(|(p, u)| p.at_fraction(*u))
+            .collect();
+        let wanted: Vec<Option<toml::Value>> = values.iter().cloned().map(Some).collect();
+        if let Some(c) = candidates
+            .iter()
+            .find(|c| c.kind == Kind::Point && c.values == wanted)
+        {
+            return Ok(c.id);
+        }
+        design::add_point(candidates, values);
+        let c = candidates[candidates.len() - 1].clone();
+        let journaled: Vec<Row> = self
+            .rows
+            .lock()
+            .map_err(|_| poisoned())?
+            .values()
+            .filter(|r| r.candidate == c.id)
+            .cloned()
+            .collect();
+        check_resumed(&journaled, std::slice::from_ref(&c))?;
+        fresh.push(ready_candidate(self.study, &c, start).map_err(SweepError::Candidates)?);
+        Ok(c.id)
+    }
+
+    /// Each candidate's objective: the weighted sum of its figures' mean distances from their
+    /// ideals over the seeds (a candidate without a figure counts as very bad).
+    fn objectives(&self, ids: &[u32], weights: &[(usize, f64)]) -> Result<Vec<f64>, SweepError> {
+        let kept: Vec<Row> = self
+            .rows
+            .lock()
+            .map_err(|_| poisoned())?
+            .values()
+            .cloned()
+            .collect();
+        let goals = self.study.columns().iter().map(|(_, g, _)| *g).collect();
+        let table = Table::new(&kept, goals);
+        Ok(ids
+            .iter()
+            .map(|&id| {
+                weights
+                    .iter()
+                    .map(|&(f, w)| w * table.loss(id, f).unwrap_or(f64::MAX / 1e6))
+                    .sum()
+            })
+            .collect())
+    }
+}
+
+/// A replay that failed on another thread left the shared state unusable.
+fn poisoned() -> SweepError {
+    SweepError::Refused("a replay failed on another thread while the rows were being kept".into())
 }
 
 /// "best: candidate 12 (truth_gap.rms 21.3)" among the candidates with rows so far, by the mean of

@@ -998,25 +998,20 @@ fn read_summary(r: &mut Reader, table: &Table, measures: &[Measure]) -> (String,
     };
     let pareto = match t.get("pareto") {
         None => {
-            // The rank's figure and each other measure's first judged figure, three at most.
-            let mut out = vec![rank.clone()];
-            for m in measures {
-                let first = m
-                    .columns(&m.kind.empty(), 1.0)
-                    .into_iter()
-                    .find(|f| f.goal != Goal::Shown);
-                if let Some(f) = first {
-                    if out.len() < 3
-                        && !out.contains(&f.name)
-                        && !f
-                            .name
-                            .starts_with(&format!("{}.", rank.split('.').next().unwrap_or("")))
-                    {
-                        out.push(f.name);
-                    }
-                }
-            }
-            out
+            // The rank's figure and the first judged figure of each other measure, three at most.
+            let others = measures
+                .iter()
+                .filter(|m| !rank.starts_with(&format!("{}.", m.name)))
+                .filter_map(|m| {
+                    m.columns(&m.kind.empty(), 1.0)
+                        .into_iter()
+                        .find(|f| f.goal != Goal::Shown)
+                        .map(|f| f.name)
+                });
+            std::iter::once(rank.clone())
+                .chain(others)
+                .take(3)
+                .collect()
         }
         Some(Value::Array(items)) if (2..=3).contains(&items.len()) => {
             let mut out = Vec::new();
