@@ -446,11 +446,9 @@ fn signed_interval_text(i: Option<Interval>) -> String {
 }
 
 /// The parameters whose values made no difference: in a grid, every group of points that differ
-/// only in that parameter has identical figures on every seed.
+/// only in that parameter has identical figures on every seed; in other designs, where points
+/// differ in every parameter, every point's figures are identical.
 fn inert(study: &Study, candidates: &[Candidate], rows: &[Row]) -> Vec<String> {
-    if study.design != Design::Grid {
-        return Vec::new();
-    }
     let figures = |c: u32| -> Vec<(u64, Vec<Option<u64>>)> {
         rows.iter()
             .filter(|r| r.candidate == c)
@@ -466,6 +464,23 @@ fn inert(study: &Study, candidates: &[Candidate], rows: &[Row]) -> Vec<String> {
         .iter()
         .filter(|c| c.kind == Kind::Point)
         .collect();
+    if study.design != Design::Grid {
+        // Points that differ in every parameter at once: only when all of them gave the same
+        // figures can no parameter have made a difference.
+        let same = points.len() > 1
+            && points
+                .iter()
+                .all(|c| figures(c.id) == figures(points[0].id));
+        return if same {
+            study
+                .parameters
+                .iter()
+                .map(|p| p.path.to_string())
+                .collect()
+        } else {
+            Vec::new()
+        };
+    }
     let mut out = Vec::new();
     for (k, p) in study.parameters.iter().enumerate() {
         let mut groups: Vec<(Vec<Option<Value>>, Vec<u32>)> = Vec::new();

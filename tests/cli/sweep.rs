@@ -589,3 +589,38 @@ rank = "truth_gap.rsm"
         text(&r.stderr)
     );
 }
+
+#[test]
+fn a_parameter_that_changes_nothing_is_named() {
+    let dir = scratch("sweep-inert");
+    tiny_world(&dir);
+    let study = |design: &str, parameters: &str| {
+        format!(
+            "scenario = {:?}\n[input]\nworld = \"tiny.toml\"\nscale = 0.01\nseeds = [1, 2]\n{design}\n{parameters}\n[[measure]]\nkind = \"predictive\"\nfrom = \"2003-01\"\nto = \"2003-06\"\n",
+            repo("scenarios/fide-historical.toml")
+        )
+    };
+    // The floor of October 2025 comes long after this world's last list.
+    let later = "[[parameter]]\nkey = \"revision[2025-10].floor\"\nvalues = [1400, 1500]\n";
+    let now = "[[parameter]]\nkey = \"revision[2002-07].floor\"\nvalues = [1601, 2001]\n";
+    let grid = write(&dir, "grid.toml", &study("", &format!("{now}{later}")));
+    let said = sweep(&grid, &dir.join("grid"), &[]);
+    assert!(
+        said.contains("revision[2025-10].floor made no difference"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("revision[2002-07].floor made no difference"),
+        "{said}"
+    );
+    let sobol = write(
+        &dir,
+        "sobol.toml",
+        &study("[design]\nkind = \"sobol\"\npoints = 4\n", later),
+    );
+    let said = sweep(&sobol, &dir.join("sobol"), &[]);
+    assert!(
+        said.contains("revision[2025-10].floor made no difference"),
+        "{said}"
+    );
+}
