@@ -351,11 +351,6 @@ impl Domain {
         }
     }
 
-    /// Whether values can be stepped through as numbers (a range).
-    pub fn is_number(&self) -> bool {
-        matches!(self, Domain::Number { .. })
-    }
-
     /// The bounds of a number (`None` for other values).
     pub fn bounds(&self) -> Option<(f64, f64)> {
         match *self {

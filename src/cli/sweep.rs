@@ -42,10 +42,11 @@ pub struct Args {
     /// holds (with no journal yet, start it: a restarted shard may always pass --resume)
     #[arg(long, conflicts_with = "merge")]
     resume: bool,
-    /// Replay the best K candidates and the baseline again at the study's verification scale
-    /// (default 1) on seeds the search did not use, and say whether the ranking held
-    #[arg(long, value_name = "K")]
-    verify: Option<usize>,
+    /// Replay the best K candidates (default: the study's [verify] top, 3) and the baseline again
+    /// at the study's verification scale (default 1) on seeds the search did not use, and say
+    /// whether the ranking held
+    #[arg(long, value_name = "K", num_args = 0..=1)]
+    verify: Option<Option<usize>>,
     /// Worker threads [default: all cores]; results are identical whatever the number
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -122,10 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     finish(&study, &outcome, &out)?;
-    if let Some(k) = args.verify {
-        verify(&study, &outcome, &out, k, (args.resume, args.quiet))?;
-    }
-    Ok(())
+    verify_if_asked(&args, &study, &outcome, &out)
 }
 
 fn out_dir(args: &Args, study: &Study) -> PathBuf {
@@ -222,6 +220,8 @@ fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
         .clone()
         .or(study.out.clone())
         .unwrap_or_else(|| PathBuf::from("output").join(&study.name));
+    std::fs::create_dir_all(&out)?;
+    sweep::write_journal(&out, &sweep::search_header(&study), &merged)?;
     let outcome = Outcome {
         candidates: merged.candidates,
         rows: merged.rows,
@@ -233,10 +233,26 @@ fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
         seconds: 0.0,
     };
     finish(&study, &outcome, &out)?;
-    if let Some(k) = args.verify {
-        verify(&study, &outcome, &out, k, (args.resume, args.quiet))?;
+    verify_if_asked(args, &study, &outcome, &out)
+}
+
+/// With `--verify`, the best candidates replayed again (`verify`).
+fn verify_if_asked(
+    args: &Args,
+    study: &Study,
+    outcome: &Outcome,
+    out: &Path,
+) -> anyhow::Result<()> {
+    match args.verify {
+        Some(k) => verify(
+            study,
+            outcome,
+            out,
+            k.unwrap_or(study.verify.top),
+            (args.resume, args.quiet),
+        ),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Replays the best `k` candidates and the baseline at the verification scale on new seeds.

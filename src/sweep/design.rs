@@ -91,6 +91,15 @@ pub fn value_text(v: &Value) -> String {
     }
 }
 
+/// A value as a number, where it is one (a numeric parameter's column, a picture's axis).
+pub fn value_number(v: &Option<Value>) -> Option<f64> {
+    match v {
+        Some(Value::Integer(i)) => Some(*i as f64),
+        Some(Value::Float(f)) => Some(*f),
+        _ => None,
+    }
+}
+
 /// The baseline and the reference scenarios: the rows every study has.
 pub fn fixed(study: &Study) -> Vec<Candidate> {
     let mut out = vec![Candidate {
@@ -124,16 +133,22 @@ pub fn candidates(study: &Study) -> (Vec<Candidate>, usize) {
         Design::Optimise { .. } => Vec::new(),
     };
     let drawn = points.len();
-    let mut kept = 0;
+    let mut seen = std::collections::HashSet::new();
     for values in points {
-        if add_point(&mut out, values) {
-            kept += 1;
+        if seen.insert(format!("{values:?}")) {
+            out.push(Candidate {
+                id: out.len() as u32,
+                kind: Kind::Point,
+                values: values.into_iter().map(Some).collect(),
+            });
         }
     }
+    let kept = seen.len();
     (out, drawn - kept)
 }
 
-/// Adds a point unless an earlier point has the same values; whether it was added.
+/// Adds a point unless an earlier point has the same values (the optimiser's points, a few at a
+/// time); whether it was added.
 pub fn add_point(candidates: &mut Vec<Candidate>, values: Vec<Value>) -> bool {
     let values: Vec<Option<Value>> = values.into_iter().map(Some).collect();
     let repeated = candidates

@@ -14,7 +14,7 @@ use toml::Value;
 use crate::output::tables::{table_error, write_parquet};
 use crate::output::{pretty_json, write_file, OutputError};
 
-use super::design::value_text;
+use super::design::{value_number, value_text};
 use super::journal::{Row, WorldLine};
 use super::summary::Summary;
 
@@ -100,14 +100,6 @@ fn numeric(rows: &[Row], k: usize) -> bool {
     })
 }
 
-fn number(v: &Option<Value>) -> Option<f64> {
-    match v {
-        Some(Value::Integer(i)) => Some(*i as f64),
-        Some(Value::Float(f)) => Some(*f),
-        _ => None,
-    }
-}
-
 fn results(summary: &Summary<'_>, rows: &[Row]) -> PolarsResult<DataFrame> {
     let mut columns: Vec<Column> = vec![
         UInt32Chunked::from_iter_values("candidate".into(), rows.iter().map(|r| r.candidate))
@@ -125,7 +117,7 @@ fn results(summary: &Summary<'_>, rows: &[Row]) -> PolarsResult<DataFrame> {
         columns.push(if numeric(rows, k) {
             Float64Chunked::from_iter_options(
                 name.as_str().into(),
-                rows.iter().map(|r| number(&r.values[k])),
+                rows.iter().map(|r| value_number(&r.values[k])),
             )
             .into_series()
             .into()

@@ -110,7 +110,8 @@ fn figure(j: &Json) -> Option<Option<f64>> {
     }
 }
 
-fn value_json(v: &Option<Value>) -> Json {
+/// A parameter's value as JSON, read back as the same TOML value (`value_toml`).
+pub fn value_json(v: &Option<Value>) -> Json {
     match v {
         None => Json::Null,
         Some(Value::Integer(i)) => json!(i),
@@ -135,6 +136,26 @@ fn value_toml(j: &Json) -> Option<Option<Value>> {
 }
 
 impl Header {
+    /// What differs between two runs' headers, by name; the study file's path as typed and the
+    /// study's name aside (the fingerprint holds the study's content).
+    pub fn differences(&self, other: &Header) -> Vec<&'static str> {
+        [
+            (self.elosim != other.elosim, "elosim versions"),
+            (
+                self.fingerprint != other.fingerprint,
+                "study files or inputs (their fingerprints)",
+            ),
+            (self.scale != other.scale, "scales"),
+            (self.seeds != other.seeds, "seeds"),
+            (self.shard != other.shard, "shards"),
+            (self.parameters != other.parameters, "parameters"),
+            (self.columns != other.columns, "figures"),
+        ]
+        .into_iter()
+        .filter_map(|(differs, what)| differs.then_some(what))
+        .collect()
+    }
+
     fn json(&self) -> Json {
         json!({
             "elosim": self.elosim,

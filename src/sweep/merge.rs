@@ -6,10 +6,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::design::{self, Candidate};
+use super::design::{self, Candidate, Kind};
 use super::journal::{self, Header, Row, WorldLine};
 use super::run::SweepError;
-use super::study::Study;
+use super::study::{Design, Study};
 
 /// A finished shard's journal: a directory holding `results.jsonl`, or the file itself. A shard
 /// that has not finished has only its partial journal, and is refused.
@@ -49,7 +49,7 @@ pub struct Merged {
 /// Every row of the shards, checked.
 pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
     let refuse = |message: String| Err(SweepError::Refused(message));
-    let (candidates, _) = design::candidates(study);
+    let (mut candidates, _) = design::candidates(study);
     let mut shards: BTreeMap<u32, PathBuf> = BTreeMap::new();
     let mut count = None;
     let mut rows: BTreeMap<(u32, u64), (Row, PathBuf)> = BTreeMap::new();
@@ -107,6 +107,18 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
         }
         worlds.extend(read.worlds);
     }
+    if let Design::Optimise { .. } = study.design {
+        // The optimiser's points are the ones its journal holds, in the order it chose them.
+        for (_, (r, _)) in rows.range((candidates.len() as u32, 0)..) {
+            if r.candidate as usize == candidates.len() {
+                candidates.push(Candidate {
+                    id: r.candidate,
+                    kind: Kind::Point,
+                    values: r.values.clone(),
+                });
+            }
+        }
+    }
     let count = count.unwrap_or(0);
     let missing_shards: Vec<String> = (1..=count)
         .filter(|i| !shards.contains_key(i))
@@ -156,8 +168,19 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
             if missing.len() > 5 { ", …" } else { "" }
         ));
     }
-    if rows.len() != candidates.len() * seeds.len() {
-        return refuse("the shards hold rows of candidates the study does not have".into());
+    let known = |c: u32| candidates.iter().any(|k| k.id == c);
+    if let Some(((c, s), (_, path))) = rows.iter().find(|((c, _), _)| !known(*c)) {
+        return refuse(format!(
+            "{}: candidate {c} on seed {s} is not a candidate of the study (it has {})",
+            path.display(),
+            candidates.len()
+        ));
+    }
+    if let Some(((c, s), (_, path))) = rows.iter().find(|((_, s), _)| !seeds.contains(s)) {
+        return refuse(format!(
+            "{}: candidate {c} on seed {s}: the study's seeds are {seeds:?}",
+            path.display()
+        ));
     }
     worlds.sort_by_key(|w| w.seed);
     worlds.dedup_by_key(|w| w.seed);
@@ -189,4 +212,24 @@ pub fn verified(study: &Study, dir: &Path, search: &[Candidate]) -> Option<Merge
         rows,
         worlds: read.worlds,
     })
+}
+
+/// Writes the joined rows as one machine's journal would hold them (`results.jsonl`), so that the
+/// merged study's directory is a study's directory (`elosim report DIR`, `--resume`).
+pub fn write_journal(dir: &Path, header: &Header, merged: &Merged) -> Result<(), SweepError> {
+    let path = dir.join(journal::FILE);
+    let partial = journal::partial(&path);
+    let mut journal = journal::Journal::create(&partial, header)?;
+    for w in &merged.worlds {
+        journal.world(w)?;
+    }
+    for r in &merged.rows {
+        journal.row(r)?;
+    }
+    drop(journal);
+    std::fs::rename(&partial, &path).map_err(|source| journal::JournalError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(())
 }

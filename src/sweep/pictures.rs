@@ -10,7 +10,7 @@ use crate::plot::{
     Series,
 };
 
-use super::design::{value_text, Kind};
+use super::design::{value_number, value_text, Kind};
 use super::stats::Verdict;
 use super::study::Design;
 use super::summary::{candidate_name, number_text, Summary};
@@ -30,14 +30,6 @@ pub fn pictures(s: &Summary<'_>) -> Vec<(String, Picture)> {
         out.push(("pareto".into(), p));
     }
     out
-}
-
-fn number(v: &Option<Value>) -> Option<f64> {
-    match v {
-        Some(Value::Integer(i)) => Some(*i as f64),
-        Some(Value::Float(f)) => Some(*f),
-        _ => None,
-    }
 }
 
 /// A range with a margin of a twentieth on each side (and some room when it is one value).
@@ -72,7 +64,7 @@ fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
         .candidates
         .iter()
         .filter(|c| c.kind == Kind::Point)
-        .filter_map(|c| Some((c, number(&c.values[k])?, s.standing(c.id, f).value?)))
+        .filter_map(|c| Some((c, value_number(&c.values[k])?, s.standing(c.id, f).value?)))
         .collect();
     if points.is_empty() {
         return None;
@@ -98,7 +90,7 @@ fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
                 label: None,
             })
             .collect();
-        if let (Some(b), Some(x)) = (base, number(&s.candidate(0).values[k])) {
+        if let (Some(b), Some(x)) = (base, value_number(&s.candidate(0).values[k])) {
             dots.push(Dot {
                 x,
                 y: b.mean,
@@ -219,17 +211,19 @@ fn heatmap(s: &Summary<'_>) -> Option<Picture> {
     let (p, q) = (&s.study.parameters[0], &s.study.parameters[1]);
     let (rows, columns) = (p.grid(), q.grid());
     let base = s.table.loss(0, f)?;
+    // The first point with each pair of values (the others, if any, as the grid has them first).
+    let mut first: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    for cand in s.candidates.iter().filter(|c| c.kind == Kind::Point) {
+        let key = format!("{:?} {:?}", cand.values[0], cand.values[1]);
+        first.entry(key).or_insert(cand.id);
+    }
     let mut cells = Vec::new();
     let mut largest: f64 = 0.0;
     for r in &rows {
         let mut line = Vec::new();
         for c in &columns {
-            // The first point with these two values (the others, if any, as the grid has them first).
-            let point = s.candidates.iter().find(|cand| {
-                cand.kind == Kind::Point
-                    && cand.values[0].as_ref() == Some(r)
-                    && cand.values[1].as_ref() == Some(c)
-            });
+            let key = format!("{:?} {:?}", Some(r), Some(c));
+            let point = first.get(&key).map(|&id| s.candidate(id));
             let cell = point.and_then(|cand| {
                 let loss = s.table.loss(cand.id, f)?;
                 let standing = s.standing(cand.id, f);

@@ -178,10 +178,11 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
     let start = start_month(study);
     let ready = resolve(study, &plan.candidates, start)?;
     let ids: Vec<u32> = plan.candidates.iter().map(|c| c.id).collect();
-    let pairs = shard_pairs(&ids, &plan.seeds, plan.shard);
+    let pairs: std::collections::HashSet<(u32, u64)> = shard_pairs(&ids, &plan.seeds, plan.shard)
+        .into_iter()
+        .collect();
     let header = header(study, &plan);
-    let (journal, resumed_rows, cut_short) =
-        open_journal(&plan.journal, &header, plan.resume, pairs.len())?;
+    let (journal, resumed_rows, cut_short) = open_journal(&plan.journal, &header, plan.resume)?;
     check_resumed(&resumed_rows, &plan.candidates)?;
     let resumed = resumed_rows.len();
     let sweep = Sweep {
@@ -327,13 +328,26 @@ fn ready_candidate(
 /// The journal's header for this study and plan.
 fn header(study: &Study, plan: &Plan) -> Header {
     Header {
+        scale: plan.scale,
+        seeds: plan.seeds.clone(),
+        shard: plan.shard.unwrap_or((1, 1)),
+        ..search_header(study)
+    }
+}
+
+/// The header of a study's search on one machine.
+pub fn search_header(study: &Study) -> Header {
+    Header {
         elosim: env!("CARGO_PKG_VERSION").into(),
         study: study.name.clone(),
         file: study.file.display().to_string(),
         fingerprint: study.fingerprint.clone(),
-        scale: plan.scale,
-        seeds: plan.seeds.clone(),
-        shard: plan.shard.unwrap_or((1, 1)),
+        scale: match &study.input {
+            Input::World { scale, .. } => Some(*scale),
+            Input::Games { .. } => None,
+        },
+        seeds: study.input.seeds(),
+        shard: (1, 1),
         parameters: study
             .parameters
             .iter()
@@ -348,46 +362,55 @@ fn header(study: &Study, plan: &Plan) -> Header {
 }
 
 /// The journal to append to, the rows it already holds (with `--resume`), and whether its last
-/// line was cut short.
+/// line was cut short. An unfinished journal is never overwritten: without `--resume` it is
+/// refused; with it, it must be this run's (the same study, inputs, scale, seeds and shard).
 fn open_journal(
     path: &Path,
     header: &Header,
     resume: bool,
-    pairs: usize,
 ) -> Result<(Journal, Vec<Row>, bool), SweepError> {
     let partial = journal::partial(path);
-    if resume && !partial.exists() && path.exists() {
-        // A finished run resumed: its rows are all there; the journal is finished again at the end.
+    if partial.exists() {
+        let (read, kept) = journal::read(&partial)?;
+        if !resume {
+            return Err(SweepError::Refused(format!(
+                "{} holds an unfinished sweep ({} rows of {}): add --resume to go on with it, or remove the file to start again",
+                partial.display(),
+                read.rows.len(),
+                describe_header(&read.header)
+            )));
+        }
+        refuse_other_run(&partial, &read.header, header)?;
+        return Ok((Journal::append(&partial, kept)?, read.rows, read.cut_short));
+    }
+    if resume && path.exists() {
+        // A finished run resumed: its rows are all there, and the journal is finished again at
+        // the end. Only this run's journal is taken over.
+        let (read, _) = journal::read(path)?;
+        refuse_other_run(path, &read.header, header)?;
         std::fs::rename(path, &partial).map_err(|source| JournalError::Io {
             path: path.to_path_buf(),
             source,
         })?;
-    }
-    if !partial.exists() {
-        // Nothing to resume (a shard restarted before its first row, say): start.
-        return Ok((Journal::create(&partial, header)?, Vec::new(), false));
-    }
-    let (read, kept) = journal::read(&partial)?;
-    let same = read.header == *header;
-    if resume {
-        if !same {
-            return Err(SweepError::Refused(format!(
-                "--resume: {} is the journal of {}; the study, its files, the scale, the seeds, the shard or elosim's version differ (run without --resume into another --out)",
-                partial.display(),
-                describe_header(&read.header)
-            )));
-        }
+        let (read, kept) = journal::read(&partial)?;
         return Ok((Journal::append(&partial, kept)?, read.rows, read.cut_short));
     }
-    if same && read.rows.len() < pairs {
-        return Err(SweepError::Refused(format!(
-            "{} holds an unfinished sweep of this study ({} of {} rows): add --resume to go on with it, or remove the file to start again",
-            partial.display(),
-            read.rows.len(),
-            pairs
-        )));
-    }
+    // Nothing to resume (a shard restarted before its first row, say): start.
     Ok((Journal::create(&partial, header)?, Vec::new(), false))
+}
+
+/// A journal of another run is not resumed: says which of its fields differ.
+fn refuse_other_run(path: &Path, found: &Header, wanted: &Header) -> Result<(), SweepError> {
+    let differences = found.differences(wanted);
+    if differences.is_empty() {
+        return Ok(());
+    }
+    Err(SweepError::Refused(format!(
+        "--resume: {} is the journal of {}; its {} differ from this run's (run without --resume into another --out)",
+        path.display(),
+        describe_header(found),
+        differences.join(", ")
+    )))
 }
 
 fn describe_header(h: &Header) -> String {
@@ -493,7 +516,24 @@ impl Sweep<'_> {
         source: &Source,
         baseline: Option<&Baseline>,
     ) -> Result<(), SweepError> {
+        let base = self
+            .rows
+            .lock()
+            .map_err(|_| poisoned())?
+            .get(&(0, source.seed))
+            .cloned();
         candidates.par_iter().try_for_each(|ready| {
+            // A point that sets the base scenario's own values is the baseline's replay again:
+            // its row is the baseline's, figure for figure.
+            if let Some(base) = base.as_ref().filter(|b| b.values == ready.candidate.values) {
+                return self.record(Row {
+                    candidate: ready.candidate.id,
+                    label: ready.candidate.label(),
+                    seconds: 0.0,
+                    measure_seconds: 0.0,
+                    ..base.clone()
+                });
+            }
             let compare = match baseline {
                 Some(b) => Compare::With(b),
                 None => Compare::Nothing,

@@ -68,9 +68,10 @@ pub enum Verdict {
     Unclear,
     /// Identical on every seed.
     Same,
-    /// One history (no seeds): a difference with no interval.
-    Lower,
-    Higher,
+    /// Nearer the ideal, or further from it, with nothing to tell whether by more than noise (one
+    /// seed; one history without a standard error).
+    BetterNoInterval,
+    WorseNoInterval,
     /// The baseline itself, a figure not judged, or not enough values.
     None,
 }
@@ -82,8 +83,8 @@ impl Verdict {
             Verdict::Worse => "worse",
             Verdict::Unclear => "no clear difference",
             Verdict::Same => "the same",
-            Verdict::Lower => "better (one history, no interval)",
-            Verdict::Higher => "worse (one history, no interval)",
+            Verdict::BetterNoInterval => "better (no interval)",
+            Verdict::WorseNoInterval => "worse (no interval)",
             Verdict::None => "",
         }
     }
@@ -104,6 +105,8 @@ pub struct Table<'a> {
     /// Per figure, the column of its paired difference's standard error within one replay and the
     /// factor to apply to it (one history's only measure of noise).
     pub errors: Vec<Option<(usize, f64)>>,
+    /// The rows are one history of real games (not a world's seeds): the standard errors apply.
+    pub one_history: bool,
     /// Candidate → seed → row.
     pub rows: BTreeMap<u32, BTreeMap<u64, &'a Row>>,
 }
@@ -118,6 +121,7 @@ impl<'a> Table<'a> {
         Table {
             goals,
             errors,
+            one_history: false,
             rows: by,
         }
     }
@@ -159,16 +163,37 @@ impl<'a> Table<'a> {
         }
         let base: BTreeMap<u64, Option<f64>> = self.values(0, figure).into_iter().collect();
         let goal = self.goals[figure];
-        let (mut differences, mut losses) = (Vec::new(), Vec::new());
-        for (seed, v) in &own {
-            if let (Some(v), Some(Some(b))) = (v, base.get(seed)) {
-                differences.push(v - b);
-                if let (Some(lv), Some(lb)) = (goal.loss(*v), goal.loss(*b)) {
-                    losses.push(lv - lb);
-                }
-            }
+        // Paired seed by seed; a seed where either lacks the figure leaves no difference at all.
+        let pairs: Option<Vec<(f64, f64)>> = own
+            .iter()
+            .map(|(seed, v)| Some((v.as_ref().copied()?, base.get(seed).copied().flatten()?)))
+            .collect();
+        let Some(pairs) = pairs.filter(|p| !p.is_empty()) else {
+            return Standing {
+                value,
+                difference: None,
+                verdict: Verdict::None,
+            };
+        };
+        let differences: Vec<f64> = pairs.iter().map(|(v, b)| v - b).collect();
+        let losses: Vec<f64> = pairs
+            .iter()
+            .filter_map(|&(v, b)| Some(goal.loss(v)? - goal.loss(b)?))
+            .collect();
+        if differences.iter().all(|&d| d == 0.0) {
+            return Standing {
+                value,
+                difference: Interval::of(&differences),
+                verdict: if goal == Goal::Shown {
+                    Verdict::None
+                } else {
+                    Verdict::Same
+                },
+            };
         }
-        if let ([d], [loss], [(seed, _)]) = (&differences[..], &losses[..], &own[..]) {
+        if let ([d], [loss], [(seed, _)], true) =
+            (&differences[..], &losses[..], &own[..], self.one_history)
+        {
             if let Some(se) = self.paired_se(candidate, *seed, figure) {
                 return one_history(value, *d, *loss, se);
             }
@@ -221,9 +246,6 @@ fn verdict(goal: Goal, losses: &[f64]) -> Verdict {
     if goal == Goal::Shown || losses.is_empty() {
         return Verdict::None;
     }
-    if losses.iter().all(|&d| d == 0.0) {
-        return Verdict::Same;
-    }
     let Some(i) = Interval::of(losses) else {
         return Verdict::None;
     };
@@ -231,8 +253,9 @@ fn verdict(goal: Goal, losses: &[f64]) -> Verdict {
         (Some(_), Some(high)) if high < 0.0 => Verdict::Better,
         (Some(low), Some(_)) if low > 0.0 => Verdict::Worse,
         (Some(_), Some(_)) => Verdict::Unclear,
-        _ if i.mean < 0.0 => Verdict::Lower,
-        _ => Verdict::Higher,
+        _ if i.mean < 0.0 => Verdict::BetterNoInterval,
+        _ if i.mean > 0.0 => Verdict::WorseNoInterval,
+        _ => Verdict::Unclear,
     }
 }
 
@@ -310,6 +333,12 @@ mod tests {
         assert_eq!(s.difference.unwrap().mean, -1.125);
         assert_eq!(table.standing(2, 0).verdict, Verdict::Unclear);
         assert_eq!(table.standing(3, 0).verdict, Verdict::Same);
+        // Equally far from the ideal on the other side is not the same.
+        let mirrored: Vec<Row> = (1..=4)
+            .flat_map(|seed| [row(0, seed, 5.0), row(1, seed, -5.0)])
+            .collect();
+        let zero = Table::new(&mirrored, vec![Goal::Zero]);
+        assert_eq!(zero.standing(1, 0).verdict, Verdict::Unclear);
         assert_eq!(table.standing(0, 0).verdict, Verdict::None);
         // Nearer 0: −8 or −9 is better than +10 though it is lower by 18 or 19, not "lower".
         let bias: Vec<Row> = (1..=4)
@@ -333,6 +362,7 @@ mod tests {
         ];
         let mut table = Table::new(&rows, vec![Goal::Lower, Goal::Shown]);
         table.errors = vec![Some((1, 1.0)), None];
+        table.one_history = true;
         let s = table.standing(1, 0);
         assert_eq!(s.verdict, Verdict::Better);
         assert!((s.difference.unwrap().half.unwrap() - 0.00098).abs() < 1e-12);
@@ -340,7 +370,11 @@ mod tests {
         assert_eq!(table.standing(2, 0).verdict, Verdict::Unclear);
         // Without a standard error, one history says only which way.
         table.errors = vec![None, None];
-        assert_eq!(table.standing(1, 0).verdict, Verdict::Lower);
+        assert_eq!(table.standing(1, 0).verdict, Verdict::BetterNoInterval);
+        // A world's single seed is not a history of games: its standard errors do not apply.
+        table.errors = vec![Some((1, 1.0)), None];
+        table.one_history = false;
+        assert_eq!(table.standing(1, 0).verdict, Verdict::BetterNoInterval);
     }
 
     #[test]

@@ -33,7 +33,7 @@ use crate::ingest::InputFiles;
 use crate::keys::{at, describe, problem_list, read_table, Domain, Problem, ReadError, Reader};
 use crate::model::Month;
 use crate::scenario::{GameFormat, KeyPath, Scenario, ScenarioError, ScenarioFiles};
-use crate::simulate::measure::{check_names, Goal, Measure, Needs};
+use crate::simulate::measure::{check_names, Goal, Measure, MeasureKind, Needs};
 use crate::simulate::{load_world, LoadedWorld};
 
 /// A study, read and checked.
@@ -279,7 +279,7 @@ impl Study {
         let (Some(base), Some(input), Some(design)) = (base, input, design) else {
             return Err(StudyError::Invalid(r.problems));
         };
-        let fingerprint = fingerprint(&text, &base, &references, &input);
+        let fingerprint = fingerprint(&text, &base, &references, &input, &measures);
         Ok(Study {
             file: path.to_path_buf(),
             name,
@@ -408,6 +408,14 @@ fn read_input(
         None => scale,
     };
     let seeds = overrides.seeds.clone().filter(|s| !s.is_empty()).or(seeds);
+    if let Some(seeds) = &seeds {
+        let at = if overrides.seeds.is_some() {
+            "--seeds".to_string()
+        } else {
+            at(path, "seeds")
+        };
+        refuse_repeated_seeds(r, &at, seeds);
+    }
     if let Some(world) = world {
         for key in [
             "games",
@@ -574,10 +582,9 @@ impl Parameter {
                 let x = if *log {
                     (min.ln() + u * (max.ln() - min.ln())).exp()
                 } else if let Some(step) = step {
-                    min + ((u * (max - min) / step) + 0.5)
-                        .floor()
-                        .min((max - min) / step)
-                        * step
+                    // The nearest of the values min, min + step, … that do not pass max.
+                    let last = (self.count().unwrap_or(1) - 1) as f64;
+                    min + (u * last).round() * step
                 } else {
                     min + u * (max - min)
                 };
@@ -791,9 +798,24 @@ fn read_measures(
     read.into_iter().map(|(_, m)| m).collect()
 }
 
-/// The lists a measure reads must be lists of the scenario, and, on a world, months it has.
+/// The lists a measure reads must be lists of the scenario, and, on a world, months it has; the
+/// windows whose games it reads must meet the world's months.
 fn check_months(r: &mut Reader, path: &str, measure: &Measure, base: &Scenario, input: &Input) {
     let needs = Needs::of(std::slice::from_ref(measure));
+    if let Input::World { world, .. } = input {
+        let (first, last) = (
+            world.settings.start,
+            world.settings.start.plus(world.settings.months as i32 - 1),
+        );
+        for &(from, to) in &needs.windows {
+            if to <= first || from > last {
+                r.problem(
+                    &at(path, "from"),
+                    format!("the window {from} to {to} has no list of the world, whose lists run after {first} and up to {last}"),
+                );
+            }
+        }
+    }
     let mut months: Vec<Month> = needs.lists.iter().chain(&needs.baseline).copied().collect();
     months.sort();
     months.dedup();
@@ -901,6 +923,12 @@ fn read_design(
                 .unwrap_or(4 + (3.0 * (parameters.len().max(1) as f64).ln()).floor() as u64)
                 as usize;
             let step = r.number(&t, path, "step", (1e-4, 1.0)).unwrap_or(0.25);
+            if budget < population {
+                r.problem(
+                    &at(path, "budget"),
+                    format!("{budget} is less than a generation of {population} candidates (`population`): the optimiser would evaluate nothing"),
+                );
+            }
             let minimise = read_minimise(r, &t, measures)?;
             Design::Optimise {
                 budget,
@@ -1042,39 +1070,69 @@ fn read_summary(r: &mut Reader, table: &Table, measures: &[Measure]) -> (String,
     (rank, pareto)
 }
 
+/// A seed twice would be one replicate counted twice (and one pair in two shards).
+fn refuse_repeated_seeds(r: &mut Reader, at: &str, seeds: &[u64]) {
+    if let Some((i, s)) = seeds
+        .iter()
+        .enumerate()
+        .find(|(i, s)| seeds[..*i].contains(s))
+    {
+        r.problem(
+            at,
+            format!(
+                "seed {s} is given twice (the {} value): each seed is one replicate",
+                ordinal(i + 1)
+            ),
+        );
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    match n {
+        2 => "second".into(),
+        3 => "third".into(),
+        n => format!("{n}th"),
+    }
+}
+
 fn read_verify(r: &mut Reader, table: &Table, input: Option<&Input>) -> Verify {
     let t = r.table(table, "", "verify", &["top", "scale", "seeds"]);
     let top = r.whole(&t, "verify", "top", (1, 1000)).unwrap_or(3) as usize;
     let scale = r.number(&t, "verify", "scale", SCALE).unwrap_or(1.0);
     let study_seeds = input.map(Input::seeds).unwrap_or_default();
     let seeds = r.wholes(&t, "verify", "seeds").unwrap_or_else(|| {
-        // As many seeds as the search used, numbered after its largest.
+        // As many seeds as the search used (two at least), numbered after its largest.
         let next = study_seeds.iter().max().map_or(1, |m| m + 1);
         (next..next + study_seeds.len().max(2) as u64).collect()
     });
-    if let Some(used) = seeds.iter().find(|s| study_seeds.contains(s)) {
-        if input.is_some_and(Input::is_world) {
-            r.problem(
-                "verify.seeds",
-                format!(
-                    "seed {used} is one the search used: verification needs seeds it did not see"
-                ),
-            );
-        }
-    }
+    refuse_repeated_seeds(r, "verify.seeds", &seeds);
     Verify { top, scale, seeds }
 }
 
 /// SHA-256 of what a study's results depend on.
+/// Every file's content counts, never its path as typed, so that a shard run from another folder
+/// is the same study.
 fn fingerprint(
     text: &[u8],
     base: &ScenarioFiles,
     references: &[(String, Scenario)],
     input: &Input,
+    measures: &[Measure],
 ) -> String {
     let mut hash = Sha256::new();
     hash.update(env!("CARGO_PKG_VERSION"));
     hash.update(text);
+    for m in measures {
+        // The published figures a measure read, not the path it read them from.
+        let mut kind = m.kind.clone();
+        match &mut kind {
+            MeasureKind::Table(t) => t.published.file.clear(),
+            MeasureKind::Counts(c) => c.target.file.clear(),
+            MeasureKind::Gaps(g) => g.target.file.clear(),
+            _ => {}
+        }
+        hash.update(format!("{} {kind:?}", m.name));
+    }
     hash.update(base.base().resolved_toml());
     for (_, scenario) in references {
         hash.update(scenario.resolved_toml());
@@ -1085,7 +1143,8 @@ fn fingerprint(
             scale,
             seeds,
         } => {
-            hash.update(&world.text);
+            // The world as its files (and those it extends) resolve it.
+            hash.update(format!("{:?}", world.settings));
             hash.update(format!("{scale:?} {seeds:?}"));
         }
         Input::Games {
@@ -1100,7 +1159,6 @@ fn fingerprint(
             .into_iter()
             .flatten()
             {
-                hash.update(file.display().to_string());
                 if let Ok(bytes) = std::fs::read(file) {
                     hash.update(bytes);
                 }

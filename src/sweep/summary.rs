@@ -3,15 +3,16 @@
 //! paired difference from the baseline, the Pareto front over two or three figures, and the
 //! parameters whose values made no difference.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
-use toml::Value;
 
 use crate::numbers::round_to;
 use crate::report::TextTable;
 use crate::simulate::Goal;
 
 use super::design::{value_text, Candidate, Kind};
-use super::journal::Row;
+use super::journal::{value_json, Row};
 use super::stats::{pareto, Interval, Standing, Table, Verdict};
 use super::study::{Design, Input, Study};
 
@@ -30,6 +31,8 @@ pub struct Summary<'a> {
     /// Parameters whose values gave identical figures on every seed wherever only they changed.
     pub inert: Vec<String>,
     pub seeds: Vec<u64>,
+    /// Each candidate's place in `candidates`, by id.
+    index: std::collections::HashMap<u32, usize>,
 }
 
 impl<'a> Summary<'a> {
@@ -38,6 +41,7 @@ impl<'a> Summary<'a> {
         let goals = columns.iter().map(|(_, g, _)| *g).collect();
         let mut table = Table::new(rows, goals);
         table.errors = study.paired_errors();
+        table.one_history = !study.input.is_world();
         let index = |name: &str| columns.iter().position(|(c, _, _)| c == name);
         let rank = index(&study.rank).unwrap_or(0);
         let mut order: Vec<u32> = candidates.iter().map(|c| c.id).collect();
@@ -64,6 +68,11 @@ impl<'a> Summary<'a> {
             pareto_figures,
             front,
             inert,
+            index: candidates
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.id, i))
+                .collect(),
             seeds: {
                 let mut seeds: Vec<u64> = rows.iter().map(|r| r.seed).collect();
                 seeds.sort_unstable();
@@ -74,10 +83,8 @@ impl<'a> Summary<'a> {
     }
 
     pub fn candidate(&self, id: u32) -> &Candidate {
-        self.candidates
-            .iter()
-            .find(|c| c.id == id)
-            .unwrap_or(&self.candidates[0])
+        let at = self.index.get(&id).copied().unwrap_or(0);
+        &self.candidates[at]
     }
 
     /// The candidates of the design (not the baseline or the references), best first.
@@ -132,6 +139,7 @@ impl<'a> Summary<'a> {
     pub(super) fn explanation(&self) -> String {
         let (name, goal, _) = &self.columns[self.rank];
         let intervals = match self.seeds.len() {
+            1 if self.study.input.is_world() => "one seed: figures have no interval and differences from the baseline no verdict's certainty; give more seeds".to_string(),
             1 => "one history: no seeds, so figures have no interval; a difference from the baseline has one only where its measure gives the standard error of the paired per-game difference (predictive: ± 1.96 of them, the games taken as independent), and otherwise no verdict's certainty".to_string(),
             n => format!("± is the half-width of the 95 % interval over the {n} seeds (Student's t); Δ is the candidate minus the baseline on the same seeds, and the verdict says whether the interval of the paired difference (in distance from the ideal) excludes zero"),
         };
@@ -196,6 +204,12 @@ impl<'a> Summary<'a> {
             .iter()
             .map(|&c| candidate_name(self.candidate(c)))
             .collect();
+        if front.is_empty() {
+            return format!(
+                "No Pareto front over {}: no candidate has all of these figures (a window without games, or a list without players?).",
+                names.join(", ")
+            );
+        }
         format!(
             "Pareto front over {} (no other candidate is as good on all and better on one): {}.",
             names.join(", "),
@@ -314,7 +328,7 @@ impl<'a> Summary<'a> {
                         .parameters
                         .iter()
                         .zip(&c.values)
-                        .map(|(p, v)| (p.path.to_string(), v.as_ref().map(value_json)))
+                        .map(|(p, v)| (p.path.to_string(), v.as_ref().map(|_| value_json(v))))
                         .collect(),
                     figures: self
                         .columns
@@ -401,15 +415,6 @@ struct FigureJson {
     verdict: Option<&'static str>,
 }
 
-fn value_json(v: &Value) -> serde_json::Value {
-    match v {
-        Value::Integer(i) => serde_json::json!(i),
-        Value::Float(f) => serde_json::json!(f),
-        Value::Boolean(b) => serde_json::json!(b),
-        other => serde_json::Value::String(value_text(other)),
-    }
-}
-
 /// `12`, `baseline (0)`, `fide-historical (1)`.
 pub fn candidate_name(c: &Candidate) -> String {
     match &c.kind {
@@ -449,17 +454,14 @@ fn signed_interval_text(i: Option<Interval>) -> String {
 /// only in that parameter has identical figures on every seed; in other designs, where points
 /// differ in every parameter, every point's figures are identical.
 fn inert(study: &Study, candidates: &[Candidate], rows: &[Row]) -> Vec<String> {
-    let figures = |c: u32| -> Vec<(u64, Vec<Option<u64>>)> {
-        rows.iter()
-            .filter(|r| r.candidate == c)
-            .map(|r| {
-                (
-                    r.seed,
-                    r.figures.iter().map(|f| f.map(f64::to_bits)).collect(),
-                )
-            })
-            .collect()
-    };
+    // Each candidate's figures seed by seed, bit for bit.
+    type Bits = Vec<(u64, Vec<Option<u64>>)>;
+    let mut figures: BTreeMap<u32, Bits> = BTreeMap::new();
+    for r in rows {
+        let bits = r.figures.iter().map(|f| f.map(f64::to_bits)).collect();
+        figures.entry(r.candidate).or_default().push((r.seed, bits));
+    }
+    let same = |a: u32, b: u32| figures.get(&a) == figures.get(&b);
     let points: Vec<&Candidate> = candidates
         .iter()
         .filter(|c| c.kind == Kind::Point)
@@ -467,11 +469,8 @@ fn inert(study: &Study, candidates: &[Candidate], rows: &[Row]) -> Vec<String> {
     if study.design != Design::Grid {
         // Points that differ in every parameter at once: only when all of them gave the same
         // figures can no parameter have made a difference.
-        let same = points.len() > 1
-            && points
-                .iter()
-                .all(|c| figures(c.id) == figures(points[0].id));
-        return if same {
+        let all = points.len() > 1 && points.iter().all(|c| same(c.id, points[0].id));
+        return if all {
             study
                 .parameters
                 .iter()
@@ -483,25 +482,15 @@ fn inert(study: &Study, candidates: &[Candidate], rows: &[Row]) -> Vec<String> {
     }
     let mut out = Vec::new();
     for (k, p) in study.parameters.iter().enumerate() {
-        let mut groups: Vec<(Vec<Option<Value>>, Vec<u32>)> = Vec::new();
+        // The points that differ only in parameter k, grouped by the others' values.
+        let mut groups: BTreeMap<String, Vec<u32>> = BTreeMap::new();
         for c in &points {
             let mut others = c.values.clone();
             others.remove(k);
-            match groups.iter_mut().find(|(o, _)| *o == others) {
-                Some((_, members)) => members.push(c.id),
-                None => groups.push((others, vec![c.id])),
-            }
+            groups.entry(format!("{others:?}")).or_default().push(c.id);
         }
-        let compared: Vec<&Vec<u32>> = groups
-            .iter()
-            .map(|(_, m)| m)
-            .filter(|m| m.len() > 1)
-            .collect();
-        let same = !compared.is_empty()
-            && compared
-                .iter()
-                .all(|m| m.iter().all(|&c| figures(c) == figures(m[0])));
-        if same {
+        let compared: Vec<&Vec<u32>> = groups.values().filter(|m| m.len() > 1).collect();
+        if !compared.is_empty() && compared.iter().all(|m| m.iter().all(|&c| same(c, m[0]))) {
             out.push(p.path.to_string());
         }
     }

@@ -38,6 +38,13 @@ pub fn verify(
             "--verify replays a generated world on other seeds; the user's games are one history with no other seeds to verify on".into(),
         ));
     }
+    let searched = study.input.seeds();
+    if let Some(used) = study.verify.seeds.iter().find(|s| searched.contains(s)) {
+        return Err(SweepError::Refused(format!(
+            "{}: verify.seeds: seed {used} is one the search used (its seeds: {searched:?}); verification needs seeds it did not see",
+            study.file.display()
+        )));
+    }
     let mut candidates: Vec<Candidate> = vec![search.candidate(0).clone()];
     candidates.extend(
         search

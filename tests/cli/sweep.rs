@@ -224,8 +224,7 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
     ]);
     assert!(!r.status.success());
     assert!(
-        text(&r.stderr)
-            .contains("holds an unfinished sweep of this study (4 of 21 rows): add --resume"),
+        text(&r.stderr).contains("holds an unfinished sweep (4 rows of study \"tiny-study\""),
         "{}",
         text(&r.stderr)
     );
@@ -368,6 +367,10 @@ fn an_optimising_design_is_repeatable_and_stays_within_its_ranges() {
     sweep(&study, &a, &["--seeds", "1,2"]);
     sweep(&study, &b, &["--seeds", "1,2", "--threads", "1"]);
     same_outputs_but_pictures(&a, &b);
+    // The optimiser's points are read back from its journal.
+    let page = std::fs::read(a.join("report.html")).unwrap();
+    succeeds(&["report", a.to_str().unwrap()]);
+    assert_eq!(std::fs::read(a.join("report.html")).unwrap(), page);
     let csv = std::fs::read_to_string(a.join("results.csv")).unwrap();
     let floors: Vec<f64> = csv
         .lines()
@@ -413,7 +416,7 @@ fn verification_replays_the_best_on_new_seeds_larger() {
     let dir = scratch("sweep-verify");
     let study = tiny_study(&dir, "");
     let out = dir.join("study");
-    let said = sweep(&study, &out, &["--seeds", "1,2", "--verify", "2"]);
+    let said = sweep(&study, &out, &["--seeds", "1,2", "--verify"]);
     assert!(
         said.contains("Verified at scale 0.015 on seeds 3, 4 (the search: scale 0.01, seeds 1, 2)"),
         "{said}"
@@ -539,6 +542,11 @@ list = "2003-02"
 kind = "disruption"
 list = "2003-06"
 
+[[measure]]
+kind = "predictive"
+from = "2013-01"
+to = "2013-12"
+
 [summary]
 rank = "truth_gap.rsm"
 "#,
@@ -560,6 +568,7 @@ rank = "truth_gap.rsm"
         "parameter[4].key: event[compression 2002-07].factor: the scenario has no compression event on 2002-07; its events: compression 2024-03",
         "measure[3].list: 2003-02 is not a January list",
         "measure[4].list: 2003-06 has no list in the scenario: lists are quarterly (Jan, Apr, Jul, Oct) then",
+        "measure[5].from: the window 2013-01 to 2013-12 has no list of the world, whose lists run after 2001-01 and up to 2003-06",
         "measure[2].kind: unknown measure \"flatnes\" (did you mean `flatness`?)",
         "summary.rank: \"truth_gap.rsm\" is not a figure the measures judge; the nearest: truth_gap.rms",
     ] {

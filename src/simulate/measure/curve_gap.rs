@@ -80,7 +80,9 @@ impl Kind for CurveGap {
         "curve_gap".into()
     }
 
-    fn needs(&self, _needs: &mut Needs) {}
+    fn needs(&self, needs: &mut Needs) {
+        needs.windows.push((self.from, self.to));
+    }
 
     fn empty(&self) -> Vec<Point> {
         vec![Point::default(); self.bins()]

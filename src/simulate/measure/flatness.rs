@@ -93,7 +93,9 @@ impl Kind for Flatness {
         "flatness".into()
     }
 
-    fn needs(&self, _needs: &mut Needs) {}
+    fn needs(&self, needs: &mut Needs) {
+        needs.windows.push((self.from, self.to));
+    }
 
     fn empty(&self) -> FlatnessSums {
         let selection = Selection {

@@ -116,6 +116,8 @@ pub struct Needs {
     pub baseline: Vec<Month>,
     /// Whether a measure sets each game's expected score against the baseline's on the same seed.
     pub baseline_games: bool,
+    /// The windows of lists whose games a measure reads.
+    pub windows: Vec<(Month, Month)>,
 }
 
 impl Needs {
@@ -123,9 +125,7 @@ impl Needs {
     pub fn baseline(&self) -> bool {
         !self.baseline.is_empty() || self.baseline_games
     }
-}
 
-impl Needs {
     /// Everything the measures need, each month once and in order.
     pub fn of(measures: &[Measure]) -> Needs {
         let mut needs = Needs::default();

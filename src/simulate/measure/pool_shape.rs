@@ -1,8 +1,8 @@
 //! The pool's shape: players per rating band on one list, at FIDE's size (a world's counts divided
 //! by its size). On a world's January list, the same players are also counted by their true
-//! strength, and `error` is the mean over the bands of ln((listed + ½) / (true + ½))²: 0 when the
-//! list has as many players in each band as are truly that strong (Sonas judged his scenarios by
-//! the pool's shape).
+//! strength, and `error` is the mean over the bands of ln((listed + ½) / (true + ½))², both at
+//! FIDE's size: 0 when the list has as many players in each band as are truly that strong (Sonas
+//! judged his scenarios by the pool's shape).
 
 use std::path::Path;
 
@@ -28,7 +28,9 @@ pub struct BandCounts {
 }
 
 impl PoolShape {
-    fn error(&self, counts: &BandCounts) -> Option<f64> {
+    /// The mean squared log ratio of the bands, the counts at FIDE's size (so that the half a player
+    /// added to each does not weigh more in a smaller world).
+    fn error(&self, counts: &BandCounts, size: f64) -> Option<f64> {
         if !counts.truth_known {
             return None;
         }
@@ -36,7 +38,11 @@ impl PoolShape {
             .listed
             .iter()
             .zip(&counts.truth)
-            .map(|(&l, &t)| ((l as f64 + 0.5) / (t as f64 + 0.5)).ln().powi(2))
+            .map(|(&l, &t)| {
+                ((l as f64 / size + 0.5) / (t as f64 / size + 0.5))
+                    .ln()
+                    .powi(2)
+            })
             .sum();
         Some(logs / counts.listed.len() as f64)
     }
@@ -109,7 +115,7 @@ impl Kind for PoolShape {
     fn figures(&self, counts: &BandCounts, size: f64) -> Vec<Figure> {
         let scaled = |n: u64| Some(n as f64 / size);
         let mut figures = vec![
-            Figure::new("error", self.error(counts), Goal::Lower, ""),
+            Figure::new("error", self.error(counts, size), Goal::Lower, ""),
             Figure::new(
                 "players",
                 scaled(counts.listed.iter().sum()),
@@ -126,11 +132,13 @@ impl Kind for PoolShape {
                 "players",
             ));
         }
+        // The same columns with or without the truth: empty without it.
         for (band, &n) in counts.truth.iter().enumerate() {
             let low = self.bands.low(band);
+            let value = if counts.truth_known { scaled(n) } else { None };
             figures.push(Figure::new(
                 format!("truth.{low}"),
-                scaled(n),
+                value,
                 Goal::Shown,
                 "players",
             ));
@@ -145,7 +153,7 @@ impl Kind for PoolShape {
             self.list,
             crate::numbers::thousands((total as f64 / size).round() as u64),
             self.bands.lowest,
-            self.error(counts).map_or(String::new(), |e| format!(
+            self.error(counts, size).map_or(String::new(), |e| format!(
                 " · error against the truth {e:.4}"
             ))
         )
@@ -178,7 +186,8 @@ mod tests {
         m.observe(&built.view(month), &mut counts);
         assert_eq!(counts.listed, [1, 1, 1]);
         assert_eq!(counts.truth, [2, 1, 1]);
-        let error = ((1.5f64 / 2.5).ln().powi(2) + (1.5f64 / 1.5).ln().powi(2) * 2.0) / 3.0;
+        // At half FIDE's size the counts double: 2, 2, 2 listed against 4, 2, 2 truly.
+        let error = (2.5f64 / 4.5).ln().powi(2) / 3.0;
         let f = m.figures(&counts, 0.5);
         assert!((f[0].value.unwrap() - error).abs() < 1e-12);
         // At half FIDE's size, three players stand for six.

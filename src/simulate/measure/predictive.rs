@@ -79,6 +79,7 @@ impl Kind for Predictive {
     /// The baseline's expected scores, game by game, for the paired standard error.
     fn needs(&self, needs: &mut Needs) {
         needs.baseline_games = true;
+        needs.windows.push((self.from, self.to));
     }
 
     fn empty(&self) -> LossSums {

@@ -45,7 +45,7 @@ impl Kind for PublishedCrosstable {
             t,
             path,
             "published",
-            "the published tables' file (or `list` for a rating list)",
+            "the published tables' file (a rating list's bands are kind \"counts\" with `list`)",
         );
         let published = r.text(t, path, "published");
         let name = r.text(t, path, "table");
@@ -95,7 +95,9 @@ impl Kind for PublishedCrosstable {
         self.published.name.clone()
     }
 
-    fn needs(&self, _needs: &mut Needs) {}
+    fn needs(&self, needs: &mut Needs) {
+        needs.windows.push((self.from, self.to));
+    }
 
     fn empty(&self) -> Crosstable {
         let selection = Selection {
