@@ -140,14 +140,8 @@ fn out_dir(args: &Args, study: &Study) -> PathBuf {
 
 /// Writes a finished study's files and prints its summary.
 fn finish(study: &Study, outcome: &Outcome, out: &Path) -> anyhow::Result<()> {
-    let summary = Summary::new(study, &outcome.candidates, &outcome.rows);
-    let written = sweep::write_study(out, &summary, &outcome.rows)?;
+    let names = write_outputs(study, outcome, out)?;
     sweep::write_timings(out, outcome.seconds, &outcome.worlds, &outcome.rows)?;
-    print!("{}", summary.text());
-    let names: Vec<String> = written
-        .iter()
-        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect();
     let replays = outcome.rows.len() - outcome.resumed;
     println!(
         "\n{} replays ({} resumed from the journal) in {:.1} s{}; files in {}/: {}, timings.json",
@@ -166,6 +160,17 @@ fn finish(study: &Study, outcome: &Outcome, out: &Path) -> anyhow::Result<()> {
         names.join(", ")
     );
     Ok(())
+}
+
+/// Writes a finished study's files and prints its summary; the names of the files.
+fn write_outputs(study: &Study, outcome: &Outcome, out: &Path) -> anyhow::Result<Vec<String>> {
+    let summary = Summary::new(study, &outcome.candidates, &outcome.rows);
+    let written = sweep::write_study(out, &summary, &outcome.rows)?;
+    print!("{}", summary.text());
+    Ok(written
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect())
 }
 
 /// The study the journals in `dirs` belong to: `file`, or the one their header names, with the
@@ -232,7 +237,14 @@ fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
         cut_short: false,
         seconds: 0.0,
     };
-    finish(&study, &outcome, &out)?;
+    let names = write_outputs(&study, &outcome, &out)?;
+    println!(
+        "\nMerged {} rows of {} shards; files in {}/: results.jsonl, {}",
+        outcome.rows.len(),
+        dirs.len(),
+        out.display(),
+        names.join(", ")
+    );
     verify_if_asked(args, &study, &outcome, &out)
 }
 
