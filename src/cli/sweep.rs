@@ -91,6 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let study = Study::load(&file, &overrides)?;
     let out = out_dir(&args, &study);
+    refuse_other_outputs(&out)?;
     let bar = Bar::new(args.quiet);
     let outcome = sweep::run(
         &study,
@@ -124,6 +125,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     finish(&study, &outcome, &out)?;
     verify_if_asked(&args, &study, &outcome, &out)
+}
+
+/// A study's files (its `summary.json` among them) never go into a replay's or a calibration's
+/// directory.
+fn refuse_other_outputs(out: &Path) -> anyhow::Result<()> {
+    for (file, what) in [
+        ("lists.parquet", "a replay's"),
+        ("evaluations.parquet", "a calibration's"),
+    ] {
+        if out.join(file).exists() {
+            anyhow::bail!(
+                "{} is {what} output directory ({file}); a study would overwrite its summary.json: choose another --out",
+                out.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 fn out_dir(args: &Args, study: &Study) -> PathBuf {
@@ -225,6 +243,7 @@ fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
         .clone()
         .or(study.out.clone())
         .unwrap_or_else(|| PathBuf::from("output").join(&study.name));
+    refuse_other_outputs(&out)?;
     std::fs::create_dir_all(&out)?;
     sweep::write_journal(&out, &sweep::search_header(&study), &merged)?;
     let outcome = Outcome {
