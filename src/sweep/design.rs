@@ -11,7 +11,8 @@ use crate::generate::SplitMix64;
 use crate::keys::describe;
 use crate::scenario::{Scenario, Setting};
 
-use super::study::{Design, Parameter, Study};
+use super::parameter::Parameter;
+use super::study::{Design, Study};
 
 /// One candidate: a scenario to evaluate on every seed.
 #[derive(Clone, Debug, PartialEq)]
@@ -228,7 +229,7 @@ mod tests {
     use super::*;
     use crate::keys::Domain;
     use crate::scenario::KeyPath;
-    use crate::sweep::study::Values;
+    use crate::sweep::parameter::Values;
 
     fn parameter(key: &str, domain: Domain, values: Values) -> Parameter {
         Parameter {

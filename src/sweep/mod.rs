@@ -8,6 +8,7 @@ mod files;
 mod html;
 mod journal;
 mod merge;
+mod parameter;
 mod pictures;
 mod run;
 mod stats;
