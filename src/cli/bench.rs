@@ -506,7 +506,7 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
     let wall = started.elapsed().as_secs_f64();
     let generate: f64 = outcome.worlds.iter().map(|w| w.seconds).sum();
     let games: u64 = outcome.worlds.iter().map(|w| w.games).sum();
-    let replays = outcome.rows.len();
+    let replays = outcome.rows.len() - outcome.reused;
     let replay: f64 = outcome
         .rows
         .iter()
@@ -514,12 +514,14 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
         .sum();
     let measures: f64 = outcome.rows.iter().map(|r| r.measure_seconds).sum();
     println!(
-        "Study {} ({}): {} candidates × {} seeds = {} replays on {} threads in {:.1} s, files written",
+        "Study {} ({}): {} candidates × {} seeds = {} rows ({} replays, {} from the baseline's replay) on {} threads in {:.1} s, files written",
         study.name,
         file.display(),
         outcome.candidates.len(),
         study.input.seeds().len(),
+        outcome.rows.len(),
         replays,
+        outcome.reused,
         threads,
         wall
     );

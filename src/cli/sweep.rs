@@ -160,12 +160,14 @@ fn out_dir(args: &Args, study: &Study) -> PathBuf {
 fn finish(study: &Study, outcome: &Outcome, out: &Path) -> anyhow::Result<()> {
     let names = write_outputs(study, outcome, out)?;
     sweep::write_timings(out, outcome.seconds, &outcome.worlds, &outcome.rows)?;
-    let replays = outcome.rows.len() - outcome.resumed;
+    let replays = outcome.rows.len() - outcome.resumed - outcome.reused;
     println!(
-        "\n{} replays ({} resumed from the journal) in {:.1} s{}; files in {}/: {}, timings.json",
+        "\n{} rows in {:.1} s: {} replays, {} resumed from the journal, {} taken from the baseline's replay (points that set its own values){}; files in {}/: {}, timings.json",
+        outcome.rows.len(),
+        outcome.seconds,
         replays,
         outcome.resumed,
-        outcome.seconds,
+        outcome.reused,
         if outcome.repeated > 0 {
             format!(
                 "; {} drawn points repeated another after rounding and were dropped",
@@ -251,6 +253,7 @@ fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
         rows: merged.rows,
         worlds: merged.worlds,
         resumed: 0,
+        reused: 0,
         repeated: 0,
         complete: true,
         cut_short: false,
@@ -314,7 +317,7 @@ fn verify(
     print!("\n{}", report.text());
     println!(
         "{} replays in {:.1} s; files in {}/: verify.txt, verify.md, verify.json, verify.jsonl, report.html (with the verification)",
-        verified.rows.len() - verified.resumed,
+        verified.rows.len() - verified.resumed - verified.reused,
         verified.seconds,
         out.display()
     );

@@ -72,6 +72,8 @@ pub struct Outcome {
     pub worlds: Vec<WorldLine>,
     /// Rows taken from the journal instead of evaluated.
     pub resumed: usize,
+    /// Rows of points that set the base scenario's own values, taken from the baseline's replay.
+    pub reused: usize,
     /// Points a space-filling design drew twice (after rounding to the keys' grains), dropped.
     pub repeated: usize,
     /// Whether this run covers every (candidate, seed) pair (not a shard's share).
@@ -105,6 +107,8 @@ struct Sweep<'a> {
     scale: Option<f64>,
     /// How many figures a row has.
     columns: usize,
+    /// Rows taken from the baseline's replay.
+    reused: std::sync::atomic::AtomicUsize,
 }
 
 /// The (candidate, seed) pairs of a shard: pairs ordered by seed then candidate, cut into `count`
@@ -198,6 +202,7 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
         progress,
         scale: plan.scale,
         columns: study.columns().len(),
+        reused: std::sync::atomic::AtomicUsize::new(0),
     };
     let mut worlds = Vec::new();
     let mut games = match &study.input {
@@ -236,7 +241,12 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
     if plan.optimise {
         candidates = sweep.optimise(candidates, &kept, start)?;
     }
-    let Sweep { journal, rows, .. } = sweep;
+    let Sweep {
+        journal,
+        rows,
+        reused,
+        ..
+    } = sweep;
     drop(journal);
     std::fs::rename(journal::partial(&plan.journal), &plan.journal).map_err(|source| {
         JournalError::Io {
@@ -256,6 +266,7 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
         rows,
         worlds,
         resumed,
+        reused: reused.into_inner(),
         repeated: 0,
         seconds: started.elapsed().as_secs_f64(),
     })
@@ -526,6 +537,8 @@ impl Sweep<'_> {
             // A point that sets the base scenario's own values is the baseline's replay again:
             // its row is the baseline's, figure for figure.
             if let Some(base) = base.as_ref().filter(|b| b.values == ready.candidate.values) {
+                self.reused
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 return self.record(Row {
                     candidate: ready.candidate.id,
                     label: ready.candidate.label(),
