@@ -9,18 +9,32 @@ use toml::{Table, Value};
 
 use crate::model::Month;
 
-/// Why a file of keys could not be read at all.
-#[derive(Debug)]
-pub enum ReadError {
-    Io(std::io::Error),
-    /// Not valid TOML: the parser's message.
-    Syntax(String),
+/// A file of keys that could not be read at all: the same error for every kind of file.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    #[error("cannot read {what} {}", path.display())]
+    Read {
+        /// What the file is ("scenario", "study"), for people.
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is not valid TOML: {message}", path.display())]
+    Syntax { path: PathBuf, message: String },
 }
 
-/// A TOML file as a table of keys.
-pub fn read_table(path: &Path) -> Result<Table, ReadError> {
-    let text = std::fs::read_to_string(path).map_err(ReadError::Io)?;
-    parse_table(&text).map_err(ReadError::Syntax)
+/// A TOML file (a `what`, for messages): its text and its table of keys.
+pub fn read_file(path: &Path, what: &'static str) -> Result<(String, Table), FileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
+        what,
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let table = parse_table(&text).map_err(|message| FileError::Syntax {
+        path: path.to_path_buf(),
+        message,
+    })?;
+    Ok((text, table))
 }
 
 /// TOML text as a table of keys, or the parser's message.

@@ -26,7 +26,7 @@ use toml::Table;
 
 use crate::generate::world::params::{self, Param};
 use crate::generate::world::{Settings, WorldError};
-use crate::keys::{at, problem_list, read_table, Problem, ReadError, Reader};
+use crate::keys::{at, problem_list, read_file, FileError, Problem, Reader};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::simulate::measure::Measure;
 use crate::simulate::{load_world, LoadedWorld};
@@ -75,13 +75,8 @@ pub struct Overrides {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read calibration file {}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{} is not valid TOML: {message}", path.display())]
-    Syntax { path: PathBuf, message: String },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("{count} problem{s} in the calibration file:\n{list}", count = .0.len(), s = if .0.len() == 1 { "" } else { "s" }, list = problem_list(.0))]
     Invalid(Vec<Problem>),
     #[error(transparent)]
@@ -124,16 +119,7 @@ pub const SCALE: (f64, f64) = (1e-4, 10.0);
 
 impl Calibration {
     pub fn load(path: &Path, overrides: &Overrides) -> Result<Calibration, ConfigError> {
-        let table = read_table(path).map_err(|e| match e {
-            ReadError::Io(source) => ConfigError::Read {
-                path: path.to_path_buf(),
-                source,
-            },
-            ReadError::Syntax(message) => ConfigError::Syntax {
-                path: path.to_path_buf(),
-                message,
-            },
-        })?;
+        let (_, table) = read_file(path, "calibration file")?;
         let dir = path.parent().unwrap_or(Path::new(""));
         let mut r = Reader::new(path);
         r.unknown(&table, "", KEYS);

@@ -19,32 +19,31 @@ impl Bar {
 
     /// `done` of `total` steps, named by `unit` ("lists", "months").
     pub fn steps(&self, done: usize, total: usize, unit: &str) {
-        if let Some(bar) = &self.0 {
-            if bar.length() != Some(total as u64) {
-                bar.set_length(total as u64);
-                bar.set_style(
-                    ProgressStyle::with_template(&format!(
-                        "{{msg}} [{{bar:40}}] {{pos}}/{{len}} {unit} {{elapsed}}"
-                    ))
-                    .expect("a valid template")
-                    .progress_chars("=> "),
-                );
-            }
-            bar.set_position(done as u64);
-        }
+        self.position(
+            done,
+            total,
+            &format!("{{msg}} [{{bar:40}}] {{pos}}/{{len}} {unit} {{elapsed}}"),
+        );
     }
 
     /// `done` of `total` steps with the time left, named by `unit`.
     pub fn steps_left(&self, done: usize, total: usize, unit: &str) {
+        self.position(
+            done,
+            total,
+            &format!("[{{bar:30}}] {{pos}}/{{len}} {unit} · {{elapsed}} · {{eta}} left · {{msg}}"),
+        );
+    }
+
+    /// The bar at `done` of `total`, drawn by `template` (set when the total changes).
+    fn position(&self, done: usize, total: usize, template: &str) {
         if let Some(bar) = &self.0 {
             if bar.length() != Some(total as u64) {
                 bar.set_length(total as u64);
                 bar.set_style(
-                    ProgressStyle::with_template(&format!(
-                        "[{{bar:30}}] {{pos}}/{{len}} {unit} · {{elapsed}} · {{eta}} left · {{msg}}"
-                    ))
-                    .expect("a valid template")
-                    .progress_chars("=> "),
+                    ProgressStyle::with_template(template)
+                        .expect("a valid template")
+                        .progress_chars("=> "),
                 );
             }
             bar.set_position(done as u64);

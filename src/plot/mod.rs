@@ -159,6 +159,54 @@ fn register_font() {
     });
 }
 
+/// The axes of a chart of lines or dots: where its numbers go and how they are written.
+pub(crate) struct Axes<'t> {
+    pub title: &'t str,
+    pub x_label: &'t str,
+    pub y_label: &'t str,
+    pub x_range: (f64, f64),
+    pub y_range: (f64, f64),
+    /// Pixels for the y axis's numbers and label.
+    pub y_label_area: u32,
+    /// A number as an axis writes it, given the axis's top.
+    pub number: fn(f64, f64) -> String,
+}
+
+type Plane = plotters::coord::cartesian::Cartesian2d<
+    plotters::coord::types::RangedCoordf64,
+    plotters::coord::types::RangedCoordf64,
+>;
+
+impl Axes<'_> {
+    /// The caption, the labelled axes and a light grid, ready for series.
+    fn draw<'a, DB: DrawingBackend>(
+        &self,
+        area: &'a DrawingArea<DB, Shift>,
+    ) -> Result<ChartContext<'a, DB, Plane>, DrawingAreaErrorKind<DB::ErrorType>> {
+        let (x_top, y_top, number) = (self.x_range.1, self.y_range.1, self.number);
+        let mut chart = ChartBuilder::on(area)
+            .caption(self.title, (FONT, 26))
+            .margin(24)
+            .x_label_area_size(60)
+            .y_label_area_size(self.y_label_area)
+            .build_cartesian_2d(
+                self.x_range.0..self.x_range.1,
+                self.y_range.0..self.y_range.1,
+            )?;
+        chart
+            .configure_mesh()
+            .x_desc(self.x_label)
+            .y_desc(self.y_label)
+            .x_label_formatter(&|x| number(*x, x_top))
+            .y_label_formatter(&|y| number(*y, y_top))
+            .label_style((FONT, 16))
+            .axis_desc_style((FONT, 18))
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()?;
+        Ok(chart)
+    }
+}
+
 /// A colour between white and `full` (0 = white, 1 = full).
 fn shade(full: RGBColor, t: f64) -> RGBColor {
     let t = t.clamp(0.0, 1.0);

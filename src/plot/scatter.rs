@@ -36,26 +36,16 @@ impl Scatter {
         &self,
         area: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let (x_top, y_top) = (self.x_range.1, self.y_range.1);
-        let mut chart = ChartBuilder::on(area)
-            .caption(&self.title, (FONT, 26))
-            .margin(24)
-            .x_label_area_size(60)
-            .y_label_area_size(90)
-            .build_cartesian_2d(
-                self.x_range.0..self.x_range.1,
-                self.y_range.0..self.y_range.1,
-            )?;
-        chart
-            .configure_mesh()
-            .x_desc(&self.x_label)
-            .y_desc(&self.y_label)
-            .x_label_formatter(&|x| precise(*x, x_top))
-            .y_label_formatter(&|y| precise(*y, y_top))
-            .label_style((FONT, 16))
-            .axis_desc_style((FONT, 18))
-            .light_line_style(RGBColor(235, 235, 235))
-            .draw()?;
+        let mut chart = super::Axes {
+            title: &self.title,
+            x_label: &self.x_label,
+            y_label: &self.y_label,
+            x_range: self.x_range,
+            y_range: self.y_range,
+            y_label_area: 90,
+            number: precise,
+        }
+        .draw(area)?;
         if self.line.len() > 1 {
             chart.draw_series(LineSeries::new(
                 self.line.iter().copied(),

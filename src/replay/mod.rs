@@ -327,6 +327,18 @@ impl RatedGames {
         self.game.len()
     }
 
+    /// White's expected score in game `i` as the calculation used it: a real-number system's own,
+    /// or FIDE's PD in hundredths (from Black's side when only Black's game counted); `None` when
+    /// neither side had one (both players unrated).
+    pub fn white_expected(&self, i: usize) -> Option<f64> {
+        let pd = |p: u8| f64::from(p) / 100.0;
+        self.expected
+            .get(i)
+            .map(|e| e.0)
+            .or(self.white[i].pd.map(pd))
+            .or(self.black[i].pd.map(|p| 1.0 - pd(p)))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.game.is_empty()
     }

@@ -99,11 +99,7 @@ pub fn html_report(
                 options.grouping,
                 Expectation::Fide,
                 options.min_games,
-                Selection {
-                    from: Some(window.from),
-                    to: Some(window.to),
-                    established: None,
-                },
+                Selection::between(window.from, window.to),
             );
             page.push_str(&crosstable_html(&table, run.name()));
             tables.push(table);

@@ -123,7 +123,7 @@ const TOP_KEYS: &[&str] = &[
 
 /// Reads one file: what could be read, and the problems found (a syntax error is fatal).
 pub fn read(path: &Path) -> Result<(RawScenario, Vec<Problem>), ScenarioError> {
-    let table = crate::keys::read_table(path).map_err(|e| ScenarioError::reading(path, e))?;
+    let (_, table) = crate::keys::read_file(path, "scenario")?;
     let mut walk = Walk {
         r: Reader::new(path),
     };

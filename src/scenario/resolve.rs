@@ -9,6 +9,7 @@ use super::{
     base_regulations, fields, Bootstrap, Calendar, DataSources, EraNotes, EventKind, GameFormat,
     RunWindow, Scenario, ScenarioEvent, Timeline, UnknownPlayers,
 };
+use crate::keys::FileError;
 use crate::model::Month;
 use crate::rules::{Compression, Regulations};
 use crate::systems::{SystemConfig, SystemKind};
@@ -40,7 +41,7 @@ pub fn read_chain(path: &Path) -> Result<(Vec<RawScenario>, Vec<Problem>), Scena
             }]));
         }
         let (raw, found) = match raw::read(&file) {
-            Err(ScenarioError::Read { source, .. }) if !chain.is_empty() => {
+            Err(ScenarioError::File(FileError::Read { source, .. })) if !chain.is_empty() => {
                 let child = &chain[chain.len() - 1];
                 return Err(ScenarioError::Invalid(vec![Problem {
                     file: child.file.clone(),

@@ -47,8 +47,11 @@ impl Sink for Observer<'_> {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
         let month = list.month();
         let started = std::time::Instant::now();
-        self.current.apply(list.t, list.rows, 0..list.rows.len());
         let needs = self.needs;
+        // The lists in force are kept only for measures that read a whole list.
+        if !needs.lists.is_empty() || !needs.baseline.is_empty() {
+            self.current.apply(list.t, list.rows, 0..list.rows.len());
+        }
         let whole_needed = needs.lists.contains(&month) || needs.baseline.contains(&month);
         if whole_needed {
             self.current.whole(&mut self.whole);
@@ -62,21 +65,16 @@ impl Sink for Observer<'_> {
                 record.lists.push((month, ratings));
             }
         }
-        if let (Some(record), true) = (&mut self.record, needs.baseline_games) {
+        let in_window = needs
+            .windows
+            .iter()
+            .any(|&(from, to)| from <= month && month <= to);
+        if let (Some(record), true) = (&mut self.record, needs.baseline_games && in_window) {
             if record.expected.is_empty() {
                 record.expected = vec![f64::NAN; list.input.score.len()];
             }
-            let view = ListView {
-                month,
-                games: list.games,
-                input: list.input,
-                whole: None,
-                truth: None,
-                baseline: None,
-                baseline_expected: None,
-            };
             for i in 0..list.games.len() {
-                if let Some(p) = view.expected(i) {
+                if let Some(p) = list.games.white_expected(i) {
                     record.expected[list.games.game[i] as usize] = p;
                 }
             }

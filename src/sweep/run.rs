@@ -109,6 +109,7 @@ struct Sweep<'a> {
     columns: usize,
     /// Rows taken from the baseline's replay.
     reused: std::sync::atomic::AtomicUsize,
+    leader: Mutex<Leader>,
 }
 
 /// The (candidate, seed) pairs of a shard: pairs ordered by seed then candidate, cut into `count`
@@ -189,6 +190,10 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
     let (journal, resumed_rows, cut_short) = open_journal(&plan.journal, &header, plan.resume)?;
     check_resumed(&resumed_rows, &plan.candidates)?;
     let resumed = resumed_rows.len();
+    let mut leader = Leader::new(study);
+    for r in &resumed_rows {
+        leader.add(r);
+    }
     let sweep = Sweep {
         study,
         journal: Mutex::new(journal),
@@ -203,6 +208,7 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
         scale: plan.scale,
         columns: study.columns().len(),
         reused: std::sync::atomic::AtomicUsize::new(0),
+        leader: Mutex::new(leader),
     };
     let mut worlds = Vec::new();
     let mut games = match &study.input {
@@ -601,10 +607,10 @@ impl Sweep<'_> {
     /// Journals a row, keeps it, and shows the progress with the best candidate so far.
     fn record(&self, row: Row) -> Result<(), SweepError> {
         self.lock_journal()?.row(&row)?;
+        let best = self.leader.lock().map_err(|_| poisoned())?.add(&row);
         let mut rows = self.rows.lock().map_err(|_| poisoned())?;
         rows.insert((row.candidate, row.seed), row);
         let total = self.total.lock().map(|t| *t).unwrap_or(0);
-        let best = best_so_far(self.study, &rows);
         self.progress.rows(rows.len(), total, &best);
         Ok(())
     }
@@ -725,25 +731,78 @@ fn poisoned() -> SweepError {
     SweepError::Refused("a replay failed on another thread while the rows were being kept".into())
 }
 
-/// "best: candidate 12 (truth_gap.rms 21.3)" among the candidates with rows so far, by the mean of
-/// the rank figure's distance from its ideal over the seeds done.
-fn best_so_far(study: &Study, rows: &BTreeMap<(u32, u64), Row>) -> String {
-    let columns = study.columns();
-    let Some(f) = columns.iter().position(|(c, _, _)| *c == study.rank) else {
-        return String::new();
-    };
-    let goal = columns[f].1;
-    let mut sums: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
-    for ((c, _), r) in rows {
-        if let Some(loss) = r.figures[f].and_then(|v| goal.loss(v)) {
-            let e = sums.entry(*c).or_default();
-            e.0 += loss;
-            e.1 += 1;
+/// The best candidate so far by the rank figure's mean distance from its ideal over the seeds
+/// done, kept row by row (ordered, so that each row costs a logarithm, not a scan of every row).
+struct Leader {
+    /// The rank figure's column and goal, its name.
+    figure: Option<(usize, crate::simulate::Goal)>,
+    name: String,
+    /// Each candidate's sum of distances and seeds.
+    sums: std::collections::HashMap<u32, (f64, usize)>,
+    /// (mean distance in an order-keeping integer, candidate).
+    order: std::collections::BTreeSet<(i64, u32)>,
+}
+
+/// An f64 as an integer in the same order (negative numbers included).
+fn ordered(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
+}
+
+impl Leader {
+    fn new(study: &Study) -> Leader {
+        let columns = study.columns();
+        Leader {
+            figure: columns
+                .iter()
+                .position(|(c, _, _)| *c == study.rank)
+                .map(|f| (f, columns[f].1)),
+            name: study.rank.clone(),
+            sums: Default::default(),
+            order: Default::default(),
         }
     }
-    sums.into_iter()
-        .map(|(c, (sum, n))| (c, sum / n as f64))
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(c, loss)| format!("best so far: candidate {c} ({} {loss:.3})", study.rank))
-        .unwrap_or_default()
+
+    /// Takes in a row; "best so far: candidate 12 (truth_gap.rms 21.300)".
+    fn add(&mut self, row: &Row) -> String {
+        let Some((f, goal)) = self.figure else {
+            return String::new();
+        };
+        if let Some(loss) = row.figures[f].and_then(|v| goal.loss(v)) {
+            let (sum, n) = self.sums.entry(row.candidate).or_default();
+            if *n > 0 {
+                self.order
+                    .remove(&(ordered(*sum / *n as f64), row.candidate));
+            }
+            *sum += loss;
+            *n += 1;
+            self.order
+                .insert((ordered(*sum / *n as f64), row.candidate));
+        }
+        self.order
+            .first()
+            .map(|&(_, c)| {
+                let (sum, n) = self.sums[&c];
+                format!(
+                    "best so far: candidate {c} ({} {:.3})",
+                    self.name,
+                    sum / n as f64
+                )
+            })
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ordered;
+
+    #[test]
+    fn ordered_integers_keep_the_order_of_the_numbers() {
+        let numbers = [-1e9, -2.5, -0.0, 0.0, 1e-300, 0.5, 3.0, f64::INFINITY];
+        for pair in numbers.windows(2) {
+            assert!(ordered(pair[0]) <= ordered(pair[1]), "{pair:?}");
+        }
+        assert!(ordered(-2.5) < ordered(-1.0) && ordered(1.0) < ordered(2.5));
+    }
 }

@@ -30,7 +30,7 @@ use sha2::{Digest, Sha256};
 use toml::{Table, Value};
 
 use crate::ingest::InputFiles;
-use crate::keys::{at, describe, problem_list, read_table, Problem, ReadError, Reader};
+use crate::keys::{at, describe, problem_list, read_file, FileError, Problem, Reader};
 use crate::model::Month;
 use crate::scenario::{GameFormat, Scenario, ScenarioError, ScenarioFiles};
 use crate::simulate::measure::{check_names, Goal, Measure, MeasureKind, Needs};
@@ -141,13 +141,8 @@ pub struct Overrides {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StudyError {
-    #[error("cannot read study file {}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{} is not valid TOML: {message}", path.display())]
-    Syntax { path: PathBuf, message: String },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("{count} problem{s} in the study:\n{list}", count = .0.len(), s = if .0.len() == 1 { "" } else { "s" }, list = problem_list(.0))]
     Invalid(Vec<Problem>),
 }
@@ -165,6 +160,8 @@ const KEYS: &[&str] = &[
     "summary",
     "verify",
 ];
+/// The keys of `[input]` that describe a world; the others describe the user's games.
+const WORLD_KEYS: &[&str] = &["world", "scale", "seeds"];
 const INPUT_KEYS: &[&str] = &[
     "world",
     "scale",
@@ -194,20 +191,7 @@ const MAX_CANDIDATES: usize = 100_000;
 
 impl Study {
     pub fn load(path: &Path, overrides: &Overrides) -> Result<Study, StudyError> {
-        let text = std::fs::read(path).map_err(|source| StudyError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let table = read_table(path).map_err(|e| match e {
-            ReadError::Io(source) => StudyError::Read {
-                path: path.to_path_buf(),
-                source,
-            },
-            ReadError::Syntax(message) => StudyError::Syntax {
-                path: path.to_path_buf(),
-                message,
-            },
-        })?;
+        let (text, table) = read_file(path, "study file")?;
         let dir = path.parent().unwrap_or(Path::new(""));
         let mut r = Reader::new(path);
         r.unknown(&table, "", KEYS);
@@ -256,7 +240,7 @@ impl Study {
         let (Some(base), Some(input), Some(design)) = (base, input, design) else {
             return Err(StudyError::Invalid(r.problems));
         };
-        let fingerprint = fingerprint(&text, &base, &references, &input, &measures);
+        let fingerprint = fingerprint(text.as_bytes(), &base, &references, &input, &measures);
         Ok(Study {
             file: path.to_path_buf(),
             name,
@@ -394,15 +378,8 @@ fn read_input(
         refuse_repeated_seeds(r, &at, seeds);
     }
     if let Some(world) = world {
-        for key in [
-            "games",
-            "format",
-            "month-1",
-            "start-list",
-            "players",
-            "skip-invalid",
-        ] {
-            if t.contains_key(key) {
+        for key in INPUT_KEYS.iter().filter(|k| !WORLD_KEYS.contains(k)) {
+            if t.contains_key(*key) {
                 r.problem(
                     &at(path, key),
                     "belongs to the user's own games, not to a world: give `world` or `games`",

@@ -267,44 +267,50 @@ impl<'a> Summary<'a> {
     }
 
     pub fn text(&self) -> String {
-        let mut out = format!("{}\n{}\n\n", self.headline(), self.explanation());
-        out.push_str(
-            &self
-                .ranking(20)
-                .render(&[1, 1 + self.study.parameters.len() + 3]),
-        );
-        let points = self.ranked_points().count();
-        if points > 20 {
-            out.push_str(&format!(
-                "(the best 20 of {points} points; results.csv has every row)\n"
-            ));
-        }
-        out.push_str(&format!("\n{}\n", self.front_text()));
-        if let Some(best) = self.ranked_points().next() {
-            out.push_str(&format!(
-                "\nThe best point, {} ({}), on every figure:\n",
-                candidate_name(self.candidate(best)),
-                self.candidate(best).values_text(self.study)
-            ));
-            out.push_str(&self.figures_of(best).render(&[0, 3, 4]));
-        }
-        for n in self.notes() {
-            out.push_str(&format!("\n{n}\n"));
-        }
-        out
+        self.document(false)
     }
 
     pub fn markdown(&self) -> String {
-        let mut out = format!("**{}**\n\n{}\n\n", self.headline(), self.explanation());
-        out.push_str(&self.ranking(usize::MAX).markdown(&[1]));
+        self.document(true)
+    }
+
+    /// The summary for a terminal (the best 20 points) or in Markdown (every point).
+    fn document(&self, markdown: bool) -> String {
+        let table = |t: TextTable, left: &[usize]| {
+            if markdown {
+                t.markdown(left)
+            } else {
+                t.render(left)
+            }
+        };
+        let limit = if markdown { usize::MAX } else { 20 };
+        let headline = if markdown {
+            format!("**{}**\n", self.headline())
+        } else {
+            self.headline()
+        };
+        let mut out = format!("{headline}\n{}\n\n", self.explanation());
+        // The candidate's name and the verdict are words, aligned left.
+        let words = [1, 1 + self.study.parameters.len() + 3];
+        out.push_str(&table(
+            self.ranking(limit),
+            if markdown { &words[..1] } else { &words },
+        ));
+        let points = self.ranked_points().count();
+        if points > limit {
+            out.push_str(&format!(
+                "(the best {limit} of {points} points; results.csv has every row)\n"
+            ));
+        }
         out.push_str(&format!("\n{}\n", self.front_text()));
         if let Some(best) = self.ranked_points().next() {
             out.push_str(&format!(
-                "\nThe best point, {} ({}):\n\n",
+                "\nThe best point, {} ({}), on every figure:\n{}",
                 candidate_name(self.candidate(best)),
-                self.candidate(best).values_text(self.study)
+                self.candidate(best).values_text(self.study),
+                if markdown { "\n" } else { "" }
             ));
-            out.push_str(&self.figures_of(best).markdown(&[0, 3, 4]));
+            out.push_str(&table(self.figures_of(best), &[0, 3, 4]));
         }
         for n in self.notes() {
             out.push_str(&format!("\n{n}\n"));

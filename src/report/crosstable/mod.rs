@@ -128,6 +128,15 @@ impl Selection {
         }
     }
 
+    /// Every game of the months `from` to `to`.
+    pub fn between(from: Month, to: Month) -> Selection {
+        Selection {
+            from: Some(from),
+            to: Some(to),
+            established: None,
+        }
+    }
+
     pub fn contains(&self, month: Month) -> bool {
         self.from.is_none_or(|f| month >= f) && self.to.is_none_or(|t| month <= t)
     }

@@ -141,7 +141,7 @@ impl Kind for CurveGap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simulate::measure::testing::Lists;
+    use crate::simulate::measure::testing::{figure, Lists};
 
     #[test]
     fn favourites_by_bin_by_hand() {
@@ -164,11 +164,9 @@ mod tests {
             ],
             ..Lists::default()
         };
-        let built = lists.build();
-        let mut points = m.empty();
-        m.observe(&built.view(month), &mut points);
+        let points = lists.observed(&m, month);
         let figures = m.figures(&points, 1.0);
-        let value = |name: &str| figures.iter().find(|f| f.name == name).unwrap().value;
+        let value = |name: &str| figure(&figures, name);
         assert!((value("rms").unwrap() - 43.0).abs() < 1e-9, "{figures:?}");
         let mean = (2.0 * 43.0 + (50.0 - 81.0)) / 3.0;
         assert!((value("favourites").unwrap() - mean).abs() < 1e-9);

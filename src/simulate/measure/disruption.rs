@@ -182,9 +182,7 @@ mod tests {
             baseline: Some(vec![Some(2500), Some(2400), Some(2300), Some(1500), None]),
             ..Lists::default()
         };
-        let built = lists.build();
-        let mut sums = m.empty();
-        m.observe(&built.view(month), &mut sums);
+        let sums = lists.observed(&m, month);
         let f = m.figures(&sums, 1.0);
         assert_eq!(f[0].value, Some(130.0 / 3.0));
         assert_eq!(f[1].value, Some(65.0));

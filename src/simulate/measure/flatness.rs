@@ -98,11 +98,7 @@ impl Kind for Flatness {
     }
 
     fn empty(&self) -> FlatnessSums {
-        let selection = Selection {
-            from: Some(self.from),
-            to: Some(self.to),
-            established: None,
-        };
+        let selection = Selection::between(self.from, self.to);
         FlatnessSums {
             table: Crosstable::new(self.grouping, Expectation::Fide, self.min_games, selection),
             underdog_games: 0,
@@ -164,7 +160,7 @@ impl Kind for Flatness {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simulate::measure::testing::Lists;
+    use crate::simulate::measure::testing::{figure, Lists};
 
     #[test]
     fn a_table_of_two_groups_by_hand() {
@@ -191,11 +187,9 @@ mod tests {
             ],
             ..Lists::default()
         };
-        let built = lists.build();
-        let mut sums = m.empty();
-        m.observe(&built.view(month), &mut sums);
+        let sums = lists.observed(&m, month);
         let figures = m.figures(&sums, 1.0);
-        let value = |name: &str| figures.iter().find(|f| f.name == name).unwrap().value;
+        let value = |name: &str| figure(&figures, name);
         // The 1600+ row scored 0.5 of 2 expecting 1.28: −39 points a game; the 1500s +39; each
         // cell has 2 games, so the RMS is 39.
         assert!((value("rms").unwrap() - 39.0).abs() < 1e-9, "{figures:?}");

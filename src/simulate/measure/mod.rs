@@ -160,18 +160,6 @@ pub struct ListView<'a> {
 }
 
 impl ListView<'_> {
-    /// Each rated game's expected score for White as the calculation used it (the systems that
-    /// rate in real numbers: their own; FIDE's: its PD in hundredths), by its index in `games`.
-    pub fn expected(&self, i: usize) -> Option<f64> {
-        let g = self.games;
-        let pd = |p: u8| f64::from(p) / 100.0;
-        g.expected
-            .get(i)
-            .map(|e| e.0)
-            .or(g.white[i].pd.map(pd))
-            .or(g.black[i].pd.map(|p| 1.0 - pd(p)))
-    }
-
     /// Each rated game of the list with both players' ratings in it: (white's, black's, white's
     /// score in half points).
     pub fn rated_pairs(&self) -> impl Iterator<Item = (i32, i32, u8)> + '_ {
@@ -537,7 +525,7 @@ pub(crate) mod testing {
     use crate::model::{Games, Month, SideRecord};
     use crate::replay::{ListRows, RatedGames};
 
-    use super::ListView;
+    use super::{Figure, Kind, ListView};
 
     /// A game: white, black, white's half points, white's rating, black's rating, white's PD in
     /// hundredths.
@@ -601,6 +589,21 @@ pub(crate) mod testing {
                 input,
             }
         }
+    }
+
+    impl Lists {
+        /// What `measure` observes of this list published on `month`.
+        pub fn observed<K: Kind>(&self, measure: &K, month: Month) -> K::Observed {
+            let built = self.build();
+            let mut observed = measure.empty();
+            measure.observe(&built.view(month), &mut observed);
+            observed
+        }
+    }
+
+    /// A figure's value, by its name.
+    pub fn figure(figures: &[Figure], name: &str) -> Option<f64> {
+        figures.iter().find(|f| f.name == name)?.value
     }
 
     impl Built<'_> {

@@ -181,9 +181,7 @@ mod tests {
             truth: Some(vec![1050.0, 1050.0, 1350.0, 1150.0]),
             ..Lists::default()
         };
-        let built = lists.build();
-        let mut counts = m.empty();
-        m.observe(&built.view(month), &mut counts);
+        let counts = lists.observed(&m, month);
         assert_eq!(counts.listed, [1, 1, 1]);
         assert_eq!(counts.truth, [2, 1, 1]);
         // At half FIDE's size the counts double: 2, 2, 2 listed against 4, 2, 2 truly.

@@ -92,7 +92,7 @@ impl Kind for Predictive {
         }
         let g = list.games;
         for i in 0..g.len() {
-            let Some(p) = list.expected(i) else {
+            let Some(p) = g.white_expected(i) else {
                 sums.unscored += 1;
                 continue;
             };
@@ -169,9 +169,7 @@ mod tests {
             ],
             ..Lists::default()
         };
-        let built = lists.build();
-        let mut sums = m.empty();
-        m.observe(&built.view(month), &mut sums);
+        let sums = lists.observed(&m, month);
         let expected = -(0.64f64.ln() + 0.36f64.ln()) / 2.0;
         let figures = m.figures(&sums, 1.0);
         assert!((figures[0].value.unwrap() - expected).abs() < 1e-12);
@@ -183,9 +181,7 @@ mod tests {
             baseline_expected: Some(vec![0.5, 0.5, f64::NAN]),
             ..lists
         };
-        let built = paired.build();
-        let mut sums = m.empty();
-        m.observe(&built.view(month), &mut sums);
+        let sums = paired.observed(&m, month);
         let d = [-0.64f64.ln() - 2f64.ln(), -0.36f64.ln() - 2f64.ln()];
         let mean = (d[0] + d[1]) / 2.0;
         let se = (((d[0] - mean).powi(2) + (d[1] - mean).powi(2)) / 1.0 / 2.0).sqrt();

@@ -100,11 +100,7 @@ impl Kind for PublishedCrosstable {
     }
 
     fn empty(&self) -> Crosstable {
-        let selection = Selection {
-            from: Some(self.from),
-            to: Some(self.to),
-            established: None,
-        };
+        let selection = Selection::between(self.from, self.to);
         Crosstable::new(self.published.grouping, Expectation::Fide, 0, selection)
     }
 

@@ -202,7 +202,7 @@ impl Kind for TruthGap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simulate::measure::testing::Lists;
+    use crate::simulate::measure::testing::{figure, Lists};
 
     #[test]
     fn the_slope_of_ratings_spread_apart_twice_is_two() {
@@ -224,11 +224,9 @@ mod tests {
             truth: Some(vec![1200.0, 1800.0, 2400.0, f32::NAN]),
             ..Lists::default()
         };
-        let built = lists.build();
-        let mut sums = m.empty();
-        m.observe(&built.view(month), &mut sums);
+        let sums = lists.observed(&m, month);
         let figures = m.figures(&sums, 1.0);
-        let value = |name: &str| figures.iter().find(|f| f.name == name).unwrap().value;
+        let value = |name: &str| figure(&figures, name);
         assert!((value("slope").unwrap() - 2.0).abs() < 1e-12);
         // Gaps −600, 0, +600: mean 0, RMS √((360000 + 0 + 360000) / 3).
         assert!(value("mean").unwrap().abs() < 1e-9);
@@ -238,18 +236,14 @@ mod tests {
         assert_eq!(value("band.1500"), Some(0.0));
         assert_eq!(value("band.2000"), Some(600.0));
         // Another month's list is not this measure's.
-        let mut other = m.empty();
-        m.observe(&built.view(month.plus(1)), &mut other);
-        assert_eq!(other.players, 0);
+        assert_eq!(lists.observed(&m, month.plus(1)).players, 0);
         // With `common`, only the players the baseline also lists: here the first two.
         let shared = TruthGap { common: true, ..m };
         let lists = Lists {
             baseline: Some(vec![Some(1500), Some(1700), None, None]),
             ..lists
         };
-        let built = lists.build();
-        let mut sums = shared.empty();
-        shared.observe(&built.view(month), &mut sums);
+        let sums = lists.observed(&shared, month);
         assert_eq!(sums.players, 2);
         assert_eq!(sums.gap, -600.0);
     }
