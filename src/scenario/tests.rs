@@ -176,6 +176,7 @@ fn the_resolved_file_reloads_to_the_same_rules() {
         "sonas-2017.toml",
         "kaggle2010.toml",
         "kaggle2010-sonas-2017.toml",
+        "kaggle2010-k-2011.toml",
         "elo-k20.toml",
         "glicko.toml",
         "glicko2.toml",

@@ -112,6 +112,29 @@ fn sonas_2017_resolves_and_replays() {
     );
 }
 
+/// The README's first what-if must show a difference on the default run's games (issue 31: the
+/// Sonas 2017 what-if it used to show changed nothing there).
+#[test]
+fn the_readmes_what_if_changes_the_default_runs_ratings() {
+    let dir = scratch("readme-what-if");
+    replay_shipped("kaggle2010", &dir.join("history"));
+    replay_shipped("kaggle2010-k-2011", &dir.join("what-if"));
+    let compared = succeeds(&[
+        "compare",
+        dir.join("history").to_str().unwrap(),
+        dir.join("what-if").to_str().unwrap(),
+    ]);
+    let all = compared
+        .lines()
+        .find(|line| line.starts_with("all "))
+        .unwrap_or_else(|| panic!("{compared}"));
+    let rmse: f64 = all.split_whitespace().nth(5).unwrap().parse().unwrap();
+    assert!(rmse > 5.0, "{compared}");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    assert!(readme.contains("replay scenarios/kaggle2010-k-2011.toml"));
+}
+
 #[test]
 fn real_fide_list_files_serve_as_starting_lists() {
     let dir = scratch("fide-lists");
