@@ -18,12 +18,6 @@ pub fn describe(s: &Scenario) -> String {
     for (key, value) in s.system.values() {
         let _ = writeln!(w, "  {key} = {value}");
     }
-    if s.system != crate::systems::SystemConfig::Fide {
-        let _ = writeln!(
-            w,
-            "  (this system uses the scenario's calendar, data and window; the FIDE eras below do not apply to it)"
-        );
-    }
     let to = s
         .run
         .to
@@ -47,6 +41,15 @@ pub fn describe(s: &Scenario) -> String {
         show(&data.start_list),
         show(&data.players)
     );
+    if let Some(newcomers) = s.system.newcomers() {
+        let _ = writeln!(w, "Players on no starting list: {newcomers}");
+        let _ = writeln!(
+            w,
+            "\nFIDE's eras, bootstrap and one-off events do not apply to {}: it uses only the scenario's calendar, data and window.",
+            s.system.kind().name()
+        );
+        return out;
+    }
     let _ = match s.bootstrap.unknown_players {
         UnknownPlayers::Newcomer => writeln!(w, "Players on no starting list: unrated newcomers"),
         UnknownPlayers::Seed => writeln!(

@@ -85,6 +85,15 @@ pub struct BerkinPlayer {
     pub games: u32,
 }
 
+impl super::Newcomers for BerkinConfig {
+    fn newcomers(&self) -> String {
+        format!(
+            "rated {} logarithmic points from their first game",
+            self.initial
+        )
+    }
+}
+
 impl PeriodicSystem for BerkinConfig {
     type Player = BerkinPlayer;
 

@@ -136,6 +136,20 @@ pub struct EloPlayer {
     pub games: u32,
 }
 
+impl super::Newcomers for EloConfig {
+    fn newcomers(&self) -> String {
+        let published = if self.provisional_games == 0 {
+            String::new()
+        } else {
+            format!(
+                ", published once they have {} games",
+                self.provisional_games
+            )
+        };
+        format!("rated {} from their first game{published}", self.initial)
+    }
+}
+
 impl PeriodicSystem for EloConfig {
     type Player = EloPlayer;
 

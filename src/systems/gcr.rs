@@ -104,6 +104,15 @@ impl PairTable {
     }
 }
 
+impl super::Newcomers for GcrConfig {
+    fn newcomers(&self) -> String {
+        format!(
+            "every player starts each list's pass over all games at {}",
+            self.initial
+        )
+    }
+}
+
 impl GcrConfig {
     /// The whole rating published for an exact one.
     pub fn published(&self, exact: f64) -> i32 {

@@ -116,6 +116,15 @@ impl GlickoConfig {
     }
 }
 
+impl super::Newcomers for GlickoConfig {
+    fn newcomers(&self) -> String {
+        format!(
+            "rated {} with RD {} from their first game",
+            self.initial_rating, self.initial_rd
+        )
+    }
+}
+
 impl PeriodicSystem for GlickoConfig {
     type Player = GlickoPlayer;
 

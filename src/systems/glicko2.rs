@@ -243,6 +243,15 @@ impl Glicko2Config {
     }
 }
 
+impl super::Newcomers for Glicko2Config {
+    fn newcomers(&self) -> String {
+        format!(
+            "rated {} with RD {} and volatility {} from their first game",
+            self.initial_rating, self.initial_rd, self.initial_volatility
+        )
+    }
+}
+
 impl PeriodicSystem for Glicko2Config {
     type Player = Glicko2Player;
 

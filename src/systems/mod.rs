@@ -75,6 +75,15 @@ macro_rules! systems {
                 }
             }
 
+            /// How the system starts a player on no starting list, in words (`elosim check`); none
+            /// for FIDE's, whose bootstrap and first-rating rules say it era by era.
+            pub fn newcomers(&self) -> Option<String> {
+                match self {
+                    SystemConfig::Fide => None,
+                    $(SystemConfig::$variant(c) => Some(c.newcomers()),)+
+                }
+            }
+
             /// Hands the settings to the visitor's method for the system's family.
             pub fn visit<V: Visit>(&self, visitor: V) -> V::Output {
                 match self {
@@ -99,6 +108,11 @@ systems! {
     Berkin = "berkin", berkin::BerkinConfig, periodic;
     /// Game Courier Ratings, holistic (`systems/gcr.rs`).
     Gcr = "gcr", gcr::GcrConfig, holistic;
+}
+
+/// How a system starts a player on no starting list, in words, with its settings' values.
+pub trait Newcomers {
+    fn newcomers(&self) -> String;
 }
 
 /// What to do with a system's settings, by the family of engine that replays it.

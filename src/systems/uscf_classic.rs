@@ -111,6 +111,15 @@ impl UscfClassicConfig {
     }
 }
 
+impl super::Newcomers for UscfClassicConfig {
+    fn newcomers(&self) -> String {
+        format!(
+            "provisional for their first {} games, rated the running average of their performances (two unrated players count each other as {})",
+            self.provisional_games, self.unrated
+        )
+    }
+}
+
 impl PeriodicSystem for UscfClassicConfig {
     type Player = UscfPlayer;
 

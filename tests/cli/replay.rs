@@ -135,6 +135,45 @@ fn the_readmes_what_if_changes_the_default_runs_ratings() {
     assert!(readme.contains("replay scenarios/kaggle2010-k-2011.toml"));
 }
 
+/// `check` describes the system a scenario runs: how it starts a player on no starting list, and
+/// none of FIDE's eras or events, which do not apply to it.
+#[test]
+fn check_describes_the_system_the_scenario_runs() {
+    for (scenario, newcomers) in [
+        (
+            "scenarios/glicko2.toml",
+            "rated 1500 with RD 350 and volatility 0.06 from their first game",
+        ),
+        (
+            "scenarios/glicko.toml",
+            "rated 1500 with RD 350 from their first game",
+        ),
+        (
+            "scenarios/uscf-classic.toml",
+            "provisional for their first 20 games",
+        ),
+        (
+            "scenarios/gcr.toml",
+            "every player starts each list's pass over all games at 1500",
+        ),
+        ("scenarios/berkin.toml", "rated 1500 logarithmic points"),
+        (
+            "scenarios/elo-k20.toml",
+            "rated 2200 from their first game\n",
+        ),
+    ] {
+        let shown = succeeds(&["check", scenario]);
+        assert!(
+            shown.contains(&format!("Players on no starting list: {newcomers}")),
+            "{shown}"
+        );
+        for fide in ["Era 1", "new for K", "compression", "Events:"] {
+            assert!(!shown.contains(fide), "{scenario}: {fide}\n{shown}");
+        }
+        assert!(shown.contains("FIDE's eras, bootstrap and one-off events do not apply"));
+    }
+}
+
 #[test]
 fn real_fide_list_files_serve_as_starting_lists() {
     let dir = scratch("fide-lists");
