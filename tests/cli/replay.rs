@@ -135,6 +135,26 @@ fn the_readmes_what_if_changes_the_default_runs_ratings() {
     assert!(readme.contains("replay scenarios/kaggle2010-k-2011.toml"));
 }
 
+/// A newcomer who reads the README top to bottom learns how to get `elosim` on the PATH before the
+/// first example that calls it by name.
+#[test]
+fn the_readme_says_how_to_call_elosim_before_calling_it_by_name() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let install = readme.find("cargo install --path .").expect("install line");
+    let first_call = readme
+        .match_indices("\nelosim ")
+        .chain(readme.match_indices("$ elosim "))
+        .map(|(at, _)| at)
+        .min()
+        .expect("an example");
+    assert!(
+        install < first_call,
+        "{}",
+        &readme[first_call..first_call + 80]
+    );
+}
+
 /// `check` describes the system a scenario runs: how it starts a player on no starting list, and
 /// none of FIDE's eras or events, which do not apply to it.
 #[test]
