@@ -141,18 +141,19 @@ fn the_readmes_what_if_changes_the_default_runs_ratings() {
 fn the_readme_says_how_to_call_elosim_before_calling_it_by_name() {
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let install = readme.find("cargo install --path .").expect("install line");
-    let first_call = readme
-        .match_indices("\nelosim ")
-        .chain(readme.match_indices("$ elosim "))
-        .map(|(at, _)| at)
-        .min()
-        .expect("an example");
-    assert!(
-        install < first_call,
-        "{}",
-        &readme[first_call..first_call + 80]
-    );
+    let mut in_code = false;
+    let mut install = None;
+    for (number, line) in readme.lines().enumerate() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+        } else if in_code && line.starts_with("cargo install --path .") {
+            install = Some(number);
+        } else if in_code && (line.starts_with("elosim ") || line.starts_with("$ elosim ")) {
+            assert!(install.is_some(), "README line {}: {line}", number + 1);
+            return;
+        }
+    }
+    panic!("no example calls elosim by name");
 }
 
 /// `check` describes the system a scenario runs: how it starts a player on no starting list, and
