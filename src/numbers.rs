@@ -13,6 +13,13 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A count with its noun, in the number the count takes: (1, "row") → "1 row", (1368, "game") →
+/// "1,368 games". For nouns whose plural adds an s.
+pub fn counted(n: u64, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{s}", thousands(n))
+}
+
 /// `value` rounded to `decimals` decimals, for figures written to JSON.
 pub fn round_to(value: f64, decimals: i32) -> f64 {
     let scale = 10f64.powi(decimals);
@@ -21,7 +28,14 @@ pub fn round_to(value: f64, decimals: i32) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::thousands;
+    use super::{counted, thousands};
+
+    #[test]
+    fn counts_take_their_nouns_number() {
+        assert_eq!(counted(0, "run"), "0 runs");
+        assert_eq!(counted(1, "run"), "1 run");
+        assert_eq!(counted(1368, "game"), "1,368 games");
+    }
 
     #[test]
     fn thousands_are_grouped() {

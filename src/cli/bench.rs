@@ -5,6 +5,7 @@ use super::{count, set_threads};
 use crate::generate::kaggle_like::{self, Shape};
 use crate::generate::world;
 use crate::ingest;
+use crate::numbers::counted;
 use crate::output::WorldWriter;
 use crate::pipeline::{self, Quiet, ReplayRequest};
 use crate::replay;
@@ -409,9 +410,9 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         );
     };
     println!(
-        "The world at scale {scale} ({} games, {layout}), fide-historical.toml from {from}, {threads} threads, {} runs:",
+        "The world at scale {scale} ({} games, {layout}), fide-historical.toml from {from}, {threads} threads, {}:",
         count(games),
-        args.runs
+        counted(args.runs as u64, "run")
     );
     if args.partitioned {
         line(
@@ -514,13 +515,13 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
         .sum();
     let measures: f64 = outcome.rows.iter().map(|r| r.measure_seconds).sum();
     println!(
-        "Study {} ({}): {} candidates × {} seeds = {} rows ({} replays, {} from the baseline's replay) on {} threads in {:.1} s, files written",
+        "Study {} ({}): {} × {} = {} ({}, {} from the baseline's replay) on {} threads in {:.1} s, files written",
         study.name,
         file.display(),
-        outcome.candidates.len(),
-        study.input.seeds().len(),
-        outcome.rows.len(),
-        replays,
+        counted(outcome.candidates.len() as u64, "candidate"),
+        counted(study.input.seeds().len() as u64, "seed"),
+        counted(outcome.rows.len() as u64, "row"),
+        counted(replays as u64, "replay"),
         outcome.reused,
         threads,
         wall

@@ -4,6 +4,7 @@ use anyhow::Context;
 
 use super::{first_month, last_month, write_output};
 use crate::model::Month;
+use crate::numbers::{counted, thousands};
 use crate::report::crosstable::{
     choose, difference_text, read_published, Against, Below, Crosstable, CrosstableJson, Distance,
     Expectation, Format, Grouping, Selection, Thresholds,
@@ -98,6 +99,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    super::window_in_order(args.from, args.to)?;
+    super::window_in_order(args.vs_from.or(args.from), args.vs_to.or(args.to))?;
     if let Some(file) = &args.against {
         return run_against(&args, file);
     }
@@ -120,13 +123,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let table = Crosstable::build(&games, grouping, expectation, args.min_games, selection);
         if table.counts.used == 0 {
             anyhow::bail!(
-                "{}: no games to tabulate in {} ({} games outside the window, {} below --lowest {}, {} without ratings); widen --from/--to or lower --lowest",
+                "{}: no games to tabulate ({}: {} outside it, {} below --lowest {}, {} without ratings); widen --from/--to or lower --lowest",
                 source.display(),
                 table.window_text(),
-                table.counts.outside_window,
-                table.counts.below_lowest,
+                counted(table.counts.outside_window, "game"),
+                thousands(table.counts.below_lowest),
                 grouping.lowest,
-                table.counts.without_ratings
+                thousands(table.counts.without_ratings)
             );
         }
         let title = args.title.clone().unwrap_or_else(|| {
@@ -231,12 +234,12 @@ fn run_against(args: &Args, file: &Path) -> anyhow::Result<()> {
     );
     if run.counts.used == 0 {
         anyhow::bail!(
-            "{}: no games to tabulate in {} with groups from {} ({} outside the window, {} below {})",
+            "{}: no games to tabulate ({}, groups from {}: {} outside the window, {} below {})",
             args.source.display(),
             run.window_text(),
             published.labels[0],
-            run.counts.outside_window,
-            run.counts.below_lowest,
+            counted(run.counts.outside_window, "game"),
+            thousands(run.counts.below_lowest),
             published.grouping.lowest
         );
     }

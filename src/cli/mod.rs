@@ -144,3 +144,14 @@ fn set_threads(threads: Option<usize>) -> anyhow::Result<usize> {
 fn count(n: usize) -> String {
     crate::numbers::thousands(n as u64)
 }
+
+/// A window's first month must not come after its last: nothing could fall between them, and
+/// calling the result an empty window would hide the slip.
+fn window_in_order(from: Option<Month>, to: Option<Month>) -> anyhow::Result<()> {
+    match (from, to) {
+        (Some(from), Some(to)) if from > to => anyhow::bail!(
+            "--from {from} is after --to {to}: no month lies between them; did you mean --from {to} --to {from}?"
+        ),
+        _ => Ok(()),
+    }
+}

@@ -2,6 +2,7 @@ use std::path::PathBuf;
 
 use super::{first_month, last_month, write_output};
 use crate::model::Month;
+use crate::numbers::counted;
 use crate::report::crosstable::{Format, Selection};
 use crate::report::score::{calibration_picture, render, Score, ScoredGames};
 
@@ -35,6 +36,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    super::window_in_order(args.from, args.to)?;
     let window = Selection {
         from: args.from,
         to: args.to,
@@ -42,7 +44,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut scores = Vec::new();
     for dir in &args.runs {
-        let score = Score::of(&ScoredGames::read(dir)?, &window);
+        let games = ScoredGames::read(dir)?;
+        if games.expected.iter().all(Option::is_none) {
+            let held = if games.month.is_empty() {
+                "the run rated no game and counted none towards a first rating".to_string()
+            } else {
+                format!(
+                    "its {} only counted towards first ratings",
+                    counted(games.month.len() as u64, "game")
+                )
+            };
+            anyhow::bail!(
+                "{}: nothing to score, {held}: no player was ever rated when playing (under FIDE's rules players on no starting list need rated opponents to earn a first rating; give a starting list, or seed them with [bootstrap] unknown-players = \"seed\")",
+                dir.display()
+            );
+        }
+        let score = Score::of(&games, &window);
         if score.games == 0 {
             anyhow::bail!(
                 "{}: no scored game in the window (rating periods {} to {}); check --from/--to",

@@ -2,6 +2,7 @@ use std::path::{Path, PathBuf};
 
 use super::progress::Bar;
 use super::set_threads;
+use crate::numbers::{counted, thousands};
 use crate::sweep::{self, Options, Outcome, Overrides, Study, Summary};
 
 /// Search regulations: replay a study's candidates on the same seeds and rank them.
@@ -109,11 +110,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !outcome.complete {
         let (i, n) = args.shard.unwrap_or((1, 1));
         println!(
-            "Shard {i} of {n} of {} ({}): {} rows ({} resumed) in {:.1} s, in {}",
+            "Shard {i} of {n} of {} ({}): {} ({} resumed) in {:.1} s, in {}",
             study.name,
             file.display(),
-            outcome.rows.len(),
-            outcome.resumed,
+            counted(outcome.rows.len() as u64, "row"),
+            thousands(outcome.resumed as u64),
             outcome.seconds,
             out.join("results.jsonl").display()
         );
@@ -162,12 +163,12 @@ fn finish(study: &Study, outcome: &Outcome, out: &Path) -> anyhow::Result<()> {
     sweep::write_timings(out, outcome.seconds, &outcome.worlds, &outcome.rows)?;
     let replays = outcome.rows.len() - outcome.resumed - outcome.reused;
     println!(
-        "\n{} rows in {:.1} s: {} replays, {} resumed from the journal, {} taken from the baseline's replay (points that set its own values){}; files in {}/: {}, timings.json",
-        outcome.rows.len(),
+        "\n{} in {:.1} s: {}, {} resumed from the journal, {} taken from the baseline's replay (points that set its own values){}; files in {}/: {}, timings.json",
+        counted(outcome.rows.len() as u64, "row"),
         outcome.seconds,
-        replays,
-        outcome.resumed,
-        outcome.reused,
+        counted(replays as u64, "replay"),
+        thousands(outcome.resumed as u64),
+        thousands(outcome.reused as u64),
         if outcome.repeated > 0 {
             format!(
                 "; {} drawn points repeated another after rounding and were dropped",
@@ -261,9 +262,9 @@ fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
     };
     let names = write_outputs(&study, &outcome, &out)?;
     println!(
-        "\nMerged {} rows of {} shards; files in {}/: results.jsonl, {}",
-        outcome.rows.len(),
-        dirs.len(),
+        "\nMerged {} of {}; files in {}/: results.jsonl, {}",
+        counted(outcome.rows.len() as u64, "row"),
+        counted(dirs.len() as u64, "shard"),
         out.display(),
         names.join(", ")
     );

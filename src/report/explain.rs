@@ -9,6 +9,7 @@ use super::run_files::{
     bool_column, float_column, int_column, long_column, text_column, ReportError, RunFiles,
 };
 use crate::model::{Day, Month};
+use crate::numbers::counted;
 use crate::rules::{PooledResults, Rounding};
 
 /// One game of the player, from the player's side.
@@ -309,12 +310,13 @@ fn explain_first_rating(
     } else {
         0.0
     };
+    let points = f64::from(pool.half_points) / 2.0;
     let _ = writeln!(
         w,
-        "\n  {} games, {} points, Ra = {ra:.1}; at least {} games needed",
-        pool.games,
-        f64::from(pool.half_points) / 2.0,
-        initial.min_games
+        "\n  {}, {points} point{}, Ra = {ra:.1}; at least {} needed",
+        counted(u64::from(pool.games), "game"),
+        if points == 1.0 { "" } else { "s" },
+        counted(u64::from(initial.min_games), "game")
     );
     if initial.formula == crate::rules::InitialFormula::Performance && initial.dummy_games > 0 {
         let _ = writeln!(

@@ -77,9 +77,9 @@ pub fn list_files(paths: &[&Path], skip_invalid: bool) -> Result<Vec<MonthRating
         })?;
         if skips.total() > 0 {
             eprintln!(
-                "{}: {} invalid rows left out (--skip-invalid)",
+                "{}: {} left out (--skip-invalid)",
                 path.display(),
-                skips.total()
+                crate::numbers::counted(skips.total() as u64, "invalid row")
             );
         }
         lists.push(MonthRatings {

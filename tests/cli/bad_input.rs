@@ -284,7 +284,7 @@ fn report_commands_reject_bad_input_clearly() {
                 "--to".into(),
                 "1991".into(),
             ],
-            "no games to tabulate in 1990-01 to 1991-12",
+            "no games to tabulate (1990-01 to 1991-12: 8 games outside it",
         ),
         (
             vec![

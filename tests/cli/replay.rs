@@ -442,7 +442,7 @@ fn every_shipped_scenario_replays_a_canonical_csv_given_on_the_command_line() {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     names.sort();
-    assert_eq!(names.len(), 13);
+    assert_eq!(names.len(), 14);
     for scenario in &names {
         let out = dir.join(scenario.file_stem().unwrap());
         let args = ["replay", scenario.to_str().unwrap(), "--games", &games];

@@ -319,9 +319,7 @@ fn compare_gives_the_hand_computed_statistics_and_refuses_bad_lists() {
     assert!(text(&r.stderr).contains("twice.csv, line 4 (player 1, first listed on line 2), column id: a player listed twice"), "{}", text(&r.stderr));
     let r = elosim(&["compare", &a, &twice, "--skip-invalid", "--format", "json"]);
     assert!(r.status.success(), "{}", text(&r.stderr));
-    assert!(
-        text(&r.stderr).contains("1 rows left out (--skip-invalid), 1 of them ids listed twice")
-    );
+    assert!(text(&r.stderr).contains("1 row left out (--skip-invalid), 1 of them ids listed twice"));
     let strangers = write(&dir, "strangers.csv", "id,rating\n900,2000\n");
     let r = elosim(&["compare", &a, &strangers]);
     assert!(
@@ -362,6 +360,57 @@ fn compare_gives_the_hand_computed_statistics_and_refuses_bad_lists() {
     let r = elosim(&["score", run.to_str().unwrap(), "--from", "2025"]);
     assert!(
         text(&r.stderr).contains("no scored game in the window"),
+        "{}",
+        text(&r.stderr)
+    );
+}
+
+/// A reversed window is named as such, not called empty; a run in which nobody was ever rated is
+/// told apart from a window that misses its games.
+#[test]
+fn reversed_windows_and_runs_without_ratings_are_named() {
+    let dir = scratch("reversed-windows");
+    let run = dir.join("run");
+    succeeds(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    for command in ["crosstable", "score"] {
+        let r = elosim(&[
+            command,
+            run.to_str().unwrap(),
+            "--from",
+            "2019-04",
+            "--to",
+            "2019-02",
+        ]);
+        assert!(
+            text(&r.stderr).contains("--from 2019-04 is after --to 2019-02: no month lies between them; did you mean --from 2019-02 --to 2019-04?"),
+            "{command}: {}",
+            text(&r.stderr)
+        );
+    }
+    let r = elosim(&["crosstable", run.to_str().unwrap(), "--from", "2025-01"]);
+    assert!(
+        text(&r.stderr).contains("no games to tabulate (from 2025-01 on: "),
+        "{}",
+        text(&r.stderr)
+    );
+    let newcomers = dir.join("newcomers");
+    succeeds(&[
+        "replay",
+        "docs/score/kaggle2010-newcomers.toml",
+        "--quiet",
+        "--out",
+        newcomers.to_str().unwrap(),
+    ]);
+    let r = elosim(&["score", newcomers.to_str().unwrap()]);
+    assert!(
+        text(&r.stderr).contains("nothing to score, the run rated no game")
+            && text(&r.stderr).contains("need rated opponents to earn a first rating"),
         "{}",
         text(&r.stderr)
     );

@@ -97,10 +97,10 @@ impl List {
                 let dropped = list.keep_first_entries(&mut skips)?;
                 if skips.total() > 0 {
                     eprintln!(
-                        "{}: {} rows left out (--skip-invalid), {} of them ids listed twice",
+                        "{}: {} left out (--skip-invalid), {} of them ids listed twice",
                         path.display(),
-                        skips.total(),
-                        dropped
+                        crate::numbers::counted(skips.total() as u64, "row"),
+                        crate::numbers::thousands(dropped as u64)
                     );
                 }
                 Ok(List {

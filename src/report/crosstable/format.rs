@@ -37,8 +37,8 @@ impl Crosstable {
     pub fn window_text(&self) -> String {
         match (self.selection.from, self.selection.to) {
             (Some(f), Some(t)) => format!("{f} to {t}"),
-            (Some(f), None) => format!("from {f}"),
-            (None, Some(t)) => format!("to {t}"),
+            (Some(f), None) => format!("from {f} on"),
+            (None, Some(t)) => format!("up to {t}"),
             (None, None) => "all months".to_string(),
         }
     }
