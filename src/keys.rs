@@ -37,10 +37,35 @@ pub fn read_file(path: &Path, what: &'static str) -> Result<(String, Table), Fil
     Ok((text, table))
 }
 
-/// TOML text as a table of keys, or the parser's message.
+/// TOML text as a table of keys, or the parser's message (with a hint where it is a month
+/// written unquoted).
 pub fn parse_table(text: &str) -> Result<Table, String> {
-    text.parse()
-        .map_err(|e: toml::de::Error| e.to_string().trim().to_string())
+    text.parse().map_err(|e: toml::de::Error| {
+        let message = e.to_string().trim().to_string();
+        match e.span().and_then(|span| unquoted_month(text, span.start)) {
+            Some(hint) => format!("{message}\n{hint}"),
+            None => message,
+        }
+    })
+}
+
+/// The hint for a month written unquoted (`from = 2019-01`), which TOML reads as a broken date:
+/// the line holding byte `at` of `text`, when its value is a bare YYYY-MM.
+fn unquoted_month(text: &str, at: usize) -> Option<String> {
+    let start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
+    let line = text.get(start..)?.lines().next()?;
+    let (key, value) = line.split_once('=')?;
+    let value = value.split('#').next()?.trim();
+    let bytes = value.as_bytes();
+    let month = bytes.len() == 7
+        && bytes[4] == b'-'
+        && bytes[..4].iter().chain(&bytes[5..]).all(u8::is_ascii_digit);
+    month.then(|| {
+        format!(
+            "write months as quoted strings: {} = \"{value}\"",
+            key.trim()
+        )
+    })
 }
 
 /// One problem in a file, at a key path such as `revision[3] (from 2014-07).k.new`.

@@ -236,11 +236,20 @@ impl Walk {
                 if !table.contains_key("from") {
                     self.problem(&path, "missing `from` (the month from which the revision applies, such as \"2014-07\")");
                 }
+                self.check_unplaced(&table, &path);
                 continue;
             };
             path = format!("{path} (from {from})");
             if let Some(previous) = out.last() {
-                if from <= previous.from {
+                if from == previous.from {
+                    self.problem(
+                        &path,
+                        format!(
+                            "{} is also from {from}: a file holds one revision per month; merge the two",
+                            previous.path
+                        ),
+                    );
+                } else if from < previous.from {
                     self.problem(
                         &path,
                         format!(
@@ -264,6 +273,22 @@ impl Walk {
             });
         }
         out
+    }
+
+    /// A revision whose `from` cannot be read opens no era, but its keys are still checked (against
+    /// today's rules), so that one slip does not hide the others.
+    fn check_unplaced(&mut self, table: &Table, path: &str) {
+        let mut entries = Vec::new();
+        flatten(table, "", &mut entries);
+        let mut scratch = super::base_regulations();
+        for (key, value) in entries {
+            if ["from", "note", "approximate"].contains(&key.as_str()) {
+                continue;
+            }
+            if let Err(message) = super::fields::set(&mut scratch, &key, &value) {
+                self.problem(&format!("{path}.{key}"), message);
+            }
+        }
     }
 
     fn events(&mut self, top: &Table) -> Vec<RawEvent> {

@@ -205,6 +205,18 @@ fn fold_revisions(
         });
     }
     for (raw, revision) in revisions {
+        // A revision after the calendar would never apply; one before its start is history the
+        // first era folds in, as the shipped history's 2000 rules are for a calendar from 2010.
+        if revision.from > calendar.end {
+            problems.push(Problem {
+                file: raw.file.clone(),
+                path: revision.path.clone(),
+                message: format!(
+                    "{} is after the scenario's last month ({}): the revision would never apply; extend calendar.end or move it",
+                    revision.from, calendar.end
+                ),
+            });
+        }
         for (key, value) in &revision.entries {
             if let Err(message) = fields::set(&mut regs, key, value) {
                 problems.push(Problem {

@@ -304,6 +304,42 @@ fn extends_and_event_removal_are_checked() {
         "[calendar]\nstart = \"2010-01\"\nend = \"2012-01\n",
     );
     assert!(problems(Scenario::load(&h))[0].contains("is not valid TOML"));
+    let i = write(
+        &dir,
+        "i.toml",
+        "[calendar]\nstart = \"2010-01\"\nend = 2012-01  # the last month\n",
+    );
+    let problem = &problems(Scenario::load(&i))[0];
+    assert!(problem.contains("is not valid TOML"), "{problem}");
+    assert!(
+        problem.ends_with("write months as quoted strings: end = \"2012-01\""),
+        "{problem}"
+    );
+}
+
+/// One slip in a revision (a bare date for `from`) does not hide the others, and a revision that
+/// could never apply or repeats a month is named as such.
+#[test]
+fn every_problem_of_a_revision_is_reported_at_once() {
+    let dir = scratch("revision-problems");
+    let file = write(
+        &dir,
+        "a.toml",
+        "[calendar]\nstart = \"2010-01\"\nend = \"2020-12\"\n\n[[revision]]\nfrom = 2014-07-01\nflor = 1300\nk.new = -5\n\n[[revision]]\nfrom = \"2016-01\"\n\n[[revision]]\nfrom = \"2016-01\"\n\n[[revision]]\nfrom = \"2030-01\"\n",
+    );
+    let found = problems(Scenario::load(&file));
+    for expected in [
+        "revision[1].from: expected a month \"YYYY-MM\", got 2014-07-01 (write months as quoted strings: \"2014-07\")",
+        "revision[1].flor: unknown key `flor` (did you mean `floor`?)",
+        "revision[1].k.new: expected a whole number from 0 to 255, got -5",
+        "revision[3] (from 2016-01): revision[2] (from 2016-01) is also from 2016-01: a file holds one revision per month; merge the two",
+        "revision[4] (from 2030-01): 2030-01 is after the scenario's last month (2020-12): the revision would never apply",
+    ] {
+        assert!(
+            found.iter().any(|p| p.contains(expected)),
+            "{expected:?} not in {found:#?}"
+        );
+    }
 }
 
 #[test]
