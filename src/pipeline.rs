@@ -28,6 +28,14 @@ pub enum RunError {
         other: PathBuf,
         what: &'static str,
     },
+    #[error("the starting list {file} is the list of {listed}, but the run starts from the list of {start} (its first list computed is {from}): replay from the list after it (--from {after}), or give the list of {start}; --force takes it as the list of {start}")]
+    StartMonth {
+        file: String,
+        listed: Month,
+        start: Month,
+        from: Month,
+        after: Month,
+    },
     #[error("{} and {} would both write to {}; give the scenarios different names", first.display(), other.display(), dir.display())]
     SameOutput {
         first: PathBuf,
@@ -53,6 +61,9 @@ pub struct ReplayRequest {
     /// Read the games period by period (a CSV sorted by period), holding one list's games.
     pub stream: bool,
     pub threads: usize,
+    /// Replay from a starting list that names another month than the list the run starts from,
+    /// taken as that list.
+    pub force: bool,
 }
 
 /// Progress of a replay, for a terminal.
@@ -244,6 +255,30 @@ fn output_dir(request: &ReplayRequest, scenario: &Scenario) -> PathBuf {
         .unwrap_or_else(|| Path::new("output").join(&scenario.name))
 }
 
+/// A starting list that names its month must be the list the run starts from: replayed from
+/// another month, its players' ratings would stand for a list they were never on, and the games
+/// between the two months would only be counted as outside the lists computed.
+fn check_start_month(scenario: &Scenario, start: &crate::model::StartList) -> Result<(), RunError> {
+    let Some(listed) = start.month else {
+        return Ok(());
+    };
+    let expected = scenario.start_list_month();
+    if listed == expected {
+        return Ok(());
+    }
+    let after = (listed.0 + 1..=scenario.calendar.end.0)
+        .map(Month)
+        .find(|&m| scenario.timeline.has_list_in(m))
+        .unwrap_or(listed);
+    Err(RunError::StartMonth {
+        file: start.source.clone(),
+        listed,
+        start: expected,
+        from: scenario.run.from,
+        after,
+    })
+}
+
 fn replay_and_write(
     request: &ReplayRequest,
     mut scenario: Scenario,
@@ -253,6 +288,9 @@ fn replay_and_write(
     (started, read): (Instant, f64),
     progress: &dyn Progress,
 ) -> Result<ReplayOutcome, RunError> {
+    if !request.force {
+        check_start_month(&scenario, &inputs.start_list)?;
+    }
     progress.stage("replaying");
     let dir = output_dir(request, &scenario);
     let options = WriteOptions { csv: request.csv };

@@ -55,6 +55,10 @@ pub struct Args {
     /// the whole file (for histories larger than memory; a partitioned directory is always read so)
     #[arg(long)]
     stream: bool,
+    /// Replay from a starting list that names another month (a FIDE list's header, a `month`
+    /// column, the file's name) than the list the run starts from, taking it as that list
+    #[arg(long)]
+    force: bool,
     /// Worker threads [default: all cores]; outputs are identical whatever the number
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -123,6 +127,7 @@ fn request(args: &Args, scenario: PathBuf, threads: usize) -> ReplayRequest {
         skip_invalid: args.skip_invalid,
         stream: args.stream,
         threads,
+        force: args.force,
     }
 }
 

@@ -40,6 +40,10 @@ pub struct RawList {
     pub sha256: String,
     /// The list's month: from a FIDE list's header, or any list's file name.
     pub month: Option<Month>,
+    /// The month the list states itself: a FIDE list's (its header, or FIDE's name for the
+    /// file), or a table's `month` column. Not a table's file name, which may as well name the
+    /// month the list is used for (`2019-03-start.csv`).
+    pub stated_month: Option<Month>,
 }
 
 /// A rating list's players and ratings (histograms, comparisons).
@@ -118,7 +122,7 @@ impl ListRatings {
 }
 
 const START_COLUMNS: &str =
-    "id, rating; optionally k, games, ever_2400, ever_2300, birth_year, flag";
+    "id, rating; optionally k, games, ever_2400, ever_2300, birth_year, flag, month";
 
 pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
     if !is_parquet(path) && is_fide_list(path)? {
@@ -133,7 +137,11 @@ pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, Ingest
     let ever_2300 = table.find(&["ever_2300"]);
     let born = table.find(&["birth_year", "born", "b-day"]);
     let flag = table.find(&["flag", "inactive"]);
-    collect(
+    // The list's month, where the file names it in a column (a generated world's list does): one
+    // month in every row, and it outranks a month in the file's name.
+    let month = table.find(&["month"]);
+    let listed: std::cell::Cell<Option<(Month, u32)>> = std::cell::Cell::new(None);
+    let mut list = collect(
         &table,
         id,
         "table of id, rating, k, games",
@@ -167,6 +175,25 @@ pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, Ingest
                     )),
                 }
             };
+            if let Some(i) = month {
+                let text = cells[i].trim();
+                let this = Month::parse(text).ok_or_else(|| {
+                    err(
+                        "month",
+                        format!("expected the list's month YYYY-MM, got {text:?}"),
+                    )
+                })?;
+                match listed.get() {
+                    None => listed.set(Some((this, line))),
+                    Some((first, first_line)) if first != this => {
+                        return Err(err(
+                            "month",
+                            format!("expected {first}, the month of line {first_line}, got {this}: a starting list is one month's list"),
+                        ))
+                    }
+                    Some(_) => {}
+                }
+            }
             let inactive = flag.is_some_and(|i| {
                 let f = cells[i].trim().to_ascii_lowercase();
                 f.contains('i') || f == "true" || f == "1"
@@ -186,7 +213,12 @@ pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, Ingest
                 ..RawEntry::default()
             })
         },
-    )
+    )?;
+    if let Some((m, _)) = listed.get() {
+        list.month = Some(m);
+        list.stated_month = Some(m);
+    }
+    Ok(list)
 }
 
 /// Reads every row of a table into a list: the id column, and the rest by `parse`; rows that
@@ -205,6 +237,7 @@ fn collect(
         kind: kind.into(),
         sha256: table.sha256().to_string(),
         month: fide_list::month_in_file_name(Path::new(table.file())),
+        stated_month: None,
     };
     table.for_each_row(&mut |line, cells| {
         let Some(cells) = skips.check(cells)? else {
@@ -275,6 +308,7 @@ fn read_fide(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
         kind,
         sha256: fide.sha256,
         month: fide.month,
+        stated_month: fide.month,
     })
 }
 

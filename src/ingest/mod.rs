@@ -258,6 +258,7 @@ impl People {
         if let Some(list) = &start {
             let keep = first_occurrences(list, start_dense, &mut skips)?;
             start_list.source = list.file.clone();
+            start_list.month = list.stated_month;
             for ((entry, &player), _) in list
                 .entries
                 .iter()

@@ -1,4 +1,4 @@
-use super::PlayerId;
+use super::{Month, PlayerId};
 
 /// The players' original ids, indexed by [`PlayerId`]. Ids that are all plain decimal numbers stay
 /// numbers (FIDE ids, Kaggle numbers); otherwise all are kept as text. Dense ids are assigned in
@@ -79,4 +79,7 @@ pub struct StartEntry {
 pub struct StartList {
     pub entries: Vec<StartEntry>,
     pub source: String,
+    /// The list's month, where the file names it (a FIDE list's header, a `month` column, the
+    /// file's name): a replay starting from another month's list says so.
+    pub month: Option<Month>,
 }

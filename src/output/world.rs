@@ -282,10 +282,15 @@ fn write_players(path: &Path, world: &World) -> Result<(), OutputError> {
     write_parquet(path, &mut df)
 }
 
-/// `start-list.parquet`: id, rating, k, total_games, ever_2400.
+/// `start-list.parquet`: id, rating, k, total_games, ever_2400, and the list's month (the world's
+/// first month: the list in force then), so that a replay from another month is told.
 fn write_start_list(path: &Path, world: &World) -> Result<(), OutputError> {
     let s = &world.start_list;
+    let month = world.settings.start.to_string();
     let columns = vec![
+        StringChunked::from_iter_values("month".into(), s.iter().map(|_| month.as_str()))
+            .into_series()
+            .into(),
         id_column("id", &s.iter().map(|r| r.id).collect::<Vec<_>>()),
         int_column("rating", s.iter().map(|r| r.rating)),
         int_column("k", s.iter().map(|r| i32::from(r.k))),

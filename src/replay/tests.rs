@@ -162,6 +162,7 @@ fn inputs(world: &World) -> Inputs {
         start_list: StartList {
             entries,
             source: "test".into(),
+            month: None,
         },
     }
 }

@@ -201,6 +201,7 @@ impl WorldGames {
             start_list: StartList {
                 entries,
                 source: "the generated world's starting list (in memory)".into(),
+                month: Some(world.settings.start),
             },
         };
         (inputs, truth)

@@ -112,6 +112,83 @@ fn sonas_2017_resolves_and_replays() {
     );
 }
 
+/// A FIDE list names its month (header or FIDE's file name), a table may in a `month` column: a
+/// run that starts from another month's list is refused, and a table's months must agree.
+#[test]
+fn a_starting_list_of_another_month_is_refused() {
+    let dir = scratch("start-month");
+    let games = write(
+        &dir,
+        "games.csv",
+        "period,white,black,score\n2019-03,1701991,1401815,1\n",
+    );
+    let fide = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fide-lists/APR03FRL.TXT");
+    let r = elosim(&[
+        "replay",
+        &history(),
+        "--games",
+        &games,
+        "--start-list",
+        fide.to_str().unwrap(),
+        "--skip-invalid",
+        "--from",
+        "2019-03",
+        "--quiet",
+        "--out",
+        dir.join("run").to_str().unwrap(),
+    ]);
+    assert!(
+        text(&r.stderr).contains(
+            "APR03FRL.TXT is the list of 2003-04, but the run starts from the list of 2019-02"
+        ),
+        "{}",
+        text(&r.stderr)
+    );
+    let mixed = write(
+        &dir,
+        "mixed.csv",
+        "id,rating,month\n1701991,2400,2019-02\n1401815,2500,2019-01\n",
+    );
+    let r = elosim(&[
+        "replay",
+        &history(),
+        "--games",
+        &games,
+        "--start-list",
+        &mixed,
+        "--from",
+        "2019-03",
+        "--quiet",
+        "--out",
+        dir.join("run").to_str().unwrap(),
+    ]);
+    assert!(
+        text(&r.stderr).contains(
+            "mixed.csv, line 3, column month: expected 2019-02, the month of line 2, got 2019-01"
+        ),
+        "{}",
+        text(&r.stderr)
+    );
+    let stated = write(
+        &dir,
+        "2019-03-start.csv",
+        "id,rating,month\n1701991,2400,2019-02\n1401815,2500,2019-02\n",
+    );
+    succeeds(&[
+        "replay",
+        &history(),
+        "--games",
+        &games,
+        "--start-list",
+        &stated,
+        "--from",
+        "2019-03",
+        "--quiet",
+        "--out",
+        dir.join("run").to_str().unwrap(),
+    ]);
+}
+
 /// The README's first what-if must show a difference on the default run's games (issue 31: the
 /// Sonas 2017 what-if it used to show changed nothing there).
 #[test]

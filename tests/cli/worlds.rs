@@ -54,6 +54,32 @@ fn a_generated_world_is_repeatable_and_replays() {
     ]);
     assert!(stdout.is_empty());
     assert!(run.join("lists.parquet").is_file());
+    // The world's starting list is January 2001's: a replay from another month is refused unless
+    // forced (issue 31: it was taken as the list of March 2008 without a word).
+    let (later_run, history) = (dir.join("later"), history());
+    let (games, start) = (a.join("games.parquet"), a.join("start-list.parquet"));
+    let later = [
+        "replay",
+        &history,
+        "--quiet",
+        "--games",
+        games.to_str().unwrap(),
+        "--start-list",
+        start.to_str().unwrap(),
+        "--from",
+        "2008-04",
+        "--out",
+        later_run.to_str().unwrap(),
+    ];
+    let refused = elosim(&later);
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("start-list.parquet is the list of 2001-01, but the run starts from the list of 2008-01 (its first list computed is 2008-04): replay from the list after it (--from 2001-04), or give the list of 2008-01; --force takes it as the list of 2008-01"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(!dir.join("later").exists());
+    succeeds(&[&later[..], &["--force"]].concat());
     // The world says which events are round robins (reference §6.5 rates them apart until 2014).
     let canonical = dir.join("world-games.csv");
     succeeds(&[

@@ -212,18 +212,18 @@ fn cases() -> Vec<Case> {
         Case {
             name: "fide-list-rating",
             files: vec![text(
-                "JAN01FRL.TXT",
+                "2019-02.TXT",
                 &format!("{fide_header}{fide_row}   1401815  Aagaard, Jacob                   m     DEN     23x4   18       \n"),
             )],
-            args: &[SMALL, "--start-list", "{dir}/JAN01FRL.TXT"],
-            expected: &["JAN01FRL.TXT, line 3, column rating", "\"23x4\""],
+            args: &[SMALL, "--start-list", "{dir}/2019-02.TXT"],
+            expected: &["2019-02.TXT, line 3, column rating", "\"23x4\""],
             row_level: true,
         },
         Case {
             name: "fide-list-duplicate",
-            files: vec![text("JAN01FRL.TXT", &format!("{fide_header}{fide_row}{fide_row}"))],
-            args: &[SMALL, "--start-list", "{dir}/JAN01FRL.TXT"],
-            expected: &["JAN01FRL.TXT, line 3 (first listed on line 2), column id", "a player listed twice"],
+            files: vec![text("2019-02.TXT", &format!("{fide_header}{fide_row}{fide_row}"))],
+            args: &[SMALL, "--start-list", "{dir}/2019-02.TXT"],
+            expected: &["2019-02.TXT, line 3 (first listed on line 2), column id", "a player listed twice"],
             row_level: true,
         },
         Case {
