@@ -204,6 +204,18 @@ impl Reader {
         }
     }
 
+    /// A name that becomes one directory under output/ (a scenario's, a study's).
+    pub fn directory_name(&mut self, table: &Table, prefix: &str, key: &str) -> Option<String> {
+        let name = self.text(table, prefix, key)?;
+        match crate::output::directory_name_problem(&name) {
+            Some(problem) => {
+                self.problem(&at(prefix, key), problem);
+                None
+            }
+            None => Some(name),
+        }
+    }
+
     /// A number from `min` to `max` (integers are numbers too).
     pub fn number(
         &mut self,
