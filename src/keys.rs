@@ -207,7 +207,7 @@ impl Reader {
     /// A name that becomes one directory under output/ (a scenario's, a study's).
     pub fn directory_name(&mut self, table: &Table, prefix: &str, key: &str) -> Option<String> {
         let name = self.text(table, prefix, key)?;
-        match crate::output::directory_name_problem(&name) {
+        match directory_name_problem(&name) {
             Some(problem) => {
                 self.problem(&at(prefix, key), problem);
                 None
@@ -502,6 +502,20 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// Why `name` cannot name a directory under output/, if it cannot: it must be one plain path
+/// component, so that the directory lands inside output/ and not in it or above it.
+fn directory_name_problem(name: &str) -> Option<String> {
+    let plain = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name
+            .chars()
+            .any(|c| c == '/' || c == '\\' || c.is_control());
+    (!plain).then(|| {
+        format!("expected a name for one directory under output/ (no `/`, `\\`, `..` or control characters; not empty), got {name:?}")
+    })
 }
 
 #[cfg(test)]

@@ -94,11 +94,17 @@ impl OutputKind {
         }
     }
 
+    /// The first of this kind's marker files that `dir` holds.
+    fn marker_in(self, dir: &Path) -> Option<&'static str> {
+        self.markers()
+            .iter()
+            .copied()
+            .find(|m| dir.join(m).exists())
+    }
+
     /// The kind of an existing directory, from the files it holds; `None` for any other.
     pub fn of(dir: &Path) -> Option<OutputKind> {
-        KINDS
-            .into_iter()
-            .find(|kind| kind.markers().iter().any(|m| dir.join(m).exists()))
+        KINDS.into_iter().find(|kind| kind.marker_in(dir).is_some())
     }
 
     /// Whether `name`, at the top of a directory of this kind, is one of the kind's own files.
@@ -109,9 +115,14 @@ impl OutputKind {
 
 /// Refuses `dir` as the output directory of `kind`: the working directory or one of its parents
 /// (which cannot be replaced while in use), or a directory another command wrote (named by its
-/// kind and the file that tells it). With `strict`, also a directory that holds anything but an
+/// kind and the file that tells it). With `replaced_whole` (an output staged and put in place of
+/// the directory, not written into it file by file), also a directory that holds anything but an
 /// output of `kind`.
-pub fn check_destination(dir: &Path, kind: OutputKind, strict: bool) -> Result<(), OutputError> {
+pub fn check_destination(
+    dir: &Path,
+    kind: OutputKind,
+    replaced_whole: bool,
+) -> Result<(), OutputError> {
     let refuse = |reason: String| {
         Err(OutputError::Refused {
             dir: dir.to_path_buf(),
@@ -136,20 +147,13 @@ pub fn check_destination(dir: &Path, kind: OutputKind, strict: bool) -> Result<(
     }
     match OutputKind::of(dir) {
         Some(found) if found == kind => Ok(()),
-        Some(found) => {
-            let marker = found
-                .markers()
-                .iter()
-                .find(|m| dir.join(m).exists())
-                .copied()
-                .unwrap_or_default();
-            refuse(format!(
-                "it holds {} ({marker}), which {} would overwrite; choose another --out",
-                found.describe(),
-                kind.writer()
-            ))
-        }
-        None if strict && !is_empty(dir) => refuse(format!(
+        Some(found) => refuse(format!(
+            "it holds {} ({}), which {} would overwrite; choose another --out",
+            found.describe(),
+            found.marker_in(dir).unwrap_or_default(),
+            kind.writer()
+        )),
+        None if replaced_whole && !is_empty(dir) => refuse(format!(
             "it exists and is not an elosim {} directory, nor empty (it holds none of {}); choose another --out",
             kind.noun(),
             all_markers().join(", ")
@@ -196,18 +200,4 @@ pub fn resolved(path: &Path) -> PathBuf {
             _ => return absolute,
         }
     }
-}
-
-/// Why `name` cannot name a directory under output/, if it cannot: it must be one plain path
-/// component, so that the directory lands inside output/ and not in it or above it.
-pub fn directory_name_problem(name: &str) -> Option<String> {
-    let plain = !name.is_empty()
-        && name != "."
-        && name != ".."
-        && !name
-            .chars()
-            .any(|c| c == '/' || c == '\\' || c.is_control());
-    (!plain).then(|| {
-        format!("expected a name for one directory under output/ (no `/`, `\\`, `..` or control characters; not empty), got {name:?}")
-    })
 }

@@ -11,7 +11,7 @@ mod world;
 use std::path::{Path, PathBuf};
 
 pub use atomic::{write_file, Placed};
-pub use kind::{check_destination, directory_name_problem, resolved, OutputKind};
+pub use kind::{check_destination, resolved, OutputKind};
 pub use run_writer::{RunWriter, Written};
 pub use summary::{run_approximations, Timing, LISTS_LAYOUT};
 pub use tables::write_canonical_games;
