@@ -204,6 +204,18 @@ impl Reader {
         }
     }
 
+    /// A name that becomes one directory under output/ (a scenario's, a study's).
+    pub fn directory_name(&mut self, table: &Table, prefix: &str, key: &str) -> Option<String> {
+        let name = self.text(table, prefix, key)?;
+        match directory_name_problem(&name) {
+            Some(problem) => {
+                self.problem(&at(prefix, key), problem);
+                None
+            }
+            None => Some(name),
+        }
+    }
+
     /// A number from `min` to `max` (integers are numbers too).
     pub fn number(
         &mut self,
@@ -490,6 +502,20 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// Why `name` cannot name a directory under output/, if it cannot: it must be one plain path
+/// component, so that the directory lands inside output/ and not in it or above it.
+fn directory_name_problem(name: &str) -> Option<String> {
+    let plain = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name
+            .chars()
+            .any(|c| c == '/' || c == '\\' || c.is_control());
+    (!plain).then(|| {
+        format!("expected a name for one directory under output/ (no `/`, `\\`, `..` or control characters; not empty), got {name:?}")
+    })
 }
 
 #[cfg(test)]

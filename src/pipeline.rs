@@ -5,7 +5,9 @@ use std::time::Instant;
 
 use crate::ingest::{self, GameStream, IngestError, IngestReport, InputFiles};
 use crate::model::Month;
-use crate::output::{OutputError, RunWriter, Timing, WriteOptions, Written};
+use crate::output::{
+    check_destination, resolved, OutputError, OutputKind, RunWriter, Timing, WriteOptions, Written,
+};
 use crate::replay::{self, ReplayError, Run};
 use crate::scenario::{GameFormat, Scenario, ScenarioError};
 use crate::systems::{SystemConfig, SystemKind};
@@ -36,6 +38,8 @@ pub enum RunError {
         from: Month,
         after: Month,
     },
+    #[error("refusing to write the run into {}: it lies inside the games dataset {}, which the next replay of it would read as a misnamed partition; choose an --out outside it", out.display(), dataset.display())]
+    OutInsideInput { out: PathBuf, dataset: PathBuf },
     #[error("{} and {} would both write to {}; give the scenarios different names", first.display(), other.display(), dir.display())]
     SameOutput {
         first: PathBuf,
@@ -171,6 +175,7 @@ fn load(
 pub fn replay(request: &ReplayRequest, progress: &dyn Progress) -> Result<ReplayOutcome, RunError> {
     let started = Instant::now();
     let (scenario, files) = prepare(request)?;
+    check_output(&output_dir(request, &scenario), &files)?;
     progress.stage("reading");
     let loaded = load(&files, request.skip_invalid, request.stream, progress)?;
     let read = started.elapsed().as_secs_f64();
@@ -215,6 +220,7 @@ pub fn replay_many(
             });
         }
         let dir = output_dir(request, scenario);
+        check_output(&dir, files)?;
         if let Some((_, other)) = dirs.iter().find(|(d, _)| *d == dir) {
             return Err(RunError::SameOutput {
                 first: other.file.clone(),
@@ -277,6 +283,19 @@ fn check_start_month(scenario: &Scenario, start: &crate::model::StartList) -> Re
         from: scenario.run.from,
         after,
     })
+}
+
+/// Refuses, before anything is read, an output directory the run could not replace, or one inside
+/// the games dataset it reads.
+fn check_output(dir: &Path, files: &InputFiles) -> Result<(), RunError> {
+    check_destination(dir, OutputKind::Run, true)?;
+    if ingest::is_dataset(&files.games) && resolved(dir).starts_with(resolved(&files.games)) {
+        return Err(RunError::OutInsideInput {
+            out: dir.to_path_buf(),
+            dataset: files.games.clone(),
+        });
+    }
+    Ok(())
 }
 
 fn replay_and_write(

@@ -3,7 +3,7 @@
 //! evaluation: its parameters and distance figures) and `summary.json`, all staged and put in
 //! place together. Nothing timed is written, so the same calibration writes the same files.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use polars::prelude::*;
 use serde::Serialize;
@@ -12,7 +12,7 @@ use crate::generate::world::file::set_values;
 use crate::generate::world::params::Value;
 use crate::output::atomic::StagedDir;
 use crate::output::tables::{table_error, write_parquet};
-use crate::output::{pretty_json, write_text, OutputError};
+use crate::output::{pretty_json, write_text, OutputError, OutputKind, Placed};
 
 use super::{Calibration, Fit, Record};
 
@@ -21,8 +21,8 @@ pub fn write_calibration(
     dir: &Path,
     calibration: &Calibration,
     fit: &Fit,
-) -> Result<PathBuf, OutputError> {
-    let staged = StagedDir::new(dir)?;
+) -> Result<Placed, OutputError> {
+    let staged = StagedDir::new(dir, OutputKind::Calibration)?;
     let at = |name: &str| staged.path.join(name);
     write_text(&at("world.toml"), &fitted_world(calibration, fit))?;
     let path = at("evaluations.parquet");

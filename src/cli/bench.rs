@@ -38,8 +38,9 @@ pub struct Args {
     /// Keep the generated file and the run here instead of a temporary directory
     #[arg(long, value_name = "DIR")]
     keep: Option<PathBuf>,
-    /// Worker threads [default: all cores]; outputs are identical whatever the number
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 (or the cores if more) [default: all cores]; outputs are identical
+    /// whatever the number
+    #[arg(long, value_name = "N", value_parser = super::thread_count)]
     threads: Option<usize>,
     /// Instead: time `elosim generate` of the fide-2001-2023 world at this scale (1.0: about 42.7
     /// million games), written to a temporary directory

@@ -2,9 +2,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::progress::Bar;
-use super::set_threads;
+use super::{kept_line, set_threads};
 use crate::calibrate::{self, Calibration, Overrides};
 use crate::numbers::thousands;
+use crate::output::{check_destination, OutputKind};
 use crate::report::TextTable;
 
 /// Fit a world's parameters to published crosstables of real games, by simulation.
@@ -39,8 +40,9 @@ pub struct Args {
     /// Output directory [default: the file's `out`, or output/calibration-<world>]
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Worker threads [default: all cores]; outputs are identical whatever the number
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 (or the cores if more) [default: all cores]; outputs are identical
+    /// whatever the number
+    #[arg(long, value_name = "N", value_parser = super::thread_count)]
     threads: Option<usize>,
     /// No progress bar
     #[arg(long)]
@@ -74,18 +76,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    let dir = args
+        .out
+        .clone()
+        .or(c.out.clone())
+        .unwrap_or_else(|| PathBuf::from(format!("output/calibration-{}", c.world.name)));
+    // Refused before the search, not after its minutes.
+    check_destination(&dir, OutputKind::Calibration, true)?;
     let bar = Bar::new(args.quiet);
     let fit = c.run(&|done, budget, best| {
         bar.steps(done, budget, "evaluations");
         bar.message(&format!("best {best:.3}"));
     })?;
     bar.finish();
-    let dir = args
-        .out
-        .clone()
-        .or(c.out.clone())
-        .unwrap_or_else(|| PathBuf::from(format!("output/calibration-{}", c.world.name)));
-    let dir = crate::calibrate::write_calibration(&dir, &c, &fit)?;
+    let placed = crate::calibrate::write_calibration(&dir, &c, &fit)?;
     let (start, best) = (fit.start(), fit.best());
     println!(
         "Calibrated {} ({}): objective {:.3} → {:.3} in {} evaluations (scale {}, seeds {:?}, {} a generation) in {:.0} s",
@@ -127,8 +131,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     println!(
         "  files    {}/: world.toml (the fitted world), evaluations.parquet ({} rows), summary.json",
-        dir.display(),
+        placed.dir.display(),
         fit.records.len()
     );
+    print!("{}", kept_line(&placed.kept));
     Ok(())
 }

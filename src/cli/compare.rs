@@ -49,7 +49,7 @@ pub struct Args {
     out: Option<PathBuf>,
     /// Draw (.svg or .png): rating A against rating B; the series with --over-time; the deflation
     /// chart with --truth
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = super::picture_file)]
     plot: Option<PathBuf>,
     /// Draw the two lists' rating distributions (.svg or .png)
     #[arg(long, value_name = "FILE")]

@@ -57,7 +57,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Draw the table as a heatmap (.svg or .png); with --vs the second table goes to FILE-vs.svg
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = super::picture_file)]
     plot: Option<PathBuf>,
     /// A second crosstable to set beside the first: another source, or the same with --vs-from/--vs-to
     #[arg(long, value_name = "SOURCE")]

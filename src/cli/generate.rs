@@ -2,7 +2,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::progress::Bar;
-use super::{count, set_threads};
+use super::{count, kept_line, set_threads};
 use crate::generate::world;
 use crate::output::WorldWriter;
 use crate::pipeline::Progress;
@@ -23,8 +23,8 @@ pub struct Args {
     /// calibrated to Sonas's crosstables of real games)
     #[arg(long, value_name = "FILE", default_value = "fide-2001-2023")]
     world: String,
-    /// Size against FIDE's (1.0: 37,000 players on the January 2001 list and about 43 million games
-    /// to December 2023; 0.02 for a quick demo)
+    /// Size against FIDE's, above 0 and at most 100 (1.0: 37,000 players on the January 2001 list
+    /// and about 43 million games to December 2023; 0.02 for a quick demo; 100: about 4 billion)
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     scale: f64,
     #[arg(long, default_value_t = 42)]
@@ -36,8 +36,9 @@ pub struct Args {
     /// which a replay reads list by list in bounded memory, instead of one games.parquet
     #[arg(long)]
     partitioned: bool,
-    /// Worker threads [default: all cores]; outputs are identical whatever the number
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 (or the cores if more) [default: all cores]; outputs are identical
+    /// whatever the number
+    #[arg(long, value_name = "N", value_parser = super::thread_count)]
     threads: Option<usize>,
     /// No progress bar and no summary
     #[arg(long)]
@@ -60,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     })
     .map_err(anyhow::Error::msg)?;
     bar.stage("writing players and the starting list");
-    let dir = writer.finish(&world)?;
+    let placed = writer.finish(&world)?;
     bar.finish();
     if !args.quiet {
         let seconds = started.elapsed().as_secs_f64();
@@ -77,13 +78,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         println!(
             "  files    {}/: {}, truth.parquet, players.parquet, start-list.parquet, world.toml, summary.json",
-            dir.display(),
+            placed.dir.display(),
             if args.partitioned {
                 "games/period=YYYY-MM/"
             } else {
                 "games.parquet"
             }
         );
+        print!("{}", kept_line(&placed.kept));
     }
     Ok(())
 }

@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Draw the histogram (.svg or .png)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = super::picture_file)]
     plot: Option<PathBuf>,
     /// A title instead of the default
     #[arg(long)]

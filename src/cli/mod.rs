@@ -17,6 +17,7 @@ mod report;
 mod score;
 mod sweep;
 
+use anyhow::Context;
 use clap::builder::PossibleValue;
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -119,6 +120,14 @@ fn year_or_month(text: &str, month_of_year: u32) -> Result<Month, String> {
         .ok_or_else(|| format!("expected a month YYYY-MM or a year YYYY, got {text:?}"))
 }
 
+/// Parses a `--plot FILE`: refused at once when its extension names no picture format, so that a
+/// command fails before it writes its other outputs.
+fn picture_file(text: &str) -> Result<std::path::PathBuf, String> {
+    let path = std::path::PathBuf::from(text);
+    crate::plot::check_format(&path).map_err(|e| e.to_string())?;
+    Ok(path)
+}
+
 /// Prints a report, or writes it to `out` (complete or not at all).
 fn write_output(out: Option<&std::path::Path>, text: &str) -> anyhow::Result<()> {
     match out {
@@ -128,15 +137,36 @@ fn write_output(out: Option<&std::path::Path>, text: &str) -> anyhow::Result<()>
     Ok(())
 }
 
+/// The most `--threads` any command takes: more threads than cores only add switching (2,000
+/// threads took 9.4 s to replay 12 games), so the limit is the machine's cores or 256 if more.
+const MAX_THREADS: usize = 256;
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Parses `--threads`, the same for every command that has it: from 1 to the limit.
+fn thread_count(text: &str) -> Result<usize, String> {
+    let limit = MAX_THREADS.max(cores());
+    match text.parse::<usize>() {
+        Ok(n) if (1..=limit).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number of worker threads from 1 to {} (this machine has {}; more threads than cores only slow the work down), got {text:?}",
+            count(limit),
+            crate::numbers::counted(cores() as u64, "core")
+        )),
+    }
+}
+
 /// Uses `threads` worker threads for the replay (rayon) and the file work (polars).
 fn set_threads(threads: Option<usize>) -> anyhow::Result<usize> {
-    let threads =
-        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = threads.unwrap_or_else(cores);
     // polars reads this once, when it first starts its pool: nothing has touched polars yet here.
     std::env::set_var("POLARS_MAX_THREADS", threads.to_string());
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .build_global()?;
+        .build_global()
+        .with_context(|| format!("cannot start {} worker threads (--threads)", count(threads)))?;
     Ok(threads)
 }
 
@@ -154,4 +184,16 @@ fn window_in_order(from: Option<Month>, to: Option<Month>) -> anyhow::Result<()>
         ),
         _ => Ok(()),
     }
+}
+
+/// The line that says what a replaced output directory kept: the files the command does not
+/// write (a report, notes) stay, and still describe the output replaced.
+fn kept_line(kept: &[String]) -> String {
+    if kept.is_empty() {
+        return String::new();
+    }
+    format!(
+        "  kept     {} (not written by this command: from before, left as they were)\n",
+        kept.join(", ")
+    )
 }

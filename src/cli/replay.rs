@@ -2,7 +2,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use super::{count, month, progress::Bar, set_threads};
+use super::{count, kept_line, month, progress::Bar, set_threads};
 use crate::model::Month;
 use crate::pipeline::{self, ReplayOutcome, ReplayRequest};
 use crate::systems::SystemKind;
@@ -11,9 +11,10 @@ use crate::systems::SystemKind;
 ///
 /// Writes into the output directory (default output/<scenario name>/): scenario.resolved.toml,
 /// lists.parquet, games.parquet, periods.parquet (what each player's period computed),
-/// summary.json and, with --csv, lists/YYYY-MM.csv. The directory is replaced only when every file
-/// is complete. Several scenarios over the same games
-/// (`elosim replay a.toml b.toml`) read the games once and replay in parallel, each into
+/// summary.json and, with --csv, lists/YYYY-MM.csv. These files are replaced only when every one
+/// is complete; other files in an earlier run's directory (a report) are kept. A directory that
+/// holds anything else (a generated world, a dataset) is refused. Several scenarios over the same
+/// games (`elosim replay a.toml b.toml`) read the games once and replay in parallel, each into
 /// output/<its name>/.
 #[derive(clap::Args)]
 pub struct Args {
@@ -59,8 +60,9 @@ pub struct Args {
     /// column, the file's name) than the list the run starts from, taking it as that list
     #[arg(long)]
     force: bool,
-    /// Worker threads [default: all cores]; outputs are identical whatever the number
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 (or the cores if more) [default: all cores]; outputs are identical
+    /// whatever the number
+    #[arg(long, value_name = "N", value_parser = super::thread_count)]
     threads: Option<usize>,
     /// No progress bar and no summary
     #[arg(long)]
@@ -198,6 +200,7 @@ fn summary(o: &ReplayOutcome) -> String {
         );
     }
     text += &format!("  files    {}/: lists.parquet ({} rows), games.parquet ({} rows), periods.parquet ({} rows), summary.json, scenario.resolved.toml\n", o.written.dir.display(), count(o.written.list_rows), count(o.written.game_rows), count(o.written.period_rows));
+    text += &kept_line(&o.written.kept);
     text += &format!(
         "  time     read {:.2} s · replay {:.2} s · write {:.2} s (the tables' own threads, alongside the replay: lists {:.2} s · games {:.2} s)\n",
         o.times.read, o.times.replay, o.times.write, o.written.lists_seconds, o.written.games_seconds

@@ -3,6 +3,7 @@ use std::path::{Path, PathBuf};
 use super::progress::Bar;
 use super::set_threads;
 use crate::numbers::{counted, thousands};
+use crate::output::{check_destination, OutputKind};
 use crate::sweep::{self, Options, Outcome, Overrides, Study, Summary};
 
 /// Search regulations: replay a study's candidates on the same seeds and rank them.
@@ -48,8 +49,9 @@ pub struct Args {
     /// whether the ranking held
     #[arg(long, value_name = "K", num_args = 0..=1)]
     verify: Option<Option<usize>>,
-    /// Worker threads [default: all cores]; results are identical whatever the number
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 (or the cores if more) [default: all cores]; results are identical
+    /// whatever the number
+    #[arg(long, value_name = "N", value_parser = super::thread_count)]
     threads: Option<usize>,
     /// No progress bar
     #[arg(long)]
@@ -128,21 +130,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     verify_if_asked(&args, &study, &outcome, &out)
 }
 
-/// A study's files (its `summary.json` among them) never go into a replay's or a calibration's
-/// directory.
+/// A study's files (its `summary.json` among them) never go into another command's directory
+/// (a replay's, a world's, a calibration's); its own are written into, file by file.
 fn refuse_other_outputs(out: &Path) -> anyhow::Result<()> {
-    for (file, what) in [
-        ("lists.parquet", "a replay's"),
-        ("evaluations.parquet", "a calibration's"),
-    ] {
-        if out.join(file).exists() {
-            anyhow::bail!(
-                "{} is {what} output directory ({file}); a study would overwrite its summary.json: choose another --out",
-                out.display()
-            );
-        }
-    }
-    Ok(())
+    Ok(check_destination(out, OutputKind::Study, false)?)
 }
 
 fn out_dir(args: &Args, study: &Study) -> PathBuf {

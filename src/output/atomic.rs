@@ -3,32 +3,30 @@
 
 use std::path::{Path, PathBuf};
 
+use super::kind::{check_destination, OutputKind};
 use super::OutputError;
 
 /// A directory being written; `commit` puts it in place, dropping it uncommitted removes it.
 pub struct StagedDir {
     pub path: PathBuf,
     target: PathBuf,
+    kind: OutputKind,
     committed: bool,
 }
 
-/// Files that identify a directory as an elosim run (so that it may be replaced).
-const RUN_MARKER: &str = "summary.json";
+/// A committed directory, and what it kept of the one it replaced.
+pub struct Placed {
+    pub dir: PathBuf,
+    /// The names of the files and directories the replaced output held that are not its kind's
+    /// own (a report written into a run, notes): kept in place.
+    pub kept: Vec<String>,
+}
 
 impl StagedDir {
-    pub fn new(target: &Path) -> Result<StagedDir, OutputError> {
-        if target.exists() {
-            let is_run = target.join(RUN_MARKER).is_file();
-            let empty = std::fs::read_dir(target)
-                .map(|mut d| d.next().is_none())
-                .unwrap_or(false);
-            if !target.is_dir() || !(is_run || empty) {
-                return Err(OutputError::Refused {
-                    dir: target.to_path_buf(),
-                    reason: "it exists and is not an elosim run directory (no summary.json); choose another --out".into(),
-                });
-            }
-        }
+    /// Stages an output of `kind` for `target`, which must be empty, absent or an earlier output
+    /// of the same kind.
+    pub fn new(target: &Path, kind: OutputKind) -> Result<StagedDir, OutputError> {
+        check_destination(target, kind, true)?;
         let parent = target
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -56,6 +54,7 @@ impl StagedDir {
         Ok(StagedDir {
             path,
             target: target.to_path_buf(),
+            kind,
             committed: false,
         })
     }
@@ -63,17 +62,24 @@ impl StagedDir {
     /// Replaces the destination by the finished directory. On Linux an existing destination is
     /// swapped with the finished directory in one step (`renameat2` with `RENAME_EXCHANGE`), so that
     /// a crash at any moment leaves either the old run or the new one under the final name; elsewhere
-    /// (or where the file system cannot swap) the old run is moved aside first.
-    pub fn commit(mut self) -> Result<PathBuf, OutputError> {
+    /// (or where the file system cannot swap) the old run is moved aside first. What the old
+    /// directory held besides its kind's own files is linked into the new one first, so that it
+    /// stays under the final name throughout.
+    pub fn commit(mut self) -> Result<Placed, OutputError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| OutputError::Io { path, source }
+        };
+        let kept = self.keep_foreign()?;
+        let placed = Placed {
+            dir: self.target.clone(),
+            kept,
         };
         if self.target.exists() && exchange(&self.path, &self.target).is_ok() {
             // The old run now sits at the temporary name.
             self.committed = true;
             std::fs::remove_dir_all(&self.path).map_err(io(&self.path))?;
-            return Ok(self.target.clone());
+            return Ok(placed);
         }
         let old = self.path.with_file_name(format!(
             "{}.old",
@@ -87,8 +93,52 @@ impl StagedDir {
         if old.exists() {
             std::fs::remove_dir_all(&old).map_err(io(&old))?;
         }
-        Ok(self.target.clone())
+        Ok(placed)
     }
+
+    /// Links into the staged directory what the destination holds that its kind does not write;
+    /// their names.
+    fn keep_foreign(&self) -> Result<Vec<String>, OutputError> {
+        let Ok(entries) = std::fs::read_dir(&self.target) else {
+            return Ok(Vec::new());
+        };
+        let mut kept = Vec::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if self.kind.owns(&name) || is_temporary(&name) {
+                continue;
+            }
+            link_tree(&entry.path(), &self.path.join(&name))?;
+            kept.push(name);
+        }
+        kept.sort();
+        Ok(kept)
+    }
+}
+
+/// A file or directory this module writes while it works (`.NAME.tmp-PID`).
+fn is_temporary(name: &str) -> bool {
+    name.starts_with('.') && name.contains(".tmp-")
+}
+
+/// Recreates `from` at `to` with hard links (copies where the file system has none), so that the
+/// same files appear under both names without copying their bytes.
+fn link_tree(from: &Path, to: &Path) -> Result<(), OutputError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| OutputError::Io { path, source }
+    };
+    if from.is_dir() && !from.is_symlink() {
+        std::fs::create_dir_all(to).map_err(io(to))?;
+        for entry in std::fs::read_dir(from).map_err(io(from))? {
+            let entry = entry.map_err(io(from))?;
+            link_tree(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        return Ok(());
+    }
+    std::fs::hard_link(from, to)
+        .or_else(|_| std::fs::copy(from, to).map(drop))
+        .map_err(io(to))
 }
 
 /// Removes the temporary directories that killed runs left beside `name` (`.name.tmp-PID` of a

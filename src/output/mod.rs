@@ -2,6 +2,7 @@
 //! `lists.parquet`, `games.parquet`, `summary.json` and, on request, `lists/YYYY-MM.csv`.
 
 pub mod atomic;
+mod kind;
 mod run_writer;
 mod summary;
 pub mod tables;
@@ -9,7 +10,8 @@ mod world;
 
 use std::path::{Path, PathBuf};
 
-pub use atomic::write_file;
+pub use atomic::{write_file, Placed};
+pub use kind::{check_destination, resolved, OutputKind};
 pub use run_writer::{RunWriter, Written};
 pub use summary::{run_approximations, Timing, LISTS_LAYOUT};
 pub use tables::write_canonical_games;

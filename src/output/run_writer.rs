@@ -15,7 +15,7 @@ use crate::scenario::Scenario;
 
 use super::atomic::StagedDir;
 use super::tables::{self, table_error, Batched};
-use super::{summary, write_text, OutputError, Timing, WriteOptions};
+use super::{summary, write_text, OutputError, OutputKind, Timing, WriteOptions};
 
 /// Rows per row group: consecutive lists (or their games) are gathered until they reach this, so
 /// that the files are written in pieces without tiny groups.
@@ -28,6 +28,8 @@ const QUEUED_GROUPS: usize = 2;
 /// What was written, for the run's summary on the terminal.
 pub struct Written {
     pub dir: PathBuf,
+    /// What the run replaced held besides a run's files, kept (`Placed::kept`).
+    pub kept: Vec<String>,
     pub list_rows: usize,
     pub game_rows: usize,
     pub period_rows: usize,
@@ -164,7 +166,7 @@ impl<'a> RunWriter<'a> {
         info: &'a PlayerInfo,
         options: &WriteOptions,
     ) -> Result<RunWriter<'a>, OutputError> {
-        let staged = StagedDir::new(dir)?;
+        let staged = StagedDir::new(dir, OutputKind::Run)?;
         if options.csv {
             let lists = staged.path.join("lists");
             std::fs::create_dir_all(&lists).map_err(|source| OutputError::Io {
@@ -256,9 +258,10 @@ impl<'a> RunWriter<'a> {
         )?;
         let (list_rows, game_rows) = (self.lists.written, self.games.written);
         let period_rows = self.periods.written;
-        let dir = self.staged.commit()?;
+        let placed = self.staged.commit()?;
         Ok(Written {
-            dir,
+            dir: placed.dir,
+            kept: placed.kept,
             list_rows,
             game_rows,
             period_rows,

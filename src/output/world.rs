@@ -2,7 +2,7 @@
 //! per month as the world is generated, then `players.parquet`, `start-list.parquet` and
 //! `summary.json`, all in a staged directory that replaces the destination only when complete.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use polars::prelude::*;
 
@@ -11,7 +11,7 @@ use crate::model::{EventType, Month};
 
 use super::atomic::StagedDir;
 use super::tables::{date_column, enum_column, int_column, table_error, write_parquet, Batched};
-use super::{pretty_json, OutputError};
+use super::{pretty_json, OutputError, OutputKind, Placed};
 
 /// The open directory of a world being generated.
 pub struct WorldWriter {
@@ -35,7 +35,7 @@ impl WorldWriter {
         months: u32,
         partitioned: bool,
     ) -> Result<WorldWriter, OutputError> {
-        let staged = StagedDir::new(dir)?;
+        let staged = StagedDir::new(dir, OutputKind::World)?;
         // Events end at most a month after they start, and are rated on the next list.
         let months = (0..months as i32 + 2)
             .map(|t| first.plus(t).to_string())
@@ -155,7 +155,7 @@ impl WorldWriter {
     }
 
     /// Writes the players, the starting list and the summary, and puts the directory in place.
-    pub fn finish(self, world: &World) -> Result<PathBuf, OutputError> {
+    pub fn finish(self, world: &World) -> Result<Placed, OutputError> {
         let summary = self.summary(world);
         self.games.finish()?;
         self.truth.finish()?;

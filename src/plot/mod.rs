@@ -136,6 +136,20 @@ impl Picture {
     }
 }
 
+/// Refuses a picture file whose extension names no format pictures are written in, so that a
+/// command can refuse it before it computes or writes anything.
+pub fn check_format(path: &Path) -> Result<(), PlotError> {
+    let extension = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("svg" | "png") => Ok(()),
+        _ => Err(PlotError::Format {
+            path: path.to_path_buf(),
+        }),
+    }
+}
+
 /// `.name.tmp-PID.ext` beside the file (the extension kept, so the PNG encoder recognises it).
 fn temporary_name(path: &Path) -> PathBuf {
     let name = path

@@ -37,14 +37,10 @@ struct RunData {
 impl RunData {
     fn read(dir: &Path) -> Result<RunData, ReportError> {
         let run = RunFiles::open(dir)?;
-        let summary_path = dir.join("summary.json");
-        let summary = std::fs::read_to_string(&summary_path)
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .ok_or_else(|| ReportError::NotARun {
-                dir: dir.to_path_buf(),
-                missing: "summary.json",
-            })?;
+        let summary = run.summary.clone().ok_or_else(|| ReportError::NotARun {
+            dir: dir.to_path_buf(),
+            missing: "summary.json",
+        })?;
         let games = read_rated_games(dir, false, false)?;
         Ok(RunData {
             dir: dir.to_path_buf(),

@@ -12,6 +12,8 @@ pub enum ReportError {
     NotARun { dir: PathBuf, missing: &'static str },
     #[error("cannot read {}: {message}", path.display())]
     Table { path: PathBuf, message: String },
+    #[error("{}: unreadable, not the JSON summary a replay writes ({reason}); replay the run again to write it", path.display())]
+    BadSummary { path: PathBuf, reason: String },
     #[error(transparent)]
     Scenario(#[from] ScenarioError),
     #[error("{0}")]
@@ -22,10 +24,29 @@ pub enum ReportError {
     Ingest(#[from] crate::ingest::IngestError),
 }
 
+/// A run's `summary.json`: `None` where there is none, an error where it cannot be read as JSON
+/// (so that a damaged summary is not taken for a missing one, nor read as an old layout).
+fn read_summary(path: &Path) -> Result<Option<serde_json::Value>, ReportError> {
+    let bad = |reason: String| ReportError::BadSummary {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let text = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(bad(e.to_string())),
+    };
+    serde_json::from_slice(&text)
+        .map(Some)
+        .map_err(|e| bad(e.to_string()))
+}
+
 /// A run directory's files.
 pub struct RunFiles {
     pub dir: PathBuf,
     pub scenario: Scenario,
+    /// `summary.json`, which runs of early versions lack.
+    pub summary: Option<serde_json::Value>,
 }
 
 impl RunFiles {
@@ -42,6 +63,7 @@ impl RunFiles {
         Ok(RunFiles {
             dir: dir.to_path_buf(),
             scenario,
+            summary: read_summary(&dir.join("summary.json"))?,
         })
     }
 
@@ -76,13 +98,10 @@ impl RunFiles {
     /// Whether `lists.parquet` holds each list's changes after the starting list (`summary.json`'s
     /// `lists_layout`); runs written before it hold every list whole.
     pub fn lists_hold_changes(&self) -> bool {
-        std::fs::read_to_string(self.dir.join("summary.json"))
-            .ok()
-            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-            .is_some_and(|summary| {
-                summary.get("lists_layout").and_then(|v| v.as_str())
-                    == Some(crate::output::LISTS_LAYOUT)
-            })
+        self.summary.as_ref().is_some_and(|summary| {
+            summary.get("lists_layout").and_then(|v| v.as_str())
+                == Some(crate::output::LISTS_LAYOUT)
+        })
     }
 
     fn read_some(

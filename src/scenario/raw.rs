@@ -162,7 +162,7 @@ impl Walk {
         let bootstrap = self.table(top, "bootstrap", &["unknown-players", "seed-rating"]);
         RawScenario {
             file: self.r.file.clone(),
-            name: self.string(top, "name", ""),
+            name: self.r.directory_name(top, "", "name"),
             description: self.string(top, "description", ""),
             extends: self.string(top, "extends", "").map(path_in),
             system: self.choice(top, "system", "", SystemKind::parse, SystemKind::NAMES),

@@ -195,7 +195,7 @@ impl Study {
         let dir = path.parent().unwrap_or(Path::new(""));
         let mut r = Reader::new(path);
         r.unknown(&table, "", KEYS);
-        let name = r.text(&table, "", "name").unwrap_or_else(|| {
+        let name = r.directory_name(&table, "", "name").unwrap_or_else(|| {
             path.file_stem()
                 .map_or("study".into(), |s| s.to_string_lossy().into_owned())
         });

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::common::*;
 
+mod outputs;
 mod readers;
 
 #[test]

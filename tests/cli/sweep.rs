@@ -499,7 +499,8 @@ fn bad_studies_name_every_problem_at_its_key_path_before_any_replay() {
         &dir,
         "bad.toml",
         &format!(
-            r#"scenario = {:?}
+            r#"name = "../up"
+scenario = {:?}
 refrences = []
 
 [input]
@@ -560,6 +561,7 @@ rank = "truth_gap.rsm"
     for expected in [
         "problems in the study",
         "bad.toml: refrences: unknown key (did you mean `references`?)",
+        "bad.toml: name: expected a name for one directory under output/ (no `/`, `\\`, `..` or control characters; not empty), got \"../up\"",
         "input.scale: expected a number from 0.0001 to 10, got 20",
         "design.kind: expected one of: grid, sobol, latin, optimise, got \"sobl\" (did you mean `sobol`?)",
         "parameter[1].key: revision[2002-07].flor: `flor` is not a revision key; the nearest key paths it has: revision[2002-07].floor",
@@ -597,6 +599,33 @@ rank = "truth_gap.rsm"
         "{}",
         text(&r.stderr)
     );
+}
+
+/// A study's files never go into another command's directory: each is named by what it holds.
+#[test]
+fn a_study_refuses_another_commands_directory_before_any_replay() {
+    let dir = scratch("sweep-other-kinds");
+    let study = tiny_study(&dir, "");
+    for (name, marker, what) in [
+        ("world", "truth.parquet", "a generated world"),
+        ("run", "lists.parquet", "a replay's run"),
+        ("calibration", "evaluations.parquet", "a calibration"),
+    ] {
+        let out = dir.join(name);
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join(marker), "theirs").unwrap();
+        let r = elosim(&["sweep", &study, "--quiet", "--out", out.to_str().unwrap()]);
+        let e = text(&r.stderr);
+        assert!(!r.status.success(), "{name}: the study ran");
+        assert!(
+            e.contains(&format!(
+                "it holds {what} ({marker}), which a sweep study would overwrite"
+            )),
+            "{e}"
+        );
+        let left: Vec<_> = std::fs::read_dir(&out).unwrap().collect();
+        assert_eq!(left.len(), 1, "{name}: the study wrote into it");
+    }
 }
 
 #[test]

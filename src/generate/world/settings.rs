@@ -103,16 +103,21 @@ pub struct Settings {
     pub shutdown_arrivals: f64,
 }
 
+/// The largest world: a hundred times FIDE's pool (about 4 billion games and 70 million players,
+/// many times every rated player there has ever been), well inside the billion ids a world keeps
+/// for its players. Far larger scales asked for petabytes of memory at once.
+pub const MAX_SCALE: f64 = 100.0;
+
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
-    #[error("--scale must be above 0 (0.01 for a small world, 1 for FIDE's size), got {0}")]
+    #[error("--scale must be above 0 and at most {MAX_SCALE} (0.01 for a small world, 1 for FIDE's size: 43 million games; {MAX_SCALE}: about 4 billion), got {0}")]
     Scale(f64),
 }
 
 impl Settings {
     /// Sets the run options: the size against FIDE's and the seed.
     pub fn sized(mut self, scale: f64, seed: u64) -> Result<Settings, SettingsError> {
-        if !(scale > 0.0 && scale.is_finite()) {
+        if !(scale > 0.0 && scale <= MAX_SCALE) {
             return Err(SettingsError::Scale(scale));
         }
         self.scale = scale;
