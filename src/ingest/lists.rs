@@ -9,7 +9,7 @@ use super::error::IngestError;
 use super::fide_list;
 use super::ids::RawIds;
 use super::table::{is_parquet, Skips, Table};
-use super::text::decode;
+use super::text::{decode, refuse_binary, READS};
 
 /// One player of a starting list, before interning.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -238,6 +238,7 @@ fn is_fide_list(path: &Path) -> Result<bool, IngestError> {
         .take(64 * 1024)
         .read_to_end(&mut start)
         .map_err(io)?;
+    refuse_binary(&path.display().to_string(), &start, READS)?;
     let text = decode(start);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     Ok(fide_list::looks_like_fide_list(first))

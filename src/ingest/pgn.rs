@@ -19,12 +19,12 @@ use super::error::IngestError;
 use super::ids::RawIds;
 use super::raw::{sort_event_names, PgnCounts, RawGames};
 use super::table::Skips;
-use super::text::push_decoded;
+use super::text::{push_decoded, refuse_binary, HEAD_BYTES, READS};
 
 impl PgnCounts {
     /// One line for people: what the file held besides the games kept.
     pub fn describe(&self) -> String {
-        let n = |v: usize| v.to_string();
+        let n = |v: usize| crate::numbers::thousands(v as u64);
         let mut text = format!(
             "{} games in the file · {} unfinished (*) left out · {} without both ratings",
             n(self.games),
@@ -135,6 +135,9 @@ impl Read for Hashing {
     }
 }
 
+/// The first bytes of a gzip stream.
+const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
+
 /// A PGN file's lines, read as a stream (through gzip when the file starts with its magic
 /// number) and decoded one by one: UTF-8, else ISO-8859-1; a byte-order mark is dropped, and
 /// everything from a DOS end-of-file mark. Memory holds one line, whatever the file's size.
@@ -156,6 +159,14 @@ impl Lines {
             path: path.to_path_buf(),
             source,
         };
+        let mut head = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(HEAD_BYTES as u64).read_to_end(&mut head))
+            .map_err(io)?;
+        // A gzip stream is read here; any other compression, or binary bytes, are refused.
+        if !head.starts_with(GZIP_MAGIC) {
+            refuse_binary(&path.display().to_string(), &head, READS)?;
+        }
         let hash = Rc::new(RefCell::new(Sha256::new()));
         let file = std::fs::File::open(path).map_err(io)?;
         let raw = BufReader::new(Hashing {
@@ -171,7 +182,7 @@ impl Lines {
         mut raw: Box<dyn BufRead>,
         hash: Rc<RefCell<Sha256>>,
     ) -> std::io::Result<Lines> {
-        let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+        let gzip = raw.fill_buf()?.starts_with(GZIP_MAGIC);
         let reader: Box<dyn BufRead> = if gzip {
             Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(raw)))
         } else {
