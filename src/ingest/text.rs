@@ -177,6 +177,13 @@ impl Csv {
         for f in &fields {
             header.push(f.resolve(&text).trim().to_string());
         }
+        if let Some(problem) = repeated_column(&header) {
+            return Err(IngestError::Line {
+                file,
+                line,
+                problem,
+            });
+        }
         let (body, body_line) = (cursor.pos, cursor.line);
         Ok(Csv {
             file,
@@ -393,6 +400,23 @@ impl CsvBlocks {
             .map(|b| format!("{b:02x}"))
             .collect()
     }
+}
+
+/// What is wrong with a header that names a column twice (case ignored, as columns are found):
+/// which of the two to read would be a guess. Empty names (a trailing delimiter) are not names.
+pub fn repeated_column(header: &[String]) -> Option<String> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, name) in header.iter().enumerate().filter(|(_, n)| !n.is_empty()) {
+        if let Some(&first) = seen.get(&name.to_ascii_lowercase()) {
+            return Some(format!(
+                "the header names the column `{name}` twice (columns {} and {}); give each column once",
+                first + 1,
+                i + 1
+            ));
+        }
+        seen.insert(name.to_ascii_lowercase(), i);
+    }
+    None
 }
 
 fn sniff_delimiter(first_line: &str) -> u8 {
