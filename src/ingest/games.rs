@@ -305,14 +305,8 @@ fn parse_row<'a>(
             (Some(month_1.plus(n - 1)), None)
         }
     };
-    let white = cells[c.white.0].trim();
-    let black = cells[c.black.0].trim();
-    if white.is_empty() {
-        return Err(err(c.white.1, "empty: expected a player id".into()));
-    }
-    if black.is_empty() {
-        return Err(err(c.black.1, "empty: expected a player id".into()));
-    }
+    let white = table.player_id(line, c.white, cells)?;
+    let black = table.player_id(line, c.black, cells)?;
     if white == black {
         return Err(err(
             c.black.1,

@@ -205,18 +205,15 @@ fn collect(
         kind: kind.into(),
         sha256: table.sha256().to_string(),
         month: fide_list::month_in_file_name(Path::new(table.file())),
+        row_word: table.row_word(),
     };
     table.for_each_row(&mut |line, cells| {
         let Some(cells) = skips.check(cells)? else {
             return Ok(());
         };
-        let who = cells[id].trim();
-        let parsed = if who.is_empty() {
-            Err(table.row_error(line, "id", "empty: expected a player id".into()))
-        } else {
-            parse(line, cells)
-        };
-        if let Some(entry) = skips.check(parsed)? {
+        let who = table.player_id(line, (id, "id"), cells);
+        let parsed = who.and_then(|who| Ok((who, parse(line, cells)?)));
+        if let Some((who, entry)) = skips.check(parsed)? {
             list.ids.push(who);
             list.entries.push(RawEntry { line, ..entry });
         }

@@ -23,6 +23,8 @@ pub struct ParquetTable {
     file: String,
     sha256: String,
     header: Vec<String>,
+    /// Which columns hold floats: their whole values read as integers ("101", not "101.0").
+    floats: Vec<bool>,
     /// Every column as text, kept in Arrow's string arrays: rows are read as borrowed cells, with
     /// no string made per cell (a 14-million-game file would otherwise need 84 million of them).
     columns: Vec<StringChunked>,
@@ -129,6 +131,46 @@ impl Table {
                     .unwrap_or_default(),
             }
         })
+    }
+
+    /// Cell `index` of a row as a player id (`column` names it in messages): not empty, free of
+    /// control characters, and a whole number where the column holds floats.
+    pub fn player_id<'a>(
+        &self,
+        line: u32,
+        (index, column): (usize, &str),
+        cells: &[&'a str],
+    ) -> Result<&'a str, IngestError> {
+        let id = cells[index].trim();
+        if id.is_empty() {
+            return Err(self.row_error(line, column, "empty: expected a player id".into()));
+        }
+        if let Some(c) = id.chars().find(|c| c.is_control()) {
+            return Err(self.row_error(
+                line,
+                column,
+                format!(
+                    "a control character (U+{:04X}) in a player id; got {id:?}",
+                    u32::from(c)
+                ),
+            ));
+        }
+        if self.holds_floats(index) && !id.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+            return Err(self.row_error(
+                line,
+                column,
+                format!("expected a whole number as the player id (the column holds floats, whose whole values are read as integers); got {id:?}"),
+            ));
+        }
+        Ok(id)
+    }
+
+    fn holds_floats(&self, index: usize) -> bool {
+        match self {
+            Table::Csv(_) => false,
+            #[cfg(feature = "full")]
+            Table::Parquet(p) => p.floats[index],
+        }
     }
 
     pub fn row_error(&self, line: u32, column: &str, problem: String) -> IngestError {
