@@ -244,16 +244,65 @@ fn output_dir(request: &ReplayRequest, scenario: &Scenario) -> PathBuf {
         .unwrap_or_else(|| Path::new("output").join(&scenario.name))
 }
 
+/// With `--skip-invalid`, the games the scenario's calendar places on no list are left out and
+/// counted as invalid rows are (a PGN collection reaches back decades before a shipped scenario's
+/// calendar); `None` when every game is inside it.
+fn within_calendar(
+    scenario: &Scenario,
+    inputs: &replay::Inputs,
+    report: &mut IngestReport,
+) -> Result<Option<replay::Inputs>, IngestError> {
+    let games = &inputs.games;
+    let outside = replay::outside_calendar(scenario, games);
+    if outside.is_empty() {
+        return Ok(None);
+    }
+    let mut skips = ingest::Skips {
+        skip_invalid: true,
+        counts: std::mem::take(&mut report.skipped),
+    };
+    let mut keep = vec![true; games.len()];
+    for &i in &outside {
+        let (column, value) = games.when(i);
+        let problem = format!(
+            "outside the scenario's calendar, whose games are rated on the lists after {} and up to {} (widen [calendar] to keep them); got {value}",
+            scenario.calendar.start, scenario.calendar.end
+        );
+        let row = IngestError::Row {
+            file: games.source.clone(),
+            place: format!("{} {}", games.row_word, games.source_row[i]),
+            column: column.to_string(),
+            problem,
+        };
+        skips.check::<()>(Err(row))?;
+        keep[i] = false;
+    }
+    report.skipped = skips.counts;
+    report.games_read -= outside.len();
+    let rows: Vec<usize> = (0..games.len()).filter(|&i| keep[i]).collect();
+    Ok(Some(replay::Inputs {
+        games: games.select(&rows),
+        players: inputs.players.clone(),
+        info: inputs.info.clone(),
+        start_list: inputs.start_list.clone(),
+    }))
+}
+
 fn replay_and_write(
     request: &ReplayRequest,
     mut scenario: Scenario,
     inputs: &replay::Inputs,
     source: Option<GameStream>,
-    report: IngestReport,
+    mut report: IngestReport,
     (started, read): (Instant, f64),
     progress: &dyn Progress,
 ) -> Result<ReplayOutcome, RunError> {
     progress.stage("replaying");
+    let kept = match source {
+        None if request.skip_invalid => within_calendar(&scenario, inputs, &mut report)?,
+        _ => None,
+    };
+    let inputs = kept.as_ref().unwrap_or(inputs);
     let dir = output_dir(request, &scenario);
     let options = WriteOptions { csv: request.csv };
     let mut writer = RunWriter::create(&dir, &inputs.players, &inputs.info, &options)?;

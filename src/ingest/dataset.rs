@@ -319,6 +319,7 @@ pub(super) fn concat(parts: Vec<Games>, source: String) -> Games {
     let mut out = Games {
         source,
         row_word: parts.first().map_or("row", |g| g.row_word),
+        numbered_months: parts.first().and_then(|g| g.numbered_months),
         ..Games::default()
     };
     let mut events: HashMap<String, u32> = HashMap::new();

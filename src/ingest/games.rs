@@ -121,6 +121,7 @@ pub fn read_table(
     let mut out = RawGames {
         games: Games {
             source: table.file().to_string(),
+            row_word: table.row_word(),
             event_names: vec![String::new()],
             ..Games::default()
         },
@@ -130,6 +131,9 @@ pub fn read_table(
         sha256: table.sha256().to_string(),
         pgn: None,
     };
+    if let When::Numbered { name, month_1, .. } = columns.when {
+        out.games.numbered_months = Some((name, month_1));
+    }
     let mut events: HashMap<String, u32> = HashMap::new();
     table.for_each_row(&mut |line, cells| {
         let row = cells.and_then(|cells| parse_row(table, &columns, line, cells));

@@ -87,6 +87,14 @@ impl Calendar {
     }
 }
 
+/// The games the scenario's calendar places on no list, which `schedule` refuses.
+pub fn outside_calendar(scenario: &Scenario, games: &Games) -> Vec<usize> {
+    let calendar = Calendar::new(scenario);
+    (0..games.len())
+        .filter(|&i| calendar.rated_on(games.period[i], games.date[i]).is_none())
+        .collect()
+}
+
 /// Schedules every game of an input held whole: the run's lists follow from the last game's.
 pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayError> {
     let calendar = Calendar::new(scenario);
@@ -95,21 +103,17 @@ pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayEr
         rated_on.push(
             calendar
                 .rated_on(games.period[i], games.date[i])
-                .ok_or_else(|| ReplayError::OutsideCalendar {
-                    file: games.source.clone(),
-                    row_word: games.row_word,
-                    row: games.source_row[i],
-                    column: if games.period[i].is_some() {
-                        "period"
-                    } else {
-                        "date"
-                    },
-                    value: games.period[i]
-                        .map(|m| m.to_string())
-                        .or_else(|| games.date[i].map(|d| d.to_string()))
-                        .unwrap_or_default(),
-                    start: scenario.calendar.start,
-                    end: scenario.calendar.end,
+                .ok_or_else(|| {
+                    let (column, value) = games.when(i);
+                    ReplayError::OutsideCalendar {
+                        file: games.source.clone(),
+                        row_word: games.row_word,
+                        row: games.source_row[i],
+                        column,
+                        value,
+                        start: scenario.calendar.start,
+                        end: scenario.calendar.end,
+                    }
                 })?,
         );
     }
