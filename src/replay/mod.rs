@@ -54,6 +54,14 @@ pub enum ReplayError {
         start: Day,
         list: Month,
     },
+    #[error("{file}, {row_word} {row}, column date: the game was played on {date}, after the list it is rated on ({list}); expected a date up to the end of {list} (is its period wrong?)")]
+    PlayedAfterList {
+        file: String,
+        row_word: &'static str,
+        row: u32,
+        date: Day,
+        list: Month,
+    },
     #[error("{file}, {row_word} {row}, column event_type: {problem}")]
     EventType {
         file: String,

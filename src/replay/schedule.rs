@@ -278,6 +278,15 @@ fn tournament_starts(
     let mut groups: IdMap<(u32, u32), Group> = IdMap::default();
     for i in (0..games.len()).filter(|&i| list_of[i] > 0) {
         let t = list_of[i] as usize;
+        if let Some(date) = games.date[i].filter(|d| d.month() > lists[t]) {
+            return Err(ReplayError::PlayedAfterList {
+                file: games.source.clone(),
+                row_word: games.row_word,
+                row: games.source_row[i],
+                date,
+                list: lists[t],
+            });
+        }
         let start = games.event_start[i]
             .or(games.date[i])
             .unwrap_or(first_days[t - 1]);
