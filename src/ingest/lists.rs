@@ -31,6 +31,40 @@ pub struct RawEntry {
     pub line: u32,
 }
 
+/// Which entries of a file of players to keep: each player's first. A player listed again is an
+/// invalid row, an error naming both places (`lines`, each entry's `word` "line" or "row"), or
+/// with `--skip-invalid` a counted skip. `holds` says what the file holds once ("a list holds each
+/// player once").
+pub(super) fn first_entries(
+    file: &str,
+    (word, lines): (&str, &[u32]),
+    ids: &[String],
+    holds: &str,
+    skips: &mut Skips,
+) -> Result<Vec<bool>, IngestError> {
+    let mut keep = vec![true; ids.len()];
+    let mut first: crate::model::IdMap<&str, usize> = Default::default();
+    first.reserve(ids.len());
+    for (again, id) in ids.iter().enumerate() {
+        let Some(&earlier) = first.get(id.as_str()) else {
+            first.insert(id, again);
+            continue;
+        };
+        let duplicate = IngestError::Row {
+            file: file.to_string(),
+            place: format!(
+                "{word} {} (player {id}, first listed on {word} {})",
+                lines[again], lines[earlier]
+            ),
+            column: "id".into(),
+            problem: format!("a player listed twice; {holds} (the first entry is kept)"),
+        };
+        skips.check::<()>(Err(duplicate))?;
+        keep[again] = false;
+    }
+    Ok(keep)
+}
+
 pub struct RawList {
     pub file: String,
     pub ids: RawIds,
@@ -40,6 +74,8 @@ pub struct RawList {
     pub sha256: String,
     /// The list's month: from a FIDE list's header, or any list's file name.
     pub month: Option<Month>,
+    /// What an entry's `line` counts: "line" (text files) or "row" (Parquet).
+    pub row_word: &'static str,
 }
 
 /// A rating list's players and ratings (histograms, comparisons).
@@ -55,6 +91,8 @@ pub struct ListRatings {
     pub period_games: Vec<Option<u32>>,
     /// Each entry's line or row, for messages.
     pub lines: Vec<u32>,
+    /// What `lines` count: "line" or "row".
+    pub row_word: &'static str,
     /// What kind of file it was.
     pub kind: String,
 }
@@ -70,6 +108,7 @@ pub fn read_list_ratings(path: &Path, skips: &mut Skips) -> Result<ListRatings, 
         lines: list.entries.iter().map(|e| e.line).collect(),
         file: list.file,
         month: list.month,
+        row_word: list.row_word,
         kind: list.kind,
     })
 }
@@ -78,28 +117,13 @@ impl ListRatings {
     /// Keeps each player's first entry. A player listed twice is an invalid row: an error, or with
     /// `--skip-invalid` the later entries are left out and counted. Returns how many were left out.
     pub fn keep_first_entries(&mut self, skips: &mut Skips) -> Result<usize, IngestError> {
-        let mut keep = vec![true; self.ids.len()];
-        let mut first: crate::model::IdMap<&str, usize> = Default::default();
-        first.reserve(self.ids.len());
-        for (again, id) in self.ids.iter().enumerate() {
-            let Some(&earlier) = first.get(id.as_str()) else {
-                first.insert(id, again);
-                continue;
-            };
-            let duplicate = IngestError::Row {
-                file: self.file.clone(),
-                place: format!(
-                    "line {} (player {id}, first listed on line {})",
-                    self.lines[again], self.lines[earlier]
-                ),
-                column: "id".into(),
-                problem:
-                    "a player listed twice; a list holds each player once (the first entry is kept)"
-                        .into(),
-            };
-            skips.check::<()>(Err(duplicate))?;
-            keep[again] = false;
-        }
+        let keep = first_entries(
+            &self.file,
+            (self.row_word, &self.lines),
+            &self.ids,
+            "a list holds each player once",
+            skips,
+        )?;
         let dropped = keep.iter().filter(|&&k| !k).count();
         if dropped > 0 {
             let mut k = keep.iter();
@@ -273,6 +297,7 @@ fn read_fide(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
         kind,
         sha256: fide.sha256,
         month: fide.month,
+        row_word: "line",
     })
 }
 
