@@ -477,17 +477,10 @@ fn game_row(file: &str, tags: &Tags, dates: Dates) -> Result<Verdict, IngestErro
         (None, Dates::YearIsEnough) => tags.date.as_deref().and_then(pgn_year),
         _ => None,
     };
-    let date = by_month
-        .or(by_year)
-        .ok_or_else(|| {
-            problem(
-                "Date",
-                format!(
-                    "expected YYYY.MM.DD with at least the year and month known (or an EventDate), got {:?}",
-                    tags.date.as_deref().unwrap_or("")
-                ),
-            )
-        })?;
+    let date = by_month.or(by_year).ok_or_else(|| {
+        let date = tags.date.as_deref().unwrap_or("");
+        problem("Date", undated(date))
+    })?;
     Ok(Verdict::Game(GameRow {
         line: tags.line,
         event: tags
@@ -508,6 +501,17 @@ fn game_row(file: &str, tags: &Tags, dates: Dates) -> Result<Verdict, IngestErro
         black_rating: tags.black_elo.as_deref().and_then(elo),
         by_year: by_month.is_none(),
     }))
+}
+
+/// Why a game's date cannot place it on a list, by kind: a year alone (common in collections, and
+/// read by the reports) is told apart from a date missing or unreadable, so that the counts of
+/// skipped games say which it was.
+fn undated(date: &str) -> String {
+    if pgn_year(date).is_some() {
+        format!("known by its year only, and a replay needs the month (crosstable and curve read such games, placed in January); got {date:?}")
+    } else {
+        format!("expected YYYY.MM.DD with at least the year and month known (or an EventDate), got {date:?}")
+    }
 }
 
 /// The PGN standard's EventType (§9.2.1.1): `tourn` is a round robin ("round-robin"); every other

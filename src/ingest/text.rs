@@ -36,7 +36,10 @@ const MAGIC_NUMBERS: [(&[u8], &str); 10] = [
     (b"\xfd7zXZ\x00", "xz-compressed"),
     (b"PK\x03\x04", "a zip archive (as an .xlsx workbook is)"),
     (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
-    (b"\xd0\xcf\x11\xe0", "an old Office document (such as an .xls workbook)"),
+    (
+        b"\xd0\xcf\x11\xe0",
+        "an old Office document (such as an .xls workbook)",
+    ),
     (b"PAR1", "a Parquet file"),
     (b"\xff\xfe", "UTF-16 text"),
     (b"\xfe\xff", "UTF-16 text"),
