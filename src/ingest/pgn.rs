@@ -17,7 +17,7 @@ use crate::scenario::GameFormat;
 
 use super::error::IngestError;
 use super::ids::RawIds;
-use super::raw::{sort_event_names, PgnCounts, RawGames};
+use super::raw::{control_character, sort_event_names, PgnCounts, RawGames};
 use super::table::Skips;
 use super::text::{push_decoded, refuse_binary, HEAD_BYTES, READS};
 
@@ -455,7 +455,11 @@ fn game_row(file: &str, tags: &Tags, dates: Dates) -> Result<Verdict, IngestErro
         if let Some(id) = fide_id.filter(|id| is_fide_id(id)) {
             return Ok(id.to_string());
         }
-        match name.as_deref().map(str::trim) {
+        let name = name.as_deref().map(str::trim);
+        if let Some(bad) = name.and_then(control_character) {
+            return Err(problem(column, bad));
+        }
+        match name {
             Some(name) if !name.is_empty() && name != "?" => Ok(name.to_string()),
             other => Err(problem(
                 column,

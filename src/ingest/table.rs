@@ -7,6 +7,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::error::IngestError;
+use super::raw::control_character;
 #[cfg(feature = "full")]
 use super::text::{read_bytes, repeated_column, sha256};
 use super::text::{Csv, RowFn};
@@ -145,15 +146,8 @@ impl Table {
         if id.is_empty() {
             return Err(self.row_error(line, column, "empty: expected a player id".into()));
         }
-        if let Some(c) = id.chars().find(|c| c.is_control()) {
-            return Err(self.row_error(
-                line,
-                column,
-                format!(
-                    "a control character (U+{:04X}) in a player id; got {id:?}",
-                    u32::from(c)
-                ),
-            ));
+        if let Some(problem) = control_character(id) {
+            return Err(self.row_error(line, column, problem));
         }
         if self.holds_floats(index) && !id.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
             return Err(self.row_error(

@@ -73,7 +73,7 @@ pub fn refuse_binary(file: &str, head: &[u8], reads: &str) -> Result<(), IngestE
         .unwrap_or_default();
     let control = first_line
         .iter()
-        .position(|&b| (b < 0x20 && !b"\t\r\x0c\x1a".contains(&b)) || b == 0x7f);
+        .position(|&b| (b < 0x20 && !b"\t\r\x1a".contains(&b)) || b == 0x7f);
     match control {
         Some(at) => Err(not_text(
             "not text".into(),
@@ -620,6 +620,33 @@ mod tests {
 
     fn rows_tab() -> Rows {
         rows("a\tb\tc\n1\t2\t3\n").unwrap()
+    }
+
+    /// Compressed files are named by their format, other binary files by their first control
+    /// byte, and text passes; no message holds a byte of the file.
+    #[test]
+    fn files_that_are_not_text_are_named_for_what_they_are() {
+        let refused = |head: &[u8]| refuse_binary("f", head, READS).unwrap_err().to_string();
+        assert!(
+            refused(b"\x1f\x8b\x08\x00").starts_with("f is gzip-compressed: decompress it first")
+        );
+        assert!(refused(b"PAR1\x15\x04").starts_with("f is a Parquet file: name it .parquet"));
+        assert!(refused(b"\xff\xfei\x00d\x00").starts_with("f is UTF-16 text: save it as UTF-8"));
+        let binary = refused(b"\n\nid,\x00\x01rating\n");
+        assert!(
+            binary
+                .starts_with("f is not text: its first line holds the control byte 0x00 (byte 4)"),
+            "{binary}"
+        );
+        assert!(!binary.chars().any(|c| c.is_control()), "{binary}");
+        for text in [
+            &b"\xEF\xBB\xBFid,rating\r\n1,\x002000\n"[..],
+            b"a\tb\n",
+            b"",
+            b"\x1a",
+        ] {
+            assert!(refuse_binary("f", text, READS).is_ok(), "{text:?}");
+        }
     }
 
     #[test]

@@ -407,6 +407,16 @@ fn cases() -> Vec<Case> {
             row_level: true,
         },
         Case {
+            name: "pgn-nul-in-name",
+            files: vec![text(
+                "games.pgn",
+                &(pgn_game("2019.02.10", "1-0") + &pgn_game("2019.02.11", "1-0").replace("\"a\"", "\"a\u{0}\"")),
+            )],
+            args: &[SMALL, "--games", "{dir}/games.pgn"],
+            expected: &["games.pgn, line 9, column White", "a control character (U+0000) in a player id"],
+            row_level: true,
+        },
+        Case {
             name: "pgn-zip",
             files: vec![File {
                 name: "games.pgn",
