@@ -30,13 +30,14 @@ pub enum RunError {
         other: PathBuf,
         what: &'static str,
     },
-    #[error("the starting list {file} is the list of {listed}, but the run starts from the list of {start} (its first list computed is {from}): replay from the list after it (--from {after}), or give the list of {start}; --force takes it as the list of {start}")]
+    #[error("the starting list {file} is the list of {listed}, but the run starts from the list of {start} (its first list computed is {from}): {remedy}give the list of {start}; --force takes it as the list of {start}")]
     StartMonth {
         file: String,
         listed: Month,
         start: Month,
         from: Month,
-        after: Month,
+        /// "replay from the list after it (--from M), or ", where the calendar has that list.
+        remedy: String,
     },
     #[error("refusing to write the run into {}: it lies inside the games dataset {}, which the next replay of it would read as a misnamed partition; choose an --out outside it", out.display(), dataset.display())]
     OutInsideInput { out: PathBuf, dataset: PathBuf },
@@ -272,16 +273,19 @@ fn check_start_month(scenario: &Scenario, start: &crate::model::StartList) -> Re
     if listed == expected {
         return Ok(());
     }
-    let after = (listed.0 + 1..=scenario.calendar.end.0)
+    let calendar = scenario.calendar;
+    let after = (listed.0 + 1..=calendar.end.0)
         .map(Month)
         .find(|&m| scenario.timeline.has_list_in(m))
-        .unwrap_or(listed);
+        .filter(|_| listed >= calendar.start);
     Err(RunError::StartMonth {
         file: start.source.clone(),
         listed,
         start: expected,
         from: scenario.run.from,
-        after,
+        remedy: after.map_or_else(String::new, |m| {
+            format!("replay from the list after it (--from {m}), or ")
+        }),
     })
 }
 
@@ -298,12 +302,56 @@ fn check_output(dir: &Path, files: &InputFiles) -> Result<(), RunError> {
     Ok(())
 }
 
+/// With `--skip-invalid`, the games the scenario's calendar places on no list are left out and
+/// counted as invalid rows are (a PGN collection reaches back decades before a shipped scenario's
+/// calendar); `None` when every game is inside it.
+fn within_calendar(
+    scenario: &Scenario,
+    inputs: &replay::Inputs,
+    report: &mut IngestReport,
+) -> Result<Option<replay::Inputs>, IngestError> {
+    let games = &inputs.games;
+    let outside = replay::outside_calendar(scenario, games);
+    if outside.is_empty() {
+        return Ok(None);
+    }
+    let mut skips = ingest::Skips {
+        skip_invalid: true,
+        counts: std::mem::take(&mut report.skipped),
+    };
+    let mut keep = vec![true; games.len()];
+    for &i in &outside {
+        let (column, value) = games.when(i);
+        let problem = format!(
+            "outside the scenario's calendar, whose games are rated on the lists after {} and up to {} (widen [calendar] to keep them); got {value}",
+            scenario.calendar.start, scenario.calendar.end
+        );
+        let row = IngestError::Row {
+            file: games.source.clone(),
+            place: format!("{} {}", games.row_word, games.source_row[i]),
+            column: column.to_string(),
+            problem,
+        };
+        skips.check::<()>(Err(row))?;
+        keep[i] = false;
+    }
+    report.skipped = skips.counts;
+    report.games_read -= outside.len();
+    let rows: Vec<usize> = (0..games.len()).filter(|&i| keep[i]).collect();
+    Ok(Some(replay::Inputs {
+        games: games.select(&rows),
+        players: inputs.players.clone(),
+        info: inputs.info.clone(),
+        start_list: inputs.start_list.clone(),
+    }))
+}
+
 fn replay_and_write(
     request: &ReplayRequest,
     mut scenario: Scenario,
     inputs: &replay::Inputs,
     source: Option<GameStream>,
-    report: IngestReport,
+    mut report: IngestReport,
     (started, read): (Instant, f64),
     progress: &dyn Progress,
 ) -> Result<ReplayOutcome, RunError> {
@@ -311,6 +359,11 @@ fn replay_and_write(
         check_start_month(&scenario, &inputs.start_list)?;
     }
     progress.stage("replaying");
+    let kept = match source {
+        None if request.skip_invalid => within_calendar(&scenario, inputs, &mut report)?,
+        _ => None,
+    };
+    let inputs = kept.as_ref().unwrap_or(inputs);
     let dir = output_dir(request, &scenario);
     let options = WriteOptions { csv: request.csv };
     let mut writer = RunWriter::create(&dir, &inputs.players, &inputs.info, &options)?;

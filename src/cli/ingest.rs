@@ -2,8 +2,8 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use super::count;
 use crate::ingest::{read_inputs, Dates, InputFiles};
+use crate::numbers::counted;
 use crate::scenario::GameFormat;
 
 /// Convert a games file (PGN, plain or .gz; Kaggle; contest; canonical) into canonical games.
@@ -16,7 +16,7 @@ use crate::scenario::GameFormat;
 pub struct Args {
     /// The games file to convert
     source: PathBuf,
-    /// The canonical file to write: .parquet, or .csv
+    /// The canonical file to write: .parquet or .csv (other extensions are refused)
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     /// Leave out games that cannot be read (missing players, result or month), counting them
@@ -24,7 +24,21 @@ pub struct Args {
     skip_invalid: bool,
 }
 
+/// The extensions `--out` may have: the formats `write_canonical_games` writes.
+const OUT_FORMATS: [&str; 2] = ["parquet", "csv"];
+
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let known = args
+        .out
+        .extension()
+        .and_then(|e| e.to_str())
+        .filter(|e| OUT_FORMATS.iter().any(|f| f.eq_ignore_ascii_case(e)));
+    if known.is_none() {
+        anyhow::bail!(
+            "--out {}: ingest writes canonical games as .parquet or .csv; give the file one of these extensions",
+            args.out.display()
+        );
+    }
     let files = InputFiles {
         games: args.source.clone(),
         format: GameFormat::Auto,
@@ -40,11 +54,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     crate::output::write_canonical_games(&args.out, &inputs.games, &inputs.players)?;
     eprintln!(
-        "{}: {} games ({}), {} players → {}",
+        "{}: {} ({}), {} → {}",
         args.source.display(),
-        count(report.games_read),
+        counted(report.games_read as u64, "game"),
         report.format.name(),
-        count(report.players),
+        counted(report.players as u64, "player"),
         args.out.display()
     );
     if let Some(pgn) = report.pgn {
@@ -52,8 +66,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     for (reason, (n, first)) in &report.skipped {
         eprintln!(
-            "  {} invalid games left out: {reason} (first at {first})",
-            count(*n)
+            "  {} left out: {reason} (first at {first})",
+            counted(*n as u64, "invalid game")
         );
     }
     Ok(())

@@ -167,8 +167,8 @@ fn summary(o: &ReplayOutcome) -> String {
     }
     if skipped > 0 {
         text += &format!(
-            "  skipped  {} invalid rows (--skip-invalid):\n",
-            count(skipped)
+            "  skipped  {} (--skip-invalid):\n",
+            crate::numbers::counted(skipped as u64, "invalid row")
         );
         for (reason, (n, first)) in &o.report.skipped {
             text += &format!("           {} × {reason} (first: {first})\n", count(*n));

@@ -52,6 +52,26 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> IngestError + '_ {
     }
 }
 
+/// Refuses an entry that cannot be looked at, as what it is: a symbolic link that loops or leads
+/// nowhere is not a misnamed partition.
+fn followable(path: &Path) -> Result<(), IngestError> {
+    let Err(e) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let link = path
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink());
+    let problem = if link {
+        format!("a symbolic link that cannot be followed: it loops, or leads nowhere ({e})")
+    } else {
+        format!("cannot be read ({e})")
+    };
+    Err(IngestError::File {
+        file: path.display().to_string(),
+        problem,
+    })
+}
+
 /// The entries of a directory, sorted by name, without bookkeeping files.
 fn entries(dir: &Path) -> Result<Vec<(String, PathBuf)>, IngestError> {
     let mut found = Vec::new();
@@ -59,6 +79,7 @@ fn entries(dir: &Path) -> Result<Vec<(String, PathBuf)>, IngestError> {
         let entry = entry.map_err(io_error(dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if !is_bookkeeping(&name) {
+            followable(&entry.path())?;
             found.push((name, entry.path()));
         }
     }
@@ -319,6 +340,7 @@ pub(super) fn concat(parts: Vec<Games>, source: String) -> Games {
     let mut out = Games {
         source,
         row_word: parts.first().map_or("row", |g| g.row_word),
+        numbered_months: parts.first().and_then(|g| g.numbered_months),
         ..Games::default()
     };
     let mut events: HashMap<String, u32> = HashMap::new();

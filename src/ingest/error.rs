@@ -42,6 +42,13 @@ pub enum IngestError {
     },
     #[error("{file}: {problem}")]
     File { file: String, problem: String },
+    /// A compressed or binary file given where text is read: `what` it is, and what to do.
+    #[error("{file} is {what}: {advice}")]
+    NotText {
+        file: String,
+        what: String,
+        advice: String,
+    },
 }
 
 impl IngestError {

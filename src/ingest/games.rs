@@ -121,6 +121,7 @@ pub fn read_table(
     let mut out = RawGames {
         games: Games {
             source: table.file().to_string(),
+            row_word: table.row_word(),
             event_names: vec![String::new()],
             ..Games::default()
         },
@@ -130,6 +131,9 @@ pub fn read_table(
         sha256: table.sha256().to_string(),
         pgn: None,
     };
+    if let When::Numbered { name, month_1, .. } = columns.when {
+        out.games.numbered_months = Some((name, month_1));
+    }
     let mut events: HashMap<String, u32> = HashMap::new();
     table.for_each_row(&mut |line, cells| {
         let row = cells.and_then(|cells| parse_row(table, &columns, line, cells));
@@ -305,14 +309,8 @@ fn parse_row<'a>(
             (Some(month_1.plus(n - 1)), None)
         }
     };
-    let white = cells[c.white.0].trim();
-    let black = cells[c.black.0].trim();
-    if white.is_empty() {
-        return Err(err(c.white.1, "empty: expected a player id".into()));
-    }
-    if black.is_empty() {
-        return Err(err(c.black.1, "empty: expected a player id".into()));
-    }
+    let white = table.player_id(line, c.white, cells)?;
+    let black = table.player_id(line, c.black, cells)?;
     if white == black {
         return Err(err(
             c.black.1,

@@ -9,7 +9,7 @@ use super::error::IngestError;
 use super::fide_list;
 use super::ids::RawIds;
 use super::table::{is_parquet, Skips, Table};
-use super::text::decode;
+use super::text::{decode, refuse_binary, READS};
 
 /// One player of a starting list, before interning.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -31,6 +31,40 @@ pub struct RawEntry {
     pub line: u32,
 }
 
+/// Which entries of a file of players to keep: each player's first. A player listed again is an
+/// invalid row, an error naming both places (`lines`, each entry's `word` "line" or "row"), or
+/// with `--skip-invalid` a counted skip. `holds` says what the file holds once ("a list holds each
+/// player once").
+pub(super) fn first_entries(
+    file: &str,
+    (word, lines): (&str, &[u32]),
+    ids: &[String],
+    holds: &str,
+    skips: &mut Skips,
+) -> Result<Vec<bool>, IngestError> {
+    let mut keep = vec![true; ids.len()];
+    let mut first: crate::model::IdMap<&str, usize> = Default::default();
+    first.reserve(ids.len());
+    for (again, id) in ids.iter().enumerate() {
+        let Some(&earlier) = first.get(id.as_str()) else {
+            first.insert(id, again);
+            continue;
+        };
+        let duplicate = IngestError::Row {
+            file: file.to_string(),
+            place: format!(
+                "{word} {} (player {id}, first listed on {word} {})",
+                lines[again], lines[earlier]
+            ),
+            column: "id".into(),
+            problem: format!("a player listed twice; {holds} (the first entry is kept)"),
+        };
+        skips.check::<()>(Err(duplicate))?;
+        keep[again] = false;
+    }
+    Ok(keep)
+}
+
 pub struct RawList {
     pub file: String,
     pub ids: RawIds,
@@ -44,6 +78,8 @@ pub struct RawList {
     /// file), or a table's `month` column. Not a table's file name, which may as well name the
     /// month the list is used for (`2019-03-start.csv`).
     pub stated_month: Option<Month>,
+    /// What an entry's `line` counts: "line" (text files) or "row" (Parquet).
+    pub row_word: &'static str,
 }
 
 /// A rating list's players and ratings (histograms, comparisons).
@@ -59,6 +95,8 @@ pub struct ListRatings {
     pub period_games: Vec<Option<u32>>,
     /// Each entry's line or row, for messages.
     pub lines: Vec<u32>,
+    /// What `lines` count: "line" or "row".
+    pub row_word: &'static str,
     /// What kind of file it was.
     pub kind: String,
 }
@@ -74,6 +112,7 @@ pub fn read_list_ratings(path: &Path, skips: &mut Skips) -> Result<ListRatings, 
         lines: list.entries.iter().map(|e| e.line).collect(),
         file: list.file,
         month: list.month,
+        row_word: list.row_word,
         kind: list.kind,
     })
 }
@@ -82,28 +121,13 @@ impl ListRatings {
     /// Keeps each player's first entry. A player listed twice is an invalid row: an error, or with
     /// `--skip-invalid` the later entries are left out and counted. Returns how many were left out.
     pub fn keep_first_entries(&mut self, skips: &mut Skips) -> Result<usize, IngestError> {
-        let mut keep = vec![true; self.ids.len()];
-        let mut first: crate::model::IdMap<&str, usize> = Default::default();
-        first.reserve(self.ids.len());
-        for (again, id) in self.ids.iter().enumerate() {
-            let Some(&earlier) = first.get(id.as_str()) else {
-                first.insert(id, again);
-                continue;
-            };
-            let duplicate = IngestError::Row {
-                file: self.file.clone(),
-                place: format!(
-                    "line {} (player {id}, first listed on line {})",
-                    self.lines[again], self.lines[earlier]
-                ),
-                column: "id".into(),
-                problem:
-                    "a player listed twice; a list holds each player once (the first entry is kept)"
-                        .into(),
-            };
-            skips.check::<()>(Err(duplicate))?;
-            keep[again] = false;
-        }
+        let keep = first_entries(
+            &self.file,
+            (self.row_word, &self.lines),
+            &self.ids,
+            "a list holds each player once",
+            skips,
+        )?;
         let dropped = keep.iter().filter(|&&k| !k).count();
         if dropped > 0 {
             let mut k = keep.iter();
@@ -238,18 +262,15 @@ fn collect(
         sha256: table.sha256().to_string(),
         month: fide_list::month_in_file_name(Path::new(table.file())),
         stated_month: None,
+        row_word: table.row_word(),
     };
     table.for_each_row(&mut |line, cells| {
         let Some(cells) = skips.check(cells)? else {
             return Ok(());
         };
-        let who = cells[id].trim();
-        let parsed = if who.is_empty() {
-            Err(table.row_error(line, "id", "empty: expected a player id".into()))
-        } else {
-            parse(line, cells)
-        };
-        if let Some(entry) = skips.check(parsed)? {
+        let who = table.player_id(line, (id, "id"), cells);
+        let parsed = who.and_then(|who| Ok((who, parse(line, cells)?)));
+        if let Some((who, entry)) = skips.check(parsed)? {
             list.ids.push(who);
             list.entries.push(RawEntry { line, ..entry });
         }
@@ -271,6 +292,7 @@ fn is_fide_list(path: &Path) -> Result<bool, IngestError> {
         .take(64 * 1024)
         .read_to_end(&mut start)
         .map_err(io)?;
+    refuse_binary(&path.display().to_string(), &start, READS)?;
     let text = decode(start);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     Ok(fide_list::looks_like_fide_list(first))
@@ -309,6 +331,7 @@ fn read_fide(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
         sha256: fide.sha256,
         month: fide.month,
         stated_month: fide.month,
+        row_word: "line",
     })
 }
 

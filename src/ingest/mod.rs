@@ -285,11 +285,17 @@ impl People {
         }
         let mut players_file_unused = 0;
         if let Some(list) = &players_file {
-            let text: Vec<String> = match &list.ids {
-                ids::RawIds::Numbers(v) => v.iter().map(u64::to_string).collect(),
-                ids::RawIds::Text(v) => v.clone(),
-            };
-            for (entry, id) in list.entries.iter().zip(&text) {
+            let text = list.ids.as_text();
+            let lines: Vec<u32> = list.entries.iter().map(|e| e.line).collect();
+            let keep = lists::first_entries(
+                &list.file,
+                (list.row_word, &lines),
+                &text,
+                "a players file holds each player once",
+                &mut skips,
+            )?;
+            let kept = list.entries.iter().zip(&text).zip(keep);
+            for ((entry, id), _) in kept.filter(|(_, k)| *k) {
                 let Some(p) = players.find(id) else {
                     players_file_unused += 1;
                     continue;
@@ -357,7 +363,7 @@ fn first_occurrences(
         }
         let duplicate = IngestError::Row {
             file: list.file.clone(),
-            place: format!("line {} (first listed on line {})", list.entries[i].line, list.entries[first].line),
+            place: format!("{word} {} (first listed on {word} {})", list.entries[i].line, list.entries[first].line, word = list.row_word),
             column: "id".into(),
             problem: "a player listed twice; a starting list holds each player once (the first entry is kept)".into(),
         };

@@ -236,7 +236,13 @@ impl Slice {
 /// score as a number, ratings as integers; no date column (dates go the text way).
 fn typed_columns(df: &DataFrame, partitioned: bool) -> Option<Columns> {
     let get = |name: &str| df.column(name).ok();
-    if get("date").is_some() {
+    let names: Vec<String> = df
+        .get_column_names()
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    // A date column, or a name given twice (which the text path refuses), go the text way.
+    if get("date").is_some() || super::text::repeated_column(&names).is_some() {
         return None;
     }
     let ints = |name: &str| -> Option<Vec<Option<i64>>> {

@@ -17,14 +17,14 @@ use crate::scenario::GameFormat;
 
 use super::error::IngestError;
 use super::ids::RawIds;
-use super::raw::{sort_event_names, PgnCounts, RawGames};
+use super::raw::{control_character, sort_event_names, PgnCounts, RawGames};
 use super::table::Skips;
-use super::text::push_decoded;
+use super::text::{push_decoded, refuse_binary, HEAD_BYTES, READS};
 
 impl PgnCounts {
     /// One line for people: what the file held besides the games kept.
     pub fn describe(&self) -> String {
-        let n = |v: usize| v.to_string();
+        let n = |v: usize| crate::numbers::thousands(v as u64);
         let mut text = format!(
             "{} games in the file · {} unfinished (*) left out · {} without both ratings",
             n(self.games),
@@ -135,6 +135,9 @@ impl Read for Hashing {
     }
 }
 
+/// The first bytes of a gzip stream.
+const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
+
 /// A PGN file's lines, read as a stream (through gzip when the file starts with its magic
 /// number) and decoded one by one: UTF-8, else ISO-8859-1; a byte-order mark is dropped, and
 /// everything from a DOS end-of-file mark. Memory holds one line, whatever the file's size.
@@ -156,6 +159,14 @@ impl Lines {
             path: path.to_path_buf(),
             source,
         };
+        let mut head = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(HEAD_BYTES as u64).read_to_end(&mut head))
+            .map_err(io)?;
+        // A gzip stream is read here; any other compression, or binary bytes, are refused.
+        if !head.starts_with(GZIP_MAGIC) {
+            refuse_binary(&path.display().to_string(), &head, READS)?;
+        }
         let hash = Rc::new(RefCell::new(Sha256::new()));
         let file = std::fs::File::open(path).map_err(io)?;
         let raw = BufReader::new(Hashing {
@@ -171,7 +182,7 @@ impl Lines {
         mut raw: Box<dyn BufRead>,
         hash: Rc<RefCell<Sha256>>,
     ) -> std::io::Result<Lines> {
-        let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+        let gzip = raw.fill_buf()?.starts_with(GZIP_MAGIC);
         let reader: Box<dyn BufRead> = if gzip {
             Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(raw)))
         } else {
@@ -444,7 +455,11 @@ fn game_row(file: &str, tags: &Tags, dates: Dates) -> Result<Verdict, IngestErro
         if let Some(id) = fide_id.filter(|id| is_fide_id(id)) {
             return Ok(id.to_string());
         }
-        match name.as_deref().map(str::trim) {
+        let name = name.as_deref().map(str::trim);
+        if let Some(bad) = name.and_then(control_character) {
+            return Err(problem(column, bad));
+        }
+        match name {
             Some(name) if !name.is_empty() && name != "?" => Ok(name.to_string()),
             other => Err(problem(
                 column,
@@ -466,17 +481,10 @@ fn game_row(file: &str, tags: &Tags, dates: Dates) -> Result<Verdict, IngestErro
         (None, Dates::YearIsEnough) => tags.date.as_deref().and_then(pgn_year),
         _ => None,
     };
-    let date = by_month
-        .or(by_year)
-        .ok_or_else(|| {
-            problem(
-                "Date",
-                format!(
-                    "expected YYYY.MM.DD with at least the year and month known (or an EventDate), got {:?}",
-                    tags.date.as_deref().unwrap_or("")
-                ),
-            )
-        })?;
+    let date = by_month.or(by_year).ok_or_else(|| {
+        let date = tags.date.as_deref().unwrap_or("");
+        problem("Date", undated(date))
+    })?;
     Ok(Verdict::Game(GameRow {
         line: tags.line,
         event: tags
@@ -497,6 +505,17 @@ fn game_row(file: &str, tags: &Tags, dates: Dates) -> Result<Verdict, IngestErro
         black_rating: tags.black_elo.as_deref().and_then(elo),
         by_year: by_month.is_none(),
     }))
+}
+
+/// Why a game's date cannot place it on a list, by kind: a year alone (common in collections, and
+/// read by the reports) is told apart from a date missing or unreadable, so that the counts of
+/// skipped games say which it was.
+fn undated(date: &str) -> String {
+    if pgn_year(date).is_some() {
+        format!("known by its year only, and a replay needs the month (crosstable and curve read such games, placed in January); got {date:?}")
+    } else {
+        format!("expected YYYY.MM.DD with at least the year and month known (or an EventDate), got {date:?}")
+    }
 }
 
 /// The PGN standard's EventType (§9.2.1.1): `tourn` is a round robin ("round-robin"); every other

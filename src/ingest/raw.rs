@@ -48,6 +48,16 @@ pub fn partition_mismatch(own: Month, partition: Month) -> String {
     format!("{own}, in the partition period={partition}: a partition holds the games of its own period only")
 }
 
+/// What is wrong with a player id holding a control character (a NUL byte, say), which would
+/// otherwise be taken as an id of its own and print as a raw byte; `None` for a clean id.
+pub fn control_character(id: &str) -> Option<String> {
+    let c = id.chars().find(|c| c.is_control())?;
+    Some(format!(
+        "a control character (U+{:04X}) in a player id; got {id:?}",
+        u32::from(c)
+    ))
+}
+
 /// Renumbers events in sorted order of their names, so that event ids do not depend on row order.
 pub fn sort_event_names(games: &mut Games, events: HashMap<String, u32>) {
     let mut names: Vec<(String, u32)> = events.into_iter().collect();

@@ -7,8 +7,9 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::error::IngestError;
+use super::raw::control_character;
 #[cfg(feature = "full")]
-use super::text::{read_bytes, sha256};
+use super::text::{read_bytes, repeated_column, sha256};
 use super::text::{Csv, RowFn};
 
 /// Rows of text cells, whatever the file format.
@@ -23,6 +24,8 @@ pub struct ParquetTable {
     file: String,
     sha256: String,
     header: Vec<String>,
+    /// Which columns hold floats: their whole values read as integers ("101", not "101.0").
+    floats: Vec<bool>,
     /// Every column as text, kept in Arrow's string arrays: rows are read as borrowed cells, with
     /// no string made per cell (a 14-million-game file would otherwise need 84 million of them).
     columns: Vec<StringChunked>,
@@ -131,6 +134,39 @@ impl Table {
         })
     }
 
+    /// Cell `index` of a row as a player id (`column` names it in messages): not empty, free of
+    /// control characters, and a whole number where the column holds floats.
+    pub fn player_id<'a>(
+        &self,
+        line: u32,
+        (index, column): (usize, &str),
+        cells: &[&'a str],
+    ) -> Result<&'a str, IngestError> {
+        let id = cells[index].trim();
+        if id.is_empty() {
+            return Err(self.row_error(line, column, "empty: expected a player id".into()));
+        }
+        if let Some(problem) = control_character(id) {
+            return Err(self.row_error(line, column, problem));
+        }
+        if self.holds_floats(index) && !id.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+            return Err(self.row_error(
+                line,
+                column,
+                format!("expected a whole number as the player id (the column holds floats, whose whole values are read as integers); got {id:?}"),
+            ));
+        }
+        Ok(id)
+    }
+
+    fn holds_floats(&self, index: usize) -> bool {
+        match self {
+            Table::Csv(_) => false,
+            #[cfg(feature = "full")]
+            Table::Parquet(p) => p.floats[index],
+        }
+    }
+
     pub fn row_error(&self, line: u32, column: &str, problem: String) -> IngestError {
         IngestError::Row {
             file: self.file().to_string(),
@@ -173,26 +209,59 @@ fn read_parquet(path: &Path) -> Result<Table, IngestError> {
         .iter()
         .map(|n| n.to_string())
         .collect();
+    if let Some(problem) = repeated_column(&header) {
+        return Err(IngestError::File { file, problem });
+    }
     let mut columns = Vec::with_capacity(header.len());
+    let mut floats = Vec::with_capacity(header.len());
     for name in &header {
         let column = df.column(name).map_err(problem)?;
-        let text = column
-            .cast(&DataType::String)
-            .map_err(|e| IngestError::File {
-                file: file.clone(),
-                problem: format!(
-                    "column `{name}` of type {} cannot be read as text: {e}",
-                    column.dtype()
-                ),
-            })?;
-        columns.push(text.str().map_err(problem)?.clone());
+        let unreadable = |e: PolarsError| IngestError::File {
+            file: file.clone(),
+            problem: format!(
+                "column `{name}` of type {} cannot be read as text: {e}",
+                column.dtype()
+            ),
+        };
+        floats.push(column.dtype().is_float());
+        let text = if column.dtype().is_float() {
+            floats_as_text(column).map_err(unreadable)?
+        } else {
+            let text = column.cast(&DataType::String).map_err(unreadable)?;
+            text.str().map_err(problem)?.clone()
+        };
+        columns.push(text);
     }
     Ok(Table::Parquet(ParquetTable {
         file,
         sha256,
         header,
+        floats,
         columns,
     }))
+}
+
+/// A float column as text, whole values as integers: ids and ratings stored as floats (as a
+/// dataframe library writes a column with a missing value) read as the numbers they are, "101"
+/// and not "101.0", which would match no other file's "101".
+#[cfg(feature = "full")]
+fn floats_as_text(column: &Column) -> PolarsResult<StringChunked> {
+    /// Floats are whole numbers exactly up to 2^53.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    let values = column.cast(&DataType::Float64)?;
+    let text = values.f64()?.iter().map(|v| {
+        v.map(|v| {
+            if v.fract() == 0.0 && v.abs() <= EXACT {
+                format!("{}", v as i64)
+            } else {
+                v.to_string()
+            }
+        })
+    });
+    Ok(StringChunked::from_iter_options(
+        column.name().clone(),
+        text,
+    ))
 }
 
 /// Invalid rows: an error, or with `--skip-invalid` a count per reason.

@@ -43,6 +43,9 @@ pub struct Games {
     pub event_names: Vec<String>,
     /// The file the games came from, for messages.
     pub source: String,
+    /// A file whose months are numbered from 1 (Kaggle's `Month #`, the 2011 contest's `MonthID`):
+    /// that column and the calendar month of month 1, so that messages name what the file says.
+    pub numbered_months: Option<(&'static str, Month)>,
 }
 
 impl Default for Games {
@@ -62,6 +65,7 @@ impl Default for Games {
             row_word: "line",
             event_names: Vec::new(),
             source: String::new(),
+            numbered_months: None,
         }
     }
 }
@@ -82,6 +86,22 @@ impl Games {
 
     pub fn has_recorded_ratings(&self) -> bool {
         !self.white_rating.is_empty()
+    }
+
+    /// The column that places game `i` in time and its value as the file gives it: its period (or
+    /// its month number, in a file of numbered months), else its date.
+    pub fn when(&self, i: usize) -> (&'static str, String) {
+        match (self.period[i], self.date[i], self.numbered_months) {
+            (Some(month), _, Some((column, month_1))) => (
+                column,
+                format!(
+                    "month {} ({month}, month 1 being {month_1}: data.month-1 in the scenario)",
+                    month.since(month_1) + 1
+                ),
+            ),
+            (Some(month), _, None) => ("period", month.to_string()),
+            (None, date, _) => ("date", date.map(|d| d.to_string()).unwrap_or_default()),
+        }
     }
 
     /// The games `rows`, in that order, with the same event names and source.
@@ -107,6 +127,7 @@ impl Games {
             row_word: self.row_word,
             event_names: self.event_names.clone(),
             source: self.source.clone(),
+            numbered_months: self.numbered_months,
         }
     }
 }

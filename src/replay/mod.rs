@@ -24,7 +24,7 @@ use crate::systems::{gcr::GcrConfig, PeriodicSystem, Visit};
 pub use crate::model::{Inputs, PeriodSource};
 pub use lists::{CurrentList, ListRows};
 pub use periods::KEPT_LISTS;
-pub use schedule::SkippedGames;
+pub use schedule::{outside_calendar, SkippedGames};
 
 use driver::Engine;
 use fide::FideEngine;
@@ -35,7 +35,7 @@ use periods::Periods;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
-    #[error("{file}, {row_word} {row}, column {column}: {value} is outside the scenario's calendar: games are rated on the lists after {start} and up to {end} (widen [calendar] in the scenario or drop these games)")]
+    #[error("{file}, {row_word} {row}, column {column}: {value} is outside the scenario's calendar: games are rated on the lists after {start} and up to {end} (widen [calendar] in the scenario, or drop these games: --skip-invalid leaves them out and counts them)")]
     OutsideCalendar {
         file: String,
         row_word: &'static str,
@@ -52,6 +52,14 @@ pub enum ReplayError {
         row: u32,
         column: &'static str,
         start: Day,
+        list: Month,
+    },
+    #[error("{file}, {row_word} {row}, column date: the game was played on {date}, after the list it is rated on ({list}); expected a date up to the end of {list} (is its period wrong?)")]
+    PlayedAfterList {
+        file: String,
+        row_word: &'static str,
+        row: u32,
+        date: Day,
         list: Month,
     },
     #[error("{file}, {row_word} {row}, column event_type: {problem}")]

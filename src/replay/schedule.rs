@@ -87,6 +87,14 @@ impl Calendar {
     }
 }
 
+/// The games the scenario's calendar places on no list, which `schedule` refuses.
+pub fn outside_calendar(scenario: &Scenario, games: &Games) -> Vec<usize> {
+    let calendar = Calendar::new(scenario);
+    (0..games.len())
+        .filter(|&i| calendar.rated_on(games.period[i], games.date[i]).is_none())
+        .collect()
+}
+
 /// Schedules every game of an input held whole: the run's lists follow from the last game's.
 pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayError> {
     let calendar = Calendar::new(scenario);
@@ -95,21 +103,17 @@ pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayEr
         rated_on.push(
             calendar
                 .rated_on(games.period[i], games.date[i])
-                .ok_or_else(|| ReplayError::OutsideCalendar {
-                    file: games.source.clone(),
-                    row_word: games.row_word,
-                    row: games.source_row[i],
-                    column: if games.period[i].is_some() {
-                        "period"
-                    } else {
-                        "date"
-                    },
-                    value: games.period[i]
-                        .map(|m| m.to_string())
-                        .or_else(|| games.date[i].map(|d| d.to_string()))
-                        .unwrap_or_default(),
-                    start: scenario.calendar.start,
-                    end: scenario.calendar.end,
+                .ok_or_else(|| {
+                    let (column, value) = games.when(i);
+                    ReplayError::OutsideCalendar {
+                        file: games.source.clone(),
+                        row_word: games.row_word,
+                        row: games.source_row[i],
+                        column,
+                        value,
+                        start: scenario.calendar.start,
+                        end: scenario.calendar.end,
+                    }
                 })?,
         );
     }
@@ -274,6 +278,15 @@ fn tournament_starts(
     let mut groups: IdMap<(u32, u32), Group> = IdMap::default();
     for i in (0..games.len()).filter(|&i| list_of[i] > 0) {
         let t = list_of[i] as usize;
+        if let Some(date) = games.date[i].filter(|d| d.month() > lists[t]) {
+            return Err(ReplayError::PlayedAfterList {
+                file: games.source.clone(),
+                row_word: games.row_word,
+                row: games.source_row[i],
+                date,
+                list: lists[t],
+            });
+        }
         let start = games.event_start[i]
             .or(games.date[i])
             .unwrap_or(first_days[t - 1]);

@@ -37,6 +37,21 @@ fn parquet(name: &'static str, bad: (Option<i64>, Option<i64>, Option<f64>)) -> 
     File { name, bytes }
 }
 
+/// A Parquet file of `df`.
+fn parquet_of(name: &'static str, mut df: DataFrame) -> File {
+    let mut bytes = Vec::new();
+    ParquetWriter::new(&mut bytes).finish(&mut df).unwrap();
+    File { name, bytes }
+}
+
+/// `text` compressed by gzip.
+fn gzipped(text: &str) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(text.as_bytes()).unwrap();
+    encoder.finish().unwrap()
+}
+
 struct Case {
     name: &'static str,
     files: Vec<File>,
@@ -66,8 +81,9 @@ fn row_case(name: &'static str, bad: &str, expected: &'static [&'static str]) ->
 }
 
 fn cases() -> Vec<Case> {
+    // The list of February 2019 (its rating column's name), the list the small scenario starts from.
     let fide_header =
-        "  ID_NUMBER NAME                             TITLE COUNTRY JAN01 GAMES FLAG\n";
+        "  ID_NUMBER NAME                             TITLE COUNTRY FEB19 GAMES FLAG\n";
     let fide_row = "   1701991  Aaberg, Anton                          SWE     2300    0   i   \n";
     let mut truncated = parquet("cut.parquet", (Some(103), Some(104), Some(0.5))).bytes;
     truncated.truncate(truncated.len() / 2);
@@ -149,10 +165,92 @@ fn cases() -> Vec<Case> {
                 bytes: (0..=255u8).cycle().take(3000).collect(),
             }],
             args: &[SMALL, "--games", "{dir}/games.csv"],
-            expected: &["games.csv"],
+            expected: &["games.csv is not text: its first line holds the control byte 0x00"],
+            row_level: false,
+        },
+        row_case(
+            "nul-in-id",
+            "2019-03,Open,2019-02-10,10\u{0}5,106,1,,",
+            &["games.csv, line 4, column white", "a control character (U+0000) in a player id"],
+        ),
+        Case {
+            name: "column-twice",
+            files: vec![text("games.csv", "period,white,black,score,score\n2019-03,101,102,1,0\n")],
+            args: &[SMALL, "--games", "{dir}/games.csv"],
+            expected: &["games.csv, line 1: the header names the column `score` twice (columns 4 and 5)"],
+            row_level: false,
+        },
+        Case {
+            name: "date-after-its-list",
+            files: vec![text(
+                "games.csv",
+                "period,event_start,date,white,black,score\n2019-03,2019-02-10,2019-02-10,101,102,1\n2019-03,2019-02-10,2019-07-10,101,103,1\n",
+            )],
+            args: &[SMALL, "--games", "{dir}/games.csv"],
+            expected: &[
+                "games.csv, line 3, column date: the game was played on 2019-07-10, after the list it is rated on (2019-03)",
+            ],
+            row_level: false,
+        },
+        Case {
+            name: "gzip-csv",
+            files: vec![File {
+                name: "games.csv",
+                bytes: gzipped(&games_with("2019-03,Open,2019-02-10,105,106,1,,")),
+            }],
+            args: &[SMALL, "--games", "{dir}/games.csv"],
+            expected: &["games.csv is gzip-compressed: decompress it first"],
+            row_level: false,
+        },
+        Case {
+            name: "parquet-named-csv",
+            files: vec![File {
+                name: "games.csv",
+                bytes: parquet("x", (Some(103), Some(104), Some(0.5))).bytes,
+            }],
+            args: &[SMALL, "--games", "{dir}/games.csv"],
+            expected: &["games.csv is a Parquet file: name it .parquet"],
             row_level: false,
         },
         // Canonical games, Parquet.
+        Case {
+            name: "parquet-outside-calendar",
+            files: vec![parquet_of(
+                "games.parquet",
+                df!(
+                    "date" => ["2019-02-10", "1997-10-07"],
+                    "white" => [101i64, 103],
+                    "black" => [102i64, 104],
+                    "score" => [1.0f64, 0.5],
+                )
+                .unwrap(),
+            )],
+            args: &[SMALL, "--games", "{dir}/games.parquet"],
+            expected: &[
+                "games.parquet, row 2, column date: 1997-10-07 is outside the scenario's calendar",
+                "--skip-invalid",
+            ],
+            row_level: true,
+        },
+        Case {
+            name: "parquet-fractional-id",
+            files: vec![parquet_of(
+                "games.parquet",
+                df!(
+                    "period" => ["2019-03", "2019-03"],
+                    "white" => [101.0f64, 103.5],
+                    "black" => [102.0f64, 104.0],
+                    "score" => [1.0f64, 0.5],
+                )
+                .unwrap(),
+            )],
+            args: &[SMALL, "--games", "{dir}/games.parquet"],
+            expected: &[
+                "games.parquet, row 2, column white: expected a whole number as the player id",
+                "got \"103.5\"",
+            ],
+            row_level: true,
+        },
         Case {
             name: "parquet-score",
             files: vec![parquet("games.parquet", (Some(103), Some(104), Some(2.0)))],
@@ -186,6 +284,18 @@ fn cases() -> Vec<Case> {
             )],
             args: &["scenarios/kaggle2010.toml", "--games", "{dir}/kaggle.csv"],
             expected: &["kaggle.csv, line 3, column Month #", "expected a month number from 1, got \"0\""],
+            row_level: true,
+        },
+        Case {
+            name: "kaggle-month-outside-calendar",
+            files: vec![text(
+                "kaggle.csv",
+                "Month #,White Player #,Black Player #,Score\n1,1,2,1\n500,1,2,1\n",
+            )],
+            args: &["scenarios/kaggle2010.toml", "--games", "{dir}/kaggle.csv"],
+            expected: &[
+                "kaggle.csv, line 3, column Month #: month 500 (2054-03, month 1 being 2012-08: data.month-1 in the scenario) is outside the scenario's calendar",
+            ],
             row_level: true,
         },
         Case {
@@ -229,11 +339,11 @@ fn cases() -> Vec<Case> {
         Case {
             name: "fide-tabbed-rating",
             files: vec![text(
-                "2007-01.TXT",
+                "2019-02.TXT",
                 "ID_number\tName\tTitl\tFed\tRtng\tGame\tsBorn\tFlag\n1701991\t\"Aaberg, Anton\"\t\tSWE\t2400\t9\t1972\t\n1401815\t\"Aagaard, Jacob\"\tm\tDEN\t99999\t18\t1972\t\n",
             )],
-            args: &[SMALL, "--start-list", "{dir}/2007-01.TXT"],
-            expected: &["2007-01.TXT, line 3, column rating", "expected a rating from 1000 to 4000"],
+            args: &[SMALL, "--start-list", "{dir}/2019-02.TXT"],
+            expected: &["2019-02.TXT, line 3, column rating", "expected a rating from 1000 to 4000"],
             row_level: true,
         },
         Case {
@@ -249,6 +359,25 @@ fn cases() -> Vec<Case> {
             args: &[SMALL, "--start-list", "{dir}/start.csv"],
             expected: &["start.csv", "rating", "id, elo"],
             row_level: false,
+        },
+        Case {
+            name: "start-list-zstd",
+            files: vec![File {
+                name: "start.csv",
+                bytes: b"\x28\xb5\x2f\xfd\x24\x10\x81\x00id,rating\n".to_vec(),
+            }],
+            args: &[SMALL, "--start-list", "{dir}/start.csv"],
+            expected: &["start.csv is zstd-compressed: decompress it first"],
+            row_level: false,
+        },
+        Case {
+            name: "players-twice",
+            files: vec![text("players.csv", "id,birth_year\n101,1980\n102,1975\n101,2010\n")],
+            args: &[SMALL, "--players", "{dir}/players.csv"],
+            expected: &[
+                "players.csv, line 4 (player 101, first listed on line 2), column id: a player listed twice",
+            ],
+            row_level: true,
         },
         Case {
             name: "players-birth-year",
@@ -277,6 +406,26 @@ fn cases() -> Vec<Case> {
             args: &[SMALL, "--games", "{dir}/games.pgn"],
             expected: &["games.pgn, line 9, column Date", "2019.??.??"],
             row_level: true,
+        },
+        Case {
+            name: "pgn-nul-in-name",
+            files: vec![text(
+                "games.pgn",
+                &(pgn_game("2019.02.10", "1-0") + &pgn_game("2019.02.11", "1-0").replace("\"a\"", "\"a\u{0}\"")),
+            )],
+            args: &[SMALL, "--games", "{dir}/games.pgn"],
+            expected: &["games.pgn, line 9, column White", "a control character (U+0000) in a player id"],
+            row_level: true,
+        },
+        Case {
+            name: "pgn-zip",
+            files: vec![File {
+                name: "games.pgn",
+                bytes: b"PK\x03\x04\x14\x00\x00\x00\x08\x00games.pgn".to_vec(),
+            }],
+            args: &[SMALL, "--games", "{dir}/games.pgn"],
+            expected: &["games.pgn is a zip archive", "decompress it first"],
+            row_level: false,
         },
         Case {
             name: "pgn-gzip-truncated",
@@ -382,6 +531,9 @@ fn every_reader_rejects_what_it_cannot_read_and_counts_what_it_skips() {
         if stderr.contains("panicked") {
             problems.push("panicked".into());
         }
+        if stderr.chars().any(|c| c.is_control() && c != '\n') {
+            problems.push("control characters in the message".into());
+        }
         if run.exists() {
             problems.push("left a run directory".into());
         }
@@ -414,4 +566,132 @@ fn every_reader_rejects_what_it_cannot_read_and_counts_what_it_skips() {
     }
     let _ = std::fs::remove_dir_all(&base);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The cells of a CSV fixture, column by column.
+fn fixture_columns(name: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(crate::common::fixture(name)).unwrap();
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    (0..rows[0].len())
+        .map(|c| rows.iter().map(|r| r[c].clone()).collect())
+        .collect()
+}
+
+fn floats(cells: &[String]) -> Vec<f64> {
+    cells.iter().map(|c| c.parse().unwrap()).collect()
+}
+
+/// Ids stored as floats (as a dataframe library stores a column of integers with a missing value)
+/// are the whole numbers they hold: the 2019 fixtures as Parquet, every id a float, replay into
+/// the same lists as the CSV files, where "101.0" would have matched no "101".
+#[test]
+fn whole_float_ids_in_parquet_are_the_integers_they_hold() {
+    let dir = crate::common::scratch("float-ids");
+    let g = fixture_columns("games-2019.csv");
+    let s = fixture_columns("start-2019.csv");
+    let games = parquet_of(
+        "games.parquet",
+        df!(
+            "period" => &g[0], "event" => &g[1], "event_start" => &g[2],
+            "white" => floats(&g[3]), "black" => floats(&g[4]), "score" => &g[5],
+        )
+        .unwrap(),
+    );
+    let start = parquet_of(
+        "start.parquet",
+        df!(
+            "id" => floats(&s[0]), "rating" => floats(&s[1]), "k" => &s[2],
+            "games" => &s[3], "birth_year" => &s[4],
+        )
+        .unwrap(),
+    );
+    for file in [&games, &start] {
+        std::fs::write(dir.join(file.name), &file.bytes).unwrap();
+    }
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let args = [&[SMALL, "--csv", "--out", out.to_str().unwrap()], extra].concat();
+        let r = replay(&dir, &args, &[]);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        std::fs::read_to_string(out.join("lists/2019-04.csv")).unwrap()
+    };
+    let csv = run("csv", &[]);
+    let games = dir.join("games.parquet").display().to_string();
+    let start = dir.join("start.parquet").display().to_string();
+    let floats = run("floats", &["--games", &games, "--start-list", &start]);
+    assert_eq!(csv, floats);
+    assert!(floats.lines().any(|l| l.starts_with("101,")), "{floats}");
+}
+
+fn ingest(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_elosim"))
+        .arg("ingest")
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the elosim binary runs")
+}
+
+/// `ingest` writes .parquet or .csv: any other name is refused before anything is written (an
+/// out.xlsx holding Parquet opens nowhere). Games it skips are counted by what was wrong, a year
+/// alone apart from a missing date.
+#[test]
+fn ingest_refuses_other_outputs_and_counts_skips_by_kind() {
+    let dir = crate::common::scratch("ingest-out");
+    let games = crate::common::write(
+        &dir,
+        "games.pgn",
+        "[Event \"X\"]\n[Date \"2019.02.10\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n\
+         [Event \"X\"]\n[Date \"2019.??.??\"]\n[White \"a\"]\n[Black \"c\"]\n[Result \"0-1\"]\n\n1. e4 0-1\n\n\
+         [Event \"X\"]\n[Date \"????.??.??\"]\n[White \"b\"]\n[Black \"c\"]\n[Result \"0-1\"]\n\n1. e4 0-1\n",
+    );
+    for out in ["out.xlsx", "out"] {
+        let path = dir.join(out);
+        let r = ingest(&[&games, "--out", path.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        assert!(!r.status.success(), "{out}: written");
+        assert!(
+            stderr.contains(&format!(
+                "--out {}: ingest writes canonical games as .parquet or .csv",
+                path.display()
+            )),
+            "{stderr}"
+        );
+        assert!(!path.exists(), "{out}");
+    }
+    let out = dir.join("out.csv");
+    let r = ingest(&[&games, "--out", out.to_str().unwrap(), "--skip-invalid"]);
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{stderr}");
+    assert!(stderr.contains("1 game (pgn), 2 players"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "1 invalid game left out: Date: known by its year only, and a replay needs the month"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 invalid game left out: Date: expected YYYY.MM.DD with at least the year and month known"),
+        "{stderr}"
+    );
+}
+
+/// An entry of a partitioned dataset that cannot be followed is named as what it is, not as a
+/// misnamed partition.
+#[cfg(unix)]
+#[test]
+fn symlink_loops_in_a_dataset_are_named_as_such() {
+    let dir = crate::common::scratch("dataset-loop");
+    let data = crate::common::games_2019_dataset(&dir);
+    std::os::unix::fs::symlink("period=2019-05", data.join("period=2019-05")).unwrap();
+    let data = data.display().to_string();
+    crate::common::fails(
+        "dataset-loop-run",
+        &[SMALL, "--games", &data],
+        &["period=2019-05: a symbolic link that cannot be followed: it loops, or leads nowhere"],
+    );
 }
