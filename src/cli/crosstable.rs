@@ -56,7 +56,7 @@ pub struct Args {
     /// Write the table to this file instead of the terminal
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Draw the table as a heatmap (.svg or .png); with --vs the second table goes to FILE-vs.svg
+    /// Draw the table as a heatmap (.svg or .png); with --vs the second table goes beside it with -vs added to the name (table.png: table-vs.png)
     #[arg(long, value_name = "FILE", value_parser = super::picture_file)]
     plot: Option<PathBuf>,
     /// A second crosstable to set beside the first: another source, or the same with --vs-from/--vs-to

@@ -8,7 +8,7 @@ use crate::scenario::GameFormat;
 
 /// Convert a games file (PGN, plain or .gz; Kaggle; contest; canonical) into canonical games.
 ///
-/// Writes design.md's columns: date (or period), event, event_start, white, black, score and, when
+/// Writes the canonical games columns (README, "Your own data"): date (or period), event, event_start, white, black, score and, when
 /// the source records them, event_type (a PGN's EventType tag) and white_rating and black_rating. Players are WhiteFideId/BlackFideId
 /// where a PGN game gives them, else the names. Unfinished games (*) are left out and counted;
 /// games without ratings are kept (a replay rates them) and counted.

@@ -1,4 +1,4 @@
-//! Games files: the canonical layout (design.md), the Kaggle 2010 layout and the 2011 contest's.
+//! Games files: the canonical layout (README, "Your own data"), the Kaggle 2010 layout and the 2011 contest's.
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! Writing a run's directory (design.md "data contracts"): `scenario.resolved.toml`,
+//! Writing a run's directory (the README's table of a run's files): `scenario.resolved.toml`,
 //! `lists.parquet`, `games.parquet`, `summary.json` and, on request, `lists/YYYY-MM.csv`.
 
 pub mod atomic;

@@ -416,7 +416,7 @@ pub fn csv_field(text: &str) -> String {
     }
 }
 
-/// Canonical games (design.md's columns: date or period, event, event_start, event_type when the
+/// Canonical games (the README's columns, "Your own data": date or period, event, event_start, event_type when the
 /// source gave one, white, black, score, white_rating, black_rating) as Parquet, or CSV when the name ends in `.csv`; written under a
 /// temporary name and renamed when complete.
 pub fn write_canonical_games(

@@ -1,4 +1,4 @@
-//! Pictures of report tables (design.md: plotters lives only here). SVG needs no system library;
+//! Pictures of report tables (plotters lives only here: docs/architecture.md's layers). SVG needs no system library;
 //! PNG text is drawn with DejaVu Sans embedded in the binary (no fontconfig), so a picture looks
 //! the same on every machine.
 

@@ -119,7 +119,7 @@ named_enum! {
     /// The layout of a games file; `Auto` recognises it by its header.
     pub enum GameFormat {
         Auto = "auto",
-        /// design.md's columns: period/date, event, event_start, white, black, score, ratings.
+        /// The canonical columns (README, "Your own data"): period/date, event, event_start, white, black, score, ratings.
         Canonical = "canonical",
         /// `"Month #","White Player #","Black Player #","Score"` (Kaggle 2010).
         Kaggle2010 = "kaggle2010",

@@ -192,4 +192,27 @@ mod tests {
         assert!(!SystemKind::WITH_SETTINGS.contains(&SystemKind::Fide));
         assert_eq!(SystemKind::WITH_SETTINGS.len() + 1, SystemKind::NAMES.len());
     }
+
+    /// docs/scenarios.md's table of systems names every key of every system's table.
+    #[test]
+    fn the_scenario_docs_name_every_systems_keys() {
+        let docs = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/scenarios.md"),
+        )
+        .unwrap();
+        for &kind in SystemKind::WITH_SETTINGS {
+            let row = docs
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{}` |", kind.name())))
+                .unwrap_or_else(|| panic!("no row for {}", kind.name()));
+            for key in kind.keys() {
+                assert!(
+                    row.contains(&format!("`{}`", key.name)),
+                    "{}: {} missing from docs/scenarios.md",
+                    kind.name(),
+                    key.name
+                );
+            }
+        }
+    }
 }

@@ -415,3 +415,31 @@ fn reversed_windows_and_runs_without_ratings_are_named() {
         text(&r.stderr)
     );
 }
+
+/// `--plot FILE --vs` draws the second table beside the first with -vs added to its name, as
+/// `--help` says.
+#[test]
+fn the_second_crosstable_picture_goes_where_the_help_says() {
+    let dir = scratch("vs-plot");
+    let run = dir.join("run");
+    succeeds(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    let picture = dir.join("table.svg");
+    succeeds(&[
+        "crosstable",
+        run.to_str().unwrap(),
+        "--vs",
+        run.to_str().unwrap(),
+        "--min-games",
+        "1",
+        "--plot",
+        picture.to_str().unwrap(),
+    ]);
+    assert!(picture.is_file() && dir.join("table-vs.svg").is_file());
+    assert!(succeeds(&["crosstable", "--help"]).contains("(table.png: table-vs.png)"));
+}
