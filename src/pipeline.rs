@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use crate::ingest::{self, GameStream, IngestError, IngestReport, InputFiles};
 use crate::model::Month;
+use crate::numbers::{counted, thousands};
 use crate::output::{
     check_destination, resolved, OutputError, OutputKind, RunWriter, Timing, WriteOptions, Written,
 };
@@ -41,6 +42,15 @@ pub enum RunError {
     },
     #[error("refusing to write the run into {}: it lies inside the games dataset {}, which the next replay of it would read as a misnamed partition; choose an --out outside it", out.display(), dataset.display())]
     OutInsideInput { out: PathBuf, dataset: PathBuf },
+    #[error("{file}: no game to replay: {why}")]
+    EmptyGames { file: String, why: String },
+    #[error("no game falls on the lists computed from {from}: {before} before it, {after} after {last}; choose --from and --to (or the scenario's [run]) around the games' months")]
+    NoGameInWindow {
+        from: Month,
+        last: Month,
+        before: String,
+        after: String,
+    },
     #[error("{} and {} would both write to {}; give the scenarios different names", first.display(), other.display(), dir.display())]
     SameOutput {
         first: PathBuf,
@@ -346,6 +356,45 @@ fn within_calendar(
     }))
 }
 
+/// A run in which no game reached a list computed is a mistake to say, not a run of empty lists
+/// to write: the file held no game, or the window missed them all.
+fn nothing_rated(
+    scenario: &Scenario,
+    run: &Run,
+    report: &IngestReport,
+    source: &str,
+) -> Result<(), RunError> {
+    if run
+        .summaries
+        .iter()
+        .any(|s| s.games > 0 || s.games_not_counted > 0)
+    {
+        return Ok(());
+    }
+    let (before, after) = (run.skipped.before_run, run.skipped.after_run);
+    if before + after == 0 {
+        let skipped: usize = report.skipped.values().map(|(n, _)| n).sum();
+        let why = if skipped > 0 {
+            format!(
+                "--skip-invalid left out every row ({})",
+                counted(skipped as u64, "row")
+            )
+        } else {
+            "it holds none".to_string()
+        };
+        return Err(RunError::EmptyGames {
+            file: source.to_string(),
+            why,
+        });
+    }
+    Err(RunError::NoGameInWindow {
+        from: scenario.run.from,
+        last: run.lists.last().copied().unwrap_or(scenario.run.from),
+        before: counted(before as u64, "game"),
+        after: thousands(after as u64),
+    })
+}
+
 fn replay_and_write(
     request: &ReplayRequest,
     mut scenario: Scenario,
@@ -375,6 +424,7 @@ fn replay_and_write(
         }
         None => replay::run(&scenario, inputs, &mut writer, &lists)?,
     };
+    nothing_rated(&scenario, &run, &report, &inputs.games.source)?;
     let replayed = started.elapsed().as_secs_f64();
     // The resolved scenario states the window actually run, so that it repeats the run alone.
     scenario.run.to = run.lists.last().copied().filter(|_| run.lists.len() > 1);

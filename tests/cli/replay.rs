@@ -765,3 +765,43 @@ fn runs_over_approximate_eras_say_so() {
             .unwrap();
     assert_eq!(summary["approximate"], serde_json::json!([]));
 }
+
+/// A replay in which no game reaches a list computed is refused, not written as a run of empty
+/// lists: a games file of a header only, and a window after the last game.
+#[test]
+fn a_replay_that_rates_no_game_is_refused() {
+    let dir = scratch("rates-nothing");
+    let empty = write(&dir, "empty.csv", "period,white,black,score\n");
+    let out = dir.join("run");
+    let r = elosim(&[
+        "replay",
+        &history(),
+        "--games",
+        &empty,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&r.stderr).contains("empty.csv: no game to replay: it holds none"),
+        "{}",
+        text(&r.stderr)
+    );
+    let games = fixture("games-2019.csv");
+    let r = elosim(&[
+        "replay",
+        &history(),
+        "--games",
+        &games,
+        "--from",
+        "2025-01",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&r.stderr).contains("no game falls on the lists computed from 2025-01:")
+            && text(&r.stderr).contains("games before it, 0 after"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert!(!out.exists());
+}

@@ -312,7 +312,7 @@ fn cases() -> Vec<Case> {
             name: "contest-score",
             files: vec![text(
                 "contest.csv",
-                "TEID,MonthID,WhitePlayer,BlackPlayer,WhiteScore\n1,2,6,7,0.5\n2,2,6,8,x\n",
+                "TEID,MonthID,WhitePlayer,BlackPlayer,WhiteScore\n1,133,6,7,0.5\n2,133,6,8,x\n",
             )],
             args: &["scenarios/contest2011.toml", "--games", "{dir}/contest.csv"],
             expected: &["contest.csv, line 3, column WhiteScore", "got \"x\""],
