@@ -6,8 +6,8 @@ use super::{first_month, last_month, write_output};
 use crate::model::Month;
 use crate::numbers::{counted, thousands};
 use crate::report::crosstable::{
-    choose, difference_text, read_published, Against, Below, Crosstable, CrosstableJson, Distance,
-    Expectation, Format, Grouping, Selection, Thresholds,
+    choose, difference_text, read_published, Against, Below, Crosstable, CrosstableJson,
+    Difference, Distance, Expectation, Format, Grouping, Selection, Thresholds,
 };
 use crate::report::game_source::{read_rated_games, RatedGames};
 
@@ -182,9 +182,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "{text}\n{}\n{}",
                 second.render(format, second_title),
                 difference_text(
-                    &first,
-                    second,
-                    "Difference: the first table minus the second"
+                    &Difference {
+                        first: &first,
+                        second,
+                    },
+                    "Difference: the second table minus the first (B − A)"
                 )
             ),
         };

@@ -250,6 +250,40 @@ pub fn by_date(i: usize, n: usize) -> RGBColor {
     RGBColor(mix(33, 200), mix(102, 30), mix(200, 40))
 }
 
+/// Distinct colours in order, cool to warm, for series that follow one another (bands of
+/// rating): neighbours differ in hue, not only in shade, and none is too pale to see on white.
+pub fn ordered(i: usize, n: usize) -> RGBColor {
+    const STOPS: [RGBColor; 9] = [
+        RGBColor(40, 40, 150),
+        RGBColor(31, 110, 220),
+        RGBColor(0, 175, 205),
+        RGBColor(0, 150, 80),
+        RGBColor(120, 180, 0),
+        RGBColor(205, 160, 0),
+        RGBColor(240, 110, 0),
+        RGBColor(210, 30, 30),
+        RGBColor(130, 0, 70),
+    ];
+    if n <= STOPS.len() {
+        // Spread over the whole range, so that three series are blue, green-yellow and red.
+        let at = if n > 1 {
+            (i * (STOPS.len() - 1) + (n - 1) / 2) / (n - 1)
+        } else {
+            0
+        };
+        return STOPS[at];
+    }
+    let last = STOPS.len() - 1;
+    let t = i as f64 / (n - 1) as f64 * last as f64;
+    let (low, high) = (
+        STOPS[t.floor() as usize],
+        STOPS[(t.ceil() as usize).min(last)],
+    );
+    let f = t - t.floor();
+    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * f).round() as u8;
+    RGBColor(mix(low.0, high.0), mix(low.1, high.1), mix(low.2, high.2))
+}
+
 /// Black, for what a picture compares with (a baseline).
 pub fn black() -> RGBColor {
     RGBColor(0, 0, 0)
@@ -280,10 +314,13 @@ pub fn hex(colour: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", colour.0, colour.1, colour.2)
 }
 
-/// An axis number: two decimals on a 0–1 scale, else whole numbers with thousands separators.
+/// An axis number: two decimals on a 0–1 scale, else whole numbers, with thousands separators
+/// from 10,000 (years and ratings are written 2008 and 2400).
 fn axis_number(value: f64, top: f64) -> String {
     if top <= 1.5 {
         format!("{value:.2}")
+    } else if value.abs() < 9_999.5 {
+        format!("{value:.0}")
     } else {
         let whole = value.round();
         let text = crate::numbers::thousands(whole.abs() as u64);

@@ -324,9 +324,22 @@ impl Curve {
         format!("{title}\n\n{}\n{note}\n", table.render(&[0]))
     }
 
+    /// Where the drawn bins end: the upper bound of the last bin with enough games in any series
+    /// (the whole range when none has), so that the axis ends where the data do.
+    fn drawn_end(&self) -> i32 {
+        let enough = self.min_games.max(1);
+        self.series
+            .iter()
+            .filter_map(|s| s.points.iter().rposition(|p| p.games >= enough))
+            .max()
+            .map_or(self.bins.max, |last| {
+                (self.lower(last) + self.bins.width).min(self.bins.max)
+            })
+    }
+
     /// The curve as a picture: the theoretical curve in black, one coloured line per series.
     pub fn picture(&self, title: &str) -> Picture {
-        let (min, max) = (self.bins.min, self.bins.max);
+        let (min, max) = (self.bins.min, self.drawn_end());
         let mut series = vec![Series {
             name: match self.expectation {
                 Expectation::Fide => "FIDE table 8.1.2 (no 400-point rule)".to_string(),
@@ -392,12 +405,17 @@ impl Curve {
         } else {
             (low - 0.02).min(0.45)
         };
+        let y_high = series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .fold(0.5, f64::max);
+        let y_high = (y_high + 0.02).min(1.0);
         Picture::Lines(LineChart {
             title: title.to_string(),
             x_label: "the favourite's rating advantage (rating points)".to_string(),
             y_label: "the favourite's mean score (fraction of a point)".to_string(),
             x_range: (f64::from(min), f64::from(max)),
-            y_range: (y_low.max(0.0), 1.0),
+            y_range: (y_low.max(0.0), y_high),
             series,
             legend_lower_right: true,
             bands: Vec::new(),

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::model::Month;
 use crate::plot::{diverging, hex, Picture};
 
-use super::crosstable::{Crosstable, Expectation, Grouping, Selection};
+use super::crosstable::{Crosstable, Difference, Expectation, Grouping, Selection};
 use super::curve::{self, Bins, Curve, Era};
 use super::game_source::{read_rated_games, RatedGames};
 use super::histogram::{run_lists, Histogram, Months};
@@ -55,6 +55,15 @@ impl RunData {
     }
 }
 
+/// Each run's name as the report's captions give it: with `--vs`, "A: " and "B: " before the
+/// names, so that a difference labelled B − A says which run is which.
+fn captions(runs: &[&RunData]) -> Vec<String> {
+    match runs {
+        [a, b] => vec![format!("A: {}", a.name()), format!("B: {}", b.name())],
+        _ => runs.iter().map(|r| r.name().to_string()).collect(),
+    }
+}
+
 pub fn html_report(
     dir: &Path,
     vs: Option<&Path>,
@@ -68,6 +77,7 @@ pub fn html_report(
         options.windows.clone()
     };
     let runs: Vec<&RunData> = std::iter::once(&first).chain(second.as_ref()).collect();
+    let captions = captions(&runs);
     let mut page = String::new();
     let title = match &second {
         Some(s) => format!("elosim report: {} vs {}", first.name(), s.name()),
@@ -75,8 +85,8 @@ pub fn html_report(
     };
     page.push_str(&page_start(&title));
     page.push_str("<h2>Scenario and run</h2>\n<div class=\"row\">\n");
-    for run in &runs {
-        page.push_str(&run_summary(run));
+    for (run, caption) in runs.iter().zip(&captions) {
+        page.push_str(&run_summary(run, caption));
     }
     page.push_str("</div>\n");
 
@@ -87,9 +97,10 @@ pub fn html_report(
         options.min_games
     );
     for window in &windows {
-        let _ = writeln!(page, "<h3>{window}</h3>\n<div class=\"row\">");
+        // One above the other, each at full width: side by side, Sonas's 17 columns do not fit.
+        let _ = writeln!(page, "<h3>{window}</h3>");
         let mut tables = Vec::new();
-        for run in &runs {
+        for (run, caption) in runs.iter().zip(&captions) {
             let table = Crosstable::build(
                 &run.games,
                 options.grouping,
@@ -97,12 +108,19 @@ pub fn html_report(
                 options.min_games,
                 Selection::between(window.from, window.to),
             );
-            page.push_str(&crosstable_html(&table, run.name()));
+            page.push_str(&crosstable_html(&table, caption));
             tables.push(table);
         }
-        page.push_str("</div>\n");
         if let [a, b] = tables.as_slice() {
-            page.push_str(&difference_html(a, b, runs[0].name(), runs[1].name()));
+            let difference = Difference {
+                first: a,
+                second: b,
+            };
+            page.push_str(&difference_html(
+                &difference,
+                runs[0].name(),
+                runs[1].name(),
+            ));
         }
     }
 
@@ -138,24 +156,22 @@ pub fn html_report(
     };
     page.push_str(&svg(&curve.picture("Expectation curve")));
 
-    page.push_str("<h2>Rating histograms</h2>\n<div class=\"row\">\n");
+    // One above the other, each at full width: a January line per year needs the room.
+    page.push_str("<h2>Rating histograms</h2>\n");
     for run in &runs {
         let mut lists = run_lists(&run.dir, &Months::Januaries)?;
         if lists.is_empty() {
             lists = run_lists(&run.dir, &Months::Chosen(first_and_last(run)))?;
         }
         let histogram = Histogram::build(&lists, 25);
-        let _ = writeln!(
-            page,
-            "<div class=\"half\">{}</div>",
-            svg(&histogram.picture(&format!("{}: players per 25-point bin", run.name())))
-        );
+        page.push_str(&svg(
+            &histogram.picture(&format!("{}: players per 25-point bin", run.name()))
+        ));
     }
-    page.push_str("</div>\n");
 
     page.push_str("<h2>Monthly summary</h2>\n<div class=\"row\">\n");
-    for run in &runs {
-        page.push_str(&monthly_html(run));
+    for (run, caption) in runs.iter().zip(&captions) {
+        page.push_str(&monthly_html(run, caption));
     }
     page.push_str("</div>\n");
     page.push_str(&page_end());
@@ -207,10 +223,10 @@ fn number(value: &Value) -> String {
         .unwrap_or_else(|| value.to_string())
 }
 
-fn run_summary(run: &RunData) -> String {
+fn run_summary(run: &RunData, caption: &str) -> String {
     let s = &run.summary;
     let mut out = String::from("<div class=\"half\">\n");
-    let _ = writeln!(out, "<table><caption>{}</caption>", escape(run.name()));
+    let _ = writeln!(out, "<table><caption>{}</caption>", escape(caption));
     let rows = [
         ("run directory", escape(&run.dir.display().to_string())),
         ("rating system", escape(s["system"].as_str().unwrap_or(""))),
@@ -272,12 +288,12 @@ fn cell_style(value: Option<f64>) -> String {
     }
 }
 
-fn crosstable_html(table: &Crosstable, name: &str) -> String {
-    let mut out = String::from("<div class=\"half scroll\"><table>");
+fn crosstable_html(table: &Crosstable, caption: &str) -> String {
+    let mut out = String::from("<div class=\"scroll\"><table>");
     let _ = write!(
         out,
         "<caption>{} ({} games)</caption><tr><th>{}</th><th>player</th>",
-        escape(name),
+        escape(caption),
         thousands(table.counts.used),
         escape(&table.window_text())
     );
@@ -309,35 +325,29 @@ fn crosstable_html(table: &Crosstable, name: &str) -> String {
     out
 }
 
-fn difference_html(a: &Crosstable, b: &Crosstable, name_a: &str, name_b: &str) -> String {
-    let shown: Vec<usize> = a
-        .shown
-        .iter()
-        .copied()
-        .filter(|g| b.shown.contains(g))
-        .collect();
+/// The second run's cells minus the first's (B − A, as `compare` subtracts), titled to say so.
+fn difference_html(difference: &Difference, name_a: &str, name_b: &str) -> String {
+    let shown = difference.groups();
+    let label = |g| difference.first.label(g);
     let mut out = format!(
-        "<div class=\"scroll\"><table><caption>{} minus {}, cell by cell (percentage points)</caption><tr><th></th>",
+        "<div class=\"scroll\"><table><caption>B − A: {} minus {}, cell by cell (percentage points; positive where {} has the row group outperform more)</caption><tr><th></th>",
+        escape(name_b),
         escape(name_a),
         escape(name_b)
     );
     for &col in &shown {
-        let _ = write!(out, "<th>vs.<br>{}</th>", a.label(col));
+        let _ = write!(out, "<th>vs.<br>{}</th>", label(col));
     }
     out.push_str("</tr>\n");
     for &row in &shown {
-        let _ = write!(out, "<tr><th>{}</th>", a.label(row));
+        let _ = write!(out, "<tr><th>{}</th>", label(row));
         for &col in &shown {
-            let (ca, cb) = (a.cell(row, col), b.cell(row, col));
-            let (text, value) = if row == col {
-                ("×".to_string(), None)
-            } else if a.too_few(ca) || b.too_few(cb) {
-                ("=0%".to_string(), None)
-            } else {
-                let d = ca.diff() - cb.diff();
-                (super::crosstable::signed_percent(d, 0), Some(d))
-            };
-            let _ = write!(out, "<td{}>{text}</td>", cell_style(value));
+            let _ = write!(
+                out,
+                "<td{}>{}</td>",
+                cell_style(difference.value(row, col)),
+                difference.text(row, col)
+            );
         }
         out.push_str("</tr>\n");
     }
@@ -356,10 +366,10 @@ fn first_and_last(run: &RunData) -> Vec<Month> {
         .collect()
 }
 
-fn monthly_html(run: &RunData) -> String {
+fn monthly_html(run: &RunData, caption: &str) -> String {
     let mut out = format!(
         "<div class=\"half scroll\"><table><caption>{}: per list</caption><tr><th>list</th><th>players</th><th>new</th><th>delisted</th><th>games</th></tr>\n",
-        escape(run.name())
+        escape(caption)
     );
     for list in run.summary["lists"].as_array().into_iter().flatten() {
         let _ = writeln!(

@@ -3,7 +3,7 @@
 //! strength keeps the bands fixed while ratings move; the overall mean does not depend on banding.
 //! A negative mean is deflation: ratings below what the players can do.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 use polars::prelude::*;
@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::model::{Month, PlayerIds};
 use crate::named::named_enum;
-use crate::plot::{by_date, LineChart, Picture, Series};
+use crate::plot::{black, ordered, LineChart, Picture, Series};
 
 use super::crosstable::Format;
 use super::game_source::month_column;
@@ -270,39 +270,50 @@ fn signed(value: Option<f64>) -> String {
     value.map_or(String::new(), |v| format!("{v:+.0}"))
 }
 
+/// The grey of a run's line in the drift chart's key (its bands are drawn in their colours).
+const RUN_KEY: plotters::style::RGBColor = plotters::style::RGBColor(90, 90, 90);
+
 /// The deflation chart: one line per band over the years (and the whole list, in black), for one
 /// or several runs (later runs dashed).
+
 pub fn drift_picture(drifts: &[Drift], min_players: u64) -> Picture {
-    let mut series = Vec::new();
-    let (mut low, mut high) = (0.0f64, 0.0f64);
-    for (r, drift) in drifts.iter().enumerate() {
-        let year = |m: &Month| f64::from(m.year());
-        let bands = drift.bands.len();
-        for (b, band) in drift.bands.iter().enumerate() {
-            let points: Vec<(f64, f64)> = drift
-                .years
-                .iter()
-                .filter(|y| y.1[b].0 >= min_players)
-                .filter_map(|y| Drift::mean(y.1[b]).map(|v| (year(&y.0), v)))
-                .collect();
-            if points.is_empty() {
-                continue;
-            }
-            for p in &points {
-                low = low.min(p.1);
-                high = high.max(p.1);
-            }
-            series.push(Series {
-                name: format!("{}: {band}-{}", drift.name, band + drift.width - 1),
-                colour: by_date(b, bands),
-                points,
-                dashed: r > 0,
-                markers: r == 0,
-            });
-        }
-        series.push(Series {
-            name: format!("{}: all players", drift.name),
-            colour: plotters::style::RGBColor(0, 0, 0),
+    let width = drifts.first().map_or(1, |d| d.width);
+    let year = |m: &Month| f64::from(m.year());
+    // (run, band, its points), the bands with enough players in some year.
+    let lines: Vec<(usize, i32, Vec<(f64, f64)>)> = drifts
+        .iter()
+        .enumerate()
+        .flat_map(|(r, drift)| {
+            drift.bands.iter().enumerate().map(move |(b, &band)| {
+                let points = drift
+                    .years
+                    .iter()
+                    .filter(|y| y.1[b].0 >= min_players)
+                    .filter_map(|y| Drift::mean(y.1[b]).map(|v| (year(&y.0), v)))
+                    .collect();
+                (r, band, points)
+            })
+        })
+        .filter(|(_, _, points): &(usize, i32, Vec<(f64, f64)>)| !points.is_empty())
+        .collect();
+    let drawn: BTreeSet<i32> = lines.iter().map(|l| l.1).collect();
+    // A band has one colour in every run, by its place among the bands drawn.
+    let colour = |band: i32| ordered(drawn.range(..band).count(), drawn.len());
+    // Unnamed: the key names each band's colour and each run's line once.
+    let mut series: Vec<Series> = lines
+        .into_iter()
+        .map(|(r, band, points)| Series {
+            name: String::new(),
+            colour: colour(band),
+            points,
+            dashed: r > 0,
+            markers: r == 0,
+        })
+        .collect();
+    series.extend(drifts.iter().enumerate().map(|(r, drift)| {
+        Series {
+            name: String::new(),
+            colour: black(),
             points: drift
                 .years
                 .iter()
@@ -310,8 +321,32 @@ pub fn drift_picture(drifts: &[Drift], min_players: u64) -> Picture {
                 .collect(),
             dashed: r > 0,
             markers: true,
-        });
-    }
+        }
+    }));
+    let values = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let (low, high) = values.fold((0.0f64, 0.0f64), |(l, h), v| (l.min(v), h.max(v)));
+    let key = |name: String, colour, dashed, markers| Series {
+        name,
+        colour,
+        points: Vec::new(),
+        dashed,
+        markers,
+    };
+    series.extend(drawn.iter().map(|&band| {
+        key(
+            format!("{band}-{}", band + width - 1),
+            colour(band),
+            false,
+            false,
+        )
+    }));
+    series.push(key("all players".to_string(), black(), false, false));
+    series.extend(
+        drifts
+            .iter()
+            .enumerate()
+            .map(|(r, d)| key(d.name.clone(), RUN_KEY, r > 0, r == 0)),
+    );
     let first = drifts
         .iter()
         .flat_map(|d| d.years.first())

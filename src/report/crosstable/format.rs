@@ -302,46 +302,72 @@ struct CellJson {
     few_games: bool,
 }
 
-/// Two crosstables' cells subtracted (first minus second), in Sonas's layout: how much closer to
-/// zero one set of ratings is than the other. Cells where either table has too few games: `=0%`.
-pub fn difference_text(a: &Crosstable, b: &Crosstable, title: &str) -> String {
-    let shown: Vec<usize> = a
-        .shown
-        .iter()
-        .copied()
-        .filter(|g| b.shown.contains(g))
-        .collect();
+/// Two crosstables' cells subtracted, the second's minus the first's (B − A, the way `compare`
+/// subtracts lists): positive where the second set of ratings has the row group outperform more.
+pub struct Difference<'t> {
+    pub first: &'t Crosstable,
+    pub second: &'t Crosstable,
+}
+
+impl Difference<'_> {
+    /// The groups both tables show.
+    pub fn groups(&self) -> Vec<usize> {
+        self.first
+            .shown
+            .iter()
+            .copied()
+            .filter(|g| self.second.shown.contains(g))
+            .collect()
+    }
+
+    /// A cell's difference in percentage points: `None` on the diagonal and where either table
+    /// has too few games.
+    pub fn value(&self, row: usize, col: usize) -> Option<f64> {
+        let (a, b) = (self.first.cell(row, col), self.second.cell(row, col));
+        (row != col && !self.first.too_few(a) && !self.second.too_few(b))
+            .then(|| b.diff() - a.diff())
+    }
+
+    /// A cell as Sonas prints one: `×` on the diagonal, `=0%` with too few games.
+    pub fn text(&self, row: usize, col: usize) -> String {
+        match self.value(row, col) {
+            Some(points) => signed_percent(points, 0),
+            None if row == col => "×".to_string(),
+            None => "=0%".to_string(),
+        }
+    }
+
+    /// The row group's difference against all others, to one decimal.
+    fn row_text(&self, row: usize) -> String {
+        let (a, b) = (self.first.row_total(row), self.second.row_total(row));
+        if a.games > 0 && b.games > 0 {
+            format!("{} in total", signed_percent(b.diff() - a.diff(), 1))
+        } else {
+            "no games".to_string()
+        }
+    }
+}
+
+/// The difference of two crosstables (the second minus the first) in Sonas's layout.
+pub fn difference_text(difference: &Difference, title: &str) -> String {
+    let shown = difference.groups();
+    let label = |g| difference.first.label(g);
     let mut table = TextTable::default();
     let mut first = vec![String::new(), "opponent".to_string()];
     let mut second = vec![String::new(), "player".to_string()];
     for &col in &shown {
         first.push("vs.".to_string());
-        second.push(a.label(col));
+        second.push(label(col));
     }
     table.push(first);
     table.push(second);
     for &row in &shown {
-        let (ra, rb) = (a.row_total(row), b.row_total(row));
-        let label = if ra.games > 0 && rb.games > 0 {
-            format!("{} in total", signed_percent(ra.diff() - rb.diff(), 1))
-        } else {
-            "no games".to_string()
-        };
-        let mut line = vec![label, a.label(row)];
-        for &col in &shown {
-            let (ca, cb) = (a.cell(row, col), b.cell(row, col));
-            line.push(if row == col {
-                "×".to_string()
-            } else if a.too_few(ca) || b.too_few(cb) {
-                "=0%".to_string()
-            } else {
-                signed_percent(ca.diff() - cb.diff(), 0)
-            });
-        }
+        let mut line = vec![difference.row_text(row), label(row)];
+        line.extend(shown.iter().map(|&col| difference.text(row, col)));
         table.push(line);
     }
     format!(
-        "{title}\n\n{}\nEach cell: the first table's difference minus the second's, in percentage points.\n",
+        "{title}\n\n{}\nEach cell: the second table's difference minus the first's (B − A, as `compare` subtracts), in percentage points.\n",
         table.render(&[1])
     )
 }

@@ -381,8 +381,12 @@ impl Crosstable {
     }
 }
 
-/// A difference in percentage points with its sign always shown, rounded half away from zero.
+/// A difference in percentage points with its sign always shown, rounded half away from zero;
+/// exactly zero has no sign (`0%`), so that "no difference" reads apart from a small one (`+0%`).
 pub fn signed_percent(points: f64, decimals: usize) -> String {
+    if points == 0.0 {
+        return format!("{:.decimals$}%", 0.0);
+    }
     let scale = 10f64.powi(decimals as i32);
     let rounded = (points.abs() * scale).round() / scale;
     let sign = if points < 0.0 { '-' } else { '+' };
@@ -396,7 +400,7 @@ mod published;
 
 pub use against::Against;
 pub use distance::{CellDistance, Distance, RowShare, Thresholds};
-pub use format::{difference_text, CrosstableJson, Format};
+pub use format::{difference_text, CrosstableJson, Difference, Format};
 pub use published::{choose, read_published, PublishedError, PublishedTable};
 
 #[cfg(test)]

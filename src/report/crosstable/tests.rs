@@ -107,6 +107,8 @@ fn sonas_layout() {
     assert_eq!(t.cell_text(1, 4), "=0%");
     assert_eq!(signed_percent(-0.4, 0), "-0%");
     assert_eq!(signed_percent(0.4, 0), "+0%");
+    assert_eq!(signed_percent(0.0, 0), "0%");
+    assert_eq!(signed_percent(-0.0, 1), "0.0%");
     assert_eq!(signed_percent(2.5, 0), "+3%");
     assert_eq!(signed_percent(-2.5, 0), "-3%");
     let text = t.render(Format::Text, "Fixture");
