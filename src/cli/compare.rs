@@ -1,6 +1,6 @@
 use std::path::PathBuf;
 
-use super::write_output;
+use super::{save_plot, write_output};
 use crate::report::compare::{explain, Comparison, List, ListSource, OverTime};
 use crate::report::crosstable::Format;
 use crate::report::truth::{drift_picture, BandBy, Drift, Truth};
@@ -52,7 +52,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE", value_parser = super::picture_file)]
     plot: Option<PathBuf>,
     /// Draw the two lists' rating distributions (.svg or .png)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = super::picture_file)]
     plot_distribution: Option<PathBuf>,
     /// Leave out list rows that cannot be read, and later entries of an id listed twice, counting them
     #[arg(long)]
@@ -85,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let series = OverTime::of(dir_a, dir_b)?;
         write_output(args.out.as_deref(), &series.render(format))?;
         if let Some(plot) = &args.plot {
-            series.picture().save(plot)?;
+            save_plot(&series.picture(), plot)?;
         }
         return Ok(());
     }
@@ -99,10 +99,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let comparison = Comparison::of(&a, &b, args.largest)?;
     write_output(args.out.as_deref(), &comparison.render(format))?;
     if let Some(plot) = &args.plot {
-        comparison.density_picture().save(plot)?;
+        save_plot(&comparison.density_picture(), plot)?;
     }
     if let Some(plot) = &args.plot_distribution {
-        comparison.distribution_picture().save(plot)?;
+        save_plot(&comparison.distribution_picture(), plot)?;
     }
     Ok(())
 }
@@ -172,7 +172,7 @@ fn with_truth(args: &Args, truth: &std::path::Path, format: Format) -> anyhow::R
     };
     write_output(args.out.as_deref(), &text)?;
     if let Some(plot) = &args.plot {
-        drift_picture(&drifts, args.min_players).save(plot)?;
+        save_plot(&drift_picture(&drifts, args.min_players), plot)?;
     }
     Ok(())
 }

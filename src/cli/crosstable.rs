@@ -2,7 +2,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::{first_month, last_month, write_output};
+use super::{first_month, last_month, save_plot, write_output};
 use crate::model::Month;
 use crate::numbers::{counted, thousands};
 use crate::report::crosstable::{
@@ -59,7 +59,8 @@ pub struct Args {
     /// Draw the table as a heatmap (.svg or .png); with --vs the second table goes beside it with -vs added to the name (table.png: table-vs.png)
     #[arg(long, value_name = "FILE", value_parser = super::picture_file)]
     plot: Option<PathBuf>,
-    /// A second crosstable to set beside the first: another source, or the same with --vs-from/--vs-to
+    /// A second crosstable to set beside the first: another source, or the same with --vs-from/--vs-to;
+    /// their difference is the second minus the first (B − A, as compare subtracts)
     #[arg(long, value_name = "SOURCE")]
     vs: Option<PathBuf>,
     /// The second table's first month (default: --from)
@@ -193,9 +194,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     write_output(args.out.as_deref(), &text)?;
     if let Some(plot) = &args.plot {
-        first.picture(&first_title).save(plot)?;
+        save_plot(&first.picture(&first_title), plot)?;
         if let Some((second, second_title)) = &second {
-            second.picture(second_title).save(&vs_path(plot))?;
+            save_plot(&second.picture(second_title), &vs_path(plot))?;
         }
     }
     Ok(())
@@ -254,7 +255,7 @@ fn run_against(args: &Args, file: &Path) -> anyhow::Result<()> {
     };
     write_output(args.out.as_deref(), &against.render(format))?;
     if let Some(plot) = &args.plot {
-        against.picture().save(plot)?;
+        save_plot(&against.picture(), plot)?;
     }
     Ok(())
 }

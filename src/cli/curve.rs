@@ -2,7 +2,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use super::write_output;
+use super::{save_plot, write_output};
 use crate::report::crosstable::{Expectation, Format};
 use crate::report::curve::{series, Bins, Curve, Era};
 use crate::report::game_source::read_rated_games;
@@ -111,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .unwrap_or_else(|| format!("{}: expectation curve", labels.join(" vs ")));
     write_output(args.out.as_deref(), &curve.render(format, &title))?;
     if let Some(plot) = &args.plot {
-        curve.picture(&title).save(plot)?;
+        save_plot(&curve.picture(&title), plot)?;
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 use std::path::{Path, PathBuf};
 
-use super::{month, write_output};
+use super::{month, save_plot, write_output};
 use crate::model::Month;
 use crate::report::crosstable::Format;
 use crate::report::histogram::{list_files, run_lists, Histogram, Months};
@@ -97,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } else {
             histogram.bars(&title)
         };
-        picture.save(plot)?;
+        save_plot(&picture, plot)?;
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 use std::path::PathBuf;
 
-use super::{month, write_output};
+use super::{confirm, month, write_described};
 use crate::model::Month;
 use crate::report::crosstable::Format;
 use crate::report::list::WholeList;
@@ -40,17 +40,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(n) = args.top {
         list.top(n);
     }
+    let what = format!(
+        "the {} list of {}, {} players",
+        list.month,
+        list.run,
+        super::count(list.rows.len())
+    );
     if let Some(path) = &args.parquet {
         list.write_parquet(path)?;
-        eprintln!(
-            "{}: the {} list of {}, {} players",
-            path.display(),
-            list.month,
-            list.run,
-            super::count(list.rows.len())
-        );
+        confirm(path, &what);
         return Ok(());
     }
     let format = if args.csv { Format::Csv } else { args.format };
-    write_output(args.out.as_deref(), &list.render(format))
+    write_described(args.out.as_deref(), &list.render(format), &what)
 }

@@ -18,10 +18,13 @@ mod score;
 mod sweep;
 
 use anyhow::Context;
+use std::path::{Path, PathBuf};
+
 use clap::builder::PossibleValue;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::model::Month;
+use crate::plot::Picture;
 use crate::report::crosstable::{Below, Expectation, Format};
 use crate::report::truth::BandBy;
 use crate::systems::SystemKind;
@@ -120,18 +123,27 @@ fn year_or_month(text: &str, month_of_year: u32) -> Result<Month, String> {
         .ok_or_else(|| format!("expected a month YYYY-MM or a year YYYY, got {text:?}"))
 }
 
-/// Parses a `--plot FILE`: refused at once when its extension names no picture format, so that a
-/// command fails before it writes its other outputs.
-fn picture_file(text: &str) -> Result<std::path::PathBuf, String> {
-    let path = std::path::PathBuf::from(text);
-    crate::plot::check_format(&path).map_err(|e| e.to_string())?;
+/// Parses a `--plot FILE`: refused at once when it could not be written (its extension names no
+/// picture format, its directory does not exist), so that a command fails before it computes or
+/// writes anything.
+fn picture_file(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    Picture::check_path(&path).map_err(|e| e.to_string())?;
     Ok(path)
 }
 
-/// Prints a report, or writes it to `out` (complete or not at all).
-fn write_output(out: Option<&std::path::Path>, text: &str) -> anyhow::Result<()> {
+/// Prints a report, or writes it to `out` (complete or not at all) and says so.
+fn write_output(out: Option<&Path>, text: &str) -> anyhow::Result<()> {
+    write_described(out, text, "")
+}
+
+/// As `write_output`, the confirmation saying what the file holds.
+fn write_described(out: Option<&Path>, text: &str, what: &str) -> anyhow::Result<()> {
     match out {
-        Some(path) => crate::output::write_file(path, text.as_bytes())?,
+        Some(path) => {
+            crate::output::write_file(path, text.as_bytes())?;
+            confirm(path, what);
+        }
         None => print!("{text}"),
     }
     Ok(())
@@ -156,6 +168,23 @@ fn thread_count(text: &str) -> Result<usize, String> {
             crate::numbers::counted(cores() as u64, "core")
         )),
     }
+}
+
+/// Says that a file was written, as every command does for each file it writes: "wrote PATH" or
+/// "wrote PATH: WHAT", on standard error (standard output may be the report itself).
+fn confirm(path: &Path, what: &str) {
+    if what.is_empty() {
+        eprintln!("wrote {}", path.display());
+    } else {
+        eprintln!("wrote {}: {what}", path.display());
+    }
+}
+
+/// Draws a picture to `path` and says so.
+fn save_plot(picture: &Picture, path: &Path) -> anyhow::Result<()> {
+    picture.save(path)?;
+    confirm(path, "");
+    Ok(())
 }
 
 /// Uses `threads` worker threads for the replay (rayon) and the file work (polars).

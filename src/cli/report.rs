@@ -6,8 +6,9 @@ use crate::report::html::{html_report, ReportOptions};
 
 /// One self-contained HTML report of a run: scenario, crosstables, curve, histograms, monthly summary.
 ///
-/// The file needs no network, scripts or fonts: open it in any browser. With --vs a second run is
-/// set beside the first (crosstables side by side with their difference, both runs' curves). Given a
+/// The file needs no network, scripts or fonts: open it in any browser. With --vs a second run (B)
+/// is set beside the first (A): crosstables one above the other with their difference B − A, as
+/// compare subtracts; both runs' curves and histograms. Given a
 /// finished study's directory (elosim sweep), writes the study's report: ranking, Pareto front,
 /// pictures, verification.
 #[derive(clap::Args)]

@@ -1,6 +1,6 @@
 use std::path::PathBuf;
 
-use super::{first_month, last_month, write_output};
+use super::{first_month, last_month, save_plot, write_output};
 use crate::model::Month;
 use crate::numbers::counted;
 use crate::report::crosstable::{Format, Selection};
@@ -79,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let format = args.format;
     write_output(args.out.as_deref(), &render(&scores, format, &described))?;
     if let Some(plot) = &args.plot {
-        calibration_picture(&scores).save(plot)?;
+        save_plot(&calibration_picture(&scores), plot)?;
     }
     Ok(())
 }

@@ -39,7 +39,21 @@ fn style(size: u32, h: HPos) -> TextStyle<'static> {
         .pos(Pos::new(h, VPos::Center))
 }
 
+/// Pixels above the grid (title, subtitle, column names) and under it (the colour bar).
+const TOP: i32 = 110;
+const BOTTOM: i32 = 80;
+
+/// The tallest a row is drawn, in pixels.
+const ROW_MAX: i32 = 96;
+
 impl Heatmap {
+    /// The picture's height: the usual one, or less for a table of few rows, whose rows stop
+    /// growing at `ROW_MAX` (a picture of the usual height would leave its bottom blank).
+    pub fn height(&self) -> u32 {
+        let rows = self.rows.len().max(1) as u32;
+        (TOP + BOTTOM) as u32 + (rows * ROW_MAX as u32).min(super::SIZE.1 - (TOP + BOTTOM) as u32)
+    }
+
     pub fn draw<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
@@ -56,12 +70,12 @@ impl Heatmap {
             (width / 2, 52),
             style(14, HPos::Center),
         ))?;
-        let (left, top, bottom) = (300, 110, 80);
+        let (left, top) = (300, TOP);
         let n_cols = self.columns.len().max(1) as i32;
         let n_rows = self.rows.len().max(1) as i32;
         let cell_w = (width - left - 20) / n_cols;
         // Rows fill the picture, up to twice a crosstable's usual height.
-        let cell_h = ((height - top - bottom) / n_rows).min(96);
+        let cell_h = ((height - top - BOTTOM) / n_rows).min(ROW_MAX);
         let font = if cell_w < 60 { 12 } else { 14 };
         area.draw(&Text::new(
             self.corner.clone(),

@@ -33,6 +33,10 @@ static DEJAVU_SANS: &[u8] = include_bytes!("font/DejaVuSans.ttf");
 pub enum PlotError {
     #[error("{}: cannot tell the picture format; name the file .svg or .png", path.display())]
     Format { path: PathBuf },
+    #[error("cannot write {}: directory {} does not exist", path.display(), dir.display())]
+    NoDirectory { path: PathBuf, dir: PathBuf },
+    #[error("cannot write {}: it is a directory; give a file name ending .svg or .png", path.display())]
+    IsDirectory { path: PathBuf },
     #[error("cannot draw {}: {message}", path.display())]
     Draw { path: PathBuf, message: String },
     #[error("cannot write {}", path.display())]
@@ -74,10 +78,15 @@ impl Picture {
         area.present().map_err(|e| e.to_string())
     }
 
-    /// Its size in pixels: panels side by side are each of the usual size.
+    /// Its size in pixels: panels side by side are each of the usual width; a heatmap is only
+    /// as tall as its rows need.
     fn size(&self) -> (u32, u32) {
         match self {
-            Picture::Panels(panels) => (SIZE.0 * panels.len().max(1) as u32, SIZE.1),
+            Picture::Panels(panels) => (
+                SIZE.0 * panels.len().max(1) as u32,
+                panels.iter().map(Heatmap::height).max().unwrap_or(SIZE.1),
+            ),
+            Picture::Heatmap(heatmap) => (SIZE.0, heatmap.height()),
             _ => SIZE,
         }
     }
@@ -93,12 +102,36 @@ impl Picture {
         Ok(out)
     }
 
+    /// Whether a picture can be written to `path`: a name ending .svg or .png in a directory that
+    /// exists. Commands ask before their work, so that a bad `--plot` costs nothing and leaves
+    /// no other output written.
+    pub fn check_path(path: &Path) -> Result<(), PlotError> {
+        if path.is_dir() {
+            return Err(PlotError::IsDirectory {
+                path: path.to_path_buf(),
+            });
+        }
+        if !matches!(extension(path).as_deref(), Some("svg" | "png")) {
+            return Err(PlotError::Format {
+                path: path.to_path_buf(),
+            });
+        }
+        match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
+                Err(PlotError::NoDirectory {
+                    path: path.to_path_buf(),
+                    dir: dir.to_path_buf(),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Writes the picture as SVG or PNG, by the path's extension, under a temporary name that is
     /// renamed when complete.
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        let extension = path
-            .extension()
-            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        Picture::check_path(path)?;
+        let extension = extension(path);
         let draw_error = |message| PlotError::Draw {
             path: path.to_path_buf(),
             message,
@@ -136,18 +169,10 @@ impl Picture {
     }
 }
 
-/// Refuses a picture file whose extension names no format pictures are written in, so that a
-/// command can refuse it before it computes or writes anything.
-pub fn check_format(path: &Path) -> Result<(), PlotError> {
-    let extension = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    match extension.as_deref() {
-        Some("svg" | "png") => Ok(()),
-        _ => Err(PlotError::Format {
-            path: path.to_path_buf(),
-        }),
-    }
+/// A path's extension in lower case.
+fn extension(path: &Path) -> Option<String> {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
 }
 
 /// `.name.tmp-PID.ext` beside the file (the extension kept, so the PNG encoder recognises it).

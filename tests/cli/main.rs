@@ -6,6 +6,7 @@ mod bad_input;
 mod common;
 mod datasets;
 mod lists;
+mod plots;
 mod regressions;
 mod replay;
 mod reports;
