@@ -4,7 +4,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::FONT;
+use super::{Rect, FONT};
 
 /// One line. A series without a name is left out of the legend; one without points is listed in
 /// it only (a key: "dashed: the second run").
@@ -41,14 +41,40 @@ pub struct Band {
     pub points: Vec<(f64, f64, f64)>,
 }
 
-/// More legend entries than this go beside the chart, where they cannot hide a line.
-const LEGEND_INSIDE_AT_MOST: usize = 6;
+/// More legend entries than this go beside the chart whatever the room inside.
+const LEGEND_INSIDE_AT_MOST: usize = 10;
 
 /// The height of one legend entry, in pixels.
 const LEGEND_ROW: i32 = 22;
 
 /// The width of a legend's line sample, in pixels.
 const SAMPLE: i32 = 30;
+
+/// Pixels between a legend inside the chart and the plotting area's edges.
+const INSET: i32 = 10;
+
+/// A corner of the plotting area, where a legend may go.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Corner {
+    UpperLeft,
+    UpperRight,
+    LowerRight,
+    LowerLeft,
+}
+
+impl Corner {
+    /// The top left pixel of a legend of `size` in this corner of the plotting area `plot`.
+    fn place(self, plot: Rect, size: (i32, i32)) -> (i32, i32) {
+        let (left, top) = (plot.0 + INSET, plot.1 + INSET);
+        let (right, bottom) = (plot.2 - INSET - size.0, plot.3 - INSET - size.1);
+        match self {
+            Corner::UpperLeft => (left, top),
+            Corner::UpperRight => (right, top),
+            Corner::LowerRight => (right, bottom),
+            Corner::LowerLeft => (left, bottom),
+        }
+    }
+}
 
 impl LineChart {
     pub fn draw<DB: DrawingBackend>(
@@ -68,12 +94,16 @@ impl LineChart {
             SAMPLE + label_width + 24,
             listed.len() as i32 * LEGEND_ROW + 12,
         );
-        let beside = listed.len() > LEGEND_INSIDE_AT_MOST;
-        let (chart_area, legend_area) = if beside {
-            let width = area.dim_in_pixel().0 as i32;
-            area.split_horizontally(width - legend_size.0 - 16)
+        let (width, height) = area.dim_in_pixel();
+        let (width, height) = (width as i32, height as i32);
+        let inside = if listed.len() > LEGEND_INSIDE_AT_MOST {
+            None
         } else {
-            area.split_horizontally(area.dim_in_pixel().0)
+            self.free_corner(self.axes().plot_rect((width, height)), legend_size)
+        };
+        let (chart_area, legend_area) = match inside {
+            Some(_) => area.split_horizontally(width),
+            None => area.split_horizontally(width - legend_size.0 - 16),
         };
         let plotted = self.draw_lines(&chart_area)?;
         if listed.is_empty() {
@@ -81,28 +111,15 @@ impl LineChart {
         }
         // Where the legend's top left corner goes, in `area`'s pixels.
         let (base_x, base_y) = area.get_base_pixel();
-        let (x_range, y_range) = plotted;
-        let corner = if beside {
-            let (x, _) = legend_area.get_base_pixel();
-            (x - base_x, y_range.start - base_y)
-        } else if self.legend_lower_right {
-            (
-                x_range.end - base_x - legend_size.0 - 10,
-                y_range.end - base_y - legend_size.1 - 10,
-            )
-        } else {
-            (x_range.start - base_x + 10, y_range.start - base_y + 10)
+        let (x, y) = match inside {
+            Some(corner) => corner.place(plotted, legend_size),
+            None => (legend_area.get_base_pixel().0, plotted.1),
         };
-        draw_legend(area, &listed, corner, legend_size, &font)
+        draw_legend(area, &listed, (x - base_x, y - base_y), legend_size, &font)
     }
 
-    /// The axes, the bands and the lines; returns the plotting area's pixels, for the legend.
-    fn draw_lines<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-    ) -> Result<(std::ops::Range<i32>, std::ops::Range<i32>), DrawingAreaErrorKind<DB::ErrorType>>
-    {
-        let mut chart = super::Axes {
+    fn axes(&self) -> super::Axes<'_> {
+        super::Axes {
             title: &self.title,
             x_label: &self.x_label,
             y_label: &self.y_label,
@@ -111,7 +128,72 @@ impl LineChart {
             y_label_area: 80,
             number: super::axis_number,
         }
-        .draw(area)?;
+    }
+
+    /// The first corner, the preferred one first, where a legend of `size` would cover no line
+    /// and no band; none when it would hide data in every corner.
+    fn free_corner(&self, plot: Rect, size: (i32, i32)) -> Option<Corner> {
+        let preferred = if self.legend_lower_right {
+            Corner::LowerRight
+        } else {
+            Corner::UpperLeft
+        };
+        let drawn = self.drawn_pixels(plot);
+        let corners = [
+            preferred,
+            Corner::UpperRight,
+            Corner::UpperLeft,
+            Corner::LowerRight,
+            Corner::LowerLeft,
+        ];
+        corners.into_iter().find(|corner| {
+            let (x, y) = corner.place(plot, size);
+            let covers = |&(px, py): &(i32, i32)| {
+                (x - 6..=x + size.0 + 6).contains(&px) && (y - 6..=y + size.1 + 6).contains(&py)
+            };
+            !drawn.iter().any(covers)
+        })
+    }
+
+    /// Pixels along every line and band edge in the plotting area `plot`, a few pixels apart, so
+    /// that a legend covering part of a line covers one of them.
+    fn drawn_pixels(&self, plot: Rect) -> Vec<(i32, i32)> {
+        let ((x0, x1), (y0, y1)) = (self.x_range, self.y_range);
+        let pixel = |(x, y): (f64, f64)| {
+            (
+                f64::from(plot.0) + (x - x0) / (x1 - x0) * f64::from(plot.2 - plot.0),
+                f64::from(plot.3) - (y - y0) / (y1 - y0) * f64::from(plot.3 - plot.1),
+            )
+        };
+        let edges = self.bands.iter().flat_map(|band| {
+            [
+                band.points.iter().map(|&(x, low, _)| (x, low)).collect(),
+                band.points.iter().map(|&(x, _, high)| (x, high)).collect(),
+            ]
+        });
+        let lines = self.series.iter().map(|s| s.points.clone()).chain(edges);
+        let mut out = Vec::new();
+        for line in lines {
+            let pixels: Vec<(f64, f64)> = line.into_iter().map(pixel).collect();
+            out.extend(pixels.iter().map(|&(x, y)| (x as i32, y as i32)));
+            for pair in pixels.windows(2) {
+                let ((ax, ay), (bx, by)) = (pair[0], pair[1]);
+                let steps = ((bx - ax).abs().max((by - ay).abs()) / 4.0).ceil() as usize;
+                out.extend((1..steps).map(|k| {
+                    let t = k as f64 / steps as f64;
+                    ((ax + (bx - ax) * t) as i32, (ay + (by - ay) * t) as i32)
+                }));
+            }
+        }
+        out
+    }
+
+    /// The axes, the bands and the lines; returns the plotting area's pixels, for the legend.
+    fn draw_lines<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> Result<Rect, DrawingAreaErrorKind<DB::ErrorType>> {
+        let mut chart = self.axes().draw(area)?;
         for band in &self.bands {
             let mut outline: Vec<(f64, f64)> =
                 band.points.iter().map(|&(x, low, _)| (x, low)).collect();
@@ -143,7 +225,8 @@ impl LineChart {
                 )?;
             }
         }
-        Ok(chart.plotting_area().get_pixel_range())
+        let (x, y) = chart.plotting_area().get_pixel_range();
+        Ok((x.start, y.start, x.end, y.end))
     }
 }
 

@@ -216,7 +216,25 @@ type Plane = plotters::coord::cartesian::Cartesian2d<
     plotters::coord::types::RangedCoordf64,
 >;
 
+/// Pixels around a chart, under its x axis (numbers and label), and of its caption.
+const MARGIN: i32 = 24;
+const X_LABEL_AREA: i32 = 60;
+const CAPTION: i32 = 30;
+
+/// A rectangle of pixels: left, top, right, bottom.
+pub(crate) type Rect = (i32, i32, i32, i32);
+
 impl Axes<'_> {
+    /// Where `draw` puts the plotting area in an area of `size` pixels, before drawing it.
+    fn plot_rect(&self, size: (i32, i32)) -> Rect {
+        (
+            MARGIN + self.y_label_area as i32,
+            MARGIN + CAPTION,
+            size.0 - MARGIN,
+            size.1 - MARGIN - X_LABEL_AREA,
+        )
+    }
+
     /// The caption, the labelled axes and a light grid, ready for series.
     fn draw<'a, DB: DrawingBackend>(
         &self,
@@ -225,8 +243,8 @@ impl Axes<'_> {
         let (x_top, y_top, number) = (self.x_range.1, self.y_range.1, self.number);
         let mut chart = ChartBuilder::on(area)
             .caption(self.title, (FONT, 26))
-            .margin(24)
-            .x_label_area_size(60)
+            .margin(MARGIN)
+            .x_label_area_size(X_LABEL_AREA)
             .y_label_area_size(self.y_label_area)
             .build_cartesian_2d(
                 self.x_range.0..self.x_range.1,
@@ -264,19 +282,9 @@ pub fn diverging(points: f64, full_at: f64) -> RGBColor {
     }
 }
 
-/// Blue (earliest) to red (latest) for the `i`-th of `n` dated series.
-pub fn by_date(i: usize, n: usize) -> RGBColor {
-    let t = if n > 1 {
-        i as f64 / (n - 1) as f64
-    } else {
-        0.0
-    };
-    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
-    RGBColor(mix(33, 200), mix(102, 30), mix(200, 40))
-}
-
-/// Distinct colours in order, cool to warm, for series that follow one another (bands of
-/// rating): neighbours differ in hue, not only in shade, and none is too pale to see on white.
+/// Distinct colours in order, cool to warm, for series that follow one another (lists by date,
+/// bands of rating): neighbours differ in hue, not only in shade, and none is too pale to see on
+/// white; the earliest is blue and the latest red.
 pub fn ordered(i: usize, n: usize) -> RGBColor {
     const STOPS: [RGBColor; 9] = [
         RGBColor(40, 40, 150),
@@ -339,12 +347,12 @@ pub fn hex(colour: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", colour.0, colour.1, colour.2)
 }
 
-/// An axis number: two decimals on a 0–1 scale, else whole numbers, with thousands separators
-/// from 10,000 (years and ratings are written 2008 and 2400).
+/// An axis number: two decimals on a 0–1 scale, else whole numbers, with thousands separators on
+/// an axis that reaches 10,000 (years and ratings are written 2008 and 2400).
 fn axis_number(value: f64, top: f64) -> String {
     if top <= 1.5 {
         format!("{value:.2}")
-    } else if value.abs() < 9_999.5 {
+    } else if top.abs() < 10_000.0 {
         format!("{value:.0}")
     } else {
         let whole = value.round();

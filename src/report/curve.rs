@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::model::Month;
-use crate::plot::{by_date, categorical, LineChart, Picture, Series};
+use crate::plot::{categorical, ordered, LineChart, Picture, Series};
 use crate::rules::expected::fide_pd;
 
 use super::crosstable::{Expectation, Format};
@@ -386,7 +386,7 @@ impl Curve {
                     thousands(s.points.iter().map(|p| p.games).sum())
                 ),
                 colour: if self.dated {
-                    by_date(i, n)
+                    ordered(i, n)
                 } else {
                     categorical(i)
                 },

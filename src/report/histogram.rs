@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::ingest::{read_list_ratings, Skips};
 use crate::model::Month;
-use crate::plot::{by_date, BarChart, LineChart, Picture, Series};
+use crate::plot::{ordered, BarChart, LineChart, Picture, Series};
 
 use super::crosstable::Format;
 use super::run_files::{ReportError, RunFiles};
@@ -200,7 +200,7 @@ impl Histogram {
             .enumerate()
             .map(|(i, (month, counts, total))| Series {
                 name: format!("{month} ({} players)", thousands(*total)),
-                colour: by_date(i, n),
+                colour: ordered(i, n),
                 points: self
                     .bins
                     .iter()
@@ -249,7 +249,7 @@ impl Histogram {
                 .map(|(i, (month, counts, total))| {
                     (
                         format!("{month} ({} players)", thousands(*total)),
-                        by_date(i, n),
+                        ordered(i, n),
                         counts.iter().map(|&c| c as f64).collect(),
                     )
                 })

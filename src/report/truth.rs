@@ -275,12 +275,12 @@ const RUN_KEY: plotters::style::RGBColor = plotters::style::RGBColor(90, 90, 90)
 
 /// The deflation chart: one line per band over the years (and the whole list, in black), for one
 /// or several runs (later runs dashed).
-
 pub fn drift_picture(drifts: &[Drift], min_players: u64) -> Picture {
     let width = drifts.first().map_or(1, |d| d.width);
     let year = |m: &Month| f64::from(m.year());
-    // (run, band, its points), the bands with enough players in some year.
-    let lines: Vec<(usize, i32, Vec<(f64, f64)>)> = drifts
+    // Each run's bands with enough players in some year, unnamed: the key names each band's
+    // colour and each run's line once.
+    let mut banded: Vec<(i32, Series)> = drifts
         .iter()
         .enumerate()
         .flat_map(|(r, drift)| {
@@ -291,25 +291,25 @@ pub fn drift_picture(drifts: &[Drift], min_players: u64) -> Picture {
                     .filter(|y| y.1[b].0 >= min_players)
                     .filter_map(|y| Drift::mean(y.1[b]).map(|v| (year(&y.0), v)))
                     .collect();
-                (r, band, points)
+                let line = Series {
+                    name: String::new(),
+                    colour: black(),
+                    points,
+                    dashed: r > 0,
+                    markers: r == 0,
+                };
+                (band, line)
             })
         })
-        .filter(|(_, _, points): &(usize, i32, Vec<(f64, f64)>)| !points.is_empty())
+        .filter(|(_, line)| !line.points.is_empty())
         .collect();
-    let drawn: BTreeSet<i32> = lines.iter().map(|l| l.1).collect();
+    let drawn: BTreeSet<i32> = banded.iter().map(|(band, _)| *band).collect();
     // A band has one colour in every run, by its place among the bands drawn.
     let colour = |band: i32| ordered(drawn.range(..band).count(), drawn.len());
-    // Unnamed: the key names each band's colour and each run's line once.
-    let mut series: Vec<Series> = lines
-        .into_iter()
-        .map(|(r, band, points)| Series {
-            name: String::new(),
-            colour: colour(band),
-            points,
-            dashed: r > 0,
-            markers: r == 0,
-        })
-        .collect();
+    for (band, line) in &mut banded {
+        line.colour = colour(*band);
+    }
+    let mut series: Vec<Series> = banded.into_iter().map(|(_, line)| line).collect();
     series.extend(drifts.iter().enumerate().map(|(r, drift)| {
         Series {
             name: String::new(),

@@ -6,7 +6,7 @@
 use toml::Value;
 
 use crate::plot::{
-    black, by_date, categorical, grey, Band, Dot, HeatCell, Heatmap, LineChart, Picture, Scatter,
+    black, categorical, grey, ordered, Band, Dot, HeatCell, Heatmap, LineChart, Picture, Scatter,
     Series,
 };
 
@@ -134,7 +134,7 @@ fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
     let mut bands = Vec::new();
     for (g, (others, mut line)) in groups.into_iter().enumerate() {
         line.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let colour = if n > 1 { by_date(g, n) } else { categorical(0) };
+        let colour = if n > 1 { ordered(g, n) } else { categorical(0) };
         let name = s
             .study
             .parameters
