@@ -103,7 +103,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         expectation,
         min_games: args.min_games,
         series: all,
-        dated: !eras.is_empty() && args.sources.len() == 1,
+        dated: !eras.is_empty(),
+        sources: args.sources.len(),
     };
     let title = args
         .title

@@ -166,6 +166,9 @@ pub struct Curve {
     pub series: Vec<CurveSeries>,
     /// Whether the series are eras (coloured blue → red by date) or sources.
     pub dated: bool,
+    /// How many sources the series come from, one after the other with the same eras: each
+    /// source's eras take the first source's colours, later sources' lines dashed.
+    pub sources: usize,
 }
 
 /// One series from one source's games within `era` (all games when `None`).
@@ -370,6 +373,7 @@ impl Curve {
             });
         }
         let n = self.series.len();
+        let per_source = (n / self.sources.max(1)).max(1);
         let mut low: f64 = 0.5;
         for (i, s) in self.series.iter().enumerate() {
             let points: Vec<(f64, f64)> = s
@@ -386,12 +390,12 @@ impl Curve {
                     thousands(s.points.iter().map(|p| p.games).sum())
                 ),
                 colour: if self.dated {
-                    ordered(i, n)
+                    ordered(i % per_source, per_source)
                 } else {
                     categorical(i)
                 },
                 points,
-                dashed: false,
+                dashed: self.dated && i >= per_source,
                 markers: true,
             });
         }
@@ -534,6 +538,7 @@ mod tests {
                 Expectation::Fide,
             )],
             dated: false,
+            sources: 1,
         };
         let csv = curve.render(Format::Csv, "");
         assert_eq!(

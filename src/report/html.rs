@@ -124,7 +124,7 @@ pub fn html_report(
         }
     }
 
-    page.push_str("<h2>Expectation curve</h2>\n<p>The rating favourite's mean score by rating advantage (25-point bins with at least 50 games), one line per window, against FIDE's table in black.</p>\n");
+    page.push_str("<h2>Expectation curve</h2>\n<p>The rating favourite's mean score by rating advantage (25-point bins with at least 50 games), one line per window (B's dashed, in the colours of A's), against FIDE's table in black.</p>\n");
     let bins = Bins {
         width: 25,
         min: 0,
@@ -152,7 +152,8 @@ pub fn html_report(
         expectation: Expectation::Fide,
         min_games: 50,
         series,
-        dated: runs.len() == 1,
+        dated: true,
+        sources: runs.len(),
     };
     page.push_str(&svg(&curve.picture("Expectation curve")));
 
@@ -198,7 +199,7 @@ svg{max-width:100%;height:auto}table{border-collapse:collapse;font-size:13px}\
 td,th{padding:3px 6px;border:1px solid #ddd;text-align:right;white-space:nowrap}\
 th{background:#f4f4f4}td.label{text-align:left}caption{font-weight:bold;text-align:left;padding:4px 0}\
 pre{background:#f8f8f8;padding:8px;font-size:12px;overflow-x:auto}footer{margin-top:40px;color:#777;font-size:12px}\
-.scroll{overflow-x:auto;max-width:100%}\
+.scroll{overflow-x:auto;max-width:100%;margin-bottom:16px}\
 .note{background:#fff6e0;border-left:4px solid #e0a000;padding:6px 10px;font-size:13px}";
 
 pub fn escape(text: &str) -> String {
