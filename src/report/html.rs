@@ -124,7 +124,12 @@ pub fn html_report(
         }
     }
 
-    page.push_str("<h2>Expectation curve</h2>\n<p>The rating favourite's mean score by rating advantage (25-point bins with at least 50 games), one line per window (B's dashed, in the colours of A's), against FIDE's table in black.</p>\n");
+    let dashed = if runs.len() > 1 {
+        " (B's dashed, in the colours of A's)"
+    } else {
+        ""
+    };
+    let _ = writeln!(page, "<h2>Expectation curve</h2>\n<p>The rating favourite's mean score by rating advantage (25-point bins with at least 50 games), one line per window{dashed}, against FIDE's table in black.</p>");
     let bins = Bins {
         width: 25,
         min: 0,
