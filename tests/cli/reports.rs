@@ -148,6 +148,12 @@ fn curves_histograms_and_plots_are_written() {
         svg_text.starts_with("<svg")
             && svg_text.contains("the favourite&apos;s rating advantage (rating points)")
     );
+    // The axis ends with the last bin drawn (advantages up to 450), not at --max 800.
+    let ticks: Vec<&str> = svg_text
+        .lines()
+        .filter(|l| l.parse::<u32>().is_ok())
+        .collect();
+    assert_eq!(ticks.last(), Some(&"500"), "{ticks:?}");
     let png = dir.join("table.png");
     succeeds(&[
         "crosstable",
@@ -161,6 +167,9 @@ fn curves_histograms_and_plots_are_written() {
     ]);
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // Four groups: rows stop growing at 96 pixels, and the picture stops under them (no blank).
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!(height, 110 + 4 * 96 + 80);
     let lists = |name: &str| {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("data/fide-lists")
