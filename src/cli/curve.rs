@@ -61,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     bins.validate().map_err(anyhow::Error::msg)?;
     let eras = match &args.eras {
-        Some(text) => Era::parse_list(text).map_err(anyhow::Error::msg)?,
+        Some(text) => Era::parse_list(text, "--eras").map_err(anyhow::Error::msg)?,
         None => Vec::new(),
     };
     let expectation = args.expected;

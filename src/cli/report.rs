@@ -59,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     grouping.validate().map_err(anyhow::Error::msg)?;
     let windows = match &args.windows {
-        Some(text) => Era::parse_list(text).map_err(anyhow::Error::msg)?,
+        Some(text) => Era::parse_list(text, "--windows").map_err(anyhow::Error::msg)?,
         None => Vec::new(),
     };
     let options = ReportOptions {

@@ -21,39 +21,46 @@ pub struct Era {
 }
 
 impl Era {
-    /// `2008-2012`, `2017`, or `2008-01..2012-06`.
-    pub fn parse(text: &str) -> Option<Era> {
+    /// `2008-2012`, `2017`, or `2008-01..2012-06`; what is wrong with `text` otherwise.
+    pub fn parse(text: &str) -> Result<Era, String> {
         let text = text.trim();
-        if let Some((a, b)) = text.split_once("..") {
-            return Some(Era {
-                from: Month::parse(a)?,
-                to: Month::parse(b)?,
-            })
-            .filter(|e| e.from <= e.to);
+        let unreadable = || format!("expected YYYY-YYYY, YYYY or YYYY-MM..YYYY-MM, got {text:?}");
+        let era = if let Some((a, b)) = text.split_once("..") {
+            Era {
+                from: Month::parse(a).ok_or_else(unreadable)?,
+                to: Month::parse(b).ok_or_else(unreadable)?,
+            }
+        } else {
+            let (a, b) = text.split_once('-').unwrap_or((text, text));
+            let year = |y: &str| y.parse().ok().and_then(|y| Month::new(y, 1));
+            Era {
+                from: year(a).ok_or_else(unreadable)?,
+                to: year(b)
+                    .and_then(|m| Month::new(m.year(), 12))
+                    .ok_or_else(unreadable)?,
+            }
+        };
+        if era.from > era.to {
+            return Err(format!(
+                "{text:?} is reversed: it ends before it starts; write the earlier end first"
+            ));
         }
-        let (a, b) = text.split_once('-').unwrap_or((text, text));
-        let (a, b): (i32, i32) = (a.parse().ok()?, b.parse().ok()?);
-        Some(Era {
-            from: Month::new(a, 1)?,
-            to: Month::new(b, 12)?,
-        })
-        .filter(|e| e.from <= e.to)
+        Ok(era)
     }
 
-    /// Several eras, which must not overlap.
-    pub fn parse_list(text: &str) -> Result<Vec<Era>, String> {
+    /// Several eras, which must not overlap; a message naming `flag` (`--eras`, `--windows`)
+    /// where one cannot be read.
+    pub fn parse_list(text: &str, flag: &str) -> Result<Vec<Era>, String> {
         let mut eras = Vec::new();
         for item in text.split(',').filter(|s| !s.trim().is_empty()) {
-            eras.push(Era::parse(item).ok_or_else(|| {
-                format!("--eras: expected YYYY-YYYY, YYYY or YYYY-MM..YYYY-MM, got {item:?}")
-            })?);
+            eras.push(Era::parse(item).map_err(|e| format!("{flag}: {e}"))?);
         }
         let mut sorted = eras.clone();
         sorted.sort_by_key(|e| e.from);
         for pair in sorted.windows(2) {
             if pair[1].from <= pair[0].to {
                 return Err(format!(
-                    "--eras: {} and {} overlap; each game must belong to one era",
+                    "{flag}: {} and {} overlap; each game must belong to one of them",
                     pair[0], pair[1]
                 ));
             }
@@ -514,14 +521,21 @@ mod tests {
 
     #[test]
     fn eras_parse_and_must_not_overlap() {
-        let eras = Era::parse_list("2008-2012,2013-2016,2017-01..2020-06").unwrap();
+        let eras = Era::parse_list("2008-2012,2013-2016,2017-01..2020-06", "--eras").unwrap();
         assert_eq!(eras[0].to_string(), "2008-2012");
         assert_eq!(eras[2].to_string(), "2017-01..2020-06");
-        assert!(Era::parse_list("2008-2012,2012-2016")
+        assert!(Era::parse_list("2008-2012,2012-2016", "--eras")
             .unwrap_err()
             .contains("overlap"));
-        assert!(Era::parse_list("2012-2008").is_err());
-        assert!(Era::parse_list("soon").is_err());
+        assert!(Era::parse_list("2012-2008", "--eras")
+            .unwrap_err()
+            .contains("reversed"));
+        assert!(Era::parse_list("2017-06..2017-01", "--windows")
+            .unwrap_err()
+            .starts_with("--windows: \"2017-06..2017-01\" is reversed"));
+        assert!(Era::parse_list("soon", "--eras")
+            .unwrap_err()
+            .contains("expected YYYY-YYYY"));
     }
 
     #[test]

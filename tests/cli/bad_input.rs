@@ -334,6 +334,24 @@ fn report_commands_reject_bad_input_clearly() {
             vec!["report".into(), dir.display().to_string()],
             "not an elosim run directory",
         ),
+        (
+            vec![
+                "report".into(),
+                dir.display().to_string(),
+                "--windows".into(),
+                "2020-2019".into(),
+            ],
+            "--windows: \"2020-2019\" is reversed",
+        ),
+        (
+            vec![
+                "curve".into(),
+                rated.clone(),
+                "--eras".into(),
+                "2012-06..2012-01".into(),
+            ],
+            "--eras: \"2012-06..2012-01\" is reversed",
+        ),
     ];
     for (args, expected) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
