@@ -22,7 +22,7 @@ pub struct Args {
     /// Every January list of the run (the default)
     #[arg(long, conflicts_with_all = ["months", "pair"])]
     januaries: bool,
-    /// Two of the run's lists drawn as bars side by side (before,after)
+    /// Two of the run's lists drawn as bars side by side: before,after, the earlier first
     #[arg(long, value_delimiter = ',', value_parser = month, num_args = 1, conflicts_with = "months")]
     pair: Vec<Month>,
     /// Bin width in rating points
@@ -49,12 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.width <= 0 {
         anyhow::bail!("--width must be at least 1, got {}", args.width);
     }
-    if !args.pair.is_empty() && args.pair.len() != 2 {
-        anyhow::bail!(
-            "--pair takes two months (before,after), got {}",
-            args.pair.len()
-        );
-    }
+    check_pair(&args.pair)?;
     let run_dir = args.sources.len() == 1 && args.sources[0].is_dir();
     let lists = if run_dir {
         let months = match (&args.pair, &args.months) {
@@ -64,10 +59,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         run_lists(&args.sources[0], &months)?
     } else {
-        if !args.months.is_empty() {
-            anyhow::bail!(
-                "--months chooses among a run's lists; with list files, give the files you want"
-            );
+        for (flag, given) in [("--months", &args.months), ("--pair", &args.pair)] {
+            if !given.is_empty() {
+                anyhow::bail!(
+                    "{flag} chooses among a run's lists; with list files, give the files you want"
+                );
+            }
         }
         let paths: Vec<&Path> = args.sources.iter().map(PathBuf::as_path).collect();
         list_files(&paths, args.skip_invalid)?
@@ -100,4 +97,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         save_plot(&picture, plot)?;
     }
     Ok(())
+}
+
+/// `--pair` draws a list before and a list after (a compression, a new rule): two months, the
+/// earlier first.
+fn check_pair(pair: &[Month]) -> anyhow::Result<()> {
+    match pair {
+        [] => Ok(()),
+        [before, after] if before == after => anyhow::bail!(
+            "--pair {before},{after}: the same list twice; give two lists to set side by side, the one before and the one after"
+        ),
+        [before, after] if before > after => anyhow::bail!(
+            "--pair {before},{after}: the list before comes first; give --pair {after},{before}"
+        ),
+        [_, _] => Ok(()),
+        _ => anyhow::bail!(
+            "--pair takes two months (before,after), got {}",
+            pair.len()
+        ),
+    }
 }

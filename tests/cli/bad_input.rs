@@ -331,6 +331,33 @@ fn report_commands_reject_bad_input_clearly() {
         ),
         (vec!["histogram".into(), rated.clone()], "missing column"),
         (
+            vec![
+                "histogram".into(),
+                dir.display().to_string(),
+                "--pair".into(),
+                "2016-01,2016-01".into(),
+            ],
+            "--pair 2016-01,2016-01: the same list twice",
+        ),
+        (
+            vec![
+                "histogram".into(),
+                dir.display().to_string(),
+                "--pair".into(),
+                "2016-02,2016-01".into(),
+            ],
+            "the list before comes first; give --pair 2016-01,2016-02",
+        ),
+        (
+            vec![
+                "histogram".into(),
+                rated.clone(),
+                "--pair".into(),
+                "2016-01,2016-02".into(),
+            ],
+            "--pair chooses among a run's lists",
+        ),
+        (
             vec!["report".into(), dir.display().to_string()],
             "not an elosim run directory",
         ),
