@@ -15,7 +15,8 @@ pub struct Args {
     /// The player's id
     #[arg(long)]
     player: String,
-    /// The list whose calculation to show
+    /// The list whose calculation to show: one of the run's lists (the starting list, read rather
+    /// than computed, shows the player's rating on it)
     #[arg(long, value_name = "YYYY-MM", value_parser = month)]
     period: Month,
 }

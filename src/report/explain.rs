@@ -8,6 +8,7 @@ use polars::prelude::*;
 use super::run_files::{
     bool_column, float_column, int_column, long_column, text_column, ReportError, RunFiles,
 };
+use super::run_lists::{list_months, no_list};
 use crate::model::{Day, Month};
 use crate::numbers::counted;
 use crate::rules::{PooledResults, Rounding};
@@ -61,6 +62,10 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
             run.scenario.system.kind().name()
         )));
     }
+    let months = list_months(&run)?;
+    if !months.contains(&list) {
+        return Err(no_list(&run, &months, list));
+    }
     let table = |e: PolarsError, name: &str| ReportError::Table {
         path: dir.join(name),
         message: e.to_string(),
@@ -69,6 +74,9 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
         player_games(&run.read("games.parquet")?, player).map_err(|e| table(e, "games.parquet"))?;
     let rows =
         player_rows(&run.read("lists.parquet")?, player).map_err(|e| table(e, "lists.parquet"))?;
+    if list == months[0] {
+        return starting_list(&run, &rows, player, &months);
+    }
     if !dir.join("periods.parquet").exists() {
         return Err(ReportError::NotFound(format!(
             "{} has no periods.parquet (what each player's period computed), which explain reads: the run was made by an older elosim; replay it again",
@@ -173,6 +181,42 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
         }
     }
     Ok(out)
+}
+
+/// The run's starting list (`months[0]`) was read, not computed: the player's rating on it, and
+/// where it came from.
+fn starting_list(
+    run: &RunFiles,
+    rows: &[ListRow],
+    player: &str,
+    months: &[Month],
+) -> Result<String, ReportError> {
+    let month = months[0].to_string();
+    let source = run
+        .summary
+        .as_ref()
+        .and_then(|s| s["starting_list"]["source"].as_str())
+        .map_or_else(
+            || "no file: every player started unrated".to_string(),
+            |source| format!("read from {source}"),
+        );
+    let next = match months.get(1) {
+        Some(next) => format!("the first list the run computed is {next}"),
+        None => "the run computed no list after it".to_string(),
+    };
+    let Some(row) = rows.iter().find(|r| r.month == month && r.listed) else {
+        return Err(ReportError::NotFound(format!(
+            "player {player} is not on {month}, the starting list of {} ({source}); {next}",
+            run.dir.display()
+        )));
+    };
+    Ok(format!(
+        "Player {player}, list {month} (scenario {}, {})\nThe run's starting list ({source}): rating {} · K {}\nNo calculation of this run produced it: {next}.\n",
+        run.scenario.name,
+        run.dir.display(),
+        row.rating,
+        row.k
+    ))
 }
 
 /// The games table: opponent, opponent's rating (* where the 350/400-point rule applied), D, PD,

@@ -42,26 +42,12 @@ impl RunLists {
         through: Option<Month>,
         columns: Columns,
     ) -> Result<RunLists, ReportError> {
-        const NAME: &str = "lists.parquet";
         let path = run.dir.join(NAME);
         let table = |e: PolarsError| ReportError::Table {
             path: path.clone(),
             message: e.to_string(),
         };
-        let (months, codes) =
-            month_codes(&run.read_columns(NAME, &["month"])?, "month").map_err(table)?;
-        if !codes.is_sorted() {
-            return Err(ReportError::Table {
-                path: path.clone(),
-                message: "the lists are not in month order, as a run writes them".into(),
-            });
-        }
-        if months.is_empty() {
-            return Err(ReportError::NotFound(format!(
-                "{}: the run has no lists",
-                run.dir.display()
-            )));
-        }
+        let (months, codes) = list_codes(run)?;
         let last = match through {
             Some(month) => months
                 .iter()
@@ -124,14 +110,58 @@ impl RunLists {
     }
 }
 
-/// The error for a month the run has no list for.
+const NAME: &str = "lists.parquet";
+
+/// Every list of the run, the starting list first.
+pub fn list_months(run: &RunFiles) -> Result<Vec<Month>, ReportError> {
+    Ok(list_codes(run)?.0)
+}
+
+/// Every list of the run, and each row's index into them.
+fn list_codes(run: &RunFiles) -> Result<(Vec<Month>, Vec<u32>), ReportError> {
+    let table = |message: String| ReportError::Table {
+        path: run.dir.join(NAME),
+        message,
+    };
+    let (months, codes) = month_codes(&run.read_columns(NAME, &["month"])?, "month")
+        .map_err(|e| table(e.to_string()))?;
+    if !codes.is_sorted() {
+        return Err(table(
+            "the lists are not in month order, as a run writes them".into(),
+        ));
+    }
+    if months.is_empty() {
+        return Err(ReportError::NotFound(format!(
+            "{}: the run has no lists",
+            run.dir.display()
+        )));
+    }
+    Ok((months, codes))
+}
+
+/// The error for a month the run has no list for: before its starting list, after its last
+/// list, or between two of its lists, each named.
 pub fn no_list(run: &RunFiles, months: &[Month], month: Month) -> ReportError {
-    let span = match (months.first(), months.last()) {
-        (Some(first), Some(last)) => format!("its lists run from {first} to {last}"),
-        _ => "it has no lists".into(),
+    let (Some(&first), Some(&last)) = (months.first(), months.last()) else {
+        return ReportError::NotFound(format!(
+            "{}: the run has no list for {month}; it has no lists",
+            run.dir.display()
+        ));
+    };
+    let place = if month < first {
+        format!("{month} is before the starting list {first}: the run starts later")
+    } else if month > last {
+        format!("{month} is after the last list: nothing was computed after {last}")
+    } else {
+        let after = months.partition_point(|&m| m < month);
+        format!(
+            "the lists either side of {month} are {} and {}",
+            months[after - 1],
+            months[after]
+        )
     };
     ReportError::NotFound(format!(
-        "{}: the run has no list for {month}; {span}",
+        "{}: the run has no list for {month}; its lists run from {first} to {last}, and {place}",
         run.dir.display()
     ))
 }

@@ -478,3 +478,51 @@ fn bad_partitioned_datasets_are_rejected_or_counted() {
     std::fs::create_dir_all(&empty).unwrap();
     check("empty", empty.to_str().unwrap(), &["no partition"]);
 }
+
+/// `explain` of a month the run has no list for names the run's lists instead of inventing a
+/// calculation; of the starting list, gives the rating read, which no calculation produced.
+#[test]
+fn explain_keeps_to_the_lists_the_run_has() {
+    let dir = scratch("explain-lists");
+    let out = dir.join("run");
+    succeeds(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let start = explain(&out, "101", "2019-02");
+    for expected in [
+        "The run's starting list (read from ",
+        "rating 2100 · K 20",
+        "No calculation of this run produced it: the first list the run computed is 2019-03.",
+    ] {
+        assert!(start.contains(expected), "{expected:?} not in:\n{start}");
+    }
+    assert!(!start.contains("nrated"), "{start}");
+    let run = out.to_str().unwrap();
+    for (player, period, expected) in [
+        (
+            "101",
+            "2099-01",
+            "the run has no list for 2099-01; its lists run from 2019-02 to 2019-04, and 2099-01 is after the last list: nothing was computed after 2019-04",
+        ),
+        (
+            "101",
+            "2018-12",
+            "the run has no list for 2018-12; its lists run from 2019-02 to 2019-04, and 2018-12 is before the starting list 2019-02: the run starts later",
+        ),
+        (
+            "201",
+            "2019-02",
+            "player 201 is not on 2019-02, the starting list of",
+        ),
+    ] {
+        let r = elosim(&["explain", run, "--player", player, "--period", period]);
+        let stderr = text(&r.stderr);
+        assert!(!r.status.success(), "{period}: {}", text(&r.stdout));
+        assert!(stderr.contains(expected), "{expected:?} not in {stderr}");
+        assert!(r.stdout.is_empty(), "{period}: {}", text(&r.stdout));
+    }
+}
