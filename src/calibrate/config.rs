@@ -27,6 +27,7 @@ use toml::Table;
 use crate::generate::world::params::{self, Param};
 use crate::generate::world::{Settings, WorldError};
 use crate::keys::{at, problem_list, read_file, FileError, Problem, Reader};
+use crate::numbers::counted;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::simulate::measure::Measure;
 use crate::simulate::{load_world, LoadedWorld};
@@ -71,13 +72,16 @@ pub struct Overrides {
     pub scale: Option<f64>,
     pub seeds: Option<Vec<u64>>,
     pub budget: Option<usize>,
+    /// Only the starting world is evaluated (`--evaluate`): nothing is searched, so neither a
+    /// parameter nor a budget for a search is needed.
+    pub evaluate: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error(transparent)]
     File(#[from] FileError),
-    #[error("{count} problem{s} in the calibration file:\n{list}", count = .0.len(), s = if .0.len() == 1 { "" } else { "s" }, list = problem_list(.0))]
+    #[error("{count} problem{s} in the calibration file{flags}:\n{list}", count = .0.len(), s = if .0.len() == 1 { "" } else { "s" }, flags = if .0.iter().any(|p| p.path.starts_with("--")) { " and the flags given in place of its values" } else { "" }, list = problem_list(.0))]
     Invalid(Vec<Problem>),
     #[error(transparent)]
     World(#[from] WorldError),
@@ -155,6 +159,14 @@ impl Calibration {
             .whole(&table, "", "population", (2, 1000))
             .unwrap_or(4 + (3.0 * (parameters.len().max(1) as f64).ln()).floor() as u64)
             as usize;
+        if !overrides.evaluate {
+            let budget_key = if overrides.budget.is_some() {
+                "--budget"
+            } else {
+                "budget"
+            };
+            check_search(&mut r, parameters.len(), (budget_key, budget), population);
+        }
         if !r.problems.is_empty() {
             return Err(ConfigError::Invalid(r.problems));
         }
@@ -224,6 +236,34 @@ fn checked_override(
             file
         }
         None => file,
+    }
+}
+
+/// A search moves at least one parameter, and its budget pays for at least one generation after
+/// the starting world's evaluation; else it would "calibrate" nothing and write the start as fitted.
+fn check_search(
+    r: &mut Reader,
+    parameters: usize,
+    (budget_key, budget): (&str, usize),
+    population: usize,
+) {
+    if parameters == 0 && !r.has_problem_at("parameter") {
+        r.problem(
+            "parameter",
+            "missing: expected at least one [[parameter]] (key, min, max) to calibrate; to measure the starting world only, give --evaluate",
+        );
+    }
+    if budget <= population {
+        r.problem(
+            budget_key,
+            format!(
+                "{} leave{} none for the search: the starting world takes one and each generation {} (`population`), so the budget must be at least {}; to measure the starting world only, give --evaluate",
+                counted(budget as u64, "evaluation"),
+                if budget == 1 { "s" } else { "" },
+                population,
+                population + 1
+            ),
+        );
     }
 }
 

@@ -4,7 +4,7 @@ use std::time::Instant;
 use super::progress::Bar;
 use super::{kept_line, set_threads};
 use crate::calibrate::{self, Calibration, Overrides};
-use crate::numbers::thousands;
+use crate::numbers::{counted, thousands};
 use crate::output::{check_destination, OutputKind};
 use crate::report::TextTable;
 
@@ -34,7 +34,7 @@ pub struct Args {
     /// The worlds' seeds instead of the file's (comma-separated)
     #[arg(long, value_name = "N,N", value_delimiter = ',')]
     seeds: Option<Vec<u64>>,
-    /// Evaluations in all, instead of the file's
+    /// Evaluations in all, instead of the file's: the start's and at least one generation's
     #[arg(long, value_name = "N")]
     budget: Option<usize>,
     /// Output directory [default: the file's `out`, or output/calibration-<world>]
@@ -56,6 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         scale: args.scale,
         seeds: args.seeds.clone(),
         budget: args.budget,
+        evaluate: args.evaluate,
     };
     let c = Calibration::load(&args.config, &overrides)?;
     let started = Instant::now();
@@ -92,12 +93,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let placed = crate::calibrate::write_calibration(&dir, &c, &fit)?;
     let (start, best) = (fit.start(), fit.best());
     println!(
-        "Calibrated {} ({}): objective {:.3} → {:.3} in {} evaluations (scale {}, seeds {:?}, {} a generation) in {:.0} s",
+        "Calibrated {} ({}): objective {:.3} → {:.3} in {} (scale {}, seeds {:?}, {} a generation) in {:.0} s",
         c.world.name,
         args.config.display(),
         start.evaluation.objective,
         best.evaluation.objective,
-        fit.records.len(),
+        counted(fit.records.len() as u64, "evaluation"),
         c.scale,
         c.seeds,
         c.population,
@@ -130,9 +131,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("  {line}");
     }
     println!(
-        "  files    {}/: world.toml (the fitted world), evaluations.parquet ({} rows), summary.json",
+        "  files    {}/: world.toml (the fitted world), evaluations.parquet ({}), summary.json",
         placed.dir.display(),
-        fit.records.len()
+        counted(fit.records.len() as u64, "row")
     );
     print!("{}", kept_line(&placed.kept));
     Ok(())

@@ -526,3 +526,124 @@ fn explain_keeps_to_the_lists_the_run_has() {
         assert!(r.stdout.is_empty(), "{period}: {}", text(&r.stdout));
     }
 }
+
+/// The command line's values for a calibration (`--world`, `--scale`, `--budget`) go through the
+/// file's checks, and a calibration that would search nothing (no parameter, or a budget no
+/// larger than the starting world's evaluation and one generation) is refused.
+#[test]
+fn calibration_flags_are_checked_as_the_file_is() {
+    let dir = scratch("calibrate-flags");
+    let repo = |p: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(p)
+            .display()
+            .to_string()
+    };
+    let world = |name: &str, extra: &str| {
+        write(
+            &dir,
+            &format!("{name}.toml"),
+            &format!(
+                "name = {name:?}\nextends = {:?}\n[world]\nmonths = 30\n{extra}",
+                repo("worlds/fide-2001-2023.toml")
+            ),
+        )
+    };
+    world("tiny", "");
+    let old = world("old", "[pool]\nage_mean = 60\n");
+    let calibration = |name: &str, budget: u32, parameter: &str| {
+        write(
+            &dir,
+            name,
+            &format!(
+                "world = \"tiny.toml\"\nscenario = {:?}\nscale = 0.001\nseeds = [3]\nbudget = {budget}\npopulation = 4\n\n[[target]]\nlist = {:?}\nlowest = 1800\ntop = 2500\n{parameter}",
+                repo("scenarios/fide-historical.toml"),
+                repo("data/fide-lists/APR03FRL.TXT")
+            ),
+        )
+    };
+    let config = calibration(
+        "calibration.toml",
+        5,
+        "\n[[parameter]]\nkey = \"pool.age_mean\"\nmin = 30\nmax = 45\n",
+    );
+    let small = calibration(
+        "small.toml",
+        3,
+        "\n[[parameter]]\nkey = \"pool.age_mean\"\nmin = 30\nmax = 45\n",
+    );
+    let none = calibration("none.toml", 5, "");
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    let flags = "the flags given in place of its values";
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &[&config, "--budget", "0"],
+            &[
+                flags,
+                "--budget: expected a number from 1 to 1000000, got 0",
+            ],
+        ),
+        (
+            &[&config, "--budget", "4"],
+            &[
+                flags,
+                "--budget: 4 evaluations leave none for the search",
+                "the budget must be at least 5",
+            ],
+        ),
+        (
+            &[&small],
+            &["budget: 3 evaluations leave none for the search"],
+        ),
+        (
+            &[&none],
+            &[
+                "none.toml: parameter: missing: expected at least one [[parameter]]",
+                "--evaluate",
+            ],
+        ),
+        (
+            &[&config, "--scale", "0"],
+            &[flags, "--scale: expected a number from 0.0001 to 10, got 0"],
+        ),
+        (
+            &[&config, "--world", &old],
+            &["pool.age_mean: the world's value 60 is outside the bounds 30 to 45"],
+        ),
+    ];
+    for (args, expected) in cases {
+        let r = elosim(&[&["calibrate", "--quiet", "--out", out][..], args].concat());
+        let stderr = text(&r.stderr);
+        assert!(!r.status.success(), "{args:?} succeeded");
+        for e in *expected {
+            assert!(stderr.contains(e), "{args:?}: {e:?} not in {stderr}");
+        }
+        assert!(!Path::new(out).exists(), "{args:?} left {out}");
+    }
+    // Measuring the starting world needs no parameter.
+    succeeds(&["calibrate", &none, "--evaluate"]);
+    // A built-in world named on the command line is the whole world, as when the file names it.
+    succeeds(&[
+        "calibrate",
+        &config,
+        "--world",
+        "fide-2001-2023",
+        "--quiet",
+        "--out",
+        out,
+    ]);
+    let fitted = std::fs::read_to_string(dir.join("out/world.toml")).unwrap();
+    assert!(fitted.contains("months = 276"), "{fitted}");
+    let generated = dir.join("generated");
+    succeeds(&[
+        "generate",
+        "--world",
+        dir.join("out/world.toml").to_str().unwrap(),
+        "--scale",
+        "0.001",
+        "--quiet",
+        "--out",
+        generated.to_str().unwrap(),
+    ]);
+}
