@@ -4,6 +4,7 @@ use std::time::Instant;
 use super::progress::Bar;
 use super::{count, kept_line, set_threads};
 use crate::generate::world;
+use crate::numbers::counted;
 use crate::output::WorldWriter;
 use crate::pipeline::Progress;
 
@@ -24,7 +25,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE", default_value = "fide-2001-2023")]
     world: String,
     /// Size against FIDE's, above 0 and at most 100 (1.0: 37,000 players on the January 2001 list
-    /// and about 43 million games to December 2023; 0.02 for a quick demo; 100: about 4 billion)
+    /// and about 43 million games to December 2023; 0.02 for a quick demo; 100: about 4 billion),
+    /// and large enough for a player (0.0000015 for the built-in world)
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     scale: f64,
     #[arg(long, default_value_t = 42)]
@@ -60,18 +62,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bar.steps(done, total, "months")
     })
     .map_err(anyhow::Error::msg)?;
+    if world.games == 0 {
+        // Nothing to replay; the staged directory is removed, and nothing is written.
+        anyhow::bail!(
+            "{} at scale {} made no game: its {} never met in an event; give a larger --scale",
+            settings.name,
+            settings.scale,
+            counted(world.players.len() as u64, "player")
+        );
+    }
     bar.stage("writing players and the starting list");
     let placed = writer.finish(&world)?;
     bar.finish();
     if !args.quiet {
         let seconds = started.elapsed().as_secs_f64();
         println!(
-            "Generated {} (scale {}, seed {}): {} games, {} players ({} on the starting list) in {:.1} s → {} games/s",
+            "Generated {} (scale {}, seed {}): {}, {} ({} on the starting list) in {:.1} s → {} games/s",
             settings.name,
             settings.scale,
             settings.seed,
-            count(world.games as usize),
-            count(world.players.len()),
+            counted(world.games, "game"),
+            counted(world.players.len() as u64, "player"),
             count(world.start_list.len()),
             seconds,
             count((world.games as f64 / seconds) as usize)

@@ -647,3 +647,29 @@ fn calibration_flags_are_checked_as_the_file_is() {
         generated.to_str().unwrap(),
     ]);
 }
+
+/// A scale too small for one player is refused naming the smallest that gives one; a world that
+/// makes no game is refused before anything is written.
+#[test]
+fn a_world_too_small_for_a_player_or_a_game_is_refused() {
+    let dir = scratch("world-too-small");
+    let out = dir.join("world");
+    for (scale, expected) in [
+        (
+            "1e-9",
+            "--scale 0.000000001 makes a world of no player: fide-2001-2023 has about",
+        ),
+        ("1e-9", "so a world of one needs --scale 0.0000015 or more"),
+        (
+            "0.000003",
+            "fide-2001-2023 at scale 0.000003 made no game: its 1 player never met in an event",
+        ),
+    ] {
+        let r = elosim(&["generate", "--scale", scale, "--out", out.to_str().unwrap()]);
+        let stderr = text(&r.stderr);
+        assert!(!r.status.success(), "--scale {scale} succeeded");
+        assert!(stderr.contains(expected), "{expected:?} not in {stderr}");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert!(left.is_empty(), "--scale {scale} left {left:?}");
+    }
+}

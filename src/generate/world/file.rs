@@ -207,7 +207,7 @@ fn parse(
         }
     }
     if problems.is_empty() {
-        problems.extend(cross_checks(&settings, file));
+        problems.extend(cross_checks(&settings, file, &given));
     }
     if problems.is_empty() {
         Ok(settings)
@@ -262,8 +262,8 @@ fn did_you_mean(key: &str, known: &[&str]) -> String {
         .unwrap_or_default()
 }
 
-/// Rules between keys.
-fn cross_checks(s: &Settings, file: &str) -> Vec<Problem> {
+/// Rules between keys; `given` are the keys this file sets (not those of the world it extends).
+fn cross_checks(s: &Settings, file: &str, given: &[&str]) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut check = |ok: bool, path: &str, message: String| {
         if !ok {
@@ -316,6 +316,34 @@ fn cross_checks(s: &Settings, file: &str) -> Vec<Problem> {
             ),
         );
     }
+    check(
+        s.pool > 0.0 || s.latent_players > 0.0 || s.arrivals_per_month > 0.0,
+        "pool.players",
+        "0 with latent.players and arrivals.per_month 0 too: the world has no player; give one of them a number above 0".into(),
+    );
+    // A shutdown this file sets must fall in the world's months, or it shuts nothing; one a
+    // shortened world inherits may lie after its end.
+    let last = s.start.plus(s.months as i32 - 1);
+    let span = format!(
+        "the world's months run from {} to {last} (world.start, world.months)",
+        s.start
+    );
+    check(
+        !given.contains(&"covid.from") || s.shutdown_from <= last,
+        "covid.from",
+        format!(
+            "{} is after the world's last month: {span}",
+            s.shutdown_from
+        ),
+    );
+    check(
+        !given.contains(&"covid.to") || s.shutdown_to >= s.start,
+        "covid.to",
+        format!(
+            "{} is before the world's first month: {span}",
+            s.shutdown_to
+        ),
+    );
     check(
         u64::from(s.first_id) + 1_000_000_000 <= u64::from(u32::MAX),
         "world.first_id",
@@ -502,6 +530,47 @@ mod tests {
             e.contains("players.ceiling_max: 2400 is not above players.ceiling_from 2436"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_world_needs_a_player_and_a_shutdown_in_its_months() {
+        let e = refused(
+            "empty.toml",
+            "name = \"empty\"\nextends = \"fide-2001-2023\"\n[pool]\nplayers = 0\n[latent]\nplayers = 0\n[arrivals]\nper_month = 0\n",
+        );
+        assert!(
+            e.contains("empty.toml: pool.players: 0 with latent.players and arrivals.per_month 0 too: the world has no player"),
+            "{e}"
+        );
+        let e = refused(
+            "later.toml",
+            "name = \"later\"\nextends = \"fide-2001-2023\"\n[covid]\nfrom = \"2030-01\"\nto = \"2030-06\"\n",
+        );
+        assert!(
+            e.contains("later.toml: covid.from: 2030-01 is after the world's last month: the world's months run from 2001-01 to 2023-12"),
+            "{e}"
+        );
+        let e = refused(
+            "earlier.toml",
+            "name = \"earlier\"\nextends = \"fide-2001-2023\"\n[covid]\nfrom = \"1990-01\"\nto = \"1990-06\"\n",
+        );
+        assert!(
+            e.contains("covid.to: 1990-06 is before the world's first month"),
+            "{e}"
+        );
+        // A shortened world ends before the shutdown it inherits; one running past its end is kept.
+        for (name, text) in [
+            (
+                "short.toml",
+                "name = \"short\"\nextends = \"fide-2001-2023\"\n[world]\nmonths = 30\n",
+            ),
+            (
+                "past.toml",
+                "name = \"past\"\nextends = \"fide-2001-2023\"\n[covid]\nto = \"2030-01\"\n",
+            ),
+        ] {
+            assert!(load(temp(name, text).to_str().unwrap()).is_ok(), "{name}");
+        }
     }
 
     #[test]

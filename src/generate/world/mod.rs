@@ -133,9 +133,9 @@ pub fn generate(
     let mut batch = MonthBatch::default();
     for t in 0..settings.months {
         let month = settings.start.plus(t as i32);
-        let year = start_year + f64::from(t) / 12.0 + 1.0 / 24.0;
+        let year = settings.month_year(t);
         let open = settings.open_share(month);
-        let expected = settings.arrivals(year) * settings.scale * settings.arrivals_share(month);
+        let expected = settings.arrivals_in(t, settings.scale);
         let arrivals = poisson(
             expected,
             &mut stream(seed, Stream::Arrivals, u64::from(t), 0),

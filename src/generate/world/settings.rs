@@ -3,6 +3,7 @@
 //! unit and range, and `file.rs` reads, checks and writes world files.
 
 use crate::model::Month;
+use crate::numbers::thousands;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
@@ -112,6 +113,22 @@ pub const MAX_SCALE: f64 = 100.0;
 pub enum SettingsError {
     #[error("--scale must be above 0 and at most {MAX_SCALE} (0.01 for a small world, 1 for FIDE's size: 43 million games; {MAX_SCALE}: about 4 billion), got {0}")]
     Scale(f64),
+    #[error("--scale {scale} makes a world of no player: {world} has about {} players at scale 1 (on its starting list, below its floor and arriving), so a world of one needs --scale {} or more", thousands(.players.round() as u64), smallest_scale(*.players))]
+    NoPlayer {
+        scale: f64,
+        world: String,
+        /// The players the world expects at scale 1.
+        players: f64,
+    },
+}
+
+/// The smallest scale at which a world of `players` at scale 1 expects one, rounded up to two
+/// significant digits.
+fn smallest_scale(players: f64) -> String {
+    let scale = 1.0 / players;
+    let digits = (1 - scale.log10().floor() as i32).max(0) as usize;
+    let unit = 10f64.powi(-(digits as i32));
+    format!("{:.*}", digits, (scale / unit).ceil() * unit)
 }
 
 impl Settings {
@@ -120,9 +137,36 @@ impl Settings {
         if !(scale > 0.0 && scale <= MAX_SCALE) {
             return Err(SettingsError::Scale(scale));
         }
+        let players = self.expected_players();
+        if scale * players < 1.0 {
+            return Err(SettingsError::NoPlayer {
+                scale,
+                world: self.name,
+                players,
+            });
+        }
         self.scale = scale;
         self.seed = seed;
         Ok(self)
+    }
+
+    /// The players the world expects at scale 1: its starting pool, the latent players below its
+    /// floor, and every month's arrivals.
+    fn expected_players(&self) -> f64 {
+        let arrivals: f64 = (0..self.months).map(|t| self.arrivals_in(t, 1.0)).sum();
+        self.pool + self.latent_players + arrivals
+    }
+
+    /// The fractional year of the world's month `t`, at its middle.
+    pub fn month_year(&self, t: u32) -> f64 {
+        self.start_year() + f64::from(t) / 12.0 + 1.0 / 24.0
+    }
+
+    /// The newcomers the world's month `t` expects at `scale` (its arrivals are a Poisson draw of
+    /// this mean).
+    pub fn arrivals_in(&self, t: u32, scale: f64) -> f64 {
+        let month = self.start.plus(t as i32);
+        self.arrivals(self.month_year(t)) * scale * self.arrivals_share(month)
     }
 
     pub fn start_year(&self) -> f64 {
@@ -214,6 +258,15 @@ mod tests {
     #[test]
     fn bad_scales_are_refused() {
         let s = preset("fide-2001-2023").unwrap();
+        let e = s.clone().sized(1e-9, 1).unwrap_err().to_string();
+        assert!(
+            e.contains("--scale 0.000000001 makes a world of no player: fide-2001-2023 has"),
+            "{e}"
+        );
+        let smallest = e.split("one needs --scale ").nth(1).unwrap();
+        let smallest: f64 = smallest.split(' ').next().unwrap().parse().unwrap();
+        assert!(s.clone().sized(smallest, 1).is_ok(), "{e}");
+        assert!(s.clone().sized(smallest * 0.9, 1).is_err(), "{e}");
         assert!(s.clone().sized(0.0, 1).is_err());
         assert!(s.clone().sized(-1.0, 1).is_err());
         assert!(s.clone().sized(f64::NAN, 1).is_err());
