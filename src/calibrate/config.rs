@@ -160,12 +160,8 @@ impl Calibration {
             .unwrap_or(4 + (3.0 * (parameters.len().max(1) as f64).ln()).floor() as u64)
             as usize;
         if !overrides.evaluate {
-            let budget_key = if overrides.budget.is_some() {
-                "--budget"
-            } else {
-                "budget"
-            };
-            check_search(&mut r, parameters.len(), (budget_key, budget), population);
+            let budget_key = given_as(overrides.budget.is_some(), "budget");
+            check_search(&mut r, parameters.len(), (&budget_key, budget), population);
         }
         if !r.problems.is_empty() {
             return Err(ConfigError::Invalid(r.problems));
@@ -181,7 +177,7 @@ impl Calibration {
         let world = match world.sized(scale, seeds[0]) {
             Ok(world) => world,
             Err(e) => {
-                r.problem("scale", e.to_string());
+                r.problem(&given_as(overrides.scale.is_some(), "scale"), e.to_string());
                 return Err(ConfigError::Invalid(r.problems));
             }
         };
@@ -236,6 +232,15 @@ fn checked_override(
             file
         }
         None => file,
+    }
+}
+
+/// Where a value came from, for a problem with it: the file's key, or the flag given instead.
+fn given_as(flag: bool, key: &str) -> String {
+    if flag {
+        format!("--{key}")
+    } else {
+        key.to_string()
     }
 }
 

@@ -128,7 +128,12 @@ fn smallest_scale(players: f64) -> String {
     let scale = 1.0 / players;
     let digits = (1 - scale.log10().floor() as i32).max(0) as usize;
     let unit = 10f64.powi(-(digits as i32));
-    format!("{:.*}", digits, (scale / unit).ceil() * unit)
+    let text = format!("{:.*}", digits, (scale / unit).ceil() * unit);
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
 }
 
 impl Settings {
