@@ -551,6 +551,10 @@ fn calibration_flags_are_checked_as_the_file_is() {
     };
     world("tiny", "");
     let old = world("old", "[pool]\nage_mean = 60\n");
+    let few = world(
+        "few",
+        "[pool]\nplayers = 0\n[latent]\nplayers = 10\n[arrivals]\nper_month = 0\n",
+    );
     let calibration = |name: &str, budget: u32, parameter: &str| {
         write(
             &dir,
@@ -606,6 +610,14 @@ fn calibration_flags_are_checked_as_the_file_is() {
         (
             &[&config, "--scale", "0"],
             &[flags, "--scale: expected a number from 0.0001 to 10, got 0"],
+        ),
+        (
+            &[&config, "--world", &few, "--scale", "0.01"],
+            &[
+                flags,
+                "--scale: --scale 0.01 makes a world of no player: few has about 10 players",
+                "needs --scale 0.1 or more",
+            ],
         ),
         (
             &[&config, "--world", &old],
