@@ -126,6 +126,7 @@ pub fn describe(value: &Value) -> String {
     match value {
         Value::String(s) => format!("\"{s}\""),
         Value::Table(_) => "a table".to_string(),
+        Value::Array(items) if items.is_empty() => "an empty list".to_string(),
         Value::Array(_) => "an array".to_string(),
         other => other.to_string(),
     }
@@ -531,5 +532,16 @@ mod tests {
         );
         assert_eq!(near("surprise", &["age_mean", "age_sd"]), None);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    /// An empty list is called empty, not "an array" (a calibration's `seeds = []`).
+    #[test]
+    fn an_empty_list_of_wholes_is_called_empty() {
+        let table = parse_table("seeds = []").unwrap();
+        let mut reader = Reader::new(Path::new("study.toml"));
+        assert_eq!(reader.wholes(&table, "", "seeds"), None);
+        assert!(reader.problems[0]
+            .message
+            .ends_with("expected a list of whole numbers, such as [1, 2], got an empty list"));
     }
 }

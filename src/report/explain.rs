@@ -206,12 +206,12 @@ fn starting_list(
     };
     let Some(row) = rows.iter().find(|r| r.month == month && r.listed) else {
         return Err(ReportError::NotFound(format!(
-            "player {player} is not on {month}, the starting list of {} ({source}); {next}",
+            "player {player} is not on {month}, the starting list of {}, {source}; {next}",
             run.dir.display()
         )));
     };
     Ok(format!(
-        "Player {player}, list {month} (scenario {}, {})\nThe run's starting list ({source}): rating {} · K {}\nNo calculation of this run produced it: {next}.\n",
+        "Player {player}, list {month} (scenario {}, {})\nThe run's starting list, {source}: rating {} · K {}\nNo calculation of this run produced it: {next}.\n",
         run.scenario.name,
         run.dir.display(),
         row.rating,

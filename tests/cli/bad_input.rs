@@ -494,7 +494,7 @@ fn explain_keeps_to_the_lists_the_run_has() {
     ]);
     let start = explain(&out, "101", "2019-02");
     for expected in [
-        "The run's starting list (read from ",
+        "The run's starting list, read from ",
         "rating 2100 · K 20",
         "No calculation of this run produced it: the first list the run computed is 2019-03.",
     ] {
