@@ -27,7 +27,7 @@ pub struct Scatter {
     pub dots: Vec<Dot>,
     /// Points joined by a line, in order (a front).
     pub line: Vec<(f64, f64)>,
-    /// What the colours mean, drawn as a legend in the upper right.
+    /// What the colours mean, drawn as a legend in the corner with the fewest points.
     pub legend: Vec<(String, RGBColor)>,
 }
 
@@ -100,13 +100,50 @@ impl Scatter {
         if !self.legend.is_empty() {
             chart
                 .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
+                .position(self.emptiest_corner())
                 .label_font((FONT, 16))
                 .background_style(WHITE.mix(0.85))
                 .border_style(RGBColor(160, 160, 160))
                 .draw()?;
         }
         Ok(())
+    }
+}
+
+impl Scatter {
+    /// The corner whose quarter of the chart's width and third of its height holds the fewest
+    /// points (the upper right on a tie), so that the legend hides as few as it can; a labelled
+    /// point counts thrice, its label reaching across.
+    fn emptiest_corner(&self) -> SeriesLabelPosition {
+        let ((x0, x1), (y0, y1)) = (self.x_range, self.y_range);
+        let near = |value: f64, low: f64, high: f64, share: f64, at_high: bool| {
+            let edge = if at_high {
+                high - share * (high - low)
+            } else {
+                low + share * (high - low)
+            };
+            if at_high {
+                value >= edge
+            } else {
+                value <= edge
+            }
+        };
+        let crowd = |right: bool, upper: bool| -> usize {
+            self.dots
+                .iter()
+                .filter(|d| near(d.x, x0, x1, 0.45, right) && near(d.y, y0, y1, 0.35, upper))
+                .map(|d| if d.label.is_some() { 3 } else { 1 })
+                .sum()
+        };
+        [
+            (SeriesLabelPosition::UpperRight, crowd(true, true)),
+            (SeriesLabelPosition::UpperLeft, crowd(false, true)),
+            (SeriesLabelPosition::LowerRight, crowd(true, false)),
+            (SeriesLabelPosition::LowerLeft, crowd(false, false)),
+        ]
+        .into_iter()
+        .min_by_key(|(_, n)| *n)
+        .map_or(SeriesLabelPosition::UpperRight, |(corner, _)| corner)
     }
 }
 

@@ -311,7 +311,7 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
     let inside = || dots.iter().filter(|(_, r)| !r).map(|(d, _)| d);
     let x_range = padded(inside().map(|d| d.x))?;
     let (low, high) = padded(inside().map(|d| d.y))?;
-    // Headroom for the legend in the upper right.
+    // Headroom above the candidates, for the legend and an off-scale reference.
     let y_range = (low, high + 0.3 * (high - low));
     for (dot, reference) in &mut dots {
         let outside =
@@ -323,8 +323,12 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
                 number_text(dot.x),
                 number_text(dot.y)
             ));
-            dot.x = dot.x.clamp(x_range.0, x_range.1);
-            dot.y = dot.y.clamp(y_range.0, y_range.1);
+            // Just inside the edge, so that the whole dot shows.
+            let inset =
+                |(low, high): (f64, f64)| (low + 0.01 * (high - low), high - 0.01 * (high - low));
+            let ((x0, x1), (y0, y1)) = (inset(x_range), inset(y_range));
+            dot.x = dot.x.clamp(x0, x1);
+            dot.y = dot.y.clamp(y0, y1);
         }
     }
     let others: Vec<&str> = s.pareto_figures[2..]
@@ -354,6 +358,7 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
             ("baseline".into(), black()),
             ("reference scenario".into(), categorical(1)),
             ("on the front (ringed)".into(), categorical(0)),
+            (format!("best by {}", s.columns[s.rank].0), categorical(2)),
             ("other candidates".into(), grey()),
         ],
     }))
