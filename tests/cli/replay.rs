@@ -207,7 +207,7 @@ fn the_readme_says_how_to_call_elosim_before_calling_it_by_name() {
     for (number, line) in readme.lines().enumerate() {
         if line.starts_with("```") {
             in_code = !in_code;
-        } else if in_code && line.starts_with("cargo install --path .") {
+        } else if in_code && line.starts_with("cargo install --locked --path .") {
             install = Some(number);
         } else if in_code && (line.starts_with("elosim ") || line.starts_with("$ elosim ")) {
             assert!(install.is_some(), "README line {}: {line}", number + 1);
