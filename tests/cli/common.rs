@@ -158,6 +158,19 @@ pub fn games_2019_dataset(dir: &Path) -> PathBuf {
     data
 }
 
+/// The small 2019 fixture replayed into `dir/run`; the run's path.
+pub fn replayed_fixture(dir: &Path) -> String {
+    let run = dir.join("run").display().to_string();
+    succeeds(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--quiet",
+        "--out",
+        &run,
+    ]);
+    run
+}
+
 /// Replays a shipped scenario (`scenarios/NAME.toml`) into `out`, quietly.
 pub fn replay_shipped(name: &str, out: &Path) {
     let scenario = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -5,19 +5,6 @@ use std::path::Path;
 
 use super::common::*;
 
-/// The small 2019 fixture replayed into `dir/run`; the run's path.
-fn replayed_fixture(dir: &Path) -> String {
-    let run = dir.join("run").display().to_string();
-    succeeds(&[
-        "replay",
-        &fixture("scenario-2019.toml"),
-        "--quiet",
-        "--out",
-        &run,
-    ]);
-    run
-}
-
 #[test]
 fn a_plot_that_cannot_be_written_is_refused_before_any_work() {
     let dir = scratch("plot-paths");

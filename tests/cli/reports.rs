@@ -379,30 +379,16 @@ fn compare_gives_the_hand_computed_statistics_and_refuses_bad_lists() {
 #[test]
 fn reversed_windows_and_runs_without_ratings_are_named() {
     let dir = scratch("reversed-windows");
-    let run = dir.join("run");
-    succeeds(&[
-        "replay",
-        &fixture("scenario-2019.toml"),
-        "--quiet",
-        "--out",
-        run.to_str().unwrap(),
-    ]);
+    let run = replayed_fixture(&dir);
     for command in ["crosstable", "score"] {
-        let r = elosim(&[
-            command,
-            run.to_str().unwrap(),
-            "--from",
-            "2019-04",
-            "--to",
-            "2019-02",
-        ]);
+        let r = elosim(&[command, &run, "--from", "2019-04", "--to", "2019-02"]);
         assert!(
             text(&r.stderr).contains("--from 2019-04 is after --to 2019-02: no month lies between them; did you mean --from 2019-02 --to 2019-04?"),
             "{command}: {}",
             text(&r.stderr)
         );
     }
-    let r = elosim(&["crosstable", run.to_str().unwrap(), "--from", "2025-01"]);
+    let r = elosim(&["crosstable", &run, "--from", "2025-01"]);
     assert!(
         text(&r.stderr).contains("no games to tabulate (from 2025-01 on: "),
         "{}",
@@ -430,20 +416,13 @@ fn reversed_windows_and_runs_without_ratings_are_named() {
 #[test]
 fn the_second_crosstable_picture_goes_where_the_help_says() {
     let dir = scratch("vs-plot");
-    let run = dir.join("run");
-    succeeds(&[
-        "replay",
-        &fixture("scenario-2019.toml"),
-        "--quiet",
-        "--out",
-        run.to_str().unwrap(),
-    ]);
+    let run = replayed_fixture(&dir);
     let picture = dir.join("table.svg");
     succeeds(&[
         "crosstable",
-        run.to_str().unwrap(),
+        &run,
         "--vs",
-        run.to_str().unwrap(),
+        &run,
         "--min-games",
         "1",
         "--plot",
