@@ -431,3 +431,24 @@ fn the_second_crosstable_picture_goes_where_the_help_says() {
     assert!(picture.is_file() && dir.join("table-vs.svg").is_file());
     assert!(succeeds(&["crosstable", "--help"]).contains("(table.png: table-vs.png)"));
 }
+
+/// docs/compare.md's table of FIDE's real lists reruns from a clone: every list its commands
+/// compare is shipped in data/fide-lists.
+#[test]
+fn the_compare_docs_lists_are_shipped() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let docs = std::fs::read_to_string(root.join("docs/compare.md")).unwrap();
+    let commands: Vec<&str> = docs
+        .lines()
+        .filter(|l| l.starts_with("elosim compare ") && l.ends_with("--skip-invalid"))
+        .collect();
+    assert!(commands.len() >= 6, "{commands:?}");
+    for command in commands {
+        for file in command.split_whitespace().filter(|w| w.ends_with(".TXT")) {
+            assert!(
+                root.join("data/fide-lists").join(file).is_file(),
+                "{file} of docs/compare.md is not in data/fide-lists"
+            );
+        }
+    }
+}
