@@ -3,7 +3,9 @@
 //!   varying column positions, a `CODE` header, a title line, or no header at all after a blank line;
 //! - tab separated, the January files 2001–2008: `ID_NUMBER Name TITLE Fed Rtng GAMES [BIRTHDAY] FLAG`
 //!   with varying spellings (`ID_number`, `Titl`, `AMES`, `Game`, `sBorn`, a merged `Name  Title`);
-//! - today's fixed width: `ID Number Name Fed Sex Tit WTit OTit sep12 Gms K B-day Flag`.
+//! - the monthly fixed width: `ID Number Name Fed Sex Tit WTit OTit sep12 Gms K B-day Flag`;
+//! - today's download (`standard_rating_list.txt`), the same with FIDE Online Arena titles:
+//!   `ID Number Name Fed Sex Tit WTit OTit FOA SEP25 Gms K B-day Flag`, unknown birth years as `0`.
 //!
 //! Fixed-width rows are read from the right (flag, sex, birthday, games, rating, federation, title),
 //! which holds however the columns drift; today's layout also takes the name and federation at the
@@ -40,6 +42,10 @@ pub enum FideLayout {
     FixedWidth,
     Tabbed,
     Monthly,
+    /// Today's download: the monthly layout with an `FOA` column before the rating.
+    Download,
+    /// FIDE's XML download (`fide_xml.rs`).
+    Xml,
 }
 
 impl FideLayout {
@@ -48,6 +54,8 @@ impl FideLayout {
             FideLayout::FixedWidth => "FIDE list, fixed width (2000–2004 layout)",
             FideLayout::Tabbed => "FIDE list, tab separated (2001–2008 layout)",
             FideLayout::Monthly => "FIDE list, fixed width (monthly layout with Gms, K, B-day)",
+            FideLayout::Download => "FIDE list, fixed width (today's download with FOA titles)",
+            FideLayout::Xml => "FIDE list, XML download",
         }
     }
 }
@@ -103,6 +111,9 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<FideList, IngestError> {
     let header = header_at.map(|i| lines[i]);
     let layout = match header {
         Some(h) if h.contains('\t') => FideLayout::Tabbed,
+        Some(h) if h.contains("Gms") && h.contains("B-day") && h.contains(" FOA ") => {
+            FideLayout::Download
+        }
         Some(h) if h.contains("Gms") && h.contains("B-day") => FideLayout::Monthly,
         _ => FideLayout::FixedWidth,
     };
@@ -121,8 +132,10 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<FideList, IngestError> {
         )?),
         _ => None,
     };
+    // Today's download only adds a title column before the rating, which the monthly layout's
+    // reading from the right passes over.
     let monthly = match (layout, header) {
-        (FideLayout::Monthly, Some(h)) => Some(MonthlyColumns::new(h)),
+        (FideLayout::Monthly | FideLayout::Download, Some(h)) => Some(MonthlyColumns::new(h)),
         _ => None,
     };
     for (i, line) in lines.iter().enumerate().skip(body) {
@@ -160,7 +173,7 @@ fn starts_with_id(line: &str) -> bool {
         .is_some_and(|t| t.bytes().all(|b| b.is_ascii_digit()))
 }
 
-fn row_error(file: &str, line: u32, column: &str, problem: String) -> IngestError {
+pub(super) fn row_error(file: &str, line: u32, column: &str, problem: String) -> IngestError {
     IngestError::Row {
         file: file.into(),
         place: format!("line {line}"),
@@ -188,14 +201,25 @@ fn month_in_header(header: &str) -> Option<Month> {
     header.split(['\t', ' ']).find_map(month_label)
 }
 
-/// `JAN01FRL.TXT`, `rapid_sep12frl.txt`, `2006-01.TXT`.
+/// `JAN01FRL.TXT`, `rapid_sep12frl.txt`, `standard_sep25frl_xml.xml`, `2006-01.TXT`,
+/// `standard-2025-01.csv`.
 pub(super) fn month_in_file_name(path: &Path) -> Option<Month> {
     let stem = path.file_stem()?.to_string_lossy().to_ascii_lowercase();
-    if let Some(m) = stem.get(..7).and_then(Month::parse) {
+    if let Some(m) = year_month_in(&stem) {
         return Some(m);
     }
     stem.split(['_', '-', '.'])
         .find_map(|part| part.get(..5).and_then(month_label))
+}
+
+/// The first `YYYY-MM` in a name that no digit runs on into (`standard-2025-01`).
+fn year_month_in(stem: &str) -> Option<Month> {
+    let bytes = stem.as_bytes();
+    let digit_at = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
+    (0..stem.len()).find_map(|i| {
+        let fenced = (i == 0 || !digit_at(i - 1)) && !digit_at(i + 7);
+        fenced.then(|| stem.get(i..i + 7).and_then(Month::parse))?
+    })
 }
 
 /// "1st January 2000 FIDE Rating List".
@@ -210,7 +234,7 @@ fn month_in_title(line: &str) -> Option<Month> {
 
 /// `17.01.72`, `17.01.1972`, `1972`; unknown as `.  .`, `0000` or nothing. Two-digit years take the
 /// century that makes the player at least five years old on the list.
-fn birth_year(text: &str, list_year: Option<i32>) -> Option<i16> {
+pub(super) fn birth_year(text: &str, list_year: Option<i32>) -> Option<i16> {
     let text = text.trim();
     let year = match text.len() {
         4 => text.parse::<i32>().ok()?,
@@ -233,7 +257,7 @@ fn birth_year(text: &str, list_year: Option<i32>) -> Option<i16> {
 }
 
 /// FIDE's lists never show a rating below 1000 (the lowest floor, reference §5).
-fn rating(text: &str, line: u32, file: &str) -> Result<i32, IngestError> {
+pub(super) fn rating(text: &str, line: u32, file: &str, column: &str) -> Result<i32, IngestError> {
     text.parse::<i32>()
         .ok()
         .filter(|r| (1000..=4000).contains(r))
@@ -241,14 +265,43 @@ fn rating(text: &str, line: u32, file: &str) -> Result<i32, IngestError> {
             row_error(
                 file,
                 line,
-                "rating",
+                column,
                 format!("expected a rating from 1000 to 4000, got {text:?}"),
             )
         })
 }
 
+/// A count or a K factor: a whole number.
+pub(super) fn whole_number(
+    text: &str,
+    line: u32,
+    file: &str,
+    column: &str,
+) -> Result<u32, IngestError> {
+    text.parse().map_err(|_| {
+        row_error(
+            file,
+            line,
+            column,
+            format!("expected a whole number, got {text:?}"),
+        )
+    })
+}
+
+/// A K factor: a whole number up to 255.
+pub(super) fn k_factor(text: &str, line: u32, file: &str, column: &str) -> Result<u8, IngestError> {
+    u8::try_from(whole_number(text, line, file, column)?).map_err(|_| {
+        row_error(
+            file,
+            line,
+            column,
+            format!("expected a K factor, got {text:?}"),
+        )
+    })
+}
+
 /// A FIDE id: digits only.
-fn fide_id<'a>(
+pub(super) fn fide_id<'a>(
     token: &'a str,
     line: u32,
     file: &str,
@@ -381,7 +434,7 @@ fn parse_fixed(
         title: title.map(str::to_string),
         federation: Some(federation.to_string()),
         sex,
-        rating: rating(rating_text, number, file)?,
+        rating: rating(rating_text, number, file, "rating")?,
         games,
         k: None,
         birth_year: birthday.and_then(|b| birth_year(b, list_year)),
@@ -419,18 +472,8 @@ impl MonthlyColumns {
         };
         let [birthday, k, games, rating_text] =
             [0, 1, 2, 3].map(|i| tail.get(i).copied().unwrap_or(""));
-        let number_in = |text: &str, column: &str| -> Result<u32, IngestError> {
-            text.parse().map_err(|_| {
-                row_error(
-                    file,
-                    number,
-                    column,
-                    format!("expected a whole number, got {text:?}"),
-                )
-            })
-        };
-        let k = u8::try_from(number_in(k, "K")?)
-            .map_err(|_| row_error(file, number, "K", format!("expected a K factor, got {k:?}")))?;
+        let number_in = |text: &str, column: &str| whole_number(text, number, file, column);
+        let k = k_factor(k, number, file, "K")?;
         let slice = |a: usize, b: usize| line.get(a..b.min(line.len())).unwrap_or("").trim();
         let federation = slice(self.federation, self.federation + 3);
         Ok(FideEntry {
@@ -448,7 +491,7 @@ impl MonthlyColumns {
                 .map(|s| slice(s, s + 3))
                 .filter(|s| !s.is_empty())
                 .map(str::to_string),
-            rating: rating(rating_text, number, file)?,
+            rating: rating(rating_text, number, file, "rating")?,
             games: Some(number_in(games, "Gms")?),
             k: Some(k),
             birth_year: birth_year(birthday, None),
@@ -569,7 +612,7 @@ impl TabColumns {
             title,
             federation: federation.map(|f| f.to_ascii_uppercase()),
             sex: None,
-            rating: rating(cells[self.rating], number, file)?,
+            rating: rating(cells[self.rating], number, file, "rating")?,
             games,
             k: None,
             birth_year: get(self.born).and_then(|b| birth_year(b, list_year)),
@@ -746,6 +789,15 @@ mod tests {
             month_in_file_name(Path::new("rapid_sep12frl.txt")),
             Month::new(2012, 9)
         );
+        assert_eq!(
+            month_in_file_name(Path::new("standard_sep25frl_xml.xml")),
+            Month::new(2025, 9)
+        );
+        assert_eq!(
+            month_in_file_name(Path::new("d/standard-2025-01.csv")),
+            Month::new(2025, 1)
+        );
+        assert_eq!(month_in_file_name(Path::new("12025-011.csv")), None);
         assert_eq!(
             month_in_title("1st January 2000 FIDE Rating List"),
             Month::new(2000, 1)

@@ -8,7 +8,7 @@ use crate::generate::SplitMix64;
 use crate::model::{parse_score, Day, Month};
 use crate::scenario::Scenario;
 
-use super::{fide_list, games, pgn, Skips};
+use super::{fide_list, fide_xml, games, pgn, Skips};
 
 /// Pieces that make inputs look like the real thing, mixed with raw bytes.
 const PIECES: &[&str] = &[
@@ -102,6 +102,10 @@ fn readers_never_panic_on_random_files() {
                 format!("ID_NUMBER NAME TITL FED JAN01 GAMES BORN FLAG\n{text}"),
             ),
             ("g.csv", format!("period,white,black,score\n{text}")),
+            (
+                "l.xml",
+                format!("<playerslist>\n<player><fideid>1</fideid>{text}"),
+            ),
         ] {
             let path = dir.join(format!("{i}-{name}"));
             std::fs::write(&path, &body).unwrap();
@@ -113,6 +117,9 @@ fn readers_never_panic_on_random_files() {
                     }
                     "l.txt" => {
                         let _ = fide_list::read(&path, &mut skips);
+                    }
+                    "l.xml" => {
+                        let _ = fide_xml::read(&path, &mut skips);
                     }
                     _ => {
                         let _ = games::read(

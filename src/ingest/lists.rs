@@ -1,12 +1,14 @@
-//! Starting lists (canonical CSV/Parquet, the 2011 contest's `Player,Rating,KFactor,NumGames`, or a
-//! FIDE list file) and players files (`id, name, birth_year, federation, sex, title`).
+//! Starting lists (canonical CSV/Parquet, the 2011 contest's `Player,Rating,KFactor,NumGames`,
+//! FIDE's list as a CSV of its XML download's columns, or a FIDE list file: TXT or XML) and players
+//! files (`id, name, birth_year, federation, sex, title`).
 
 use std::path::Path;
 
 use crate::model::Month;
 
 use super::error::IngestError;
-use super::fide_list;
+use super::fide_list::{self, FideList};
+use super::fide_xml;
 use super::ids::RawIds;
 use super::table::{is_parquet, Skips, Table};
 use super::text::{decode, refuse_binary, READS};
@@ -149,8 +151,12 @@ const START_COLUMNS: &str =
     "id, rating; optionally k, games, ever_2400, ever_2300, birth_year, flag, month";
 
 pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
-    if !is_parquet(path) && is_fide_list(path)? {
-        return read_fide(path, skips);
+    if !is_parquet(path) {
+        match fide_format(path)? {
+            Some(FideFormat::Txt) => return Ok(from_fide(fide_list::read(path, skips)?)),
+            Some(FideFormat::Xml) => return Ok(from_fide(fide_xml::read(path, skips)?)),
+            None => {}
+        }
     }
     let table = Table::open(path, START_COLUMNS)?;
     let id = table.require(&["id", "player", "fide_id", "ID Number", "ID_NUMBER"])?;
@@ -161,53 +167,60 @@ pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, Ingest
     let ever_2300 = table.find(&["ever_2300"]);
     let born = table.find(&["birth_year", "born", "b-day"]);
     let flag = table.find(&["flag", "inactive"]);
+    let name = table.find(&["name"]);
+    let federation = table.find(&["federation", "fed", "country"]);
+    let sex = table.find(&["sex"]);
+    let title = table.find(&["title"]);
+    // FIDE's list as a CSV of its XML download's columns (`w_title` among them): its games are the
+    // list's period's, as on every FIDE list, not a career total.
+    let fide_columns = table.find(&["w_title"]).is_some();
     // The list's month, where the file names it in a column (a generated world's list does): one
     // month in every row, and it outranks a month in the file's name.
     let month = table.find(&["month"]);
     let listed: std::cell::Cell<Option<(Month, u32)>> = std::cell::Cell::new(None);
-    let mut list = collect(
-        &table,
-        id,
-        "table of id, rating, k, games",
-        skips,
-        |line, cells| {
-            let err = |column: &str, problem: String| table.row_error(line, column, problem);
-            let number =
-                |i: Option<usize>, column: &str, max: i64| -> Result<Option<i64>, IngestError> {
-                    let Some(s) = i.map(|i| cells[i].trim()).filter(|s| !s.is_empty()) else {
-                        return Ok(None);
-                    };
-                    s.parse::<i64>()
-                        .ok()
-                        .filter(|v| (0..=max).contains(v))
-                        .map(Some)
-                        .ok_or_else(|| {
-                            err(
-                                column,
-                                format!("expected a whole number from 0 to {max}, got {s:?}"),
-                            )
-                        })
+    let kind = if fide_columns {
+        "FIDE list, CSV of the XML download's columns"
+    } else {
+        "table of id, rating, k, games"
+    };
+    let mut list = collect(&table, id, kind, skips, |line, cells| {
+        let err = |column: &str, problem: String| table.row_error(line, column, problem);
+        let number =
+            |i: Option<usize>, column: &str, max: i64| -> Result<Option<i64>, IngestError> {
+                let Some(s) = i.map(|i| cells[i].trim()).filter(|s| !s.is_empty()) else {
+                    return Ok(None);
                 };
-            let yes_no = |i: Option<usize>, column: &str| -> Result<Option<bool>, IngestError> {
-                match i.map(|i| cells[i].trim().to_ascii_lowercase()).as_deref() {
-                    None | Some("") => Ok(None),
-                    Some("1" | "true" | "yes" | "y") => Ok(Some(true)),
-                    Some("0" | "false" | "no" | "n") => Ok(Some(false)),
-                    Some(other) => Err(err(
-                        column,
-                        format!("expected true or false, got {other:?}"),
-                    )),
-                }
+                s.parse::<i64>()
+                    .ok()
+                    .filter(|v| (0..=max).contains(v))
+                    .map(Some)
+                    .ok_or_else(|| {
+                        err(
+                            column,
+                            format!("expected a whole number from 0 to {max}, got {s:?}"),
+                        )
+                    })
             };
-            if let Some(i) = month {
-                let text = cells[i].trim();
-                let this = Month::parse(text).ok_or_else(|| {
-                    err(
-                        "month",
-                        format!("expected the list's month YYYY-MM, got {text:?}"),
-                    )
-                })?;
-                match listed.get() {
+        let yes_no = |i: Option<usize>, column: &str| -> Result<Option<bool>, IngestError> {
+            match i.map(|i| cells[i].trim().to_ascii_lowercase()).as_deref() {
+                None | Some("") => Ok(None),
+                Some("1" | "true" | "yes" | "y") => Ok(Some(true)),
+                Some("0" | "false" | "no" | "n") => Ok(Some(false)),
+                Some(other) => Err(err(
+                    column,
+                    format!("expected true or false, got {other:?}"),
+                )),
+            }
+        };
+        if let Some(i) = month {
+            let text = cells[i].trim();
+            let this = Month::parse(text).ok_or_else(|| {
+                err(
+                    "month",
+                    format!("expected the list's month YYYY-MM, got {text:?}"),
+                )
+            })?;
+            match listed.get() {
                     None => listed.set(Some((this, line))),
                     Some((first, first_line)) if first != this => {
                         return Err(err(
@@ -217,30 +230,48 @@ pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, Ingest
                     }
                     Some(_) => {}
                 }
-            }
-            let inactive = flag.is_some_and(|i| {
-                let f = cells[i].trim().to_ascii_lowercase();
-                f.contains('i') || f == "true" || f == "1"
-            });
-            Ok(RawEntry {
-                rating: number(Some(rating), "rating", 4000)?
-                    .ok_or_else(|| err("rating", "empty: expected a rating".into()))?
-                    as i32,
-                k: number(k, "k", 255)?.map(|v| v as u8),
-                total_games: number(games, "games", 1_000_000)?.map(|v| v as u32),
-                ever_2400: yes_no(ever_2400, "ever_2400")?,
-                ever_2300: yes_no(ever_2300, "ever_2300")?,
-                inactive,
-                birth_year: number(born, "birth_year", 2100)?
-                    .filter(|&y| y > 0)
-                    .map(|v| v as i16),
-                ..RawEntry::default()
-            })
-        },
-    )?;
+        }
+        let inactive = flag.is_some_and(|i| {
+            let f = cells[i].trim().to_ascii_lowercase();
+            f.contains('i') || f == "true" || f == "1"
+        });
+        let text = |i: Option<usize>| {
+            i.map(|i| cells[i].trim())
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        };
+        let games = number(games, "games", 1_000_000)?.map(|v| v as u32);
+        let (total_games, period_games) = if fide_columns {
+            (None, games)
+        } else {
+            (games, None)
+        };
+        Ok(RawEntry {
+            rating: number(Some(rating), "rating", 4000)?
+                .ok_or_else(|| err("rating", "empty: expected a rating".into()))?
+                as i32,
+            k: number(k, "k", 255)?.map(|v| v as u8),
+            total_games,
+            period_games,
+            ever_2400: yes_no(ever_2400, "ever_2400")?,
+            ever_2300: yes_no(ever_2300, "ever_2300")?,
+            inactive,
+            birth_year: number(born, "birth_year", 2100)?
+                .filter(|&y| y > 0)
+                .map(|v| v as i16),
+            name: text(name),
+            federation: text(federation),
+            sex: text(sex),
+            title: text(title),
+            ..RawEntry::default()
+        })
+    })?;
     if let Some((m, _)) = listed.get() {
         list.month = Some(m);
         list.stated_month = Some(m);
+    }
+    if let Some(m) = list.month.filter(|_| fide_columns) {
+        list.kind = format!("{kind} of {m}");
     }
     Ok(list)
 }
@@ -279,8 +310,15 @@ fn collect(
     Ok(list)
 }
 
-/// Whether a file is a FIDE list, from its first non-blank line (only the file's start is read).
-fn is_fide_list(path: &Path) -> Result<bool, IngestError> {
+/// FIDE's list files: fixed-width or tabbed text, or the XML download.
+enum FideFormat {
+    Txt,
+    Xml,
+}
+
+/// Whether a file is a FIDE list, and which, from its first non-blank line (only the file's start
+/// is read).
+fn fide_format(path: &Path) -> Result<Option<FideFormat>, IngestError> {
     use std::io::Read;
     let io = |source| IngestError::Io {
         path: path.to_path_buf(),
@@ -295,11 +333,16 @@ fn is_fide_list(path: &Path) -> Result<bool, IngestError> {
     refuse_binary(&path.display().to_string(), &start, READS)?;
     let text = decode(start);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    Ok(fide_list::looks_like_fide_list(first))
+    Ok(if fide_xml::looks_like_fide_xml(first) {
+        Some(FideFormat::Xml)
+    } else if fide_list::looks_like_fide_list(first) {
+        Some(FideFormat::Txt)
+    } else {
+        None
+    })
 }
 
-fn read_fide(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
-    let fide = fide_list::read(path, skips)?;
+fn from_fide(fide: FideList) -> RawList {
     let mut ids = RawIds::default();
     let mut entries = Vec::with_capacity(fide.entries.len());
     for e in fide.entries {
@@ -323,7 +366,7 @@ fn read_fide(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
     }
     let month = fide.month.map(|m| format!(" of {m}")).unwrap_or_default();
     let kind = format!("{}{month}", fide.layout.describe());
-    Ok(RawList {
+    RawList {
         file: fide.file,
         ids,
         entries,
@@ -332,7 +375,7 @@ fn read_fide(path: &Path, skips: &mut Skips) -> Result<RawList, IngestError> {
         month: fide.month,
         stated_month: fide.month,
         row_word: "line",
-    })
+    }
 }
 
 /// A players file: `id` and any of `name, birth_year, federation, sex, title`.

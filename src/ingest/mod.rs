@@ -6,6 +6,7 @@ mod csv_stream;
 mod dataset;
 mod error;
 pub mod fide_list;
+mod fide_xml;
 mod games;
 mod ids;
 mod lists;

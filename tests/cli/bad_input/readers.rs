@@ -80,6 +80,25 @@ fn row_case(name: &'static str, bad: &str, expected: &'static [&'static str]) ->
     }
 }
 
+/// A row of FIDE's TXT download (`standard_rating_list.txt`) at its columns, as FIDE writes it.
+fn download_row(id: &str, name: &str, rating: &str) -> String {
+    format!(
+        "{id:<15}{name:<61}{:<4}{:<4}{:<29}{rating:<6}{:<4}{:<3}{:<6}{:<4}\r\n",
+        "SWE", "M", "", "0", "20", "1972", ""
+    )
+}
+
+/// FIDE's XML download with one player per `(id, rating)`.
+fn xml_list(players: &[(&str, &str)]) -> String {
+    let player = |(id, rating): &(&str, &str)| {
+        format!("<player>\n<fideid>{id}</fideid>\n<name>Aaberg, Anton</name>\n<country>SWE</country>\n<rating>{rating}</rating>\n<games>0</games>\n<k>20</k>\n<birthday>1972</birthday>\n<flag></flag>\n</player>\n")
+    };
+    format!(
+        "<playerslist>\n{}</playerslist>\n",
+        players.iter().map(player).collect::<String>()
+    )
+}
+
 fn cases() -> Vec<Case> {
     // The list of February 2019 (its rating column's name), the list the small scenario starts from.
     let fide_header =
@@ -345,6 +364,47 @@ fn cases() -> Vec<Case> {
             args: &[SMALL, "--start-list", "{dir}/2019-02.TXT"],
             expected: &["2019-02.TXT, line 3, column rating", "expected a rating from 1000 to 4000"],
             row_level: true,
+        },
+        Case {
+            name: "fide-download-rating",
+            files: vec![text(
+                "standard_feb19frl.txt",
+                &format!(
+                    "ID Number      Name                                                         Fed Sex Tit  WTit OTit           FOA FEB19 Gms K  B-day Flag\r\n{}{}",
+                    download_row("1701991", "Aaberg, Anton", "2300"),
+                    download_row("1401815", "Aagaard, Jacob", "2l00")
+                ),
+            )],
+            args: &[SMALL, "--start-list", "{dir}/standard_feb19frl.txt"],
+            expected: &["standard_feb19frl.txt, line 3, column rating", "expected a rating from 1000 to 4000, got \"2l00\""],
+            row_level: true,
+        },
+        Case {
+            name: "fide-xml-rating",
+            files: vec![text("2019-02.xml", &xml_list(&[("1701991", "2300"), ("1401815", "2l00")]))],
+            args: &[SMALL, "--start-list", "{dir}/2019-02.xml"],
+            expected: &["2019-02.xml, line 16, column <rating>", "expected a rating from 1000 to 4000, got \"2l00\""],
+            row_level: true,
+        },
+        Case {
+            name: "fide-xml-element-cut-short",
+            files: vec![text(
+                "2019-02.xml",
+                &xml_list(&[("1701991", "2300"), ("1401815", "2100")]).replace("<rating>2100</rating>\n<games>0</games>", "<rating>2100\n<games>0</games>"),
+            )],
+            args: &[SMALL, "--start-list", "{dir}/2019-02.xml"],
+            expected: &["2019-02.xml, line 17: expected </rating> (the <rating> of line 16), found <games>"],
+            row_level: false,
+        },
+        Case {
+            name: "fide-xml-file-cut-short",
+            files: vec![text(
+                "2019-02.xml",
+                &xml_list(&[("1701991", "2300"), ("1401815", "2100")]).split_inclusive('\n').take(15).collect::<String>(),
+            )],
+            args: &[SMALL, "--start-list", "{dir}/2019-02.xml"],
+            expected: &["2019-02.xml, line 16: the file ends here: expected </player> (the <player> of line 12)"],
+            row_level: false,
         },
         Case {
             name: "start-list-k",
