@@ -789,3 +789,103 @@ fn a_replay_that_rates_no_game_is_refused() {
     );
     assert!(!out.exists());
 }
+
+/// The real rows of FIDE's January 2025 list shipped in `data/fide-lists-2025/`, as a CSV of the
+/// XML download's columns.
+const DOWNLOAD_CSV: &str =
+    "id,name,federation,sex,title,w_title,o_title,foa_title,rating,games,k,birth_year,flag
+100013,\"Campora, Daniel H.\",ARG,M,GM,,,,2353,7,10,1957,
+100145,\"Felice, Carolina\",ARG,F,,,,,1927,0,40,,wi
+100528,\"Devcic, Marcos\",ARG,M,,,,,2237,0,20,1959,
+101591,\"D'Israel, Davy\",ARG,M,,,,AFM,2133,0,20,1957,i
+107565,\"Araoz, Claudio Alberto\",ARG,M,,,FI,AIM,1795,0,20,1961,
+109363,\"Francia, Victor\",CRC,M,,,NA,,1537,5,40,1969,
+109878,\"Lujan, Carolina\",ARG,F,IM,WGM,FT,,2259,0,10,1985,w
+182605,\"Federico, Daniel\",ARG,M,,,,,1413,5,40,1961,
+1503014,\"Carlsen, Magnus\",NOR,M,GM,,,,2831,0,10,1990,
+";
+
+/// FIDE's downloads as starting lists: today's TXT (January 2025), the XML (February 2025) and the
+/// CSV of the XML's columns (January 2025), each with its month and every player's details. One
+/// game the month after, Campora (2353, K 10) beating Devcic (2237, K 20): PD 116, expected 0.66
+/// (table 8.1.2, reference §2.3: 114–121), so Campora gains 10 × 0.34 = 3.4 → +3 and Devcic loses
+/// 20 × 0.34 = 6.8 → −7 (computed by hand).
+#[test]
+fn fide_downloads_serve_as_starting_lists() {
+    let dir = scratch("fide-downloads");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fide-lists-2025");
+    let csv = write(&dir, "standard-2025-01.csv", DOWNLOAD_CSV);
+    let cases = [
+        (
+            data.join("standard_jan25frl.txt").display().to_string(),
+            "2025-02",
+            "FIDE list, fixed width (today's download with FOA titles) of 2025-01",
+            (2353, 2237),
+        ),
+        (
+            data.join("standard_feb25frl_xml.xml").display().to_string(),
+            "2025-03",
+            "FIDE list, XML download of 2025-02",
+            (2355, 2237),
+        ),
+        (
+            csv,
+            "2025-02",
+            "FIDE list, CSV of the XML download's columns of 2025-01",
+            (2353, 2237),
+        ),
+    ];
+    for (i, (list, month, kind, (campora, devcic))) in cases.into_iter().enumerate() {
+        let games = write(
+            &dir,
+            "g.csv",
+            &format!("period,white,black,score\n{month},100013,100528,1\n"),
+        );
+        let out = dir.join(format!("run-{i}"));
+        let shown = succeeds(&[
+            "replay",
+            &history(),
+            "--games",
+            &games,
+            "--start-list",
+            &list,
+            "--from",
+            month,
+            "--to",
+            month,
+            "--csv",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            shown.contains(&format!("9 players on {list} ({kind})")),
+            "{shown}"
+        );
+        let rows = std::fs::read_to_string(out.join(format!("lists/{month}.csv"))).unwrap();
+        let row = |id: &str| {
+            rows.lines()
+                .find(|l| l.starts_with(&format!("{id},")))
+                .unwrap_or_else(|| panic!("{id} not in {rows}"))
+                .to_string()
+        };
+        assert!(
+            row("100013").starts_with(&format!(
+                "100013,\"Campora, Daniel H.\",ARG,M,GM,{},1,10,1957,",
+                campora + 3
+            )),
+            "{list}: {rows}"
+        );
+        assert!(
+            row("100528").starts_with(&format!(
+                "100528,\"Devcic, Marcos\",ARG,M,,{},1,20,1959,",
+                devcic - 7
+            )),
+            "{list}: {rows}"
+        );
+        assert!(
+            row("109878").starts_with("109878,\"Lujan, Carolina\",ARG,F,IM,2259,0,10,1985,"),
+            "{list}: {rows}"
+        );
+        assert!(row("100145").contains(",1927,0,40,,i,"), "{list}: {rows}");
+    }
+}

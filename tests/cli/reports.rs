@@ -452,3 +452,61 @@ fn the_compare_docs_lists_are_shipped() {
         }
     }
 }
+
+/// FIDE's January 2025 list as its TXT download against February's as its XML download (real rows
+/// of 9 players each, data/fide-lists-2025/): 8 on both, Federico (1413) only in January, Florentin
+/// only in February; the differences +2 (Campora), +40 (Francia), +2 (Carlsen) and five 0, so by
+/// hand: mean 44 / 8 = 5.5, RMSE √((4 + 1600 + 4) / 8) = √201 = 14.177, 5 of 8 unchanged, 7 of 8
+/// within 5 points.
+#[test]
+fn fide_downloads_compare_as_computed_by_hand() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fide-lists-2025");
+    let json = succeeds(&[
+        "compare",
+        data.join("standard_jan25frl.txt").to_str().unwrap(),
+        data.join("standard_feb25frl_xml.xml").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let figures = [
+        "both",
+        "only_a",
+        "only_b",
+        "mean_diff",
+        "median_diff",
+        "rmse",
+        "mae",
+        "within_0",
+        "within_5",
+        "within_25",
+    ]
+    .map(|k| v[k].as_f64().unwrap());
+    assert_eq!(
+        figures,
+        [8.0, 1.0, 1.0, 5.5, 0.0, 14.177, 5.5, 0.625, 0.875, 0.875]
+    );
+    assert_eq!(v["largest"][0]["id"], "109363", "{json}");
+}
+
+/// docs/compare.md's pair of 2025 lists reruns from a clone: the files its command compares are
+/// shipped in data/fide-lists-2025, and its table names the 8 federations the copy lacks.
+#[test]
+fn the_compare_docs_2025_lists_are_shipped() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let docs = std::fs::read_to_string(root.join("docs/compare.md")).unwrap();
+    let files: Vec<&str> = docs
+        .lines()
+        .filter(|l| l.starts_with("elosim compare standard-2025-"))
+        .flat_map(|l| l.split_whitespace().filter(|w| w.ends_with(".csv.gz")))
+        .collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    for file in files {
+        assert!(
+            root.join("data/fide-lists-2025").join(file).is_file(),
+            "{file} of docs/compare.md is not in data/fide-lists-2025"
+        );
+    }
+    let words = docs.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("lacks ESP, FRA, GER, IND, IRI, ITA, POL and RUS"));
+}
