@@ -457,7 +457,7 @@ fn the_compare_docs_lists_are_shipped() {
 /// of 9 players each, data/fide-lists-2025/): 8 on both, Federico (1413) only in January, Florentin
 /// only in February; the differences +2 (Campora), +40 (Francia), +2 (Carlsen) and five 0, so by
 /// hand: mean 44 / 8 = 5.5, RMSE √((4 + 1600 + 4) / 8) = √201 = 14.177, 5 of 8 unchanged, 7 of 8
-/// within 5 points.
+/// within 5 points; and the two as histograms.
 #[test]
 fn fide_downloads_compare_as_computed_by_hand() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fide-lists-2025");
@@ -487,6 +487,23 @@ fn fide_downloads_compare_as_computed_by_hand() {
         [8.0, 1.0, 1.0, 5.5, 0.0, 14.177, 5.5, 0.625, 0.875, 0.875]
     );
     assert_eq!(v["largest"][0]["id"], "109363", "{json}");
+    // The same lists as histograms, each under its month (the TXT's header, the XML's file name):
+    // January 1413, 1537 | 1795, 1927 | 2133, 2237, 2259, 2353 | 2831; February 1577 | 1740, …
+    let csv = succeeds(&[
+        "histogram",
+        data.join("standard_jan25frl.txt").to_str().unwrap(),
+        data.join("standard_feb25frl_xml.xml").to_str().unwrap(),
+        "--width",
+        "400",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(
+        csv,
+        "month,bin_low,bin_high,players\n\
+         2025-01,1200,1600,2\n2025-01,1600,2000,2\n2025-01,2000,2400,4\n2025-01,2400,2800,0\n2025-01,2800,3200,1\n\
+         2025-02,1200,1600,1\n2025-02,1600,2000,3\n2025-02,2000,2400,4\n2025-02,2400,2800,0\n2025-02,2800,3200,1\n"
+    );
 }
 
 /// docs/compare.md's pair of 2025 lists reruns from a clone: the files its command compares are
