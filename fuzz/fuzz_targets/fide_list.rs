@@ -1,4 +1,5 @@
-//! FIDE's TXT list layouts (every header variant of 2000–2013) and the list readers built on them.
+//! FIDE's TXT list layouts (every header variant of 2000–2013) and the list readers built on them,
+//! which also read today's TXT and XML downloads.
 #![no_main]
 
 use elosim::ingest::{fide_list, read_list_ratings, Skips};
