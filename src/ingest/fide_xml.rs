@@ -34,9 +34,10 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<FideList, IngestError> {
     })?;
     let mut tags = Tags::new(opened, &file);
     let mut entries = Vec::new();
-    // The player being read (the line of its `<player>`, its children so far) and the child open.
+    // The player being read (the line of its `<player>`, its children so far) and the child open
+    // (its name, line and text so far: a comment may split the text).
     let mut player: Option<(u32, Vec<Child>)> = None;
-    let mut open: Option<(String, u32)> = None;
+    let mut open: Option<(String, u32, String)> = None;
     while let Some(piece) = tags.next()? {
         let error = |problem: String| IngestError::Line {
             file: file.clone(),
@@ -50,22 +51,24 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<FideList, IngestError> {
             )));
         }
         match (piece.tag, &mut player, open.take()) {
-            (Tag::Other, _, child) => open = child,
+            (Tag::Other, _, child) => {
+                open = child.map(|(name, line, text)| (name, line, text + &piece.text));
+            }
             (Tag::Start(name), None, None) if name == "player" => {
                 player = Some((piece.line, Vec::new()));
             }
             (Tag::Start(name), None, None) if name == "playerslist" => {}
             (Tag::End(name), None, None) if name == "playerslist" => {}
-            (Tag::Start(name), Some(_), None) => open = Some((name, piece.line)),
+            (Tag::Start(name), Some(_), None) => open = Some((name, piece.line, String::new())),
             (Tag::Empty(name), Some((_, children)), None) => children.push(Child {
                 name,
                 value: String::new(),
                 line: piece.line,
             }),
-            (Tag::End(name), Some((_, children)), Some((child, line))) if name == child => {
+            (Tag::End(name), Some((_, children)), Some((child, line, text))) if name == child => {
                 children.push(Child {
                     name,
-                    value: unescape(&piece.text),
+                    value: unescape(&(text + &piece.text)),
                     line,
                 });
             }
@@ -76,7 +79,7 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<FideList, IngestError> {
                     entries.push(entry);
                 }
             }
-            (tag, _, Some((child, line))) => {
+            (tag, _, Some((child, line, _))) => {
                 return Err(error(format!(
                     "expected </{child}> (the <{child}> of line {line}), found {}",
                     tag.shown()
@@ -95,7 +98,7 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<FideList, IngestError> {
             }
         }
     }
-    if let Some((child, line)) = open {
+    if let Some((child, line, _)) = open {
         return Err(tags.cut_short(&format!("</{child}> (the <{child}> of line {line})")));
     }
     if let Some((line, _)) = player {
@@ -335,7 +338,7 @@ mod tests {
         std::fs::write(
             &path,
             "\u{feff}<?xml version=\"1.0\"?>\r\n<!-- FIDE -->\r\n<playerslist><player><fideid>101591</fideid>\
-             <name>D&apos;Israel, Davy</name><country>ARG</country><sex>M</sex><title/>\
+             <name>D&apos;Israel,<!-- a comment --> Davy</name><country>ARG</country><sex>M</sex><title/>\
              <foa_title>AFM</foa_title><rating>2133</rating><games>0</games><k>20</k>\
              <rapid_rating>0</rapid_rating><birthday>1957</birthday><flag>i</flag></player>\r\n\
              <player>\r\n <fideid>100145</fideid>\r\n <name>Felice, Carolina</name>\r\n\
