@@ -103,13 +103,13 @@ impl Dataset {
                 })?;
             let mut files = Vec::new();
             for (name, file) in entries(&path)? {
-                let table = [".parquet", ".csv"]
+                let table = [".parquet", ".csv", ".csv.gz", ".csv.zst"]
                     .iter()
                     .any(|ext| name.to_ascii_lowercase().ends_with(ext));
                 if !table || !file.is_file() {
                     return Err(IngestError::File {
                         file: file.display().to_string(),
-                        problem: "expected a .parquet or .csv table of the partition's games"
+                        problem: "expected a .parquet or .csv table of the partition's games (.csv.gz, .csv.zst compressed)"
                             .into(),
                     });
                 }

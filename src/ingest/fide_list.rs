@@ -15,9 +15,10 @@ use std::path::Path;
 
 use crate::model::Month;
 
+use super::compressed::read_text;
 use super::error::IngestError;
 use super::table::Skips;
-use super::text::{decode, read_bytes, sha256};
+use super::text::decode;
 
 /// One player on a FIDE list.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,8 +95,7 @@ pub fn looks_like_fide_list(first_line: &str) -> bool {
 
 pub fn read(path: &Path, skips: &mut Skips) -> Result<FideList, IngestError> {
     let file = path.display().to_string();
-    let bytes = read_bytes(path)?;
-    let sha256 = sha256(&bytes);
+    let (bytes, sha256) = read_text(path)?;
     let text = decode(bytes);
     let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
     let first = lines

@@ -6,12 +6,13 @@ use std::path::Path;
 
 use crate::model::Month;
 
+use super::compressed::read_start;
 use super::error::IngestError;
 use super::fide_list::{self, FideList};
 use super::fide_xml;
 use super::ids::RawIds;
 use super::table::{is_parquet, Skips, Table};
-use super::text::{decode, refuse_binary, READS};
+use super::text::decode;
 
 /// One player of a starting list, before interning.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -317,20 +318,9 @@ enum FideFormat {
 }
 
 /// Whether a file is a FIDE list, and which, from its first non-blank line (only the file's start
-/// is read).
+/// is read, decompressed).
 fn fide_format(path: &Path) -> Result<Option<FideFormat>, IngestError> {
-    use std::io::Read;
-    let io = |source| IngestError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut start = Vec::new();
-    std::fs::File::open(path)
-        .map_err(io)?
-        .take(64 * 1024)
-        .read_to_end(&mut start)
-        .map_err(io)?;
-    refuse_binary(&path.display().to_string(), &start, READS)?;
+    let start = read_start(path, 64 * 1024)?;
     let text = decode(start);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     Ok(if fide_xml::looks_like_fide_xml(first) {

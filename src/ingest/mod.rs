@@ -2,6 +2,7 @@
 //! the file, the line or row, the column and what was expected when it cannot read something;
 //! with `skip_invalid` row-level problems become counted skips.
 
+mod compressed;
 mod csv_stream;
 mod dataset;
 mod error;
@@ -16,6 +17,7 @@ mod pgn;
 mod raw;
 mod table;
 mod text;
+mod zip;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

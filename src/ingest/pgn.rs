@@ -1,25 +1,22 @@
-//! PGN files, plain or gzip-compressed, read for their tag pairs only (PGN standard §8.1): the
+//! PGN files, plain or compressed (`compressed.rs`), read for their tag pairs only (PGN standard §8.1): the
 //! movetext is skipped line by line without parsing moves. Our own reader because the best-known
 //! PGN crates are GPL-3 and elosim is MIT/Apache; it only needs the seven-tag roster and the
 //! rating tags, and it must survive files from the wild (unterminated tags and comments, stray
 //! braces, megabyte-long movetext lines) without panicking.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read};
+use std::io::BufRead;
 use std::path::Path;
-use std::rc::Rc;
-
-use sha2::{Digest, Sha256};
 
 use crate::model::{Day, EventType, Games, HalfPoints, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
+use super::compressed::{plain_name, Input};
 use super::error::IngestError;
 use super::ids::RawIds;
 use super::raw::{control_character, sort_event_names, PgnCounts, RawGames};
 use super::table::Skips;
-use super::text::{push_decoded, refuse_binary, HEAD_BYTES, READS};
+use super::text::push_decoded;
 
 impl PgnCounts {
     /// One line for people: what the file held besides the games kept.
@@ -55,13 +52,9 @@ pub enum Dates {
     YearIsEnough,
 }
 
-/// Whether a path names a PGN file (`.pgn`, `.pgn.gz`).
+/// Whether a path names a PGN file (`.pgn`, and compressed `.pgn.gz`, `.pgn.zst`, `.pgn.zip`).
 pub fn is_pgn(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    name.ends_with(".pgn") || name.ends_with(".pgn.gz")
+    plain_name(path).ends_with(".pgn")
 }
 
 /// Reads a PGN file's games. A game without players, result or date is an invalid row (an error,
@@ -121,31 +114,11 @@ pub fn read(
 /// `LINE_CAP` bytes are looked at, so that memory stays bounded on any input.
 const LINE_CAP: usize = 1 << 20;
 
-/// A file's bytes as they are read, into its SHA-256 (for `summary.json`) on the way.
-struct Hashing {
-    file: std::fs::File,
-    hash: Rc<RefCell<Sha256>>,
-}
-
-impl Read for Hashing {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.file.read(buf)?;
-        self.hash.borrow_mut().update(&buf[..n]);
-        Ok(n)
-    }
-}
-
-/// The first bytes of a gzip stream.
-const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
-
-/// A PGN file's lines, read as a stream (through gzip when the file starts with its magic
-/// number) and decoded one by one: UTF-8, else ISO-8859-1; a byte-order mark is dropped, and
-/// everything from a DOS end-of-file mark. Memory holds one line, whatever the file's size.
+/// A PGN file's lines, read as a stream (decompressed as it is stored) and decoded one by one:
+/// UTF-8, else ISO-8859-1; a byte-order mark is dropped, and everything from a DOS end-of-file
+/// mark. Memory holds one line, whatever the file's size.
 struct Lines {
-    file: String,
-    reader: Box<dyn BufRead>,
-    gzip: bool,
-    hash: Rc<RefCell<Sha256>>,
+    input: Input,
     /// The current line, as read and as decoded; both buffers are reused.
     bytes: Vec<u8>,
     text: String,
@@ -155,49 +128,19 @@ struct Lines {
 
 impl Lines {
     fn open(path: &Path) -> Result<Lines, IngestError> {
-        let io = |source| IngestError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let mut head = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|f| f.take(HEAD_BYTES as u64).read_to_end(&mut head))
-            .map_err(io)?;
-        // A gzip stream is read here; any other compression, or binary bytes, are refused.
-        if !head.starts_with(GZIP_MAGIC) {
-            refuse_binary(&path.display().to_string(), &head, READS)?;
-        }
-        let hash = Rc::new(RefCell::new(Sha256::new()));
-        let file = std::fs::File::open(path).map_err(io)?;
-        let raw = BufReader::new(Hashing {
-            file,
-            hash: Rc::clone(&hash),
-        });
-        Lines::from_reader(path.display().to_string(), Box::new(raw), hash).map_err(io)
+        let mut input = Input::open(path)?;
+        input.refuse_binary()?;
+        Ok(Lines::new(input))
     }
 
-    /// The lines of `raw`, whose bytes `hash` sees as they are read.
-    fn from_reader(
-        file: String,
-        mut raw: Box<dyn BufRead>,
-        hash: Rc<RefCell<Sha256>>,
-    ) -> std::io::Result<Lines> {
-        let gzip = raw.fill_buf()?.starts_with(GZIP_MAGIC);
-        let reader: Box<dyn BufRead> = if gzip {
-            Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(raw)))
-        } else {
-            raw
-        };
-        Ok(Lines {
-            file,
-            reader,
-            gzip,
-            hash,
+    fn new(input: Input) -> Lines {
+        Lines {
+            input,
             bytes: Vec::new(),
             text: String::new(),
             first: true,
             ended: false,
-        })
+        }
     }
 
     /// The next line, without its end; `None` at the end of the file (or its end-of-file mark).
@@ -209,9 +152,9 @@ impl Lines {
         let mut found_end = false;
         let mut any = false;
         while !found_end {
-            let chunk = match self.reader.fill_buf() {
+            let chunk = match self.input.fill_buf() {
                 Ok(chunk) => chunk,
-                Err(e) => return Err(read_error(&self.file, self.gzip, e)),
+                Err(e) => return Err(self.input.error(e)),
             };
             if chunk.is_empty() {
                 break;
@@ -223,7 +166,7 @@ impl Lines {
             };
             let room = LINE_CAP.saturating_sub(self.bytes.len());
             self.bytes.extend_from_slice(&chunk[..take.min(room)]);
-            self.reader.consume(take + usize::from(end));
+            self.input.consume(take + usize::from(end));
             found_end = end;
         }
         if !any {
@@ -246,10 +189,9 @@ impl Lines {
 
     /// Reads what is left, for the checksum of the whole file, and returns it.
     fn finish(mut self) -> Result<String, IngestError> {
-        std::io::copy(&mut self.reader, &mut std::io::sink())
-            .map_err(|e| read_error(&self.file, self.gzip, e))?;
-        let hash = std::mem::take(&mut *self.hash.borrow_mut());
-        Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+        let read = std::io::copy(&mut self.input, &mut std::io::sink());
+        read.map_err(|e| self.input.error(e))?;
+        Ok(self.input.sha256())
     }
 }
 
@@ -291,19 +233,6 @@ impl Tags {
             _ => return,
         };
         *slot = Some(value);
-    }
-}
-
-/// A read that failed: a damaged gzip stream, or the file itself.
-fn read_error(file: &str, gzip: bool, e: std::io::Error) -> IngestError {
-    let what = if gzip {
-        "not a readable gzip file"
-    } else {
-        "cannot be read"
-    };
-    IngestError::File {
-        file: file.to_string(),
-        problem: format!("{what}: {e}"),
     }
 }
 
@@ -584,8 +513,7 @@ mod tests {
         let mut counts = PgnCounts::default();
         let mut found = Vec::new();
         let bytes = std::io::Cursor::new(text.as_bytes().to_vec());
-        let hash = Rc::new(RefCell::new(Sha256::new()));
-        let mut lines = Lines::from_reader("t.pgn".into(), Box::new(bytes), hash).unwrap();
+        let mut lines = Lines::new(Input::from_reader(Path::new("t.pgn"), bytes).unwrap());
         scan(&mut lines, &mut counts, &mut |tags| {
             found.push(game_row("t.pgn", tags, Dates::NeedMonth).map_err(|e| e.to_string()));
             Ok(())

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::path::Path;
 
+use super::compressed::{read_text, Input};
 use super::error::IngestError;
 
 /// Called with each record's line number and fields.
@@ -88,7 +89,7 @@ pub fn refuse_binary(file: &str, head: &[u8], reads: &str) -> Result<(), IngestE
 }
 
 /// What elosim reads, for [`refuse_binary`]'s advice.
-pub const READS: &str = "CSV tables, FIDE lists and PGN files as plain text, PGN also gzip-compressed, and Parquet files named .parquet";
+pub const READS: &str = "CSV tables, FIDE lists and PGN files as text, plain or compressed by gzip or zstd or in a zip archive of one file, and Parquet files named .parquet";
 
 /// Decodes UTF-8, else ISO-8859-1 (every byte is a character). A byte-order mark is dropped, and
 /// so is everything from a DOS end-of-file mark (Ctrl-Z, which ends several of FIDE's older lists,
@@ -133,13 +134,7 @@ pub struct Csv {
 
 impl Csv {
     pub fn open(path: &Path, expected: &str) -> Result<Csv, IngestError> {
-        let bytes = read_bytes(path)?;
-        refuse_binary(
-            &path.display().to_string(),
-            &bytes[..bytes.len().min(HEAD_BYTES)],
-            READS,
-        )?;
-        let sha256 = sha256(&bytes);
+        let (bytes, sha256) = read_text(path)?;
         let mut csv = Csv::parse(path.display().to_string(), decode(bytes), expected)?;
         csv.sha256 = sha256;
         Ok(csv)
@@ -258,37 +253,25 @@ const BLOCK_BYTES: usize = 32 << 20;
 /// and its true line numbers, so that memory holds one block and not the file.
 pub struct CsvBlocks {
     file: String,
-    path: std::path::PathBuf,
-    reader: std::io::BufReader<std::fs::File>,
+    input: Input,
     /// The file's header, as a table with no rows.
     header: Csv,
     /// Bytes read past the last whole record.
     carry: Vec<u8>,
     next_line: u32,
-    hasher: sha2::Sha256,
     at_end: bool,
     block_bytes: usize,
-    read: usize,
 }
 
 impl CsvBlocks {
     pub fn open(path: &Path, expected: &str) -> Result<CsvBlocks, IngestError> {
-        use sha2::Digest;
         use std::io::Read;
-        let io = |source| IngestError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let mut reader = std::io::BufReader::new(std::fs::File::open(path).map_err(io)?);
+        let mut input = Input::open(path)?;
+        input.refuse_binary()?;
         // The header comes from the first kilobytes, parsed as a whole file would be.
         let mut head = Vec::new();
-        (&mut reader)
-            .take(1 << 16)
-            .read_to_end(&mut head)
-            .map_err(io)?;
-        refuse_binary(&path.display().to_string(), &head, READS)?;
-        let mut hasher = sha2::Sha256::new();
-        hasher.update(&head);
+        let read = (&mut input).take(1 << 16).read_to_end(&mut head);
+        read.map_err(|e| input.error(e))?;
         // The header is the first line that is not blank.
         let mut end = 0;
         while end < head.len() {
@@ -312,21 +295,17 @@ impl CsvBlocks {
         let carry = head[end..].to_vec();
         Ok(CsvBlocks {
             file: path.display().to_string(),
-            path: path.to_path_buf(),
-            reader,
+            input,
             header,
             carry,
             next_line,
-            hasher,
             at_end: false,
             block_bytes: BLOCK_BYTES,
-            read: head.len(),
         })
     }
 
     /// The next block of whole records, or `None` at the end of the file.
     pub fn next_block(&mut self) -> Result<Option<Csv>, IngestError> {
-        use sha2::Digest;
         use std::io::Read;
         if self.at_end && self.carry.is_empty() {
             return Ok(None);
@@ -334,15 +313,10 @@ impl CsvBlocks {
         let mut bytes = std::mem::take(&mut self.carry);
         if !self.at_end {
             let before = bytes.len();
-            (&mut self.reader)
+            let read = (&mut self.input)
                 .take(self.block_bytes as u64)
-                .read_to_end(&mut bytes)
-                .map_err(|source| IngestError::Io {
-                    path: self.path.clone(),
-                    source,
-                })?;
-            self.hasher.update(&bytes[before..]);
-            self.read += bytes.len() - before;
+                .read_to_end(&mut bytes);
+            read.map_err(|e| self.input.error(e))?;
             self.at_end = bytes.len() - before < self.block_bytes;
             // A DOS end-of-file mark ends the file, as it does for a file read whole.
             if let Some(end) = bytes.iter().position(|&b| b == 0x1a) {
@@ -388,20 +362,14 @@ impl CsvBlocks {
         Ok(Some(block))
     }
 
-    /// Bytes of the file read so far.
+    /// Bytes of the file read so far, as stored (compressed or not).
     pub fn bytes_read(&self) -> usize {
-        self.read
+        self.input.bytes_read() as usize
     }
 
     /// The SHA-256 of the bytes read so far (of the whole file, once every block is read).
     pub fn sha256(&self) -> String {
-        use sha2::Digest;
-        self.hasher
-            .clone()
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        self.input.sha256()
     }
 }
 

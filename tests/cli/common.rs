@@ -225,3 +225,69 @@ pub fn explain(run: &Path, player: &str, period: &str) -> String {
     let run = run.to_str().unwrap();
     succeeds(&["explain", run, "--player", player, "--period", period])
 }
+
+/// `bytes` compressed by gzip.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// `bytes` compressed by zstd.
+pub fn zstd(bytes: &[u8]) -> Vec<u8> {
+    zstd::encode_all(bytes, 3).unwrap()
+}
+
+/// A zip archive of `members` (name, bytes), each deflated or stored, as APPNOTE.TXT §4.3 lays
+/// it out: local headers and data, the central directory, its end record.
+pub fn zip_of(members: &[(&str, &[u8])], deflate: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut directory = Vec::new();
+    for (name, bytes) in members {
+        let data = if deflate {
+            use std::io::Write;
+            let mut e =
+                flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(bytes).unwrap();
+            e.finish().unwrap()
+        } else {
+            bytes.to_vec()
+        };
+        let mut crc = flate2::Crc::new();
+        crc.update(bytes);
+        let method: u16 = if deflate { 8 } else { 0 };
+        let common = [
+            &20u16.to_le_bytes()[..],
+            &0u16.to_le_bytes(),
+            &method.to_le_bytes(),
+            &0u32.to_le_bytes(),
+            &crc.sum().to_le_bytes(),
+            &(data.len() as u32).to_le_bytes(),
+            &(bytes.len() as u32).to_le_bytes(),
+            &(name.len() as u16).to_le_bytes(),
+            &0u16.to_le_bytes(),
+        ]
+        .concat();
+        let offset = out.len() as u32;
+        out.extend_from_slice(b"PK\x03\x04");
+        out.extend_from_slice(&common);
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(&data);
+        directory.extend_from_slice(b"PK\x01\x02");
+        directory.extend_from_slice(&20u16.to_le_bytes());
+        directory.extend_from_slice(&common);
+        directory.extend_from_slice(&[0; 10]);
+        directory.extend_from_slice(&offset.to_le_bytes());
+        directory.extend_from_slice(name.as_bytes());
+    }
+    let directory_at = out.len() as u32;
+    out.extend_from_slice(&directory);
+    out.extend_from_slice(b"PK\x05\x06\0\0\0\0");
+    let count = (members.len() as u16).to_le_bytes();
+    out.extend_from_slice(&[count, count].concat());
+    out.extend_from_slice(&(directory.len() as u32).to_le_bytes());
+    out.extend_from_slice(&directory_at.to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out
+}

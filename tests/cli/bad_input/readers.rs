@@ -1,6 +1,6 @@
 //! The bad-input suite: every reader (games as CSV and Parquet, the Kaggle and 2011 contest
-//! layouts, FIDE's list layouts and other starting lists, players files, PGN plain and gzip, the
-//! scenario TOML) meets input it cannot interpret. Each case must end in an error that names the
+//! layouts, FIDE's list layouts and other starting lists, players files, PGN plain and gzip,
+//! compressed inputs (gzip, zstd, zip), the scenario TOML) meets input it cannot interpret. Each case must end in an error that names the
 //! file, the place and what was expected, with no panic and no run directory left behind; a case
 //! about one row must also replay with `--skip-invalid`, the row counted in `summary.json`.
 //! Month-partitioned datasets have their own cases in `cli.rs`.
@@ -46,10 +46,7 @@ fn parquet_of(name: &'static str, mut df: DataFrame) -> File {
 
 /// `text` compressed by gzip.
 fn gzipped(text: &str) -> Vec<u8> {
-    use std::io::Write;
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    encoder.write_all(text.as_bytes()).unwrap();
-    encoder.finish().unwrap()
+    crate::common::gzip(text.as_bytes())
 }
 
 struct Case {
@@ -121,6 +118,16 @@ fn cases() -> Vec<Case> {
         encoder.finish().unwrap();
     }
     gzip.truncate(gzip.len() / 2);
+    let mut zstd_cut = crate::common::zstd(
+        (0..200)
+            .map(|_| pgn_game("2019.02.10", "1-0"))
+            .collect::<String>()
+            .as_bytes(),
+    );
+    zstd_cut.truncate(zstd_cut.len() / 2);
+    // A stored member with a byte changed: only its CRC-32 tells.
+    let mut damaged_zip = crate::common::zip_of(&[("start.csv", b"id,rating\n101,2100\n")], false);
+    damaged_zip[30 + "start.csv".len() + 12] = b'9';
     vec![
         // Canonical games, CSV.
         row_case(
@@ -211,14 +218,35 @@ fn cases() -> Vec<Case> {
             ],
             row_level: false,
         },
+        // A gzip file is read (whatever its name), so its bad row is found at its line.
         Case {
             name: "gzip-csv",
             files: vec![File {
                 name: "games.csv",
-                bytes: gzipped(&games_with("2019-03,Open,2019-02-10,105,106,1,,")),
+                bytes: gzipped(&games_with("2019-03,Open,2019-02-10,105,106,2,,")),
             }],
             args: &[SMALL, "--games", "{dir}/games.csv"],
-            expected: &["games.csv is gzip-compressed: decompress it first"],
+            expected: &["games.csv, line 4, column score", "expected White's score"],
+            row_level: true,
+        },
+        Case {
+            name: "zstd-csv-row",
+            files: vec![File {
+                name: "games.csv.zst",
+                bytes: crate::common::zstd(games_with("2019-03,Open,2019-02-10,105,106,2,,").as_bytes()),
+            }],
+            args: &[SMALL, "--games", "{dir}/games.csv.zst"],
+            expected: &["games.csv.zst, line 4, column score", "expected White's score"],
+            row_level: true,
+        },
+        Case {
+            name: "gzip-of-binary",
+            files: vec![File {
+                name: "games.csv.gz",
+                bytes: crate::common::gzip(b"\0\x01\x02binary"),
+            }],
+            args: &[SMALL, "--games", "{dir}/games.csv.gz"],
+            expected: &["games.csv.gz is not text: its first line holds the control byte 0x00"],
             row_level: false,
         },
         Case {
@@ -427,7 +455,7 @@ fn cases() -> Vec<Case> {
                 bytes: b"\x28\xb5\x2f\xfd\x24\x10\x81\x00id,rating\n".to_vec(),
             }],
             args: &[SMALL, "--start-list", "{dir}/start.csv"],
-            expected: &["start.csv is zstd-compressed: decompress it first"],
+            expected: &["start.csv: not a readable zstd file"],
             row_level: false,
         },
         Case {
@@ -484,7 +512,7 @@ fn cases() -> Vec<Case> {
                 bytes: b"PK\x03\x04\x14\x00\x00\x00\x08\x00games.pgn".to_vec(),
             }],
             args: &[SMALL, "--games", "{dir}/games.pgn"],
-            expected: &["games.pgn is a zip archive", "decompress it first"],
+            expected: &["games.pgn: a damaged zip archive: no end of central directory record", "expected a zip archive of one file"],
             row_level: false,
         },
         Case {
@@ -496,6 +524,56 @@ fn cases() -> Vec<Case> {
             args: &[SMALL, "--games", "{dir}/games.pgn.gz"],
             expected: &["games.pgn.gz", "not a readable gzip file"],
             row_level: false,
+        },
+        Case {
+            name: "pgn-zstd-truncated",
+            files: vec![File {
+                name: "games.pgn.zst",
+                bytes: zstd_cut,
+            }],
+            args: &[SMALL, "--games", "{dir}/games.pgn.zst"],
+            expected: &["games.pgn.zst: not a readable zstd file: incomplete frame"],
+            row_level: false,
+        },
+        Case {
+            name: "zip-of-no-list",
+            files: vec![File {
+                name: "start.zip",
+                bytes: crate::common::zip_of(&[("lists/", b"")], false),
+            }],
+            args: &[SMALL, "--start-list", "{dir}/start.zip"],
+            expected: &["start.zip: a zip archive holding no file; expected a zip archive of one file, as FIDE's list downloads hold one TXT or XML list"],
+            row_level: false,
+        },
+        Case {
+            name: "zip-of-two",
+            files: vec![File {
+                name: "start.zip",
+                bytes: crate::common::zip_of(&[("a.txt", b"id,rating\n1,2000\n"), ("b.txt", b"id,rating\n")], true),
+            }],
+            args: &[SMALL, "--start-list", "{dir}/start.zip"],
+            expected: &["start.zip: a zip archive holding 2 files (a.txt, b.txt", "expected a zip archive of one file"],
+            row_level: false,
+        },
+        Case {
+            name: "zip-damaged-member",
+            files: vec![File {
+                name: "start.zip",
+                bytes: damaged_zip,
+            }],
+            args: &[SMALL, "--start-list", "{dir}/start.zip"],
+            expected: &["start.zip: not a readable zip archive: the archived file is damaged"],
+            row_level: false,
+        },
+        Case {
+            name: "zip-row",
+            files: vec![File {
+                name: "start.zip",
+                bytes: crate::common::zip_of(&[("start.csv", b"id,rating\n101,2100\n102,strong\n")], true),
+            }],
+            args: &[SMALL, "--start-list", "{dir}/start.zip"],
+            expected: &["start.zip, line 3, column rating"],
+            row_level: true,
         },
         // Scenario TOML.
         Case {

@@ -1,0 +1,294 @@
+//! Every text input (games as CSV read whole or in blocks, PGN, starting lists, FIDE lists, players)
+//! is opened here: plain, gzip (RFC 1952) or zstd (RFC 8878), known by their magic bytes whatever
+//! the file's name, or a zip archive holding one file (FIDE's list downloads, `zip.rs`). Each is
+//! decompressed as a stream, so that a reader that reads line by line or block by block holds a
+//! buffer of the file, never the file: a decompression bomb costs time, not memory.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use sha2::{Digest, Sha256};
+
+use super::error::IngestError;
+use super::text::{refuse_binary, HEAD_BYTES, READS};
+use super::zip;
+
+/// How a file's bytes are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    Plain,
+    Gzip,
+    Zstd,
+    Zip,
+}
+
+/// RFC 1952 §2.3.1: a gzip member begins with ID1 ID2 = 0x1f 0x8b.
+const GZIP_MAGIC: &[u8] = b"\x1f\x8b";
+/// RFC 8878 §3.1.1: a zstd frame begins with the magic number 0xFD2FB528, little-endian.
+const ZSTD_MAGIC: &[u8] = b"\x28\xb5\x2f\xfd";
+
+/// The largest zstd window accepted, as a power of two: 2^27 bytes (128 MiB), zstd's own default
+/// limit for decoding (`ZSTD_WINDOWLOG_LIMIT_DEFAULT`), set here so that it stays the bound: a
+/// frame asking a larger window (`zstd --long=31`) is refused rather than given 2 GiB.
+const ZSTD_WINDOW_LOG_MAX: u32 = 27;
+
+/// The extensions a compressed file's name may end with, after its format's own (`.pgn.gz`).
+const COMPRESSED_EXTENSIONS: [&str; 3] = [".gz", ".zst", ".zip"];
+
+impl Compression {
+    fn of(head: &[u8]) -> Compression {
+        if head.starts_with(GZIP_MAGIC) {
+            Compression::Gzip
+        } else if head.starts_with(ZSTD_MAGIC) {
+            Compression::Zstd
+        } else if head.starts_with(&zip::LOCAL_SIGNATURE) {
+            Compression::Zip
+        } else {
+            Compression::Plain
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Compression::Plain => "plain",
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
+            Compression::Zip => "zip",
+        }
+    }
+}
+
+/// A file's name without the extension of its compression: `games.pgn.zst` → `games.pgn`.
+pub fn plain_name(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    COMPRESSED_EXTENSIONS
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext))
+        .map_or(name.clone(), str::to_string)
+}
+
+/// The file's bytes as read from disk, counted (for progress) and hashed (for `summary.json`) on
+/// the way, so that no input is read twice for its checksum.
+struct Tally {
+    hash: Option<Sha256>,
+    bytes: u64,
+}
+
+struct Tallied<R> {
+    inner: R,
+    tally: Arc<Mutex<Tally>>,
+}
+
+impl<R: Read> Read for Tallied<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let mut tally = self.tally.lock().unwrap_or_else(|e| e.into_inner());
+        tally.bytes += n as u64;
+        if let Some(hash) = tally.hash.as_mut() {
+            hash.update(&buf[..n]);
+        }
+        Ok(n)
+    }
+}
+
+fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A text input, decompressed as it is read.
+pub struct Input {
+    path: PathBuf,
+    compression: Compression,
+    reader: Box<dyn BufRead + Send + Sync>,
+    tally: Arc<Mutex<Tally>>,
+    /// A zip archive's SHA-256, taken when it was opened: its member is read from the middle.
+    sha256: Option<String>,
+}
+
+impl Input {
+    pub fn open(path: &Path) -> Result<Input, IngestError> {
+        let io = |source| IngestError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = File::open(path).map_err(io)?;
+        let mut magic = Vec::new();
+        (&mut file).take(4).read_to_end(&mut magic).map_err(io)?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        if Compression::of(&magic) == Compression::Zip {
+            return Input::open_zip(path, file);
+        }
+        Input::from_reader(path, file).map_err(io)
+    }
+
+    /// The input of `raw`, the bytes of the file `path`, decompressed by what they begin with.
+    pub(super) fn from_reader(
+        path: &Path,
+        raw: impl Read + Send + Sync + 'static,
+    ) -> std::io::Result<Input> {
+        let tally = Arc::new(Mutex::new(Tally {
+            hash: Some(Sha256::new()),
+            bytes: 0,
+        }));
+        let mut raw = BufReader::new(Tallied {
+            inner: raw,
+            tally: Arc::clone(&tally),
+        });
+        let compression = Compression::of(raw.fill_buf()?);
+        let reader: Box<dyn BufRead + Send + Sync> = match compression {
+            // Every member of a file of several gzip members, as `cat a.gz b.gz` makes.
+            Compression::Gzip => {
+                Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(raw)))
+            }
+            // Every frame of the file, each in a window of at most 2^ZSTD_WINDOW_LOG_MAX bytes.
+            Compression::Zstd => {
+                let mut decoder = zstd::stream::read::Decoder::with_buffer(raw)?;
+                decoder.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+                Box::new(BufReader::new(decoder))
+            }
+            Compression::Plain | Compression::Zip => Box::new(raw),
+        };
+        Ok(Input {
+            path: path.to_path_buf(),
+            compression,
+            reader,
+            tally,
+            sha256: None,
+        })
+    }
+
+    /// The one file of a zip archive, read from its data on; the archive is hashed first, whole,
+    /// as it is stored.
+    fn open_zip(path: &Path, mut file: File) -> Result<Input, IngestError> {
+        let io = |source| IngestError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut hash = Sha256::new();
+        std::io::copy(&mut file, &mut hash).map_err(io)?;
+        let member = zip::only_member(&mut file)
+            .map_err(io)?
+            .map_err(|problem| IngestError::File {
+                file: path.display().to_string(),
+                problem: format!(
+                    "{problem}; expected a zip archive of one file, as FIDE's list downloads hold one TXT or XML list"
+                ),
+            })?;
+        file.seek(SeekFrom::Start(member.data_offset)).map_err(io)?;
+        let tally = Arc::new(Mutex::new(Tally {
+            hash: None,
+            bytes: 0,
+        }));
+        let raw = BufReader::new(Tallied {
+            inner: file,
+            tally: Arc::clone(&tally),
+        });
+        Ok(Input {
+            path: path.to_path_buf(),
+            compression: Compression::Zip,
+            reader: Box::new(BufReader::new(zip::member_reader(raw, &member))),
+            tally,
+            sha256: Some(hex(&hash.finalize())),
+        })
+    }
+
+    pub fn file(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    /// Refuses what is not text by its first bytes as decompressed ([`refuse_binary`]); the
+    /// stream then begins again with them.
+    pub fn refuse_binary(&mut self) -> Result<(), IngestError> {
+        let mut head = Vec::with_capacity(HEAD_BYTES);
+        let read = (&mut self.reader)
+            .take(HEAD_BYTES as u64)
+            .read_to_end(&mut head);
+        read.map_err(|e| self.error(e))?;
+        refuse_binary(&self.file(), &head, READS)?;
+        let rest = std::mem::replace(&mut self.reader, Box::new(std::io::empty()));
+        self.reader = Box::new(std::io::Cursor::new(head).chain(rest));
+        Ok(())
+    }
+
+    /// The error of a read that failed: a damaged compressed stream, or the file itself.
+    pub fn error(&self, e: std::io::Error) -> IngestError {
+        match self.compression {
+            Compression::Plain => IngestError::Io {
+                path: self.path.clone(),
+                source: e,
+            },
+            Compression::Zip => IngestError::File {
+                file: self.file(),
+                problem: format!("not a readable zip archive: {e}"),
+            },
+            c => IngestError::File {
+                file: self.file(),
+                problem: format!("not a readable {} file: {e}", c.name()),
+            },
+        }
+    }
+
+    /// What is left of the input, decompressed.
+    pub fn read_rest(&mut self, into: &mut Vec<u8>) -> Result<(), IngestError> {
+        let read = self.reader.read_to_end(into);
+        read.map(|_| ()).map_err(|e| self.error(e))
+    }
+
+    /// The SHA-256 of the file's bytes as stored (of those read so far, until the end is read).
+    pub fn sha256(&self) -> String {
+        if let Some(sha256) = &self.sha256 {
+            return sha256.clone();
+        }
+        let tally = self.tally.lock().unwrap_or_else(|e| e.into_inner());
+        tally
+            .hash
+            .clone()
+            .map_or_else(String::new, |h| hex(&h.finalize()))
+    }
+
+    /// Bytes of the file read so far, as stored (to set against its size for progress).
+    pub fn bytes_read(&self) -> u64 {
+        self.tally.lock().unwrap_or_else(|e| e.into_inner()).bytes
+    }
+}
+
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.reader.read(buf)
+    }
+}
+
+impl BufRead for Input {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.reader.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.reader.consume(amount);
+    }
+}
+
+/// A text file's bytes, decompressed, once its start is known to be text; and the SHA-256 of the
+/// file as stored. For the readers that parse a file whole.
+pub fn read_text(path: &Path) -> Result<(Vec<u8>, String), IngestError> {
+    let mut input = Input::open(path)?;
+    input.refuse_binary()?;
+    let mut bytes = Vec::new();
+    input.read_rest(&mut bytes)?;
+    Ok((bytes, input.sha256()))
+}
+
+/// The first `n` bytes of a text file, decompressed, once its start is known to be text.
+pub fn read_start(path: &Path, n: usize) -> Result<Vec<u8>, IngestError> {
+    let mut input = Input::open(path)?;
+    input.refuse_binary()?;
+    let mut start = Vec::with_capacity(n);
+    let read = (&mut input).take(n as u64).read_to_end(&mut start);
+    read.map_err(|e| input.error(e))?;
+    Ok(start)
+}
