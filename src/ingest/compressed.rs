@@ -292,3 +292,63 @@ pub fn read_start(path: &Path, n: usize) -> Result<Vec<u8>, IngestError> {
     read.map_err(|e| input.error(e))?;
     Ok(start)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// `text` as a zstd frame whose window is 2^`window_log` bytes.
+    fn zstd_frame(text: &[u8], window_log: u32) -> Vec<u8> {
+        let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 1).unwrap();
+        encoder
+            .set_parameter(zstd::stream::raw::CParameter::WindowLog(window_log))
+            .unwrap();
+        encoder.write_all(text).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    fn read(name: &str, bytes: Vec<u8>) -> Result<Vec<u8>, IngestError> {
+        let mut input = Input::from_reader(Path::new(name), std::io::Cursor::new(bytes)).unwrap();
+        input.refuse_binary()?;
+        let mut text = Vec::new();
+        input.read_rest(&mut text)?;
+        Ok(text)
+    }
+
+    /// A zstd frame is decoded in a window of at most 2^27 bytes: one that asks more (as
+    /// `zstd --long=30` writes) is refused naming the file, whatever it holds, rather than
+    /// given the memory.
+    #[test]
+    fn a_zstd_window_above_the_bound_is_refused() {
+        let text = b"id,rating\n101,2100\n";
+        assert_eq!(read("a.csv.zst", zstd_frame(text, 27)).unwrap(), text);
+        let e = read("big.csv.zst", zstd_frame(text, 30))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("big.csv.zst: not a readable zstd file: Frame requires too much memory"),
+            "{e}"
+        );
+    }
+
+    /// Magic bytes decide, not the name; the checksum is of the bytes as stored.
+    #[test]
+    fn compressions_are_known_by_their_bytes() {
+        let text = b"id,rating\n101,2100\n";
+        let gz = {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(text).unwrap();
+            e.finish().unwrap()
+        };
+        let zst = zstd::encode_all(&text[..], 1).unwrap();
+        for bytes in [text.to_vec(), gz, zst] {
+            assert_eq!(read("list.txt", bytes.clone()).unwrap(), text);
+            let mut input =
+                Input::from_reader(Path::new("x"), std::io::Cursor::new(bytes.clone())).unwrap();
+            std::io::copy(&mut input, &mut std::io::sink()).unwrap();
+            assert_eq!(input.sha256(), super::super::text::sha256(&bytes));
+            assert_eq!(input.bytes_read(), bytes.len() as u64);
+        }
+    }
+}

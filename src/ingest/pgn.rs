@@ -623,22 +623,29 @@ mod tests {
         assert_eq!(found.len(), 2);
     }
 
-    /// A gzip stream is read line by line: a line longer than LINE_CAP is kept only up to it (a
-    /// file of zeros cannot fill memory), and the lines after it are read as usual.
+    /// A gzip or zstd stream is read line by line: a line longer than LINE_CAP is kept only up
+    /// to it (a file of zeros cannot fill memory), and the lines after it are read as usual.
     #[test]
     fn compressed_lines_are_read_as_a_stream_with_a_bounded_line() {
         use std::io::Write;
-        let path = crate::testing::scratch("pgn").join("zeros.pgn.gz");
+        let mut text = vec![b'0'; 3 * LINE_CAP];
+        text.extend_from_slice(b"\r\n[Event \"A\"]\n");
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        gz.write_all(&vec![b'0'; 3 * LINE_CAP]).unwrap();
-        gz.write_all(b"\r\n[Event \"A\"]\n").unwrap();
-        std::fs::write(&path, gz.finish().unwrap()).unwrap();
-        let mut lines = Lines::open(&path).unwrap();
-        assert_eq!(lines.next_line().unwrap().map(|l| l.len()), Some(LINE_CAP));
-        assert_eq!(lines.next_line().unwrap(), Some("[Event \"A\"]"));
-        assert_eq!(lines.next_line().unwrap(), None);
-        let sha = lines.finish().unwrap();
-        assert_eq!(sha.len(), 64);
-        std::fs::remove_file(&path).unwrap();
+        gz.write_all(&text).unwrap();
+        let zst = zstd::encode_all(&text[..], 1).unwrap();
+        for (name, bytes) in [
+            ("zeros.pgn.gz", gz.finish().unwrap()),
+            ("zeros.pgn.zst", zst),
+        ] {
+            let path = crate::testing::scratch("pgn").join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let mut lines = Lines::open(&path).unwrap();
+            assert_eq!(lines.next_line().unwrap().map(|l| l.len()), Some(LINE_CAP));
+            assert_eq!(lines.next_line().unwrap(), Some("[Event \"A\"]"));
+            assert_eq!(lines.next_line().unwrap(), None);
+            let sha = lines.finish().unwrap();
+            assert_eq!(sha.len(), 64);
+            std::fs::remove_file(&path).unwrap();
+        }
     }
 }

@@ -4,6 +4,7 @@
 
 mod bad_input;
 mod common;
+mod compressed;
 mod datasets;
 mod lists;
 mod plots;
