@@ -6,13 +6,20 @@
 //!
 //! Figures and the decision in docs/performance.md.
 
-// The readers' own modules, compiled into the bench as they are (`text` uses `super::error`).
+// The readers' own modules, compiled into the bench as they are (`text` uses `super::error` and
+// opens files through `super::compressed`, which reads zip archives through `super::zip`).
+#[allow(dead_code, reason = "the bench opens plain files only")]
+#[path = "../src/ingest/compressed.rs"]
+mod compressed;
 #[allow(dead_code, reason = "the bench uses only the tokenizer of the module")]
 #[path = "../src/ingest/error.rs"]
 mod error;
 #[allow(dead_code, reason = "the bench uses only the tokenizer of the module")]
 #[path = "../src/ingest/text.rs"]
 mod text;
+#[allow(dead_code, reason = "the bench opens plain files only")]
+#[path = "../src/ingest/zip.rs"]
+mod zip;
 // What `text`'s own tests write into, when clippy checks them here.
 #[cfg(test)]
 #[path = "../src/testing.rs"]

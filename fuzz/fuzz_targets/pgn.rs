@@ -1,4 +1,4 @@
-//! The PGN tag reader, plain or gzip, through the whole games reader (interning included).
+//! The PGN tag reader, plain or compressed (gzip, zstd, a zip of one file), through the whole games reader (interning included).
 #![no_main]
 
 use elosim::ingest::{read_inputs, Dates, InputFiles};

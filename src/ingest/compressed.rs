@@ -12,8 +12,69 @@ use std::sync::{Arc, Mutex};
 use sha2::{Digest, Sha256};
 
 use super::error::IngestError;
-use super::text::{refuse_binary, HEAD_BYTES, READS};
 use super::zip;
+
+/// What files that are not text begin with, and what each is.
+const MAGIC_NUMBERS: [(&[u8], &str); 10] = [
+    (b"\x1f\x8b", "gzip-compressed"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed"),
+    (b"BZh", "bzip2-compressed"),
+    (b"\xfd7zXZ\x00", "xz-compressed"),
+    (b"PK\x03\x04", "a zip archive (as an .xlsx workbook is)"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (
+        b"\xd0\xcf\x11\xe0",
+        "an old Office document (such as an .xls workbook)",
+    ),
+    (b"PAR1", "a Parquet file"),
+    (b"\xff\xfe", "UTF-16 text"),
+    (b"\xfe\xff", "UTF-16 text"),
+];
+
+/// Bytes of a file's start that [`refuse_binary`] looks at.
+pub const HEAD_BYTES: usize = 8 << 10;
+
+/// Refuses a file that is not text, by its first bytes (`head`): a compressed file or an archive
+/// named by its format, else one whose first line holds control bytes (no header or tag line
+/// does). `reads` says what the reader reads, for the advice. Nothing of the file is echoed, so
+/// that no control byte reaches the terminal.
+pub fn refuse_binary(file: &str, head: &[u8], reads: &str) -> Result<(), IngestError> {
+    let not_text = |what: String, advice: String| IngestError::NotText {
+        file: file.to_string(),
+        what,
+        advice,
+    };
+    if let Some((_, what)) = MAGIC_NUMBERS.iter().find(|(m, _)| head.starts_with(m)) {
+        let advice = match *what {
+            "a Parquet file" => "name it .parquet (Parquet is known by its extension)".to_string(),
+            "UTF-16 text" => format!("save it as UTF-8 (elosim reads {reads})"),
+            _ => format!("decompress it first (elosim reads {reads})"),
+        };
+        return Err(not_text(what.to_string(), advice));
+    }
+    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let first_line = text
+        .split(|&b| b == b'\n')
+        .find(|line| !line.iter().all(u8::is_ascii_whitespace))
+        .unwrap_or_default();
+    let control = first_line
+        .iter()
+        .position(|&b| (b < 0x20 && !b"\t\r\x1a".contains(&b)) || b == 0x7f);
+    match control {
+        Some(at) => Err(not_text(
+            "not text".into(),
+            format!(
+                "its first line holds the control byte 0x{:02x} (byte {}), as no table, list or PGN file does (elosim reads {reads})",
+                first_line[at],
+                at + 1
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// What elosim reads, for [`refuse_binary`]'s advice.
+pub const READS: &str = "CSV tables, FIDE lists and PGN files as text, plain or compressed by gzip or zstd or in a zip archive of one file, and Parquet files named .parquet";
 
 /// How a file's bytes are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,8 +408,35 @@ mod tests {
             let mut input =
                 Input::from_reader(Path::new("x"), std::io::Cursor::new(bytes.clone())).unwrap();
             std::io::copy(&mut input, &mut std::io::sink()).unwrap();
-            assert_eq!(input.sha256(), super::super::text::sha256(&bytes));
+            assert_eq!(input.sha256(), hex(&Sha256::digest(&bytes)));
             assert_eq!(input.bytes_read(), bytes.len() as u64);
+        }
+    }
+
+    /// Compressed files are named by their format, other binary files by their first control
+    /// byte, and text passes; no message holds a byte of the file.
+    #[test]
+    fn files_that_are_not_text_are_named_for_what_they_are() {
+        let refused = |head: &[u8]| refuse_binary("f", head, READS).unwrap_err().to_string();
+        assert!(
+            refused(b"\x1f\x8b\x08\x00").starts_with("f is gzip-compressed: decompress it first")
+        );
+        assert!(refused(b"PAR1\x15\x04").starts_with("f is a Parquet file: name it .parquet"));
+        assert!(refused(b"\xff\xfei\x00d\x00").starts_with("f is UTF-16 text: save it as UTF-8"));
+        let binary = refused(b"\n\nid,\x00\x01rating\n");
+        assert!(
+            binary
+                .starts_with("f is not text: its first line holds the control byte 0x00 (byte 4)"),
+            "{binary}"
+        );
+        assert!(!binary.chars().any(|c| c.is_control()), "{binary}");
+        for text in [
+            &b"\xEF\xBB\xBFid,rating\r\n1,\x002000\n"[..],
+            b"a\tb\n",
+            b"",
+            b"\x1a",
+        ] {
+            assert!(refuse_binary("f", text, READS).is_ok(), "{text:?}");
         }
     }
 }

@@ -90,7 +90,8 @@ pub fn only_member(file: &mut File) -> std::io::Result<Result<Member, Problem>> 
         Err(problem) => return Ok(Err(problem)),
     };
     file.seek(SeekFrom::Start(offset))?;
-    let mut directory = Vec::with_capacity(size as usize);
+    // Grown as read: the record's size is not trusted with an allocation.
+    let mut directory = Vec::new();
     file.take(size).read_to_end(&mut directory)?;
     let mut members = Vec::new();
     let mut at = 0;
