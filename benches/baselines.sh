@@ -9,7 +9,8 @@
 #                                             script that joins the two runs' last lists (Python
 #                                             polars), alternated
 #   benches/baselines.sh gzip                 peak memory of reading a 4.7 MB .pgn.gz that holds
-#                                             1 GiB of zeros
+#                                             1 GiB of the digit 0 (one line, no game)
+#   benches/baselines.sh zstd                 the same for a .pgn.zst
 #
 # ELOSIM names the binary (default: the release build under CARGO_TARGET_DIR or ./target);
 # RUNS the runs of each measurement (default 3). Needs /usr/bin/time (GNU time).
@@ -83,19 +84,22 @@ EOF
             printf "ratio: %.2f x the script\n", t["elosim"] / t["polars"]
         }'
     ;;
-gzip)
+gzip | zstd)
     dir=$(mktemp -d)
     trap 'rm -rf "$dir"' EXIT
-    head -c 1G /dev/zero | gzip -1 >"$dir/zeros.pgn.gz"
+    # Text, so that the reader reads it all (a file of NUL bytes is refused by its first line):
+    # one line of 1 GiB, of which the PGN reader keeps 1 MiB.
+    ext=$([ "$1" = gzip ] && echo gz || echo zst)
+    head -c 1G /dev/zero | tr '\0' '0' | "$1" -1 -c >"$dir/zeros.pgn.$ext"
     # The run stops with "the games carry no ratings"; what is measured is reading the stream.
-    /usr/bin/time -f "%e %M" -o "$dir/time" "$elosim" crosstable "$dir/zeros.pgn.gz" \
+    /usr/bin/time -f "%e %M" -o "$dir/time" "$elosim" crosstable "$dir/zeros.pgn.$ext" \
         >/dev/null 2>&1 || true
     # GNU time says first that the command failed; the figures are its last line.
-    tail -1 "$dir/time" | awk -v size="$(stat -c %s "$dir/zeros.pgn.gz")" '{
-        printf "a %.1f MB .pgn.gz holding 1 GiB: %s s, peak %d KB\n", size / 1e6, $1, $2 }'
+    tail -1 "$dir/time" | awk -v size="$(stat -c %s "$dir/zeros.pgn.$ext")" -v ext="$ext" '{
+        printf "a %.2f MB .pgn.%s holding 1 GiB: %s s, peak %d KB\n", size / 1e6, ext, $1, $2 }'
     ;;
 *)
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
