@@ -212,3 +212,44 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     files.sort();
     files
 }
+
+/// A zip made on macOS holds its file beside a directory and `__MACOSX/` resource forks: the one
+/// file is still the list.
+#[test]
+fn a_zips_directories_and_macos_forks_are_passed_over() {
+    let dir = scratch("compressed-macos-zip");
+    let list = std::fs::read(fixture("start-2019.csv")).unwrap();
+    let zip = dir.join("start.zip");
+    std::fs::write(
+        &zip,
+        zip_of(
+            &[
+                ("lists/", b""),
+                ("lists/start.csv", &list),
+                ("__MACOSX/lists/._start.csv", b"\0\x05\x16\x07 fork"),
+            ],
+            true,
+        ),
+    )
+    .unwrap();
+    let scenario = fixture("scenario-2019.toml");
+    let replay = |start: &str, out: &str| {
+        let out = dir.join(out);
+        let args = [
+            "replay",
+            &scenario,
+            "--quiet",
+            "--csv",
+            "--start-list",
+            start,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        succeeds(&args);
+        std::fs::read_to_string(out.join("lists/2019-04.csv")).unwrap()
+    };
+    assert_eq!(
+        replay(zip.to_str().unwrap(), "zipped"),
+        replay(&fixture("start-2019.csv"), "plain")
+    );
+}
