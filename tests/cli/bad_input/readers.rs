@@ -126,8 +126,16 @@ fn cases() -> Vec<Case> {
     );
     zstd_cut.truncate(zstd_cut.len() / 2);
     // A stored member with a byte changed: only its CRC-32 tells.
-    let mut damaged_zip = crate::common::zip_of(&[("start.csv", b"id,rating\n101,2100\n")], false);
+    let list: &[u8] = b"id,rating\n101,2100\n";
+    let mut damaged_zip = crate::common::zip_of(&[("start.csv", list)], false);
     damaged_zip[30 + "start.csv".len() + 12] = b'9';
+    // The same archive with its central directory entry (after the local header, name and data)
+    // saying bzip2 (method 12, APPNOTE §4.4.5), or encryption (flag bit 0).
+    let directory = 30 + "start.csv".len() + list.len();
+    let mut bzip2_zip = crate::common::zip_of(&[("start.csv", list)], false);
+    bzip2_zip[directory + 10] = 12;
+    let mut encrypted_zip = crate::common::zip_of(&[("start.csv", list)], false);
+    encrypted_zip[directory + 8] = 1;
     vec![
         // Canonical games, CSV.
         row_case(
@@ -563,6 +571,26 @@ fn cases() -> Vec<Case> {
             }],
             args: &[SMALL, "--start-list", "{dir}/start.zip"],
             expected: &["start.zip: not a readable zip archive: the archived file is damaged"],
+            row_level: false,
+        },
+        Case {
+            name: "zip-bzip2-member",
+            files: vec![File {
+                name: "start.zip",
+                bytes: bzip2_zip,
+            }],
+            args: &[SMALL, "--start-list", "{dir}/start.zip"],
+            expected: &["start.zip: a zip archive whose file start.csv is compressed by method 12", "elosim reads stored and deflated members"],
+            row_level: false,
+        },
+        Case {
+            name: "zip-encrypted",
+            files: vec![File {
+                name: "start.zip",
+                bytes: encrypted_zip,
+            }],
+            args: &[SMALL, "--start-list", "{dir}/start.zip"],
+            expected: &["start.zip: an encrypted zip archive (start.csv is encrypted)"],
             row_level: false,
         },
         Case {
