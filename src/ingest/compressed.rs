@@ -14,13 +14,17 @@ use sha2::{Digest, Sha256};
 use super::error::IngestError;
 use super::zip;
 
-/// What files that are not text begin with, and what each is.
+/// What files that are not text begin with, and what each is: compressions this reader does not
+/// read, and, found in what it decompressed, those it does (a `.gz` inside a `.zip`).
 const MAGIC_NUMBERS: [(&[u8], &str); 10] = [
-    (b"\x1f\x8b", "gzip-compressed"),
-    (b"\x28\xb5\x2f\xfd", "zstd-compressed"),
+    (GZIP_MAGIC, "gzip-compressed"),
+    (ZSTD_MAGIC, "zstd-compressed"),
     (b"BZh", "bzip2-compressed"),
     (b"\xfd7zXZ\x00", "xz-compressed"),
-    (b"PK\x03\x04", "a zip archive (as an .xlsx workbook is)"),
+    (
+        &zip::LOCAL_SIGNATURE,
+        "a zip archive (as an .xlsx workbook is)",
+    ),
     (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
     (
         b"\xd0\xcf\x11\xe0",
