@@ -4,14 +4,14 @@
 //! `rapid_…` and `blitz_…`, which are not read). The file states no month: the list's month comes
 //! from the file's name where FIDE's name carries it.
 //!
-//! Read tag by tag from a buffered stream, so that a list costs its players, not its text; a
-//! player's values are checked as the TXT lists' are (`fide_list.rs`).
+//! Read tag by tag from a buffered stream (plain, compressed or zipped as FIDE's downloads are:
+//! `compressed.rs`), so that a list costs its players, not its text; a player's values are checked
+//! as the TXT lists' are (`fide_list.rs`).
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use sha2::{Digest, Sha256};
-
+use super::compressed::Input;
 use super::error::IngestError;
 use super::fide_list::{
     birth_year, fide_id, k_factor, month_in_file_name, rating, whole_number, FideEntry, FideLayout,
@@ -28,10 +28,8 @@ pub fn looks_like_fide_xml(first_line: &str) -> bool {
 
 pub fn read(path: &Path, skips: &mut Skips) -> Result<FideList, IngestError> {
     let file = path.display().to_string();
-    let opened = std::fs::File::open(path).map_err(|source| IngestError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let mut opened = Input::open(path)?;
+    opened.refuse_binary()?;
     let mut tags = Tags::new(opened, &file);
     let mut entries = Vec::new();
     // The player being read (the line of its `<player>`, its children so far) and the child open
@@ -223,34 +221,30 @@ struct Piece {
     line: u32,
 }
 
-/// A file read as text-then-tag pieces, counting lines and hashing the bytes as they pass.
-struct Tags<R> {
-    reader: BufReader<R>,
+/// A file read as text-then-tag pieces, counting lines; the input hashes the file's bytes as
+/// they pass.
+struct Tags {
+    reader: BufReader<Input>,
     file: String,
-    hash: Sha256,
     line: u32,
     buffer: Vec<u8>,
     first: bool,
 }
 
-impl<R: Read> Tags<R> {
-    fn new(source: R, file: &str) -> Tags<R> {
+impl Tags {
+    fn new(source: Input, file: &str) -> Tags {
         Tags {
             reader: BufReader::with_capacity(1 << 16, source),
             file: file.to_string(),
-            hash: Sha256::new(),
             line: 1,
             buffer: Vec::new(),
             first: true,
         }
     }
 
+    /// The SHA-256 of the file as stored (all of it, once every tag is read).
     fn sha256(self) -> String {
-        self.hash
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        self.reader.get_ref().sha256()
     }
 
     fn cut_short(&self, expected: &str) -> IngestError {
@@ -263,16 +257,11 @@ impl<R: Read> Tags<R> {
 
     fn next(&mut self) -> Result<Option<Piece>, IngestError> {
         self.buffer.clear();
-        self.reader
-            .read_until(b'>', &mut self.buffer)
-            .map_err(|source| IngestError::Io {
-                path: self.file.clone().into(),
-                source,
-            })?;
+        let read = self.reader.read_until(b'>', &mut self.buffer);
+        read.map_err(|e| self.reader.get_ref().error(e))?;
         if self.buffer.is_empty() {
             return Ok(None);
         }
-        self.hash.update(&self.buffer);
         let mut bytes = self.buffer.as_slice();
         if std::mem::take(&mut self.first) {
             bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);

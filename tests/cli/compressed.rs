@@ -253,3 +253,62 @@ fn a_zips_directories_and_macos_forks_are_passed_over() {
         replay(&fixture("start-2019.csv"), "plain")
     );
 }
+
+/// FIDE's downloads as FIDE zips them (`standard_jan25frl.zip`, `standard_feb25frl_xml.zip`), and
+/// gzip or zstd copies: the TXT and the XML give the histogram of the plain files.
+#[test]
+fn fide_downloads_zipped_or_compressed_read_as_plain() {
+    let dir = scratch("compressed-downloads");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fide-lists-2025");
+    let txt = compressed_copies(
+        &dir,
+        data.join("standard_jan25frl.txt").to_str().unwrap(),
+        "standard_jan25frl.txt",
+    );
+    let xml = compressed_copies(
+        &dir,
+        data.join("standard_feb25frl_xml.xml").to_str().unwrap(),
+        "standard_feb25frl_xml.xml",
+    );
+    let as_fide_names = |copy: &str, name: &str| {
+        let path = dir.join(name);
+        std::fs::copy(copy, &path).unwrap();
+        path.display().to_string()
+    };
+    let txt_zip = as_fide_names(&txt[3], "standard_jan25frl.zip");
+    let xml_zip = as_fide_names(&xml[3], "standard_feb25frl_xml.zip");
+    let histogram =
+        |a: &str, b: &str| succeeds(&["histogram", a, b, "--width", "400", "--format", "csv"]);
+    let plain = histogram(&txt[0], &xml[0]);
+    assert!(
+        plain.contains("2025-01,") && plain.contains("2025-02,"),
+        "{plain}"
+    );
+    for (a, b) in txt.iter().zip(&xml).skip(1) {
+        assert_eq!(histogram(a, b), plain, "{a}, {b}");
+    }
+    assert_eq!(histogram(&txt_zip, &xml_zip), plain);
+}
+
+/// docs/compare.md's command on the shipped gzip-compressed CSV lists of January and February
+/// 2025 runs as written and gives the figures the page shows.
+#[test]
+fn the_compare_docs_gzip_lists_are_read() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fide-lists-2025");
+    let list = |name: &str| data.join(name).display().to_string();
+    let compared = succeeds(&[
+        "compare",
+        &list("standard-2025-01.csv.gz"),
+        &list("standard-2025-02.csv.gz"),
+    ]);
+    let all = compared
+        .lines()
+        .find(|line| line.starts_with("all "))
+        .unwrap_or_else(|| panic!("{compared}"));
+    let fields: Vec<&str> = all.split_whitespace().collect();
+    assert_eq!(
+        fields[1..6],
+        ["254,784", "+0.1", "+0.0", "10.5", "2.5"],
+        "{compared}"
+    );
+}
