@@ -156,6 +156,9 @@ fn summary(o: &ReplayOutcome) -> String {
     if let Some(pgn) = o.report.pgn {
         text += &format!("  pgn      {}\n", pgn.describe());
     }
+    if let Some(trf) = o.report.trf {
+        text += &format!("  trf      {}\n", trf.describe());
+    }
     let window = run.skipped.before_run + run.skipped.after_run;
     if window > 0 {
         text += &format!(

@@ -16,6 +16,7 @@ mod pgn;
 mod raw;
 mod table;
 mod text;
+mod trf;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -37,6 +38,7 @@ pub use parquet_games::{enum_codes, month_codes, month_column};
 pub use pgn::{is_pgn, Dates};
 pub use raw::PgnCounts;
 pub use table::{Skips, Table};
+pub use trf::{is_trf, TrfCounts};
 
 /// The files of one replay.
 #[derive(Clone, Debug)]
@@ -57,6 +59,8 @@ pub struct IngestReport {
     pub games_read: usize,
     /// What a PGN source counted besides its games.
     pub pgn: Option<PgnCounts>,
+    /// What tournament reports counted besides their games.
+    pub trf: Option<TrfCounts>,
     pub players: usize,
     /// Invalid rows skipped with `--skip-invalid`: reason → (count, first place).
     pub skipped: BTreeMap<String, (usize, String)>,
@@ -96,6 +100,7 @@ pub fn read_inputs(
         format: raw.format,
         games: games.len(),
         pgn: raw.pgn,
+        trf: raw.trf,
         sha256: raw.sha256,
         intern_seconds,
     };
@@ -147,12 +152,14 @@ pub fn read_streamed(
             format: GameFormat::Canonical,
             games: dataset.partitions.iter().map(|p| p.games).sum(),
             pgn: None,
+            trf: None,
             sha256,
             intern_seconds: 0.0,
         };
         (ids, read, Stream::Dataset(dataset))
     } else {
-        if table::is_parquet(&files.games) || pgn::is_pgn(&files.games) {
+        if table::is_parquet(&files.games) || pgn::is_pgn(&files.games) || trf::is_trf(&files.games)
+        {
             return Err(IngestError::File {
                 file: files.games.display().to_string(),
                 problem: "only CSV files and month-partitioned datasets (directories of period=YYYY-MM/ tables) are read period by period; replay this file whole (without --stream)".into(),
@@ -169,6 +176,7 @@ pub fn read_streamed(
             format: scan.format,
             games: scan.periods.iter().map(|p| p.1).sum(),
             pgn: None,
+            trf: None,
             sha256: scan.sha256.clone(),
             intern_seconds: 0.0,
         };
@@ -208,6 +216,7 @@ struct ReadGames {
     format: GameFormat,
     games: usize,
     pgn: Option<PgnCounts>,
+    trf: Option<TrfCounts>,
     sha256: String,
     intern_seconds: f64,
 }
@@ -325,6 +334,7 @@ impl People {
             format: read.format,
             games_read: read.games,
             pgn: read.pgn,
+            trf: read.trf,
             players: players.len(),
             skipped: skips.counts,
             start_list: start.as_ref().map(|s| format!("{} ({})", s.file, s.kind)),

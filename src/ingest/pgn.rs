@@ -85,6 +85,7 @@ pub fn read(
         format: GameFormat::Pgn,
         sha256: String::new(),
         pgn: None,
+        trf: None,
     };
     let mut events: HashMap<String, u32> = HashMap::new();
     let mut counts = PgnCounts::default();

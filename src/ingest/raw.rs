@@ -7,6 +7,7 @@ use crate::model::{EventType, Games, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
 use super::ids::RawIds;
+use super::trf::TrfCounts;
 
 /// Games as read: everything but the interned players.
 pub struct RawGames {
@@ -17,6 +18,8 @@ pub struct RawGames {
     pub sha256: String,
     /// What a PGN source counted besides its games.
     pub pgn: Option<PgnCounts>,
+    /// What tournament reports counted besides their games.
+    pub trf: Option<TrfCounts>,
 }
 
 impl RawGames {
