@@ -198,7 +198,8 @@ enum DateText {
 }
 
 /// The orders in which real reports write two-digit dates: YY/MM/DD (TRF16's 132 line),
-/// DD/MM/YY (the Belgian round reports) and YY.DD.MM (the Irish Bunratty reports).
+/// DD/MM/YY (the Belgian round reports) and, where neither fits, YY.DD.MM (the Irish Bunratty
+/// reports).
 const ORDERS: [(&str, [usize; 3]); 3] = [
     ("YY/MM/DD", [0, 1, 2]),
     ("DD/MM/YY", [2, 1, 0]),
@@ -742,12 +743,18 @@ impl Report {
                 None => Ok(dates),
             };
         };
+        // YY/DD/MM only where neither of the usual orders fits.
         let mut readings: Vec<(&str, Dates)> = Vec::new();
-        for (name, order) in ORDERS {
-            if let Some(dates) = read(order).filter(|d| d.disorder().is_none()) {
-                if readings.iter().all(|(_, d)| *d != dates) {
-                    readings.push((name, dates));
+        for tier in [&ORDERS[..2], &ORDERS[2..]] {
+            for &(name, order) in tier {
+                if let Some(dates) = read(order).filter(|d| d.disorder().is_none()) {
+                    if readings.iter().all(|(_, d)| *d != dates) {
+                        readings.push((name, dates));
+                    }
                 }
+            }
+            if !readings.is_empty() {
+                break;
             }
         }
         let text = format!("{:02}/{:02}/{:02}", n[0], n[1], n[2]);
