@@ -108,10 +108,14 @@ pub fn is_trf(path: &Path) -> bool {
 
 /// Whether the file's first line that is not blank is a TRF record (`012 …`, `001 …`).
 fn starts_like_a_report(path: &Path) -> bool {
-    let Ok(bytes) = read_bytes(path) else {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let read =
+        std::fs::File::open(path).and_then(|f| f.take(HEAD_BYTES as u64).read_to_end(&mut bytes));
+    if read.is_err() {
         return false;
-    };
-    let head = decode(bytes[..bytes.len().min(HEAD_BYTES)].to_vec());
+    }
+    let head = decode(bytes);
     head.lines()
         .map(|l| l.trim_end())
         .find(|l| !l.is_empty())
@@ -1198,6 +1202,36 @@ mod tests {
             assert_eq!(out.white.as_text(), ["12"]);
             assert_eq!(out.games.score, [0]);
         }
+    }
+
+    /// Latin-1 and UTF-8 with a byte-order mark read alike, from a file and from a directory,
+    /// where only report files are read and players are joined by their FIDE id.
+    #[test]
+    fn encodings_and_directories() {
+        let dir = crate::testing::scratch("trf").join("encodings");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut lines = head("2024-01-06", "2024-01-06", &[]);
+        lines.push(player(1, "A", "2000", "11", &[(2, 'w', '1')]));
+        lines.push(player(2, "Mu\u{f1}oz, B", "2000", "", &[(1, 'b', '0')]));
+        let text = lines.join("\r\n");
+        let latin1: Vec<u8> = text.chars().map(|c| c as u8).collect();
+        std::fs::write(dir.join("a.tab"), latin1).unwrap();
+        std::fs::write(
+            dir.join("b.txt"),
+            [b"\xEF\xBB\xBF", text.as_bytes()].concat(),
+        )
+        .unwrap();
+        std::fs::write(dir.join("notes.md"), "not a report").unwrap();
+        let mut skips = Skips::new(false);
+        let (raw, counts) = read(&dir.join("a.tab"), &mut skips).unwrap();
+        assert_eq!(raw.black.as_text(), ["Mu\u{f1}oz, B #2 (Open)"]);
+        assert_eq!(counts.reports, 1);
+        assert!(is_trf(&dir) && is_trf(&dir.join("b.txt")) && !is_trf(&dir.join("notes.md")));
+        let (raw, counts) = read(&dir, &mut skips).unwrap();
+        assert_eq!(raw.white.as_text(), ["11", "11"]);
+        assert_eq!(raw.black.as_text(), ["Mu\u{f1}oz, B #2 (Open)"; 2]);
+        assert_eq!((counts.reports, counts.games), (2, 2));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
