@@ -394,6 +394,7 @@ mod tests {
             sha256: String::new(),
             pgn: None,
             trf: None,
+            reported: Vec::new(),
         }
     }
 

@@ -139,6 +139,7 @@ pub fn read_table(
         sha256: table.sha256().to_string(),
         pgn: None,
         trf: None,
+        reported: Vec::new(),
     };
     if let When::Numbered { name, month_1, .. } = columns.when {
         out.games.numbered_months = Some((name, month_1));

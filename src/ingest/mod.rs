@@ -101,6 +101,7 @@ pub fn read_inputs(
         games: games.len(),
         pgn: raw.pgn,
         trf: raw.trf,
+        reported: raw.reported,
         sha256: raw.sha256,
         intern_seconds,
     };
@@ -153,6 +154,7 @@ pub fn read_streamed(
             games: dataset.partitions.iter().map(|p| p.games).sum(),
             pgn: None,
             trf: None,
+            reported: Vec::new(),
             sha256,
             intern_seconds: 0.0,
         };
@@ -177,6 +179,7 @@ pub fn read_streamed(
             games: scan.periods.iter().map(|p| p.1).sum(),
             pgn: None,
             trf: None,
+            reported: Vec::new(),
             sha256: scan.sha256.clone(),
             intern_seconds: 0.0,
         };
@@ -217,6 +220,8 @@ struct ReadGames {
     games: usize,
     pgn: Option<PgnCounts>,
     trf: Option<TrfCounts>,
+    /// Players as tournament reports describe them.
+    reported: Vec<(String, raw::Reported)>,
     sha256: String,
     intern_seconds: f64,
 }
@@ -292,6 +297,24 @@ impl People {
                     inactive: entry.inactive,
                 });
             }
+        }
+        // A report's description fills what the starting list leaves open; a players file, read
+        // last, has the last word.
+        for (id, reported) in &read.reported {
+            let Some(p) = players.find(id) else {
+                continue;
+            };
+            let p = p as usize;
+            let fill = |new: &Option<String>, old: &mut Option<String>| {
+                if old.is_none() {
+                    old.clone_from(new);
+                }
+            };
+            info.birth_year[p] = info.birth_year[p].or(reported.birth_year);
+            fill(&reported.name, &mut info.name[p]);
+            fill(&reported.federation, &mut info.federation[p]);
+            fill(&reported.sex, &mut info.sex[p]);
+            fill(&reported.title, &mut info.title[p]);
         }
         let mut players_file_unused = 0;
         if let Some(list) = &players_file {

@@ -86,6 +86,7 @@ pub fn read(
         sha256: String::new(),
         pgn: None,
         trf: None,
+        reported: Vec::new(),
     };
     let mut events: HashMap<String, u32> = HashMap::new();
     let mut counts = PgnCounts::default();

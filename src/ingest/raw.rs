@@ -20,6 +20,18 @@ pub struct RawGames {
     pub pgn: Option<PgnCounts>,
     /// What tournament reports counted besides their games.
     pub trf: Option<TrfCounts>,
+    /// The players as reports describe them (id, details), the first report's description first.
+    pub reported: Vec<(String, Reported)>,
+}
+
+/// A player as a tournament report describes them (its `001` line).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reported {
+    pub name: Option<String>,
+    pub federation: Option<String>,
+    pub sex: Option<String>,
+    pub title: Option<String>,
+    pub birth_year: Option<i16>,
 }
 
 impl RawGames {

@@ -13,7 +13,7 @@ use crate::scenario::GameFormat;
 
 use super::error::IngestError;
 use super::ids::RawIds;
-use super::raw::{sort_event_names, RawGames};
+use super::raw::{sort_event_names, RawGames, Reported};
 use super::table::Skips;
 use super::text::{decode, read_bytes, refuse_binary, sha256, HEAD_BYTES, READS};
 
@@ -144,6 +144,8 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, TrfCounts), Ing
         checksums += &format!("{} {name}\n", sha256(&bytes));
         let report = Report::parse(&name, &decode(bytes), skips)?;
         counts.add(&report.push_games(&mut out, &mut events, skips)?);
+        out.reported
+            .extend(report.players.into_iter().map(|p| (p.id, p.details)));
     }
     out.sha256 = match files.as_slice() {
         [_] => checksums[..64].to_string(),
@@ -167,6 +169,7 @@ fn no_games(source: String) -> RawGames {
         sha256: String::new(),
         pgn: None,
         trf: None,
+        reported: Vec::new(),
     }
 }
 
@@ -318,6 +321,7 @@ struct Player {
     rank: u16,
     id: String,
     rating: Option<i32>,
+    details: Reported,
     rounds: Vec<Option<Block>>,
 }
 
@@ -344,6 +348,30 @@ fn columns(line: &[char], from: usize, to: usize) -> String {
         .collect::<String>()
         .trim()
         .to_string()
+}
+
+/// Name (15–47), federation (54–56), sex (10: `m`, or `w`/`f` for women, as FIDE's lists write
+/// `M`/`F`), title (11–13) and the year of the birth date (70–79: `YYYY/MM/DD`, `YYYY-MM-DD`, the
+/// month and day may be `00`); a birth date without its year is refused.
+fn details(line: &[char]) -> Result<Reported, String> {
+    let some = |text: String| (!text.is_empty()).then_some(text);
+    let sex = match columns(line, 10, 10).to_ascii_lowercase().as_str() {
+        "m" => Some("M".to_string()),
+        "w" | "f" => Some("F".to_string()),
+        _ => None,
+    };
+    let birth = columns(line, 70, 79);
+    let year = birth.get(..4).and_then(|y| y.parse::<i16>().ok());
+    if year.is_none() && birth.contains(|c: char| c.is_ascii_digit()) {
+        return Err(format!("expected YYYY/MM/DD (or blank), got {birth:?}"));
+    }
+    Ok(Reported {
+        name: some(columns(line, 15, 47)),
+        federation: some(columns(line, 54, 56)),
+        sex,
+        title: some(columns(line, 11, 13)),
+        birth_year: year,
+    })
 }
 
 /// The round blocks begin at column 92, ten columns each (TRF16, "Round results").
@@ -555,6 +583,7 @@ impl Report {
                 format!("expected a FIDE id (digits), or blanks for a player without one; got {fide_id:?}"),
             ));
         }
+        let details = details(line).map_err(|p| err("70–79 (birth date)", p))?;
         let id = match fide_id.trim_start_matches('0') {
             "" => {
                 self.counts.without_fide_id += 1;
@@ -574,6 +603,7 @@ impl Report {
             rank,
             id,
             rating,
+            details,
             rounds,
         })
     }
@@ -1204,6 +1234,31 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_player_line_describes_the_player() {
+        let line = format!(
+            "001 {:>4} w{:<3} {:<33} {:>4} {:<3} {:>11} {:<10}  4.0",
+            1, "WGM", "Mu\u{f1}oz, Ana", 2301, "ESP", 2212072, "1981/00/00"
+        );
+        let line: Vec<char> = line.chars().collect();
+        let expected = Reported {
+            name: Some("Mu\u{f1}oz, Ana".into()),
+            federation: Some("ESP".into()),
+            sex: Some("F".into()),
+            title: Some("WGM".into()),
+            birth_year: Some(1981),
+        };
+        assert_eq!(details(&line), Ok(expected));
+        let mut blank = line.clone();
+        blank.splice(69..79, "    .  .  ".chars());
+        assert_eq!(details(&blank).unwrap().birth_year, None);
+        blank.splice(69..79, "81/02/03  ".chars());
+        assert_eq!(
+            details(&blank),
+            Err("expected YYYY/MM/DD (or blank), got \"81/02/03\"".into())
+        );
+    }
+
     /// Latin-1 and UTF-8 with a byte-order mark read alike, from a file and from a directory,
     /// where only report files are read and players are joined by their FIDE id.
     #[test]
@@ -1230,6 +1285,10 @@ mod tests {
         let (raw, counts) = read(&dir, &mut skips).unwrap();
         assert_eq!(raw.white.as_text(), ["11", "11"]);
         assert_eq!(raw.black.as_text(), ["Mu\u{f1}oz, B #2 (Open)"; 2]);
+        let (id, reported) = &raw.reported[1];
+        assert_eq!(id, "Mu\u{f1}oz, B #2 (Open)");
+        assert_eq!(reported.name.as_deref(), Some("Mu\u{f1}oz, B"));
+        assert_eq!(reported.birth_year, Some(1990));
         assert_eq!((counts.reports, counts.games), (2, 2));
         std::fs::remove_dir_all(&dir).unwrap();
     }
