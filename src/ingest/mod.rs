@@ -36,9 +36,9 @@ pub use lists::{read_list_ratings, ListRatings};
 #[cfg(feature = "full")]
 pub use parquet_games::{enum_codes, month_codes, month_column};
 pub use pgn::{is_pgn, Dates};
-pub use raw::PgnCounts;
+pub use raw::{PgnCounts, TrfCounts};
 pub use table::{Skips, Table};
-pub use trf::{is_trf, TrfCounts};
+pub use trf::is_trf;
 
 /// The files of one replay.
 #[derive(Clone, Debug)]

@@ -7,7 +7,6 @@ use crate::model::{EventType, Games, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
 use super::ids::RawIds;
-use super::trf::TrfCounts;
 
 /// Games as read: everything but the interned players.
 pub struct RawGames {
@@ -56,6 +55,31 @@ pub struct PgnCounts {
     pub unterminated_comments: usize,
     /// Games known only by their year, placed in its January (reports only, see [`Dates`]).
     pub dated_by_year: usize,
+}
+
+/// What reading the reports counted besides the games, for the run's summary. Unrated results
+/// are counted per player and round, as the reports write them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrfCounts {
+    pub reports: usize,
+    /// `001` lines read.
+    pub players: usize,
+    /// Of them, players without a FIDE id, given one from their report (name and starting rank).
+    pub without_fide_id: usize,
+    /// Pairings played (`1`, `=`, `0`): the games.
+    pub games: usize,
+    /// `+` and `-`.
+    pub forfeits: usize,
+    /// `W`, `D`, `L`: games that lasted less than one move.
+    pub unplayed: usize,
+    /// `H`, `F`, `U`.
+    pub half_point_byes: usize,
+    pub full_point_byes: usize,
+    pub pairing_byes: usize,
+    /// `Z` or a blank block: rounds a player was known to be absent from.
+    pub absences: usize,
+    /// Team lines, extension lines, other TRF26 records and comments.
+    pub lines_skipped: usize,
 }
 
 /// "2019-04 in the partition period=2019-03 …": a game filed under the wrong period.

@@ -13,34 +13,9 @@ use crate::scenario::GameFormat;
 
 use super::error::IngestError;
 use super::ids::RawIds;
-use super::raw::{sort_event_names, RawGames, Reported};
+use super::raw::{sort_event_names, RawGames, Reported, TrfCounts};
 use super::table::Skips;
 use super::text::{decode, read_bytes, refuse_binary, sha256, HEAD_BYTES, READS};
-
-/// What reading the reports counted besides the games, for the run's summary. Unrated results
-/// are counted per player and round, as the reports write them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TrfCounts {
-    pub reports: usize,
-    /// `001` lines read.
-    pub players: usize,
-    /// Of them, players without a FIDE id, given one from their report (name and starting rank).
-    pub without_fide_id: usize,
-    /// Pairings played (`1`, `=`, `0`): the games.
-    pub games: usize,
-    /// `+` and `-`.
-    pub forfeits: usize,
-    /// `W`, `D`, `L`: games that lasted less than one move.
-    pub unplayed: usize,
-    /// `H`, `F`, `U`.
-    pub half_point_byes: usize,
-    pub full_point_byes: usize,
-    pub pairing_byes: usize,
-    /// `Z` or a blank block: rounds a player was known to be absent from.
-    pub absences: usize,
-    /// Team lines, extension lines, other TRF26 records and comments.
-    pub lines_skipped: usize,
-}
 
 impl TrfCounts {
     /// One line for people: what the reports held besides the games.
