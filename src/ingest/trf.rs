@@ -116,7 +116,11 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, TrfCounts), Ing
         let bytes = read_bytes(file)?;
         let name = file.display().to_string();
         refuse_binary(&name, &bytes[..bytes.len().min(HEAD_BYTES)], READS)?;
-        checksums += &format!("{} {name}\n", sha256(&bytes));
+        // By the file's name, so that the checksum does not depend on where the directory is.
+        let short = file
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        checksums += &format!("{} {short}\n", sha256(&bytes));
         let report = Report::parse(&name, &decode(bytes), skips)?;
         counts.add(&report.push_games(&mut out, &mut events, skips)?);
         out.reported
