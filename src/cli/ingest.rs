@@ -64,6 +64,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(pgn) = report.pgn {
         eprintln!("  {}", pgn.describe());
     }
+    if let Some(trf) = report.trf {
+        eprintln!("  {}", trf.describe());
+    }
     for (reason, (n, first)) in &report.skipped {
         eprintln!(
             "  {} left out: {reason} (first at {first})",

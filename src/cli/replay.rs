@@ -20,7 +20,8 @@ use crate::systems::SystemKind;
 pub struct Args {
     /// The scenarios (TOML); default scenarios/kaggle2010.toml, the Kaggle 2010 games under FIDE's rules
     scenarios: Vec<PathBuf>,
-    /// Games file (CSV or Parquet: canonical, Kaggle 2010 or 2011 contest layout), or a directory
+    /// Games file (CSV or Parquet: canonical, Kaggle 2010 or 2011 contest layout; PGN; a tournament
+    /// report, TRF, or a directory of them), or a directory
     /// partitioned by period (DIR/period=YYYY-MM/*.parquet|csv), read list by list; overrides
     /// data.games
     #[arg(long, value_name = "FILE")]
@@ -155,6 +156,9 @@ fn summary(o: &ReplayOutcome) -> String {
     );
     if let Some(pgn) = o.report.pgn {
         text += &format!("  pgn      {}\n", pgn.describe());
+    }
+    if let Some(trf) = o.report.trf {
+        text += &format!("  trf      {}\n", trf.describe());
     }
     let window = run.skipped.before_run + run.skipped.after_run;
     if window > 0 {

@@ -35,9 +35,9 @@ pub struct Partition {
     pub games: usize,
 }
 
-/// A games path that is a directory is a partitioned dataset.
+/// A games path that is a directory is a partitioned dataset, unless it holds tournament reports.
 pub fn is_dataset(path: &Path) -> bool {
-    path.is_dir()
+    path.is_dir() && !super::trf::is_trf(path)
 }
 
 /// Names a data tool leaves beside its tables (`_SUCCESS`, `.crc` files, hidden files).
@@ -393,6 +393,8 @@ mod tests {
             format: GameFormat::Canonical,
             sha256: String::new(),
             pgn: None,
+            trf: None,
+            reported: Vec::new(),
         }
     }
 

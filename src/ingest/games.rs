@@ -11,6 +11,7 @@ use super::ids::RawIds;
 use super::pgn;
 use super::raw::{parse_event_type, partition_mismatch, sort_event_names, RawGames};
 use super::table::{Skips, Table};
+use super::trf;
 
 const SCORES: &str = "1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½";
 pub(super) const CANONICAL: &str = "period (or date), white, black, score; optionally event, event_start, event_type, white_rating, black_rating";
@@ -79,6 +80,13 @@ fn read_file(
     partition: Option<Month>,
     skips: &mut Skips,
 ) -> Result<RawGames, IngestError> {
+    if partition.is_none()
+        && (format == GameFormat::Trf || (format == GameFormat::Auto && trf::is_trf(path)))
+    {
+        let (mut raw, counts) = trf::read(path, skips)?;
+        raw.trf = Some(counts);
+        return Ok(raw);
+    }
     if path.is_dir() {
         return Err(IngestError::File {
             file: path.display().to_string(),
@@ -130,6 +138,8 @@ pub fn read_table(
         format,
         sha256: table.sha256().to_string(),
         pgn: None,
+        trf: None,
+        reported: Vec::new(),
     };
     if let When::Numbered { name, month_1, .. } = columns.when {
         out.games.numbered_months = Some((name, month_1));
@@ -219,8 +229,8 @@ fn columns(
             score: (table.require(&["WhiteScore"])?, "WhiteScore"),
             ratings: None,
         },
-        // PGN files never reach here: `read` hands them to the PGN reader.
-        GameFormat::Canonical | GameFormat::Auto | GameFormat::Pgn => {
+        // PGN files and reports never reach here: `read` hands them to their readers.
+        GameFormat::Canonical | GameFormat::Auto | GameFormat::Pgn | GameFormat::Trf => {
             let period = table.find(&["period"]);
             let date = table.find(&["date"]);
             if period.is_none() && date.is_none() && !partitioned {

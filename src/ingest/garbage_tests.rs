@@ -8,7 +8,7 @@ use crate::generate::SplitMix64;
 use crate::model::{parse_score, Day, Month};
 use crate::scenario::Scenario;
 
-use super::{fide_list, fide_xml, games, pgn, Skips};
+use super::{fide_list, fide_xml, games, pgn, trf, Skips};
 
 /// Pieces that make inputs look like the real thing, mixed with raw bytes.
 const PIECES: &[&str] = &[
@@ -163,6 +163,56 @@ fn compressed_inputs_never_panic() {
         let path = dir.join(format!("{i}.csv"));
         std::fs::write(&path, &bytes).unwrap();
         let _ = super::compressed::read_text(&path);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A tournament report with random characters put in random columns: dates, ranks, colours and
+/// results that are almost right are where a column reader would slip.
+#[test]
+fn the_report_reader_never_panics_on_damaged_reports() {
+    let dir = scratch("reports");
+    let mut rng = SplitMix64::new(14);
+    let block = |o: u16, c: char, r: char| format!("  {o:>4} {c} {r}");
+    let player = |rank: u16, rounds: String| {
+        format!(
+            "001 {rank:>4} m    {:<33} 2000 BEL {:>11} 1990/01/01  0.0     {rounds}",
+            format!("P{rank}"),
+            1000 + rank
+        )
+    };
+    let report = [
+        "012 Open".to_string(),
+        "042 19/02/09".into(),
+        "052 2019-02-10".into(),
+        format!("132{}19/02/09  19/02/10", " ".repeat(88)),
+        "XXR 2".into(),
+        player(1, block(2, 'w', '1') + &block(3, 'b', '=')),
+        player(2, block(1, 'b', '0') + &block(0, '-', 'U')),
+        player(3, block(0, ' ', 'H') + &block(1, 'w', '=')),
+    ]
+    .join("\n");
+    let marks: Vec<char> = "0123456789 /-.=+wbBNWDLHFUZ\r\n\u{e9}\u{0}x"
+        .chars()
+        .collect();
+    for i in 0..2000 {
+        let mut chars: Vec<char> = report.chars().collect();
+        for _ in 0..1 + rng.below(6) {
+            let at = rng.below(chars.len() as u64) as usize;
+            let mark = marks[rng.below(marks.len() as u64) as usize];
+            match rng.below(3) {
+                0 => chars[at] = mark,
+                1 => chars.insert(at, mark),
+                _ => {
+                    chars.remove(at);
+                }
+            }
+        }
+        let path = dir.join(format!("{i}.trf"));
+        std::fs::write(&path, chars.iter().collect::<String>()).unwrap();
+        for skip in [false, true] {
+            let _ = trf::read(&path, &mut Skips::new(skip));
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -17,6 +17,7 @@ mod pgn;
 mod raw;
 mod table;
 mod text;
+mod trf;
 mod zip;
 
 use std::collections::BTreeMap;
@@ -37,8 +38,9 @@ pub use lists::{read_list_ratings, ListRatings};
 #[cfg(feature = "full")]
 pub use parquet_games::{enum_codes, month_codes, month_column};
 pub use pgn::{is_pgn, Dates};
-pub use raw::PgnCounts;
+pub use raw::{PgnCounts, TrfCounts};
 pub use table::{Skips, Table};
+pub use trf::is_trf;
 
 /// The files of one replay.
 #[derive(Clone, Debug)]
@@ -59,6 +61,8 @@ pub struct IngestReport {
     pub games_read: usize,
     /// What a PGN source counted besides its games.
     pub pgn: Option<PgnCounts>,
+    /// What tournament reports counted besides their games.
+    pub trf: Option<TrfCounts>,
     pub players: usize,
     /// Invalid rows skipped with `--skip-invalid`: reason → (count, first place).
     pub skipped: BTreeMap<String, (usize, String)>,
@@ -98,6 +102,8 @@ pub fn read_inputs(
         format: raw.format,
         games: games.len(),
         pgn: raw.pgn,
+        trf: raw.trf,
+        reported: raw.reported,
         sha256: raw.sha256,
         intern_seconds,
     };
@@ -149,12 +155,15 @@ pub fn read_streamed(
             format: GameFormat::Canonical,
             games: dataset.partitions.iter().map(|p| p.games).sum(),
             pgn: None,
+            trf: None,
+            reported: Vec::new(),
             sha256,
             intern_seconds: 0.0,
         };
         (ids, read, Stream::Dataset(dataset))
     } else {
-        if table::is_parquet(&files.games) || pgn::is_pgn(&files.games) {
+        if table::is_parquet(&files.games) || pgn::is_pgn(&files.games) || trf::is_trf(&files.games)
+        {
             return Err(IngestError::File {
                 file: files.games.display().to_string(),
                 problem: "only CSV files and month-partitioned datasets (directories of period=YYYY-MM/ tables) are read period by period; replay this file whole (without --stream)".into(),
@@ -171,6 +180,8 @@ pub fn read_streamed(
             format: scan.format,
             games: scan.periods.iter().map(|p| p.1).sum(),
             pgn: None,
+            trf: None,
+            reported: Vec::new(),
             sha256: scan.sha256.clone(),
             intern_seconds: 0.0,
         };
@@ -210,6 +221,9 @@ struct ReadGames {
     format: GameFormat,
     games: usize,
     pgn: Option<PgnCounts>,
+    trf: Option<TrfCounts>,
+    /// Players as tournament reports describe them.
+    reported: Vec<(String, raw::Reported)>,
     sha256: String,
     intern_seconds: f64,
 }
@@ -286,6 +300,24 @@ impl People {
                 });
             }
         }
+        // A report's description fills what the starting list leaves open; a players file, read
+        // last, has the last word.
+        for (id, reported) in &read.reported {
+            let Some(p) = players.find(id) else {
+                continue;
+            };
+            let p = p as usize;
+            let fill = |new: &Option<String>, old: &mut Option<String>| {
+                if old.is_none() {
+                    old.clone_from(new);
+                }
+            };
+            info.birth_year[p] = info.birth_year[p].or(reported.birth_year);
+            fill(&reported.name, &mut info.name[p]);
+            fill(&reported.federation, &mut info.federation[p]);
+            fill(&reported.sex, &mut info.sex[p]);
+            fill(&reported.title, &mut info.title[p]);
+        }
         let mut players_file_unused = 0;
         if let Some(list) = &players_file {
             let text = list.ids.as_text();
@@ -327,6 +359,7 @@ impl People {
             format: read.format,
             games_read: read.games,
             pgn: read.pgn,
+            trf: read.trf,
             players: players.len(),
             skipped: skips.counts,
             start_list: start.as_ref().map(|s| format!("{} ({})", s.file, s.kind)),

@@ -74,6 +74,8 @@ fn read_in_slices(
         format: GameFormat::Canonical,
         sha256: checksum,
         pgn: None,
+        trf: None,
+        reported: Vec::new(),
     };
     let mut events = EventNumbers::default();
     for offset in (0..rows.max(1)).step_by(slice_rows) {

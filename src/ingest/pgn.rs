@@ -78,6 +78,8 @@ pub fn read(
         format: GameFormat::Pgn,
         sha256: String::new(),
         pgn: None,
+        trf: None,
+        reported: Vec::new(),
     };
     let mut events: HashMap<String, u32> = HashMap::new();
     let mut counts = PgnCounts::default();

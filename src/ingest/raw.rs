@@ -17,6 +17,20 @@ pub struct RawGames {
     pub sha256: String,
     /// What a PGN source counted besides its games.
     pub pgn: Option<PgnCounts>,
+    /// What tournament reports counted besides their games.
+    pub trf: Option<TrfCounts>,
+    /// The players as reports describe them (id, details), the first report's description first.
+    pub reported: Vec<(String, Reported)>,
+}
+
+/// A player as a tournament report describes them (its `001` line).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reported {
+    pub name: Option<String>,
+    pub federation: Option<String>,
+    pub sex: Option<String>,
+    pub title: Option<String>,
+    pub birth_year: Option<i16>,
 }
 
 impl RawGames {
@@ -41,6 +55,31 @@ pub struct PgnCounts {
     pub unterminated_comments: usize,
     /// Games known only by their year, placed in its January (reports only, see [`Dates`]).
     pub dated_by_year: usize,
+}
+
+/// What reading the reports counted besides the games, for the run's summary. Unrated results
+/// are counted per player and round, as the reports write them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrfCounts {
+    pub reports: usize,
+    /// `001` lines read.
+    pub players: usize,
+    /// Of them, players without a FIDE id, given one from their report (name and starting rank).
+    pub without_fide_id: usize,
+    /// Pairings played (`1`, `=`, `0`): the games.
+    pub games: usize,
+    /// `+` and `-`.
+    pub forfeits: usize,
+    /// `W`, `D`, `L`: games that lasted less than one move.
+    pub unplayed: usize,
+    /// `H`, `F`, `U`.
+    pub half_point_byes: usize,
+    pub full_point_byes: usize,
+    pub pairing_byes: usize,
+    /// `Z` or a blank block: rounds a player was known to be absent from.
+    pub absences: usize,
+    /// Team lines, extension lines, other TRF26 records and comments.
+    pub lines_skipped: usize,
 }
 
 /// "2019-04 in the partition period=2019-03 …": a game filed under the wrong period.

@@ -127,6 +127,8 @@ named_enum! {
         Contest2011 = "contest2011",
         /// PGN tag sections (`.pgn`, `.pgn.gz`): Event, Date, EventDate, White, Black, Result, ratings.
         Pgn = "pgn",
+        /// Tournament Report Files (`.trf`, or `.txt`/`.tab` reports, or a directory of them): the 001 lines' round blocks.
+        Trf = "trf",
     }
 }
 

@@ -13,4 +13,5 @@ mod replay;
 mod reports;
 mod round_robins;
 mod sweep;
+mod trf;
 mod worlds;

@@ -49,6 +49,37 @@ fn gzipped(text: &str) -> Vec<u8> {
     crate::common::gzip(text.as_bytes())
 }
 
+/// A tournament report of February 2019 among the small scenario's players 101–104, two rounds:
+/// 1–2 and 3–4, then 1–3 and 2–4. `edit` changes its lines (0: the name, 1–3: the dates, 4–7: the
+/// players) before they are joined.
+fn trf(edit: &dyn Fn(&mut Vec<String>)) -> File {
+    let player = |rank: u16, id: u32, rating: &str, rounds: [(u16, char, char); 2]| {
+        let mut line = format!(
+            "001 {rank:>4} m    {:<33} {rating:>4} BEL {id:>11} 1990/01/01  0.0     ",
+            format!("Player {id}")
+        );
+        for (opponent, colour, result) in rounds {
+            line += &format!("  {opponent:>4} {colour} {result}");
+        }
+        line
+    };
+    let mut lines = vec![
+        "012 Open 2019".to_string(),
+        "042 2019/02/09".to_string(),
+        "052 2019/02/10".to_string(),
+        format!("132{}19/02/09  19/02/10", " ".repeat(88)),
+        player(1, 101, "2100", [(2, 'w', '1'), (3, 'b', '=')]),
+        player(2, 102, "2000", [(1, 'b', '0'), (4, 'w', '1')]),
+        player(3, 103, "2200", [(4, 'w', '='), (1, 'w', '=')]),
+        player(4, 104, "1650", [(3, 'b', '='), (2, 'b', '0')]),
+    ];
+    edit(&mut lines);
+    File {
+        name: "games.trf",
+        bytes: (lines.join("\r\n") + "\r\n").into_bytes(),
+    }
+}
+
 struct Case {
     name: &'static str,
     files: Vec<File>,
@@ -601,6 +632,42 @@ fn cases() -> Vec<Case> {
             }],
             args: &[SMALL, "--start-list", "{dir}/start.zip"],
             expected: &["start.zip, line 3, column rating"],
+            row_level: true,
+        },
+        // Tournament reports (TRF).
+        Case {
+            name: "trf-truncated-player",
+            files: vec![trf(&|l| l[6].truncate(66))],
+            args: &[SMALL, "--games", "{dir}/games.trf"],
+            expected: &["games.trf, line 7, column 1–84", "a player line cut short: it ends at column 66"],
+            row_level: true,
+        },
+        Case {
+            name: "trf-contradicted-pairing",
+            files: vec![trf(&|l| l[7] = l[7].replacen("   3 b =", "   3 w =", 1))],
+            args: &[SMALL, "--games", "{dir}/games.trf"],
+            expected: &["games.trf, line 7, round 1, column 92–99 (round block)", "a pairing the opponent's line contradicts", "on their line 8: opponent 3, colour w, result ="],
+            row_level: true,
+        },
+        Case {
+            name: "trf-round-beyond-declared",
+            files: vec![trf(&|l| l.insert(4, "XXR 1".into()))],
+            args: &[SMALL, "--games", "{dir}/games.trf"],
+            expected: &["games.trf, line 6, round 2, column 102–109 (round)", "a round beyond the rounds the report declares (XXR or 142); got round 2 of 1"],
+            row_level: true,
+        },
+        Case {
+            name: "trf-impossible-date",
+            files: vec![trf(&|l| l[2] = "052 2019/02/30".into())],
+            args: &[SMALL, "--games", "{dir}/games.trf"],
+            expected: &["games.trf, line 3, column 5– (date)", "an impossible date: \"2019/02/30\""],
+            row_level: true,
+        },
+        Case {
+            name: "trf-rating-not-a-number",
+            files: vec![trf(&|l| l[5] = l[5].replace("2000", "2O00"))],
+            args: &[SMALL, "--games", "{dir}/games.trf"],
+            expected: &["games.trf, line 6, column 49–52 (rating)", "expected the player's FIDE rating (a number, or blank or 0 for none), got \"2O00\""],
             row_level: true,
         },
         // Scenario TOML.

@@ -1,0 +1,1332 @@
+//! Tournament Report Files, as federations send them to FIDE (TRF16, FIDE Handbook C.04 Annex 2;
+//! TRF26 from September 2025), one file or a directory of them: the players from the `001` lines
+//! read by their columns, the games from their round blocks (each pairing once, both players'
+//! lines agreeing), the event from the tournament lines (012 name, 042 start, 052 end, 092 type,
+//! 132 round dates). Team lines, TRF26's other records, pairing programs' extensions (`XXR`,
+//! `XXC`…) and `###` comments are skipped; anything else is refused with its line and columns.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::model::{Day, EventType, Games, HalfPoints};
+use crate::scenario::GameFormat;
+
+use super::compressed::{plain_name, read_start, read_text, HEAD_BYTES};
+use super::error::IngestError;
+use super::ids::RawIds;
+use super::raw::{sort_event_names, RawGames, Reported, TrfCounts};
+use super::table::Skips;
+use super::text::{decode, sha256};
+
+impl TrfCounts {
+    /// One line for people: what the reports held besides the games.
+    pub fn describe(&self) -> String {
+        let n = |v: usize| crate::numbers::thousands(v as u64);
+        format!(
+            "{} · {} ({} without a FIDE id) · {} played · not rated: {} forfeits, {} of less than one move, byes {} half-point, {} full-point, {} pairing-allocated, {} absences · {} team, extension and comment lines skipped",
+            crate::numbers::counted(self.reports as u64, "report"),
+            crate::numbers::counted(self.players as u64, "player line"),
+            n(self.without_fide_id),
+            crate::numbers::counted(self.games as u64, "game"),
+            n(self.forfeits),
+            n(self.unplayed),
+            n(self.half_point_byes),
+            n(self.full_point_byes),
+            n(self.pairing_byes),
+            n(self.absences),
+            n(self.lines_skipped),
+        )
+    }
+
+    fn add(&mut self, other: &TrfCounts) {
+        self.reports += other.reports;
+        self.players += other.players;
+        self.without_fide_id += other.without_fide_id;
+        self.games += other.games;
+        self.forfeits += other.forfeits;
+        self.unplayed += other.unplayed;
+        self.half_point_byes += other.half_point_byes;
+        self.full_point_byes += other.full_point_byes;
+        self.pairing_byes += other.pairing_byes;
+        self.absences += other.absences;
+        self.lines_skipped += other.lines_skipped;
+    }
+}
+
+/// The extensions of report files in a directory.
+const REPORT_EXTENSIONS: [&str; 3] = ["trf", "txt", "tab"];
+
+fn has_report_extension(path: &Path) -> bool {
+    report_extension(path).is_some_and(|e| REPORT_EXTENSIONS.contains(&e.as_str()))
+}
+
+/// A report file's extension, lower case, under any compression's (`r1.trf.gz` → `trf`).
+fn report_extension(path: &Path) -> Option<String> {
+    let plain = plain_name(path);
+    Some(
+        Path::new(&plain)
+            .extension()?
+            .to_string_lossy()
+            .into_owned(),
+    )
+}
+
+/// Whether a games path is a TRF: a `.trf` file, a `.txt` or `.tab` file whose first line is a
+/// TRF record, or a directory holding report files (and no `period=` partition).
+pub fn is_trf(path: &Path) -> bool {
+    if path.is_dir() {
+        let Ok(entries) = std::fs::read_dir(path) else {
+            return false;
+        };
+        let names: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        let partitioned = names.iter().any(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("period="))
+        });
+        return !partitioned && names.iter().any(|p| p.is_file() && has_report_extension(p));
+    }
+    match report_extension(path).as_deref() {
+        Some("trf") => true,
+        Some(_) if has_report_extension(path) => starts_like_a_report(path),
+        _ => false,
+    }
+}
+
+/// Whether the file's first line that is not blank is a TRF record (`012 …`, `001 …`), read
+/// through the decompressing reader (a report may come gzipped or zipped).
+fn starts_like_a_report(path: &Path) -> bool {
+    let Ok(bytes) = read_start(path, HEAD_BYTES) else {
+        return false;
+    };
+    let head = decode(bytes);
+    head.lines()
+        .map(|l| l.trim_end())
+        .find(|l| !l.is_empty())
+        .is_some_and(|l| {
+            let code = l.as_bytes();
+            code.len() >= 4 && code[..3].iter().all(u8::is_ascii_digit) && code[3] == b' '
+        })
+}
+
+/// Reads a report, or every report of a directory (`*.trf`, `*.txt`, `*.tab`, in name order;
+/// players across reports are joined by their FIDE id).
+pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, TrfCounts), IngestError> {
+    let files = if path.is_dir() {
+        report_files(path)?
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let mut out = no_games(path.display().to_string());
+    let mut events: HashMap<String, u32> = HashMap::new();
+    let mut counts = TrfCounts::default();
+    let mut checksums = String::new();
+    for file in &files {
+        let (bytes, stored) = read_text(file)?;
+        let name = file.display().to_string();
+        // By the file's name, so that the checksum does not depend on where the directory is.
+        let short = file
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        checksums += &format!("{stored} {short}\n");
+        let report = Report::parse(&name, &decode(bytes), skips)?;
+        counts.add(&report.push_games(&mut out, &mut events, skips)?);
+        out.reported
+            .extend(report.players.into_iter().map(|p| (p.id, p.details)));
+    }
+    out.sha256 = match files.as_slice() {
+        [_] => checksums[..64].to_string(),
+        _ => sha256(checksums.as_bytes()),
+    };
+    sort_event_names(&mut out.games, events);
+    Ok((out, counts))
+}
+
+fn no_games(source: String) -> RawGames {
+    RawGames {
+        games: Games {
+            source,
+            row_word: "line",
+            event_names: vec![String::new()],
+            ..Games::default()
+        },
+        white: RawIds::default(),
+        black: RawIds::default(),
+        format: GameFormat::Trf,
+        sha256: String::new(),
+        pgn: None,
+        trf: None,
+        reported: Vec::new(),
+    }
+}
+
+/// The report files of a directory, in name order; other entries are not reports and are left.
+fn report_files(dir: &Path) -> Result<Vec<PathBuf>, IngestError> {
+    let unreadable = |e: std::io::Error| IngestError::File {
+        file: dir.display().to_string(),
+        problem: format!("cannot be read ({e})"),
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
+        let path = entry.map_err(unreadable)?.path();
+        if path.is_file() && has_report_extension(&path) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(IngestError::File {
+            file: dir.display().to_string(),
+            problem: "no report: expected tournament report files (*.trf, *.txt, *.tab)".into(),
+        });
+    }
+    Ok(files)
+}
+
+/// A date as a report writes it: a day, or three numbers of two digits whose order the report's
+/// other dates must tell (`23/09/24` is 2023-09-24 or 2024-09-23).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum DateText {
+    Day(Day),
+    Ambiguous([u32; 3]),
+}
+
+/// The orders in which real reports write two-digit dates: YY/MM/DD (TRF16's 132 line),
+/// DD/MM/YY (the Belgian round reports) and, where neither fits, YY.DD.MM (the Irish Bunratty
+/// reports).
+const ORDERS: [(&str, [usize; 3]); 3] = [
+    ("YY/MM/DD", [0, 1, 2]),
+    ("DD/MM/YY", [2, 1, 0]),
+    ("YY/DD/MM", [0, 2, 1]),
+];
+
+const MONTH_NAMES: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// Two-digit years: 1950 to 2049.
+fn full_year(yy: u32) -> i32 {
+    if yy < 50 {
+        2000 + yy as i32
+    } else {
+        1900 + yy as i32
+    }
+}
+
+/// Reads a date in the forms real reports use: `2023-09-24`, `2015/09/27`, `24/09/2010`,
+/// `28. 07. 2005`, `May 29, 2020`, and two-digit `23/09/24`; `None` when blank.
+fn parse_date(text: &str) -> Result<Option<DateText>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let expected = || {
+        format!("expected a date (YYYY/MM/DD, YYYY-MM-DD, DD.MM.YYYY, YY/MM/DD or \"May 29, 2020\"), got {text:?}")
+    };
+    let impossible = || format!("an impossible date: {text:?}");
+    if text.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return named_month(text)
+            .map(|d| Some(DateText::Day(d)))
+            .ok_or_else(expected);
+    }
+    let parts: Vec<&str> = text
+        .split(['/', '-', '.', ' '])
+        .filter(|p| !p.is_empty())
+        .collect();
+    let numbers: Vec<u32> = parts.iter().filter_map(|p| p.parse().ok()).collect();
+    if parts.len() != 3 || numbers.len() != 3 || parts.iter().any(|p| p.len() > 4) {
+        return Err(expected());
+    }
+    let day = |y: u32, m: u32, d: u32| {
+        Day::from_ymd(y as i32, m, d)
+            .map(|d| Some(DateText::Day(d)))
+            .ok_or_else(impossible)
+    };
+    match (parts[0].len(), parts[2].len()) {
+        (4, 1..=2) => day(numbers[0], numbers[1], numbers[2]),
+        (1..=2, 4) => day(numbers[2], numbers[1], numbers[0]),
+        (1..=2, 1..=2) if parts[1].len() <= 2 => {
+            let readable = ORDERS.iter().any(|(_, order)| {
+                read_in_order([numbers[0], numbers[1], numbers[2]], *order).is_some()
+            });
+            if readable {
+                Ok(Some(DateText::Ambiguous([
+                    numbers[0], numbers[1], numbers[2],
+                ])))
+            } else {
+                Err(impossible())
+            }
+        }
+        _ => Err(expected()),
+    }
+}
+
+/// `numbers` read as year, month and day at the positions `order` gives.
+fn read_in_order(numbers: [u32; 3], order: [usize; 3]) -> Option<Day> {
+    let [y, m, d] = order.map(|i| numbers[i]);
+    Day::from_ymd(full_year(y), m, d)
+}
+
+/// `May 29, 2020` or `29 May 2020` (English month names, whole or cut to three letters).
+fn named_month(text: &str) -> Option<Day> {
+    let words: Vec<&str> = text.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let [month, day, year] = words.as_slice() else {
+        return None;
+    };
+    let month = month.to_ascii_lowercase();
+    let m = MONTH_NAMES
+        .iter()
+        .position(|n| month.len() >= 3 && n.starts_with(&month[..3]))?;
+    Day::from_ymd(year.parse().ok()?, m as u32 + 1, day.parse().ok()?)
+}
+
+/// Colours as a report writes them: `w`/`b`, or the French `B`/`N` (blanc, noir) of some Belgian
+/// reports, told apart by whether the report writes `N` at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Colour {
+    White,
+    Black,
+    /// `N` or `n`: noir.
+    Noir,
+    /// `B`: blanc where the report writes `N` for Black, else Black.
+    UpperB,
+    None,
+}
+
+/// One round block of a `001` line.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    opponent: u16,
+    colour: Colour,
+    result: char,
+}
+
+/// One `001` line.
+#[derive(Debug)]
+struct Player {
+    line: u32,
+    rank: u16,
+    id: String,
+    rating: Option<i32>,
+    details: Reported,
+    rounds: Vec<Option<Block>>,
+}
+
+/// One report, as read.
+struct Report {
+    file: String,
+    event: String,
+    /// Each date with its line, as written.
+    start: Option<(u32, DateText)>,
+    end: Option<(u32, DateText)>,
+    round_dates: Vec<Option<(u32, DateText)>>,
+    round_robin: bool,
+    /// From `XXR` or TRF26's 142 line.
+    declared_rounds: Option<usize>,
+    players: Vec<Player>,
+    counts: TrfCounts,
+}
+
+/// The text of columns `from..=to` (numbered from 1, as the specification does), trimmed.
+fn columns(line: &[char], from: usize, to: usize) -> String {
+    line.iter()
+        .skip(from - 1)
+        .take(to + 1 - from)
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// Name (15–47), federation (54–56), sex (10: `m`, or `w`/`f` for women, as FIDE's lists write
+/// `M`/`F`), title (11–13) and the year of the birth date (70–79: `YYYY/MM/DD`, `YYYY-MM-DD`, the
+/// month and day may be `00`); a birth date without its year is refused.
+fn details(line: &[char]) -> Result<Reported, String> {
+    let some = |text: String| (!text.is_empty()).then_some(text);
+    let sex = match columns(line, 10, 10).to_ascii_lowercase().as_str() {
+        "m" => Some("M".to_string()),
+        "w" | "f" => Some("F".to_string()),
+        _ => None,
+    };
+    let birth = columns(line, 70, 79);
+    let year = birth.get(..4).and_then(|y| y.parse::<i16>().ok());
+    if year.is_none() && birth.contains(|c: char| c.is_ascii_digit()) {
+        return Err(format!("expected YYYY/MM/DD (or blank), got {birth:?}"));
+    }
+    Ok(Reported {
+        name: some(columns(line, 15, 47)),
+        federation: some(columns(line, 54, 56)),
+        sex,
+        title: some(columns(line, 11, 13)),
+        birth_year: year,
+    })
+}
+
+/// The round blocks begin at column 92, ten columns each (TRF16, "Round results").
+const FIRST_ROUND_COLUMN: usize = 92;
+const ROUND_WIDTH: usize = 10;
+
+impl Report {
+    fn parse(file: &str, text: &str, skips: &mut Skips) -> Result<Report, IngestError> {
+        let mut report = Report {
+            file: file.to_string(),
+            event: Path::new(file)
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
+            start: None,
+            end: None,
+            round_dates: Vec::new(),
+            round_robin: false,
+            declared_rounds: None,
+            players: Vec::new(),
+            counts: TrfCounts {
+                reports: 1,
+                ..TrfCounts::default()
+            },
+        };
+        // CR, LF and CRLF ends alike.
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        for (i, line) in text.split('\n').enumerate() {
+            let number = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            let chars: Vec<char> = line.trim_end().chars().collect();
+            if chars.is_empty() {
+                continue;
+            }
+            skips.check(report.line(number, &chars))?;
+        }
+        let mut ranks: HashMap<u16, u32> = HashMap::new();
+        for p in &report.players {
+            if let Some(first) = ranks.insert(p.rank, p.line) {
+                return Err(report.error(
+                    p.line,
+                    "5–8 (starting rank)",
+                    format!("starting rank {} again (first on line {first}); each player has a rank of their own", p.rank),
+                ));
+            }
+        }
+        report.rounds_beyond_declared(skips)?;
+        Ok(report)
+    }
+
+    /// Refuses a round block beyond the rounds the report declares (`XXR`, or TRF26's 142 line,
+    /// wherever the line stands), or with `--skip-invalid` leaves it out.
+    fn rounds_beyond_declared(&mut self, skips: &mut Skips) -> Result<(), IngestError> {
+        let Some(declared) = self.declared_rounds else {
+            return Ok(());
+        };
+        for p in &mut self.players {
+            for (round, block) in p.rounds.iter_mut().enumerate().skip(declared) {
+                if block.is_none() {
+                    continue;
+                }
+                let from = FIRST_ROUND_COLUMN + ROUND_WIDTH * round;
+                let beyond = IngestError::Row {
+                    file: self.file.clone(),
+                    place: format!("line {}, round {}", p.line, round + 1),
+                    column: format!("{from}–{} (round)", from + 7),
+                    problem: format!("a round beyond the rounds the report declares (XXR or 142); got round {} of {declared}", round + 1),
+                };
+                skips.check::<()>(Err(beyond))?;
+                *block = None;
+            }
+        }
+        Ok(())
+    }
+
+    fn error(&self, line: u32, column: &str, problem: String) -> IngestError {
+        IngestError::Row {
+            file: self.file.clone(),
+            place: format!("line {line}"),
+            column: column.to_string(),
+            problem,
+        }
+    }
+
+    /// Reads one line that is not blank.
+    fn line(&mut self, number: u32, line: &[char]) -> Result<(), IngestError> {
+        let code: String = line.iter().take(3).collect();
+        let separated = line.get(3).is_none_or(|c| *c == ' ');
+        let value = || columns(line, 5, line.len().max(5));
+        match code.as_str() {
+            "001" if separated => {
+                let player = self.player(number, line)?;
+                self.players.push(player);
+            }
+            "012" if separated => {
+                if !value().is_empty() {
+                    self.event = value();
+                }
+            }
+            "042" | "052" if separated => {
+                let date = parse_date(&value())
+                    .map_err(|p| self.error(number, "5– (date)", p))?
+                    .map(|d| (number, d));
+                if code == "042" {
+                    self.start = date;
+                } else {
+                    self.end = date;
+                }
+            }
+            "092" if separated => {
+                let kind = value().to_ascii_lowercase().replace(['-', ' '], "");
+                self.round_robin = kind.contains("roundrobin");
+            }
+            "132" if separated => self.round_dates = self.dates_of_rounds(number, line)?,
+            "142" if separated => self.declared_rounds = self.rounds_declared(number, &value())?,
+            "XXR" if separated => self.declared_rounds = self.rounds_declared(number, &value())?,
+            _ if separated && code.len() == 3 && code.bytes().all(|b| b.is_ascii_digit()) && code.ends_with('2') => {
+                // A tournament line elosim does not use (city, arbiters, time control…).
+            }
+            _ if code.starts_with("###") || is_other_record(&code, separated) => {
+                self.counts.lines_skipped += 1;
+            }
+            _ => {
+                return Err(self.error(
+                    number,
+                    "1–3",
+                    format!("expected a TRF record: 001 (a player), a tournament line (012 … 362), a team line (013, 310), a TRF26 record, an extension (XX…) or a ### comment; got {code:?}"),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn rounds_declared(&self, number: u32, text: &str) -> Result<Option<usize>, IngestError> {
+        text.parse::<usize>().map(Some).map_err(|_| {
+            self.error(
+                number,
+                "5– (rounds)",
+                format!("expected the number of rounds, got {text:?}"),
+            )
+        })
+    }
+
+    /// The 132 line: each round's date in its round's columns (92–99 for round 1, and so on).
+    fn dates_of_rounds(
+        &self,
+        number: u32,
+        line: &[char],
+    ) -> Result<Vec<Option<(u32, DateText)>>, IngestError> {
+        let mut dates = Vec::new();
+        let mut from = FIRST_ROUND_COLUMN;
+        while from <= line.len() {
+            let to = from + 7;
+            let date = parse_date(&columns(line, from, to)).map_err(|p| {
+                self.error(
+                    number,
+                    &format!("{from}–{to} (round {})", dates.len() + 1),
+                    p,
+                )
+            })?;
+            dates.push(date.map(|d| (number, d)));
+            from += ROUND_WIDTH;
+        }
+        let before = columns(line, 5, FIRST_ROUND_COLUMN - 1);
+        if !before.is_empty() {
+            return Err(self.error(
+                number,
+                "5–91",
+                format!("expected round dates from column 92, ten columns a round; got {before:?} before them"),
+            ));
+        }
+        Ok(dates)
+    }
+
+    /// A `001` line (TRF16 "Player Section").
+    fn player(&mut self, number: u32, line: &[char]) -> Result<Player, IngestError> {
+        let err = |column: &str, problem: String| self.error(number, column, problem);
+        if line.len() < 84 {
+            return Err(err(
+                "1–84",
+                format!("a player line cut short: it ends at column {}, and a 001 line holds its fields up to the points in columns 81–84", line.len()),
+            ));
+        }
+        let rank = columns(line, 5, 8);
+        let rank: u16 = rank
+            .parse()
+            .ok()
+            .filter(|r| (1..=9999).contains(r))
+            .ok_or_else(|| {
+                err(
+                    "5–8 (starting rank)",
+                    format!("expected a starting rank from 1 to 9999, got {rank:?}"),
+                )
+            })?;
+        let rating = columns(line, 49, 52);
+        let rating = match rating.parse::<i32>() {
+            _ if rating.is_empty() => None,
+            Ok(0) => None,
+            Ok(r) if (1..=4000).contains(&r) => Some(r),
+            _ => {
+                return Err(err(
+                    "49–52 (rating)",
+                    format!("expected the player's FIDE rating (a number, or blank or 0 for none), got {rating:?}"),
+                ))
+            }
+        };
+        let fide_id = columns(line, 58, 68);
+        if !fide_id.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err(
+                "58–68 (FIDE id)",
+                format!("expected a FIDE id (digits), or blanks for a player without one; got {fide_id:?}"),
+            ));
+        }
+        let details = details(line).map_err(|p| err("70–79 (birth date)", p))?;
+        let id = match fide_id.trim_start_matches('0') {
+            "" => {
+                self.counts.without_fide_id += 1;
+                format!("{} #{rank} ({})", columns(line, 15, 47), self.event)
+            }
+            id => id.to_string(),
+        };
+        let mut rounds = Vec::new();
+        let mut from = FIRST_ROUND_COLUMN;
+        while from <= line.len() {
+            rounds.push(self.block(number, line, from, rounds.len() + 1)?);
+            from += ROUND_WIDTH;
+        }
+        self.counts.players += 1;
+        Ok(Player {
+            line: number,
+            rank,
+            id,
+            rating,
+            details,
+            rounds,
+        })
+    }
+
+    /// The round block at column `from`: opponent (4 columns), colour (column 5), result
+    /// (column 7); `None` for a blank block.
+    fn block(
+        &self,
+        number: u32,
+        line: &[char],
+        from: usize,
+        round: usize,
+    ) -> Result<Option<Block>, IngestError> {
+        let err = |at: usize, to: usize, what: &str, problem: String| IngestError::Row {
+            file: self.file.clone(),
+            place: format!("line {number}, round {round}"),
+            column: format!("{at}–{to} ({what})"),
+            problem,
+        };
+        let at = |c: usize| line.get(c - 1).copied().unwrap_or(' ');
+        if columns(line, from, from + 7).is_empty() {
+            return Ok(None);
+        }
+        let opponent = columns(line, from, from + 3);
+        let opponent: u16 = if opponent.is_empty() {
+            0
+        } else {
+            opponent.parse().map_err(|_| {
+                err(
+                    from,
+                    from + 3,
+                    "opponent",
+                    format!(
+                        "expected the opponent's starting rank, or 0000 for none; got {opponent:?}"
+                    ),
+                )
+            })?
+        };
+        // A line may end at its last mark (trailing blanks cut): only a block naming an opponent
+        // needs its result.
+        if opponent != 0 && line.len() < from + 7 {
+            return Err(err(
+                from,
+                from + 7,
+                "round block",
+                format!("a round block cut short: the line ends at column {}, before the result in column {}", line.len(), from + 7),
+            ));
+        }
+        let colour = match at(from + 5) {
+            'w' | 'W' => Colour::White,
+            'b' => Colour::Black,
+            'n' | 'N' => Colour::Noir,
+            'B' => Colour::UpperB,
+            '-' | ' ' => Colour::None,
+            other => {
+                return Err(err(
+                    from + 5,
+                    from + 5,
+                    "colour",
+                    format!("expected w, b (or B, N), - or blank; got {other:?}"),
+                ))
+            }
+        };
+        let result = at(from + 7).to_ascii_uppercase();
+        if !"10=+-WDLHFUZ ".contains(result) {
+            return Err(err(
+                from + 7,
+                from + 7,
+                "result",
+                format!("expected a result code (1, =, 0, +, -, W, D, L, H, F, U, Z or blank); got {:?}", at(from + 7)),
+            ));
+        }
+        Ok(Some(Block {
+            opponent,
+            colour,
+            result,
+        }))
+    }
+}
+
+/// Records that are read past: team lines (013, TRF26's 310), TRF26's other records (240–330,
+/// 801, 802), extension lines (`XXR`'s kin) and TRF26's national rating records (three capital
+/// letters).
+fn is_other_record(code: &str, separated: bool) -> bool {
+    let known = [
+        "013", "240", "250", "260", "299", "300", "310", "320", "330", "801", "802",
+    ];
+    let letters = code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase());
+    separated && (known.contains(&code) || letters)
+}
+
+/// A report's dates, once read in one order.
+#[derive(Clone, Debug, PartialEq)]
+struct Dates {
+    start: Option<Day>,
+    end: Option<Day>,
+    rounds: Vec<Option<Day>>,
+}
+
+impl Dates {
+    /// What is wrong with these dates, if anything: an end before the start, a round outside
+    /// them, rounds out of order.
+    fn disorder(&self) -> Option<String> {
+        if let (Some(s), Some(e)) = (self.start, self.end) {
+            if e < s {
+                return Some(format!("the end ({e}, 052) is before the start ({s}, 042)"));
+            }
+        }
+        let rounds: Vec<Day> = self.rounds.iter().flatten().copied().collect();
+        if let Some(w) = rounds.windows(2).find(|w| w[1] < w[0]) {
+            return Some(format!(
+                "the round dates (132) go back from {} to {}",
+                w[0], w[1]
+            ));
+        }
+        let outside =
+            |d: &&Day| self.start.is_some_and(|s| **d < s) || self.end.is_some_and(|e| **d > e);
+        rounds
+            .iter()
+            .find(outside)
+            .map(|d| format!("the round date {d} (132) is outside the event's dates (042, 052)"))
+    }
+}
+
+/// A pairing of a report: the two players, white first, with White's score.
+struct Pairing<'a> {
+    white: &'a Player,
+    black: &'a Player,
+    score: HalfPoints,
+}
+
+/// More than 30 days from start to end: FIDE rates such an event round by round, each round in
+/// the period it is played, with the ratings in force when it was played (Title Regulations
+/// 1.1.4; reference §1 and §4b: from 2022 such events report interim results).
+const LONG_EVENT_DAYS: i32 = 30;
+
+impl Report {
+    /// The dates in the one order of two-digit dates that keeps them in order (the rounds between
+    /// the start and the end, in sequence); refused when no order, or more than one, does.
+    fn dates(&self) -> Result<Dates, IngestError> {
+        let all = || {
+            [self.start, self.end]
+                .into_iter()
+                .chain(self.round_dates.iter().copied())
+                .flatten()
+        };
+        let read = |order: [usize; 3]| -> Option<Dates> {
+            let day = |d: Option<(u32, DateText)>| -> Option<Option<Day>> {
+                match d {
+                    None => Some(None),
+                    Some((_, DateText::Day(day))) => Some(Some(day)),
+                    Some((_, DateText::Ambiguous(n))) => read_in_order(n, order).map(Some),
+                }
+            };
+            Some(Dates {
+                start: day(self.start)?,
+                end: day(self.end)?,
+                rounds: self
+                    .round_dates
+                    .iter()
+                    .map(|&d| day(d))
+                    .collect::<Option<_>>()?,
+            })
+        };
+        let Some((line, DateText::Ambiguous(n))) =
+            all().find(|(_, d)| matches!(d, DateText::Ambiguous(_)))
+        else {
+            let dates = read(ORDERS[0].1).expect("no two-digit date to read");
+            return match dates.disorder() {
+                Some(problem) => Err(self.error(self.dates_line(), "5– (date)", problem)),
+                None => Ok(dates),
+            };
+        };
+        // YY/DD/MM only where neither of the usual orders fits.
+        let mut readings: Vec<(&str, Dates)> = Vec::new();
+        for tier in [&ORDERS[..2], &ORDERS[2..]] {
+            for &(name, order) in tier {
+                if let Some(dates) = read(order).filter(|d| d.disorder().is_none()) {
+                    if readings.iter().all(|(_, d)| *d != dates) {
+                        readings.push((name, dates));
+                    }
+                }
+            }
+            if !readings.is_empty() {
+                break;
+            }
+        }
+        let text = format!("{:02}/{:02}/{:02}", n[0], n[1], n[2]);
+        match readings.len() {
+            1 => Ok(readings.remove(0).1),
+            0 => Err(self.error(
+                line,
+                "5– (date)",
+                format!("{text} and the report's other dates cannot be read in one order ({}) that keeps the rounds between the start and the end, in sequence", ORDERS.map(|o| o.0).join(", ")),
+            )),
+            _ => {
+                let ways: Vec<String> = ORDERS
+                    .iter()
+                    .filter(|(name, _)| readings.iter().any(|(r, _)| r == name))
+                    .filter_map(|(name, order)| Some(format!("{} ({name})", read_in_order(n, *order)?)))
+                    .collect();
+                Err(self.error(
+                    line,
+                    "5– (date)",
+                    format!("an ambiguous date: {text} reads as {}, and the report's other dates do not tell which; write it YYYY/MM/DD", ways.join(" or ")),
+                ))
+            }
+        }
+    }
+
+    /// The first line with a date, for a problem of the dates together.
+    fn dates_line(&self) -> u32 {
+        [self.start, self.end]
+            .into_iter()
+            .chain(self.round_dates.iter().copied())
+            .flatten()
+            .map(|(line, _)| line)
+            .next()
+            .unwrap_or(1)
+    }
+
+    fn ranks(&self) -> HashMap<u16, &Player> {
+        self.players.iter().map(|p| (p.rank, p)).collect()
+    }
+
+    /// Whether `B` means White (blanc): where the report writes `N` (noir) for Black.
+    fn writes_noir(&self) -> bool {
+        self.players
+            .iter()
+            .flat_map(|p| p.rounds.iter().flatten())
+            .any(|b| b.colour == Colour::Noir)
+    }
+
+    /// Every round block counted by kind, and the games pushed onto `out`, each pairing once.
+    fn push_games(
+        &self,
+        out: &mut RawGames,
+        events: &mut HashMap<String, u32>,
+        skips: &mut Skips,
+    ) -> Result<TrfCounts, IngestError> {
+        let dates = self.dates()?;
+        let ranks = self.ranks();
+        let noir = self.writes_noir();
+        // The rounds held so far: a report sent after round 1 of 11 counts no absence from the
+        // rounds still to come.
+        let rounds = self
+            .players
+            .iter()
+            .filter_map(|p| p.rounds.iter().rposition(Option::is_some))
+            .max()
+            .map_or(0, |last| last + 1);
+        let long = matches!((dates.start, dates.end), (Some(s), Some(e)) if e.0 - s.0 > LONG_EVENT_DAYS)
+            && dates.rounds.iter().any(Option::is_some);
+        let mut counts = self.counts;
+        for player in &self.players {
+            for round in 0..rounds {
+                let block = player.rounds.get(round).copied().flatten();
+                let result = block.map_or('Z', |b| b.result);
+                match result {
+                    'Z' | ' ' => counts.absences += 1,
+                    '+' | '-' => counts.forfeits += 1,
+                    'W' | 'D' | 'L' => counts.unplayed += 1,
+                    'H' => counts.half_point_byes += 1,
+                    'F' => counts.full_point_byes += 1,
+                    'U' => counts.pairing_byes += 1,
+                    _ => {
+                        let pairing = self.pairing(player, round, &ranks, noir);
+                        let Some(Some(pairing)) = skips.check(pairing)? else {
+                            continue;
+                        };
+                        let date = dates.rounds.get(round).copied().flatten();
+                        let Some(day) = date.or(dates.end).or(dates.start) else {
+                            return Err(IngestError::File {
+                                file: self.file.clone(),
+                                problem: "no date: expected the event's dates (042, 052) or its round dates (132)".into(),
+                            });
+                        };
+                        let (event, start) = match date {
+                            Some(d) if long => (format!("{}, round {}", self.event, round + 1), d),
+                            _ => (self.event.clone(), dates.start.unwrap_or(day)),
+                        };
+                        let next = events.len() as u32 + 1;
+                        let event = *events.entry(event).or_insert(next);
+                        let g = &mut out.games;
+                        g.period.push(None);
+                        g.date.push(Some(day));
+                        g.event.push(event);
+                        g.event_start.push(Some(start));
+                        g.event_type.push(if self.round_robin {
+                            EventType::RoundRobin
+                        } else {
+                            EventType::Swiss
+                        });
+                        g.score.push(pairing.score);
+                        g.white_rating.push(pairing.white.rating);
+                        g.black_rating.push(pairing.black.rating);
+                        g.source_row.push(player.line);
+                        out.white.push(&pairing.white.id);
+                        out.black.push(&pairing.black.id);
+                        counts.games += 1;
+                    }
+                }
+            }
+        }
+        Ok(counts)
+    }
+
+    /// The game of `player`'s block in `round` (a played result), checked against the opponent's
+    /// line: `None` when the game is the opponent's to give (the lower starting rank gives it).
+    fn pairing<'a>(
+        &self,
+        player: &'a Player,
+        round: usize,
+        ranks: &HashMap<u16, &'a Player>,
+        noir: bool,
+    ) -> Result<Option<Pairing<'a>>, IngestError> {
+        let block = player.rounds[round].expect("a played round has its block");
+        let from = FIRST_ROUND_COLUMN + ROUND_WIDTH * round;
+        let err = |at: usize, to: usize, what: &str, problem: String| IngestError::Row {
+            file: self.file.clone(),
+            place: format!("line {}, round {}", player.line, round + 1),
+            column: format!("{at}–{to} ({what})"),
+            problem,
+        };
+        let opponent = ranks
+            .get(&block.opponent)
+            .filter(|o| o.rank != player.rank)
+            .ok_or_else(|| {
+                err(from, from + 3, "opponent", format!("a game played against a starting rank that no other 001 line holds; got opponent {} with result {}", block.opponent, block.result))
+            })?;
+        let colour = |b: &Block| match (b.colour, noir) {
+            (Colour::White, _) | (Colour::UpperB, true) => Some(true),
+            (Colour::Black | Colour::Noir, _) | (Colour::UpperB, false) => Some(false),
+            (Colour::None, _) => None,
+        };
+        let white = colour(&block).ok_or_else(|| {
+            err(
+                from + 5,
+                from + 5,
+                "colour",
+                format!(
+                    "a game played needs its colour, w or b; got none with result {}",
+                    block.result
+                ),
+            )
+        })?;
+        let complement = match block.result {
+            '1' => '0',
+            '0' => '1',
+            _ => '=',
+        };
+        let theirs = opponent.rounds.get(round).copied().flatten();
+        let agrees = theirs.is_some_and(|t| {
+            t.opponent == player.rank && colour(&t) == Some(!white) && t.result == complement
+        });
+        if !agrees {
+            let checked_there =
+                theirs.is_some_and(|t| t.opponent == player.rank && "10=".contains(t.result));
+            if checked_there && player.rank > opponent.rank {
+                // Told once, from the line of the lower starting rank.
+                return Ok(None);
+            }
+            let says = theirs.map_or_else(
+                || "a blank block".to_string(),
+                |t| {
+                    format!(
+                        "opponent {}, colour {}, result {}",
+                        t.opponent,
+                        colour_name(colour(&t)),
+                        t.result
+                    )
+                },
+            );
+            return Err(err(
+                from,
+                from + 7,
+                "round block",
+                format!(
+                    "a pairing the opponent's line contradicts: both lines name each other, with opposite colours and complementary results; got opponent {} {}{} {}, and on their line {}: {says}",
+                    opponent.rank,
+                    colour_name(Some(white)),
+                    block.result,
+                    if white { "(White)" } else { "(Black)" },
+                    opponent.line,
+                ),
+            ));
+        }
+        if player.rank > opponent.rank {
+            return Ok(None);
+        }
+        let score = match block.result {
+            '1' => 2,
+            '0' => 0,
+            _ => 1,
+        };
+        let (white, black, score) = if white {
+            (player, *opponent, score)
+        } else {
+            (*opponent, player, 2 - score)
+        };
+        Ok(Some(Pairing {
+            white,
+            black,
+            score,
+        }))
+    }
+}
+
+fn colour_name(white: Option<bool>) -> &'static str {
+    match white {
+        Some(true) => "w",
+        Some(false) => "b",
+        None => "-",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `001` line with its rounds, each `(opponent, colour, result)`.
+    fn player(
+        rank: u16,
+        name: &str,
+        rating: &str,
+        id: &str,
+        rounds: &[(u16, char, char)],
+    ) -> String {
+        let mut line =
+            format!("001 {rank:>4} m    {name:<33} {rating:>4} BEL {id:>11} 1990/01/01  0.0     ");
+        assert_eq!(line.chars().count(), 89);
+        for &(opponent, colour, result) in rounds {
+            line += &format!("  {opponent:>4} {colour} {result}");
+        }
+        line
+    }
+
+    fn refused(lines: &[String]) -> String {
+        match report(lines) {
+            Ok(_) => panic!("read"),
+            Err(e) => e,
+        }
+    }
+
+    fn report(lines: &[String]) -> Result<(RawGames, TrfCounts), String> {
+        let mut skips = Skips::new(false);
+        let text = lines.join("\n");
+        let report = Report::parse("t.trf", &text, &mut skips).map_err(|e| e.to_string())?;
+        let mut out = no_games("t.trf".into());
+        let mut events = HashMap::new();
+        let counts = report
+            .push_games(&mut out, &mut events, &mut skips)
+            .map_err(|e| e.to_string())?;
+        sort_event_names(&mut out.games, events);
+        Ok((out, counts))
+    }
+
+    fn day(y: i32, m: u32, d: u32) -> Day {
+        Day::from_ymd(y, m, d).unwrap()
+    }
+
+    fn head(start: &str, end: &str, rounds: &[&str]) -> Vec<String> {
+        let mut dates = format!("132{}", " ".repeat(88));
+        for r in rounds {
+            dates += &format!("{r:<8}  ");
+        }
+        vec![
+            "012 Open".to_string(),
+            format!("042 {start}"),
+            format!("052 {end}"),
+            dates.trim_end().to_string(),
+        ]
+    }
+
+    fn three_players() -> Vec<String> {
+        vec![
+            player(
+                1,
+                "Alpha, A",
+                "2100",
+                "1001",
+                &[(2, 'w', '1'), (3, 'b', '=')],
+            ),
+            player(2, "Beta, B", "   0", "", &[(1, 'b', '0'), (0, '-', 'U')]),
+            player(
+                3,
+                "Gamma, C",
+                "1900",
+                "1003",
+                &[(0, ' ', 'H'), (1, 'w', '=')],
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_date_form_of_the_real_reports_is_read() {
+        let one = |t: &str| parse_date(t).unwrap().unwrap();
+        assert_eq!(one("2023-09-24"), DateText::Day(day(2023, 9, 24)));
+        assert_eq!(one("2015/09/27"), DateText::Day(day(2015, 9, 27)));
+        assert_eq!(one("24/09/2010"), DateText::Day(day(2010, 9, 24)));
+        assert_eq!(one("28. 07. 2005"), DateText::Day(day(2005, 7, 28)));
+        assert_eq!(one("May 29, 2020"), DateText::Day(day(2020, 5, 29)));
+        assert_eq!(one("Jun 26, 2020"), DateText::Day(day(2020, 6, 26)));
+        assert_eq!(one("23/09/24"), DateText::Ambiguous([23, 9, 24]));
+        assert_eq!(parse_date("  ").unwrap(), None);
+        assert!(parse_date("2023-02-30")
+            .unwrap_err()
+            .contains("an impossible date"));
+        assert!(parse_date("31/31/31")
+            .unwrap_err()
+            .contains("an impossible date"));
+        assert!(parse_date("soon")
+            .unwrap_err()
+            .starts_with("expected a date"));
+    }
+
+    #[test]
+    fn two_digit_dates_are_read_in_the_order_the_other_dates_allow() {
+        // The Belgian round reports: an ISO start, the round written DD/MM/YY.
+        let mut lines = head("2023-09-24", "2023-09-24", &["24/09/23"]);
+        lines.push(player(1, "A", "2000", "11", &[(2, 'w', '1')]));
+        lines.push(player(2, "B", "2000", "12", &[(1, 'b', '0')]));
+        let (raw, _) = report(&lines).unwrap();
+        assert_eq!(raw.games.date, [Some(day(2023, 9, 24))]);
+        // The season file: every date YY/MM/DD, which alone keeps the end after the start.
+        let mut lines = head("23/09/24", "24/04/21", &["23/09/24", "24/04/21"]);
+        lines.push(player(
+            1,
+            "A",
+            "2000",
+            "11",
+            &[(2, 'w', '1'), (2, 'b', '=')],
+        ));
+        lines.push(player(
+            2,
+            "B",
+            "2000",
+            "12",
+            &[(1, 'b', '0'), (1, 'w', '=')],
+        ));
+        let (raw, _) = report(&lines).unwrap();
+        assert_eq!(
+            raw.games.date,
+            [Some(day(2023, 9, 24)), Some(day(2024, 4, 21))]
+        );
+        // One day, written YY/MM/DD or DD/MM/YY alike: refused, naming the line.
+        let mut lines = head("23/09/24", "23/09/24", &[]);
+        lines.push(player(1, "A", "2000", "11", &[(2, 'w', '1')]));
+        lines.push(player(2, "B", "2000", "12", &[(1, 'b', '0')]));
+        let e = refused(&lines);
+        assert!(e.starts_with("t.trf, line 2, column 5– (date): an ambiguous date: 23/09/24 reads as 2023-09-24 (YY/MM/DD) or 2024-09-23 (DD/MM/YY)"), "{e}");
+    }
+
+    #[test]
+    fn each_pairing_is_one_game_and_the_rest_is_counted_by_kind() {
+        let mut lines = head("2024-01-06", "2024-01-07", &["24/01/06", "24/01/07"]);
+        lines.push("XXR 2".into());
+        lines.push("013 Team                             1    2".into());
+        lines.push("### a comment".into());
+        lines.extend(three_players());
+        let (raw, counts) = report(&lines).unwrap();
+        let g = &raw.games;
+        assert_eq!(raw.white.as_text(), ["1001", "1003"]);
+        assert_eq!(raw.black.as_text(), ["Beta, B #2 (Open)", "1001"]);
+        assert_eq!(g.score, [2, 1]);
+        assert_eq!(g.date, [Some(day(2024, 1, 6)), Some(day(2024, 1, 7))]);
+        assert_eq!(g.event_start, [Some(day(2024, 1, 6)); 2]);
+        assert_eq!((g.white_rating[0], g.black_rating[0]), (Some(2100), None));
+        assert_eq!(g.event_names, ["", "Open"]);
+        assert_eq!(g.event_type, [EventType::Swiss; 2]);
+        let expected = TrfCounts {
+            reports: 1,
+            players: 3,
+            without_fide_id: 1,
+            games: 2,
+            half_point_byes: 1,
+            pairing_byes: 1,
+            lines_skipped: 2,
+            ..TrfCounts::default()
+        };
+        assert_eq!(counts, expected);
+    }
+
+    /// An event longer than 30 days is rated round by round: each round its own event, started on
+    /// its date, so that it goes on the list after it with the ratings in force then.
+    #[test]
+    fn a_season_is_rated_round_by_round() {
+        let mut lines = head("2023-09-24", "2024-04-21", &["23/09/24", "24/04/21"]);
+        lines.push("092 Standard Team Round Robin".into());
+        lines.push(player(
+            1,
+            "A",
+            "2000",
+            "11",
+            &[(2, 'w', '1'), (2, 'b', '=')],
+        ));
+        lines.push(player(
+            2,
+            "B",
+            "2000",
+            "12",
+            &[(1, 'b', '0'), (1, 'w', '=')],
+        ));
+        let (raw, _) = report(&lines).unwrap();
+        let g = &raw.games;
+        assert_eq!(g.event_names, ["", "Open, round 1", "Open, round 2"]);
+        assert_eq!(
+            g.event_start,
+            [Some(day(2023, 9, 24)), Some(day(2024, 4, 21))]
+        );
+        assert_eq!(g.event_type, [EventType::RoundRobin; 2]);
+    }
+
+    #[test]
+    fn french_colours_and_any_line_end_are_read() {
+        let mut lines = head("2015/09/27", "2015/09/27", &[]);
+        lines.push(player(1, "A", "2000", "11", &[(2, 'N', '1')]));
+        lines.push(player(2, "B", "2000", "12", &[(1, 'B', '0')]));
+        for end in ["\r", "\r\n"] {
+            let mut skips = Skips::new(false);
+            let report = Report::parse("t.trf", &lines.join(end), &mut skips).unwrap();
+            let mut out = no_games("t.trf".into());
+            report
+                .push_games(&mut out, &mut HashMap::new(), &mut skips)
+                .unwrap();
+            assert_eq!(out.white.as_text(), ["12"]);
+            assert_eq!(out.games.score, [0]);
+        }
+    }
+
+    #[test]
+    fn a_player_line_describes_the_player() {
+        let line = format!(
+            "001 {:>4} w{:<3} {:<33} {:>4} {:<3} {:>11} {:<10}  4.0",
+            1, "WGM", "Mu\u{f1}oz, Ana", 2301, "ESP", 2212072, "1981/00/00"
+        );
+        let line: Vec<char> = line.chars().collect();
+        let expected = Reported {
+            name: Some("Mu\u{f1}oz, Ana".into()),
+            federation: Some("ESP".into()),
+            sex: Some("F".into()),
+            title: Some("WGM".into()),
+            birth_year: Some(1981),
+        };
+        assert_eq!(details(&line), Ok(expected));
+        let mut blank = line.clone();
+        blank.splice(69..79, "    .  .  ".chars());
+        assert_eq!(details(&blank).unwrap().birth_year, None);
+        blank.splice(69..79, "81/02/03  ".chars());
+        assert_eq!(
+            details(&blank),
+            Err("expected YYYY/MM/DD (or blank), got \"81/02/03\"".into())
+        );
+    }
+
+    /// Latin-1 and UTF-8 with a byte-order mark read alike, from a file and from a directory,
+    /// where only report files are read and players are joined by their FIDE id.
+    #[test]
+    fn encodings_and_directories() {
+        let dir = crate::testing::scratch("trf").join("encodings");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut lines = head("2024-01-06", "2024-01-06", &[]);
+        lines.push(player(1, "A", "2000", "11", &[(2, 'w', '1')]));
+        lines.push(player(2, "Mu\u{f1}oz, B", "2000", "", &[(1, 'b', '0')]));
+        let text = lines.join("\r\n");
+        let latin1: Vec<u8> = text.chars().map(|c| c as u8).collect();
+        std::fs::write(dir.join("a.tab"), latin1).unwrap();
+        std::fs::write(
+            dir.join("b.txt"),
+            [b"\xEF\xBB\xBF", text.as_bytes()].concat(),
+        )
+        .unwrap();
+        std::fs::write(dir.join("notes.md"), "not a report").unwrap();
+        let mut skips = Skips::new(false);
+        let (raw, counts) = read(&dir.join("a.tab"), &mut skips).unwrap();
+        assert_eq!(raw.black.as_text(), ["Mu\u{f1}oz, B #2 (Open)"]);
+        assert_eq!(counts.reports, 1);
+        assert!(is_trf(&dir) && is_trf(&dir.join("b.txt")) && !is_trf(&dir.join("notes.md")));
+        let (raw, counts) = read(&dir, &mut skips).unwrap();
+        assert_eq!(raw.white.as_text(), ["11", "11"]);
+        assert_eq!(raw.black.as_text(), ["Mu\u{f1}oz, B #2 (Open)"; 2]);
+        let (id, reported) = &raw.reported[1];
+        assert_eq!(id, "Mu\u{f1}oz, B #2 (Open)");
+        assert_eq!(reported.name.as_deref(), Some("Mu\u{f1}oz, B"));
+        assert_eq!(reported.birth_year, Some(1990));
+        assert_eq!((counts.reports, counts.games), (2, 2));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn what_cannot_be_read_is_refused_with_its_line_and_columns() {
+        let refuse = |edit: &dyn Fn(&mut Vec<String>)| {
+            let mut lines = head("2024-01-06", "2024-01-07", &["24/01/06", "24/01/07"]);
+            lines.extend(three_players());
+            edit(&mut lines);
+            refused(&lines)
+        };
+        let e = refuse(&|l| l[5].truncate(70));
+        assert!(
+            e.starts_with(
+                "t.trf, line 6, column 1–84: a player line cut short: it ends at column 70"
+            ),
+            "{e}"
+        );
+        let e = refuse(&|l| l[5].truncate(96));
+        assert!(
+            e.starts_with(
+                "t.trf, line 6, round 1, column 92–99 (round block): a round block cut short"
+            ),
+            "{e}"
+        );
+        let e = refuse(&|l| l[5] = l[5].replacen("   1 b 0", "   3 b 0", 1));
+        assert!(e.starts_with("t.trf, line 5, round 1, column 92–99 (round block): a pairing the opponent's line contradicts"), "{e}");
+        assert!(
+            e.contains(
+                "got opponent 2 w1 (White), and on their line 6: opponent 3, colour b, result 0"
+            ),
+            "{e}"
+        );
+        let e = refuse(&|l| l.push("XXR 1".into()));
+        assert!(e.starts_with("t.trf, line 5, round 2, column 102–109 (round): a round beyond the rounds the report declares (XXR or 142); got round 2 of 1"), "{e}");
+        let e = refuse(&|l| l[1] = "042 2024-02-30".into());
+        assert!(
+            e.starts_with("t.trf, line 2, column 5– (date): an impossible date: \"2024-02-30\""),
+            "{e}"
+        );
+        let e = refuse(&|l| l[4] = l[4].replace("2100", "21OO"));
+        assert!(
+            e.starts_with(
+                "t.trf, line 5, column 49–52 (rating): expected the player's FIDE rating"
+            ),
+            "{e}"
+        );
+        let e = refuse(&|l| l.push("999 what".into()));
+        assert!(
+            e.starts_with("t.trf, line 8, column 1–3: expected a TRF record"),
+            "{e}"
+        );
+    }
+}

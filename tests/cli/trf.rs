@@ -1,0 +1,151 @@
+//! Tournament Report Files: the Belgian Interclubs 2023–24 as the federation reported them, eleven
+//! round reports and one season file, replayed under FIDE's history with each round on the first
+//! list after its date (Title Regulations 1.1.4; reference §1, §4b).
+
+use std::path::Path;
+
+use crate::common::*;
+
+fn belgian() -> String {
+    format!(
+        "{}/data/trf/belgian-interclubs-2023-24",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Each list's games as the run's summary gives them, rated or not counted: nobody starts rated
+/// (no starting list), so every game is "not counted".
+fn games_by_list(run: &Path) -> Vec<(String, u64)> {
+    let summary = std::fs::read_to_string(run.join("summary.json")).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    summary["lists"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let games = l["games"].as_u64().unwrap() + l["games_not_counted"].as_u64().unwrap();
+            (l["month"].as_str().unwrap().to_string(), games)
+        })
+        .collect()
+}
+
+fn replay_reports(games: &str, out: &Path, extra: &[&str]) -> String {
+    let history = history();
+    let args = [
+        "replay",
+        &history,
+        "--games",
+        games,
+        "--from",
+        "2023-10",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    succeeds(&[&args[..], extra].concat())
+}
+
+/// Counted by hand from the file (`cut -c92-` in blocks of ten): 17,866 played results are 8,933
+/// pairings; 316 forfeit marks (`+`/`-`); 3,037 × 11 − 17,866 − 316 = 15,225 blank blocks. The
+/// rounds' dates (132, YY/MM/DD) put R1 on October, R2–R3 on November, R4 December, R5 January,
+/// R6 February, R7–R8 March, R9–R10 April and R11 May.
+#[test]
+fn the_season_file_is_rated_round_by_round() {
+    let out = scratch("trf-season");
+    let printed = replay_reports(&format!("{}/season-whole.txt", belgian()), &out, &[]);
+    assert!(printed.contains("8,933 read"), "{printed}");
+    assert!(printed.contains("1 report · 3,037 player lines (1 without a FIDE id) · 8,933 games played · not rated: 316 forfeits, 0 of less than one move, byes 0 half-point, 0 full-point, 0 pairing-allocated, 15,225 absences"), "{printed}");
+    let expected = [
+        ("2023-10", 823),
+        ("2023-11", 1643),
+        ("2023-12", 817),
+        ("2024-01", 808),
+        ("2024-02", 816),
+        ("2024-03", 1609),
+        ("2024-04", 1610),
+        ("2024-05", 807),
+    ];
+    let expected: Vec<(String, u64)> = expected.iter().map(|(m, n)| (m.to_string(), *n)).collect();
+    assert_eq!(games_by_list(&out), expected);
+}
+
+/// The eleven round reports, read as a directory in name order. R3 cannot be read whole: 335 of
+/// its played results name no opponent (0000) and 342 pairings disagree between the two players'
+/// lines, which `--skip-invalid` leaves out and counts. The other reports' games go on the list
+/// after their round, as the season file's do.
+#[test]
+fn the_round_reports_are_read_as_a_directory() {
+    let out = scratch("trf-rounds");
+    let rounds = format!("{}/rounds", belgian());
+    fails(
+        "trf-rounds-whole",
+        &[&history(), "--games", &rounds, "--from", "2023-10"],
+        &["ICN_fide_R3.txt, line 16, round 1, column 92–99 (round block): a pairing the opponent's line contradicts", "on their line 36: opponent 50, colour w, result ="],
+    );
+    let printed = replay_reports(&rounds, &out, &["--skip-invalid"]);
+    assert!(printed.contains("11 reports · 18,692 player lines (268 without a FIDE id) · 8,840 games played · not rated: 335 forfeits"), "{printed}");
+    assert!(printed.contains("335 × 92–95 (opponent): a game played against a starting rank that no other 001 line holds"), "{printed}");
+    assert!(
+        printed.contains("342 × 92–99 (round block): a pairing the opponent's line contradicts"),
+        "{printed}"
+    );
+    let expected = [
+        ("2023-10", 823),
+        ("2023-11", 828 + 722),
+        ("2023-12", 817),
+        ("2024-01", 808),
+        ("2024-02", 816),
+        ("2024-03", 808 + 801),
+        ("2024-04", 814 + 796),
+        ("2024-05", 807),
+    ];
+    let expected: Vec<(String, u64)> = expected.iter().map(|(m, n)| (m.to_string(), *n)).collect();
+    assert_eq!(games_by_list(&out), expected);
+}
+
+/// The same reports give the same files, whatever else is in the directory.
+#[test]
+fn a_directory_of_reports_replays_to_the_same_bytes() {
+    let dir = scratch("trf-dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    for r in [1, 2] {
+        let name = format!("ICN_fide_R{r}.txt");
+        std::fs::copy(format!("{}/rounds/{name}", belgian()), dir.join(&name)).unwrap();
+    }
+    std::fs::write(dir.join("notes.md"), "not a report").unwrap();
+    let (a, b) = (dir.join("run-a"), dir.join("run-b"));
+    replay_reports(dir.to_str().unwrap(), &a, &[]);
+    replay_reports(dir.to_str().unwrap(), &b, &[]);
+    assert_eq!(run_files(&a, false), run_files(&b, false));
+    assert_eq!(
+        games_by_list(&a),
+        [("2023-10".to_string(), 823), ("2023-11".to_string(), 828)]
+    );
+}
+
+/// Reports come compressed as they come plain: a directory of a gzipped and a zstd round report
+/// replays to the lists and games of the plain reports.
+#[test]
+fn compressed_reports_replay_as_the_plain_ones() {
+    let dir = scratch("trf-compressed");
+    let (plain, packed) = (dir.join("plain"), dir.join("packed"));
+    for (r, pack) in [(1, gzip as fn(&[u8]) -> Vec<u8>), (2, zstd)] {
+        let name = format!("ICN_fide_R{r}.txt");
+        let bytes = std::fs::read(format!("{}/rounds/{name}", belgian())).unwrap();
+        for d in [&plain, &packed] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(plain.join(&name), &bytes).unwrap();
+        let ext = if r == 1 { "gz" } else { "zst" };
+        std::fs::write(packed.join(format!("{name}.{ext}")), pack(&bytes)).unwrap();
+    }
+    let (a, b) = (dir.join("run-plain"), dir.join("run-packed"));
+    replay_reports(plain.to_str().unwrap(), &a, &[]);
+    replay_reports(packed.to_str().unwrap(), &b, &[]);
+    for table in ["lists.parquet", "games.parquet", "periods.parquet"] {
+        assert!(
+            std::fs::read(a.join(table)).unwrap() == std::fs::read(b.join(table)).unwrap(),
+            "{table} differs"
+        );
+    }
+    assert_eq!(games_by_list(&b).len(), 2);
+}
