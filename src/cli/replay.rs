@@ -29,8 +29,10 @@ pub struct Args {
     /// Players file (id, name, birth_year, federation, sex, title); overrides data.players
     #[arg(long, value_name = "FILE")]
     players: Option<PathBuf>,
-    /// The list in force before the first list computed (CSV, Parquet or a FIDE list file)
-    #[arg(long, value_name = "FILE")]
+    /// The list in force before the first list computed (CSV, Parquet or a FIDE list file); or
+    /// `reported`: with tournament reports (TRF) as the games, each player at the rating their
+    /// earliest report carries (unrated there: not on the list)
+    #[arg(long, value_name = "FILE|reported")]
     start_list: Option<PathBuf>,
     /// Replay under this rating system with its default settings instead of the scenario's (the
     /// scenario's calendar, data and window stay; the run is named <scenario>-<system>); naming

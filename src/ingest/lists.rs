@@ -11,6 +11,7 @@ use super::error::IngestError;
 use super::fide_list::{self, FideList};
 use super::fide_xml;
 use super::ids::RawIds;
+use super::raw::Reported;
 use super::table::{is_parquet, Skips, Table};
 use super::text::decode;
 
@@ -405,5 +406,60 @@ pub fn read_players(path: &Path, skips: &mut Skips) -> Result<RawList, IngestErr
             title: text(title),
             ..RawEntry::default()
         })
+    })
+}
+
+/// The word `--start-list` takes for the starting list the games' own reports give.
+pub const REPORTED: &str = "reported";
+
+/// Whether a starting list is the reports' own ratings rather than a file.
+pub fn is_reported(path: &Path) -> bool {
+    path.as_os_str() == REPORTED
+}
+
+/// The starting list tournament reports give: each player at the rating their earliest report
+/// carries (by the event's start; a report gives the player's rating on the list in force then,
+/// TRF16 columns 49–52). A player that report leaves unrated (blank or 0) is not on the list, even
+/// if a later report rates them: that rating is one the replay is to compute. Refused when the
+/// games are not reports (`source`, the games file).
+pub fn reported_start(
+    source: &str,
+    reported: &[(String, Reported)],
+) -> Result<RawList, IngestError> {
+    if reported.is_empty() {
+        return Err(IngestError::File {
+            file: source.to_string(),
+            problem: format!("--start-list {REPORTED} takes the ratings tournament reports carry, and these games are not tournament reports (TRF); give a starting list file"),
+        });
+    }
+    let mut order: Vec<usize> = (0..reported.len()).collect();
+    order.sort_by_key(|&i| (reported[i].1.as_of, i));
+    let mut seen = std::collections::HashSet::new();
+    let mut ids = RawIds::default();
+    let mut entries = Vec::new();
+    for i in order {
+        let (id, player) = &reported[i];
+        if !seen.insert(id.as_str()) {
+            continue;
+        }
+        let Some(rating) = player.rating else {
+            continue;
+        };
+        ids.push(id);
+        entries.push(RawEntry {
+            rating,
+            line: player.line,
+            ..RawEntry::default()
+        });
+    }
+    Ok(RawList {
+        file: source.to_string(),
+        ids,
+        entries,
+        kind: "the ratings its reports carry, each player's earliest".into(),
+        sha256: String::new(),
+        month: None,
+        stated_month: None,
+        row_word: "line",
     })
 }

@@ -88,7 +88,7 @@ pub fn read_inputs(
         files.pgn_dates,
         &mut skips,
     )?;
-    let people = People::read(files, &mut skips)?;
+    let people = People::read(files, &raw.reported, &mut skips)?;
     let interning = std::time::Instant::now();
     let (players, mut dense) = ids::intern(&[&raw.white, &raw.black, people.start_ids()]);
     let intern_seconds = interning.elapsed().as_secs_f64();
@@ -187,7 +187,7 @@ pub fn read_streamed(
         };
         (std::mem::take(&mut scan.ids), read, Stream::Csv(scan))
     };
-    let people = People::read(files, &mut skips)?;
+    let people = People::read(files, &read.reported, &mut skips)?;
     let interning = std::time::Instant::now();
     let (players, mut dense) = ids::intern(&[&ids, people.start_ids()]);
     read.intern_seconds = interning.elapsed().as_secs_f64();
@@ -236,12 +236,20 @@ struct People {
 }
 
 impl People {
-    fn read(files: &InputFiles, skips: &mut Skips) -> Result<People, IngestError> {
-        let start = files
-            .start_list
-            .as_deref()
-            .map(|p| lists::read_start_list(p, skips))
-            .transpose()?;
+    /// `reported`: the players as the games' reports describe them, for `--start-list reported`.
+    fn read(
+        files: &InputFiles,
+        reported: &[(String, raw::Reported)],
+        skips: &mut Skips,
+    ) -> Result<People, IngestError> {
+        let start = match files.start_list.as_deref() {
+            Some(p) if lists::is_reported(p) => Some(lists::reported_start(
+                &files.games.display().to_string(),
+                reported,
+            )?),
+            Some(p) => Some(lists::read_start_list(p, skips)?),
+            None => None,
+        };
         let players_file = files
             .players
             .as_deref()
@@ -351,7 +359,10 @@ impl People {
 
         let mut checksums = vec![(files.games.clone(), read.sha256)];
         for (path, list) in [(&files.start_list, &start), (&files.players, &players_file)] {
-            if let (Some(path), Some(list)) = (path, list) {
+            // The reports' own ratings are the games file's, whose checksum is already there.
+            if let (Some(path), Some(list)) =
+                (path.as_ref().filter(|p| !lists::is_reported(p)), list)
+            {
                 checksums.push((path.clone(), list.sha256.clone()));
             }
         }

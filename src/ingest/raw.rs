@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{EventType, Games, Month, EVENT_NONE};
+use crate::model::{Day, EventType, Games, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
 use super::ids::RawIds;
@@ -31,6 +31,13 @@ pub struct Reported {
     pub sex: Option<String>,
     pub title: Option<String>,
     pub birth_year: Option<i16>,
+    /// The rating the report carries (columns 49–52): the player's on the list in force at the
+    /// event; `None` for blank or 0, unrated.
+    pub rating: Option<i32>,
+    /// The day that list was in force: the event's start (its first round's date without one).
+    pub as_of: Option<Day>,
+    /// The `001` line, for messages.
+    pub line: u32,
 }
 
 impl RawGames {

@@ -130,8 +130,19 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, TrfCounts), Ing
         checksums += &format!("{stored} {short}\n");
         let report = Report::parse(&name, &decode(bytes), skips)?;
         counts.add(&report.push_games(&mut out, &mut events, skips)?);
-        out.reported
-            .extend(report.players.into_iter().map(|p| (p.id, p.details)));
+        let dates = report.dates()?;
+        let as_of = dates
+            .start
+            .or(dates.rounds.iter().flatten().next().copied());
+        out.reported.extend(report.players.into_iter().map(|p| {
+            let details = Reported {
+                rating: p.rating,
+                as_of,
+                line: p.line,
+                ..p.details
+            };
+            (p.id, details)
+        }));
     }
     out.sha256 = match files.as_slice() {
         [_] => checksums[..64].to_string(),
@@ -357,6 +368,7 @@ fn details(line: &[char]) -> Result<Reported, String> {
         sex,
         title: some(columns(line, 11, 13)),
         birth_year: year,
+        ..Reported::default()
     })
 }
 
@@ -1233,6 +1245,7 @@ mod tests {
             sex: Some("F".into()),
             title: Some("WGM".into()),
             birth_year: Some(1981),
+            ..Reported::default()
         };
         assert_eq!(details(&line), Ok(expected));
         let mut blank = line.clone();
@@ -1275,6 +1288,9 @@ mod tests {
         assert_eq!(id, "Mu\u{f1}oz, B #2 (Open)");
         assert_eq!(reported.name.as_deref(), Some("Mu\u{f1}oz, B"));
         assert_eq!(reported.birth_year, Some(1990));
+        // The rating the report carries, on the list in force at the event's start.
+        assert_eq!((reported.rating, reported.line), (Some(2000), 6));
+        assert_eq!(reported.as_of, Day::from_ymd(2024, 1, 6));
         assert_eq!((counts.reports, counts.games), (2, 2));
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -149,3 +149,74 @@ fn compressed_reports_replay_as_the_plain_ones() {
     }
     assert_eq!(games_by_list(&b).len(), 2);
 }
+
+/// `--start-list reported`: the season file's own ratings as the list in force before October
+/// 2023. Its 3,037 player lines carry 2,587 ratings (columns 49–52 not blank or 0, counted with
+/// `cut -c49-52`; no FIDE id twice), so 2,587 players start rated. Gurevich (200930, 2574, K 10)
+/// beat Beukema (1032984, 2362, K 20) in round 1 (24 September, on the October list): D = 212,
+/// PD 0.77 and 0.23 by FIDE's table (207–215), so +10 × 0.23 = +2.3 → +2 (2576) and
+/// −20 × 0.23 = −4.6 → −5 (2357).
+#[test]
+fn the_reports_own_ratings_are_the_starting_list() {
+    let out = scratch("trf-reported-start");
+    let season = format!("{}/season-whole.txt", belgian());
+    let printed = replay_reports(&season, &out, &["--start-list", "reported"]);
+    assert!(printed.contains("start    2,587 players on "), "{printed}");
+    assert!(
+        printed.contains("(the ratings its reports carry, each player's earliest)"),
+        "{printed}"
+    );
+    let gurevich = explain(&out, "200930", "2023-10");
+    assert!(
+        gurevich.contains("Previous list 2023-09: rating 2574 · K 10"),
+        "{gurevich}"
+    );
+    assert!(
+        gurevich.contains("1032984      2362    212  0.77    1.0   10     +2.30"),
+        "{gurevich}"
+    );
+    assert!(
+        gurevich.contains("New rating on 2023-10: 2576 (+2 from 2574)"),
+        "{gurevich}"
+    );
+    let beukema = explain(&out, "1032984", "2023-10");
+    assert!(
+        beukema.contains("Previous list 2023-09: rating 2362 · K 20"),
+        "{beukema}"
+    );
+    assert!(
+        beukema.contains("New rating on 2023-10: 2357 (-5 from 2362)"),
+        "{beukema}"
+    );
+}
+
+/// The earliest report a player is on gives their starting rating, whatever the files' names:
+/// the round reports are read in name order (R1, R10, R11, R2…), and 1048333 is first in R10
+/// (2024-03-24) at 2549 but earliest in R3 (2023-10-22) at 2569. Counted from the files (each
+/// player's report with the earliest 042 date, its columns 49–52): 2,377 of 3,229 players rated.
+#[test]
+fn the_earliest_report_gives_the_starting_rating() {
+    let out = scratch("trf-reported-rounds");
+    let rounds = format!("{}/rounds", belgian());
+    let printed = replay_reports(
+        &rounds,
+        &out,
+        &["--start-list", "reported", "--skip-invalid"],
+    );
+    assert!(printed.contains("start    2,377 players on "), "{printed}");
+    let player = explain(&out, "1048333", "2023-11");
+    assert!(
+        player.contains("Previous list 2023-10: rating 2569 · K 10"),
+        "{player}"
+    );
+}
+
+/// Games that are not reports carry no reported list.
+#[test]
+fn a_reported_start_needs_reports() {
+    fails(
+        "trf-reported-csv",
+        &[&fixture("scenario-2019.toml"), "--start-list", "reported"],
+        &["--start-list reported takes the ratings tournament reports carry, and these games are not tournament reports (TRF)"],
+    );
+}
