@@ -14,13 +14,14 @@ use crate::report::game_source::{read_rated_games, RatedGames};
 /// Sonas's summary crosstable: rating group against rating group, actual minus expected score.
 ///
 /// SOURCE is a run directory (the ratings the run used), a PGN file (WhiteElo/BlackElo; .pgn or
-/// .pgn.gz) or a games file (CSV or Parquet) with white_rating and black_rating columns. Each cell
+/// .pgn.gz), tournament reports (TRF, a report or a directory of them: the ratings the reports
+/// carry) or a games file (CSV or Parquet) with white_rating and black_rating columns. Each cell
 /// is the row group's mean score minus its expected score, in percentage points, summed game by
 /// game; the row label is the row group against all other groups ("+4.5% in 6,865 games"). Blue
 /// (+): the row group outperformed; red (−): underperformed.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Run directory, PGN file or games file with recorded ratings
+    /// Run directory, PGN file, tournament reports (TRF) or games file with recorded ratings
     source: PathBuf,
     /// First month of games (YYYY-MM, or YYYY for January)
     #[arg(long, value_name = "MONTH", value_parser = first_month)]

@@ -11,11 +11,12 @@ use crate::report::game_source::read_rated_games;
 ///
 /// One series per era (--eras 2008-2012,2013-2016,…) or per source (several SOURCEs), drawn
 /// against the theoretical curve in black (FIDE's table; the 400-point rule dashed). Each SOURCE is
-/// a run directory, a PGN file or a games file with white_rating and black_rating. For Sonas's
+/// a run directory, a PGN file, tournament reports (TRF, a report or a directory of them) or a
+/// games file with white_rating and black_rating. For Sonas's
 /// close-up of the 400-point rule use --min 350 --max 900.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Run directories, PGN files or games files with recorded ratings
+    /// Run directories, PGN files, tournament reports (TRF) or games files with recorded ratings
     #[arg(required = true)]
     sources: Vec<PathBuf>,
     /// Eras, one series each: YYYY-YYYY, YYYY or YYYY-MM..YYYY-MM, comma-separated, not overlapping

@@ -1,7 +1,8 @@
 //! Games with the ratings their players had when they played them: what crosstables and
 //! expectation curves are made of. From a run directory (`games.parquet`: the ratings the run
-//! used), a PGN file (WhiteElo/BlackElo) or a canonical games file with `white_rating` and
-//! `black_rating`.
+//! used), a PGN file (WhiteElo/BlackElo), tournament reports (TRF: a report or a directory of
+//! them, each player at the rating the report carries) or a canonical games file with
+//! `white_rating` and `black_rating`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -81,14 +82,15 @@ impl RatedGames {
     }
 }
 
-/// Reads `source`: a run directory, a PGN file or a games file with recorded ratings. With
+/// Reads `source`: a run directory, a PGN file, tournament reports or a games file with recorded
+/// ratings. With
 /// `prior_games`, also counts each side's earlier rated games (a run adds its starting list's).
 pub fn read_rated_games(
     source: &Path,
     prior_games: bool,
     skip_invalid: bool,
 ) -> Result<RatedGames, ReportError> {
-    if source.is_dir() {
+    if source.is_dir() && !ingest::is_trf(source) {
         return read_run(&RunFiles::open(source)?, prior_games);
     }
     let files = InputFiles {

@@ -220,3 +220,35 @@ fn a_reported_start_needs_reports() {
         &["--start-list reported takes the ratings tournament reports carry, and these games are not tournament reports (TRF)"],
     );
 }
+
+/// Crosstables straight from reports, at the ratings the reports carry. Counted from the season
+/// file's 001 lines (each pairing once, from the lower starting rank): 8,933 games, 1,016 with a
+/// player unrated (rating blank or 0), 6 more with a player below 1400, so 7,911 used.
+#[test]
+fn a_crosstable_of_the_season_file_uses_the_reported_ratings() {
+    let season = format!("{}/season-whole.txt", belgian());
+    let printed = succeeds(&["crosstable", &season, "--lowest", "1400"]);
+    assert!(printed.contains("Games used: 7,911."), "{printed}");
+    assert!(printed.contains("Left out: 6 with a player rated below 1400 (dropped; --below group keeps them as one group); 1,016 without both players' ratings."), "{printed}");
+}
+
+/// A directory of reports is read as reports, not taken for a run: rounds 1 and 2 hold 823 + 828
+/// games, 175 + 170 with a player unrated and 137 + 125 more with one below 1400 (counted as
+/// above), so 1,044 used.
+#[test]
+fn a_crosstable_of_a_directory_of_reports() {
+    let dir = scratch("trf-crosstable-dir");
+    for round in ["ICN_fide_R1.txt", "ICN_fide_R2.txt"] {
+        std::fs::copy(format!("{}/rounds/{round}", belgian()), dir.join(round)).unwrap();
+    }
+    let printed = succeeds(&["crosstable", dir.to_str().unwrap(), "--lowest", "1400"]);
+    assert!(printed.contains("Games used: 1,044."), "{printed}");
+    assert!(
+        printed.contains("Left out: 262 with a player rated below 1400"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("345 without both players' ratings."),
+        "{printed}"
+    );
+}
