@@ -1,7 +1,7 @@
 use std::path::PathBuf;
 
 use super::{save_plot, write_output};
-use crate::report::compare::{explain, Comparison, List, ListSource, OverTime};
+use crate::report::compare::{explain, AgainstReports, Comparison, List, ListSource, OverTime};
 use crate::report::crosstable::Format;
 use crate::report::truth::{drift_picture, BandBy, Drift, Truth};
 
@@ -15,9 +15,15 @@ use crate::report::truth::{drift_picture, BandBy, Drift, Truth};
 /// the largest differences. With two runs, --over-time gives the monthly series and --explain ID
 /// the first list where a player's ratings differ. With --truth, each run is compared with a
 /// generated world's true strengths.
+///
+/// `compare RUN REPORTS` (tournament reports, TRF: a report or a directory of them) sets the run
+/// against the ratings the reports carry, each player's on FIDE's list in force at the event: per
+/// month a report falls on, A is the reports' ratings and B the run's list in force (its last list
+/// not after the event's start), for the players the reports cover; then every (player, month)
+/// together, ids written ID@YYYY-MM.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A and B (or, with --truth, one or more runs)
+    /// A and B, or a run and tournament reports (or, with --truth, one or more runs)
     #[arg(required = true)]
     sources: Vec<String>,
     /// A generated world's truth.parquet: compare each run's January lists with true strength
@@ -70,6 +76,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.sources.len()
         );
     };
+    if crate::ingest::is_trf(std::path::Path::new(b)) {
+        return against_reports(&args, a, b);
+    }
     let (a, b) = (
         ListSource::parse(a).map_err(anyhow::Error::msg)?,
         ListSource::parse(b).map_err(anyhow::Error::msg)?,
@@ -104,6 +113,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(plot) = &args.plot_distribution {
         save_plot(&comparison.distribution_picture(), plot)?;
     }
+    Ok(())
+}
+
+/// A run's lists against the ratings tournament reports carry, month by month and together.
+fn against_reports(args: &Args, run: &str, reports: &str) -> anyhow::Result<()> {
+    let (run, reports) = (std::path::Path::new(run), std::path::Path::new(reports));
+    let against = AgainstReports::of(run, reports, args.skip_invalid, args.largest)?;
+    write_output(args.out.as_deref(), &against.render(args.format))?;
     Ok(())
 }
 

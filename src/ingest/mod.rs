@@ -21,7 +21,7 @@ mod trf;
 mod zip;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::model::{
     Games, Inputs, Month, PeriodSource, PlayerIds, PlayerInfo, StartEntry, StartList,
@@ -38,9 +38,19 @@ pub use lists::{read_list_ratings, ListRatings};
 #[cfg(feature = "full")]
 pub use parquet_games::{enum_codes, month_codes, month_column};
 pub use pgn::{is_pgn, Dates};
-pub use raw::{PgnCounts, TrfCounts};
+pub use raw::{PgnCounts, Reported, TrfCounts};
 pub use table::{Skips, Table};
 pub use trf::is_trf;
+
+/// The players tournament reports describe (a report or a directory of them), each report's
+/// players with the rating it carries and the day that rating was in force.
+pub fn read_reported(
+    path: &Path,
+    skip_invalid: bool,
+) -> Result<Vec<(String, Reported)>, IngestError> {
+    let mut skips = Skips::new(skip_invalid);
+    Ok(trf::read(path, &mut skips)?.0.reported)
+}
 
 /// The files of one replay.
 #[derive(Clone, Debug)]

@@ -252,3 +252,61 @@ fn a_crosstable_of_a_directory_of_reports() {
         "{printed}"
     );
 }
+
+/// `compare RUN REPORTS`: the run's list in force at each report's event against the ratings the
+/// reports carry. Replayed from the round reports' own ratings, September (R1, the starting list)
+/// agrees with R1 exactly: its 1,664 player lines carry 1,455 ratings. October (R2 and R3): the
+/// two reports rate 2,032 players, 12 of them unrated in R1, so never on the run's lists (counted
+/// from the files). Gurevich is 2553 in R3 (FIDE's October list); the run gives him 2555: 2553 in
+/// R1, he beat Beukema (2351): D = 202, PD 0.76 (198–206), +10 × 0.24 = +2.4 → +2.
+#[test]
+fn a_run_compared_with_the_reports() {
+    let out = scratch("trf-compare");
+    let rounds = format!("{}/rounds", belgian());
+    let skip = ["--start-list", "reported", "--skip-invalid"];
+    replay_reports(&rounds, &out, &skip);
+    let run = out.to_str().unwrap();
+    let args = [
+        "compare",
+        run,
+        &rounds,
+        "--skip-invalid",
+        "--format",
+        "json",
+    ];
+    let json: serde_json::Value =
+        serde_json::from_str(&succeeds(&[&args[..], &["--largest", "100000"]].concat())).unwrap();
+    let september = &json["months"][0];
+    assert_eq!(september["a"], "rounds@2023-09");
+    assert_eq!(september["b"], "fide-historical@2023-09");
+    assert_eq!(
+        (september["both"].as_u64(), september["within_0"].as_f64()),
+        (Some(1455), Some(1.0))
+    );
+    let october = &json["months"][1];
+    assert_eq!(october["a"], "rounds@2023-10");
+    assert_eq!(
+        (october["both"].as_u64(), october["only_a"].as_u64()),
+        (Some(2020), Some(12))
+    );
+    assert_eq!(
+        october["only_a_reasons"]["never qualified (played, never rated)"],
+        12
+    );
+    let gurevich = october["largest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == "200930")
+        .unwrap();
+    assert_eq!(
+        (gurevich["a"].as_i64(), gurevich["b"].as_i64()),
+        (Some(2553), Some(2555))
+    );
+    let text = succeeds(&["compare", run, &rounds, "--skip-invalid"]);
+    assert!(
+        text.contains("A = rounds@2023-10, B = fide-historical@2023-10: differences B − A"),
+        "{text}"
+    );
+    assert!(text.contains("Every month together:\nA = rounds (every month), B = fide-historical (each month's list)"), "{text}");
+}

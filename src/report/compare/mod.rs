@@ -21,8 +21,10 @@ use super::TextTable;
 use crate::numbers::{round_to, thousands};
 use crate::output::pretty_json;
 
+mod reported;
 mod runs;
 
+pub use reported::AgainstReports;
 pub use runs::{explain, MonthDiff, OverTime};
 
 /// Where a list comes from.
