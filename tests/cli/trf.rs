@@ -310,3 +310,56 @@ fn a_run_compared_with_the_reports() {
     );
     assert!(text.contains("Every month together:\nA = rounds (every month), B = fide-historical (each month's list)"), "{text}");
 }
+
+/// The README's "From tournament reports" runs as written on the shipped files: each command gives
+/// the lines shown under it (`…` stands for lines left out, the run's directory for a scratch one).
+#[test]
+fn the_readme_examples_run_as_written() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let start = readme.find("## From tournament reports").unwrap();
+    let section = &readme[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    let out = scratch("trf-readme");
+    let run = out.join("belgian").display().to_string();
+    let blocks: Vec<&str> = section.split("```").collect();
+    let mut ran = 0;
+    for pair in blocks.windows(3) {
+        let (Some(command), Some(shown)) =
+            (pair[0].strip_prefix("sh\n"), pair[2].strip_prefix('\n'))
+        else {
+            continue;
+        };
+        let command = command.replace("\\\n", " ").replace("output/belgian", &run);
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        for path in args
+            .iter()
+            .filter(|a| a.starts_with("data/") || a.starts_with("scenarios/"))
+        {
+            assert!(
+                root.join(path).exists(),
+                "README names {path}, which is not shipped"
+            );
+        }
+        let printed = std::process::Command::new(env!("CARGO_BIN_EXE_elosim"))
+            .current_dir(root)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(
+            printed.status.success(),
+            "{command}: {}",
+            text(&printed.stderr)
+        );
+        let printed = text(&printed.stdout);
+        for line in shown.lines().filter(|l| *l != "…") {
+            let line = line.replace("output/belgian", &run);
+            assert!(
+                printed.contains(&line),
+                "{command}: {line:?} not in\n{printed}"
+            );
+        }
+        ran += 1;
+    }
+    assert_eq!(ran, 4, "the section's commands, each with its output");
+}
