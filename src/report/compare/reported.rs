@@ -41,7 +41,8 @@ impl AgainstReports {
         skip_invalid: bool,
         largest: usize,
     ) -> Result<AgainstReports, ReportError> {
-        let months = list_months(&RunFiles::open(run)?)?;
+        let files = RunFiles::open(run)?;
+        let months = list_months(&files)?;
         let reported = read_reported(reports, skip_invalid)?;
         let (by_month, outside) = by_list_month(&reported, &months);
         if by_month.is_empty() {
@@ -64,7 +65,7 @@ impl AgainstReports {
             append(&mut all_a, &actual, *month);
             append(&mut all_b, &simulated, *month);
         }
-        all_b.label = format!("{} (each month's list)", simulated_name(run)?);
+        all_b.label = format!("{} (each month's list)", files.scenario.name);
         all_a.label = format!("{label} (every month)");
         Ok(AgainstReports {
             months: comparisons,
@@ -151,10 +152,6 @@ fn append(all: &mut List, list: &List, month: Month) {
         .extend(list.ids.iter().map(|id| format!("{id}@{month}")));
     all.ratings.extend(&list.ratings);
     all.inactive.extend(&list.inactive);
-}
-
-fn simulated_name(run: &Path) -> Result<String, ReportError> {
-    Ok(RunFiles::open(run)?.scenario.name)
 }
 
 /// The comparisons as `--format json` writes them.
