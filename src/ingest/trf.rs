@@ -71,8 +71,8 @@ fn report_extension(path: &Path) -> Option<String> {
     )
 }
 
-/// Whether a games path is a TRF: a `.trf` file, a `.txt` or `.tab` file whose first line is a
-/// TRF record, or a directory holding report files (and no `period=` partition).
+/// Whether a games path is a TRF: a `.trf` file, any other file but CSV, Parquet and PGN whose
+/// first record is a TRF record, or a directory holding report files (and no `period=` partition).
 pub fn is_trf(path: &Path) -> bool {
     if path.is_dir() {
         let Ok(entries) = std::fs::read_dir(path) else {
@@ -85,10 +85,12 @@ pub fn is_trf(path: &Path) -> bool {
         });
         return !partitioned && names.iter().any(|p| p.is_file() && has_report_extension(p));
     }
+    // Other extensions are told by the first record: pairing programs name their reports freely
+    // (bbpPairings' `.input`).
     match report_extension(path).as_deref() {
         Some("trf") => true,
-        Some(_) if has_report_extension(path) => starts_like_a_report(path),
-        _ => false,
+        Some("csv" | "parquet" | "pgn") => false,
+        _ => starts_like_a_report(path),
     }
 }
 
@@ -374,6 +376,18 @@ fn details(line: &[char]) -> Result<Reported, String> {
 
 /// The round blocks begin at column 92, ten columns each (TRF16, "Round results").
 const FIRST_ROUND_COLUMN: usize = 92;
+
+/// A `132` line holding one date in its value and nothing from column 92: the variant some
+/// programs write for TRF26 files, one line per round in order (`132 2026/03/01`), where the
+/// specification puts every round's date on one line from column 92.
+fn one_round_date(line: &[char]) -> Option<DateText> {
+    if line.len() >= FIRST_ROUND_COLUMN {
+        return None;
+    }
+    parse_date(&columns(line, 5, FIRST_ROUND_COLUMN - 1))
+        .ok()
+        .flatten()
+}
 const ROUND_WIDTH: usize = 10;
 
 impl Report {
@@ -481,7 +495,10 @@ impl Report {
                 let kind = value().to_ascii_lowercase().replace(['-', ' '], "");
                 self.round_robin = kind.contains("roundrobin");
             }
-            "132" if separated => self.round_dates = self.dates_of_rounds(number, line)?,
+            "132" if separated => match one_round_date(line) {
+                Some(date) => self.round_dates.push(Some((number, date))),
+                None => self.round_dates = self.dates_of_rounds(number, line)?,
+            },
             "142" if separated => self.declared_rounds = self.rounds_declared(number, &value())?,
             "XXR" if separated => self.declared_rounds = self.rounds_declared(number, &value())?,
             _ if separated && code.len() == 3 && code.bytes().all(|b| b.is_ascii_digit()) && code.ends_with('2') => {
@@ -1153,6 +1170,34 @@ mod tests {
         lines.push(player(2, "B", "2000", "12", &[(1, 'b', '0')]));
         let e = refused(&lines);
         assert!(e.starts_with("t.trf, line 2, column 5– (date): an ambiguous date: 23/09/24 reads as 2023-09-24 (YY/MM/DD) or 2024-09-23 (DD/MM/YY)"), "{e}");
+    }
+
+    /// The TRF26 variant some programs write, one `132` line per round, dates the rounds as the
+    /// specification's one line does.
+    #[test]
+    fn one_round_date_per_line_dates_the_rounds_in_order() {
+        let mut lines = head("2026/03/01", "2026/03/02", &[]);
+        lines[3] = "132 2026/03/01".into();
+        lines.push("132 2026/03/02".into());
+        lines.push(player(
+            1,
+            "A",
+            "2000",
+            "11",
+            &[(2, 'w', '1'), (2, 'b', '=')],
+        ));
+        lines.push(player(
+            2,
+            "B",
+            "2000",
+            "12",
+            &[(1, 'b', '0'), (1, 'w', '=')],
+        ));
+        let (raw, _) = report(&lines).unwrap();
+        assert_eq!(
+            raw.games.date,
+            [Some(day(2026, 3, 1)), Some(day(2026, 3, 2))]
+        );
     }
 
     #[test]
