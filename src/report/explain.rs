@@ -155,8 +155,8 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
     let sum = |f: fn(&Game) -> f64| rated_games.iter().map(|g| f(g)).sum::<f64>() + 0.0;
     let _ = writeln!(
         w,
-        "  {} rated games · Σ(score − PD) = {:+.2} · Σ K × (score − PD) = {:+.2} → {:+} ({rounding})",
-        rated_games.len(),
+        "  {} · Σ(score − PD) = {:+.2} · Σ K × (score − PD) = {:+.2} → {:+} ({rounding})",
+        counted(rated_games.len() as u64, "rated game"),
         sum(|g| g.score - g.expected.unwrap_or(0.0)),
         sum(|g| g.change.unwrap_or(0.0)),
         rounded
