@@ -409,8 +409,7 @@ pub fn read_players(path: &Path, skips: &mut Skips) -> Result<RawList, IngestErr
     })
 }
 
-/// The word `--start-list` takes for the starting list the games' own reports give.
-pub const REPORTED: &str = "reported";
+use crate::scenario::REPORTED;
 
 /// Whether a starting list is the reports' own ratings rather than a file.
 pub fn is_reported(path: &Path) -> bool {

@@ -26,7 +26,10 @@ pub fn describe(s: &Scenario) -> String {
     let _ = writeln!(w, "Calendar: {} to {}; the run computes the lists from {} to {}, starting from the list of {}", s.calendar.start, s.calendar.end, s.run.from, to, s.start_list_month());
     let data = &s.data;
     let show = |p: &Option<std::path::PathBuf>| match p {
-        Some(p) if p.is_file() => p.display().to_string(),
+        Some(p) if p.as_os_str() == super::REPORTED => {
+            "the ratings the games' tournament reports carry (reported)".into()
+        }
+        Some(p) if p.is_file() || p.is_dir() => p.display().to_string(),
         Some(p) => format!("{} (NOT FOUND)", p.display()),
         None => "none".into(),
     };

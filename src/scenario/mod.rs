@@ -18,6 +18,10 @@ pub use crate::rules::Timeline;
 pub use error::{Problem, ScenarioError};
 pub use key_path::{KeyPath, ScenarioFiles, Setting};
 
+/// The starting list written `reported` (`--start-list reported`, `data.start-list = "reported"`):
+/// the ratings the games' own tournament reports carry, not a file.
+pub const REPORTED: &str = "reported";
+
 use crate::model::Month;
 use crate::named::named_enum;
 use crate::rules::{

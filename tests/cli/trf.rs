@@ -363,3 +363,44 @@ fn the_readme_examples_run_as_written() {
     }
     assert_eq!(ran, 4, "the section's commands, each with its output");
 }
+
+/// A scenario names the reports' own ratings as its starting list as the command line does
+/// (`start-list = "reported"`), and its resolved file repeats the run.
+#[test]
+fn a_scenario_takes_the_reported_ratings_as_its_starting_list() {
+    let dir = scratch("trf-scenario");
+    let season = format!("{}/season-whole.txt", belgian());
+    let scenario = write(
+        &dir,
+        "reported.toml",
+        &format!(
+            "name = \"reported\"\nextends = {:?}\n\n[data]\ngames = {season:?}\nstart-list = \"reported\"\n",
+            history()
+        ),
+    );
+    let (flag, file, again) = (dir.join("flag"), dir.join("file"), dir.join("again"));
+    replay_reports(&season, &flag, &["--start-list", "reported"]);
+    let run = |scenario: &str, out: &Path| {
+        let args = ["replay", scenario, "--from", "2023-10", "--quiet", "--out"];
+        succeeds(&[&args[..], &[out.to_str().unwrap()]].concat())
+    };
+    run(&scenario, &file);
+    let resolved = file.join("scenario.resolved.toml");
+    assert!(std::fs::read_to_string(&resolved)
+        .unwrap()
+        .contains("start-list = \"reported\""));
+    run(resolved.to_str().unwrap(), &again);
+    for table in ["lists.parquet", "games.parquet"] {
+        let bytes = |run: &Path| std::fs::read(run.join(table)).unwrap();
+        assert!(
+            bytes(&flag) == bytes(&file),
+            "{table}: scenario and flag differ"
+        );
+        assert!(
+            bytes(&file) == bytes(&again),
+            "{table}: the resolved file differs"
+        );
+    }
+    assert!(succeeds(&["check", &scenario])
+        .contains("starting list the ratings the games' tournament reports carry (reported)"));
+}
