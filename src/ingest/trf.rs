@@ -1093,6 +1093,14 @@ mod tests {
         ]
     }
 
+    /// A beats B in round 1 with White; they draw round 2, colours reversed.
+    fn two_rounds_of_a_and_b() -> [String; 2] {
+        [
+            player(1, "A", "2000", "11", &[(2, 'w', '1'), (2, 'b', '=')]),
+            player(2, "B", "2000", "12", &[(1, 'b', '0'), (1, 'w', '=')]),
+        ]
+    }
+
     fn three_players() -> Vec<String> {
         vec![
             player(
@@ -1145,20 +1153,7 @@ mod tests {
         assert_eq!(raw.games.date, [Some(day(2023, 9, 24))]);
         // The season file: every date YY/MM/DD, which alone keeps the end after the start.
         let mut lines = head("23/09/24", "24/04/21", &["23/09/24", "24/04/21"]);
-        lines.push(player(
-            1,
-            "A",
-            "2000",
-            "11",
-            &[(2, 'w', '1'), (2, 'b', '=')],
-        ));
-        lines.push(player(
-            2,
-            "B",
-            "2000",
-            "12",
-            &[(1, 'b', '0'), (1, 'w', '=')],
-        ));
+        lines.extend(two_rounds_of_a_and_b());
         let (raw, _) = report(&lines).unwrap();
         assert_eq!(
             raw.games.date,
@@ -1179,20 +1174,7 @@ mod tests {
         let mut lines = head("2026/03/01", "2026/03/02", &[]);
         lines[3] = "132 2026/03/01".into();
         lines.push("132 2026/03/02".into());
-        lines.push(player(
-            1,
-            "A",
-            "2000",
-            "11",
-            &[(2, 'w', '1'), (2, 'b', '=')],
-        ));
-        lines.push(player(
-            2,
-            "B",
-            "2000",
-            "12",
-            &[(1, 'b', '0'), (1, 'w', '=')],
-        ));
+        lines.extend(two_rounds_of_a_and_b());
         let (raw, _) = report(&lines).unwrap();
         assert_eq!(
             raw.games.date,
@@ -1236,20 +1218,7 @@ mod tests {
     fn a_season_is_rated_round_by_round() {
         let mut lines = head("2023-09-24", "2024-04-21", &["23/09/24", "24/04/21"]);
         lines.push("092 Standard Team Round Robin".into());
-        lines.push(player(
-            1,
-            "A",
-            "2000",
-            "11",
-            &[(2, 'w', '1'), (2, 'b', '=')],
-        ));
-        lines.push(player(
-            2,
-            "B",
-            "2000",
-            "12",
-            &[(1, 'b', '0'), (1, 'w', '=')],
-        ));
+        lines.extend(two_rounds_of_a_and_b());
         let (raw, _) = report(&lines).unwrap();
         let g = &raw.games;
         assert_eq!(g.event_names, ["", "Open, round 1", "Open, round 2"]);
