@@ -276,9 +276,12 @@ fn tournament_starts(
 ) -> Result<Vec<(Day, Day)>, ReplayError> {
     let mut own = vec![Day(0); games.len()];
     let mut groups: IdMap<(u32, u32), Group> = IdMap::default();
+    // The first day after each list's month, once per list: a game's date is compared with it as
+    // a number, not turned into a month game by game.
+    let after_list: Vec<Day> = lists.iter().map(|m| m.plus(1).first_day()).collect();
     for i in (0..games.len()).filter(|&i| list_of[i] > 0) {
         let t = list_of[i] as usize;
-        if let Some(date) = games.date[i].filter(|d| d.month() > lists[t]) {
+        if let Some(date) = games.date[i].filter(|&d| d >= after_list[t]) {
             return Err(ReplayError::PlayedAfterList {
                 file: games.source.clone(),
                 row_word: games.row_word,
