@@ -182,7 +182,8 @@ pub(super) fn row_error(file: &str, line: u32, column: &str, problem: String) ->
     }
 }
 
-const MONTHS: [&str; 12] = [
+/// English month names cut to three letters, as FIDE's list labels and reports' dates write them.
+pub(super) const MONTHS: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];
 

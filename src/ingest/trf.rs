@@ -212,10 +212,6 @@ const ORDERS: [(&str, [usize; 3]); 3] = [
     ("YY/DD/MM", [0, 2, 1]),
 ];
 
-const MONTH_NAMES: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
-
 /// Two-digit years: 1950 to 2049.
 fn full_year(yy: u32) -> i32 {
     if yy < 50 {
@@ -286,7 +282,7 @@ fn named_month(text: &str) -> Option<Day> {
         return None;
     };
     let month = month.to_ascii_lowercase();
-    let m = MONTH_NAMES
+    let m = super::fide_list::MONTHS
         .iter()
         .position(|n| month.len() >= 3 && n.starts_with(&month[..3]))?;
     Day::from_ymd(year.parse().ok()?, m as u32 + 1, day.parse().ok()?)
