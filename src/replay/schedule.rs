@@ -2,15 +2,15 @@
 //! and the regulations of that date, and orders the games canonically (so that no output depends on
 //! the order of input rows).
 
-use rayon::slice::ParallelSliceMut;
+use rayon::prelude::*;
 
-use crate::model::{Day, EventType, Games, HalfPoints, IdMap, Month, PlayerId, EVENT_NONE};
+use crate::model::{Day, EventType, Games, HalfPoints, Month, PlayerId, EVENT_NONE};
 use crate::scenario::Scenario;
 
 use super::ReplayError;
 
 /// What the engine reads of one game, in schedule order and in one place.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct GameSlot {
     pub white: PlayerId,
     pub black: PlayerId,
@@ -204,7 +204,9 @@ pub fn schedule_list(
 }
 
 /// Orders the games placed on lists (`list_of`, 0 for games not replayed) and finds each one's
-/// tournament start, list in force and era.
+/// tournament start, list in force and era. A counting sort groups the games by list; then each
+/// list is scheduled on its own, the lists in parallel, in buffers each thread reuses, with no game
+/// hashed. A problem is reported for the first game in input order that has one.
 fn place(
     scenario: &Scenario,
     games: &Games,
@@ -212,46 +214,47 @@ fn place(
     list_of: &[u32],
     skipped: SkippedGames,
 ) -> Result<Schedule, ReplayError> {
-    let first_days: Vec<Day> = lists.iter().map(|m| m.first_day()).collect();
-    let starts = tournament_starts(games, list_of, &first_days, &lists)?;
-    let order = canonical_order(scenario, games, list_of, &starts);
-
-    // The list in force and the era depend only on the start's month, which consecutive games
-    // nearly always share: search again only when it changes.
-    let mut known: Option<(Month, u32, u16)> = None;
-    let mut slots = Vec::with_capacity(order.len());
-    let mut event_start = Vec::with_capacity(order.len());
-    let mut periods = vec![0..0; lists.len()];
-    for (pos, &g) in order.iter().enumerate() {
-        let g = g as usize;
-        let t = list_of[g] as usize;
-        if periods[t].is_empty() {
-            periods[t] = pos..pos;
-        }
-        periods[t].end = pos + 1;
-        // Reference §1: the list in force and the rules of the tournament's start, for all its
-        // games (an event's games share their earliest start).
-        let start = starts[g].0;
-        let (in_force, era) = match known {
-            Some((month, in_force, era)) if month == start.month() => (in_force, era),
-            _ => {
-                let month = start.month();
-                let in_force = lists.partition_point(|&l| l <= month).saturating_sub(1) as u32;
-                let era = scenario.timeline.era_index(month) as u16;
-                known = Some((month, in_force, era));
-                (in_force, era)
-            }
-        };
-        slots.push(GameSlot {
-            white: games.white[g],
-            black: games.black[g],
-            event: games.event[g],
-            in_force,
-            era,
-            score: games.score[g],
-            round_robin: games.event_type(g) == EventType::RoundRobin,
-        });
-        event_start.push(start);
+    let (grouped, periods) = group_by_list(list_of, lists.len());
+    let mut order = vec![0u32; grouped.len()];
+    let mut slots = vec![GameSlot::default(); grouped.len()];
+    let mut event_start = vec![Day(0); grouped.len()];
+    let places = ListPlaces {
+        scenario,
+        games,
+        lists: &lists,
+        first_days: lists.iter().map(|m| m.first_day()).collect(),
+        // The first day after each list's month, once per list: a game's date is compared with it
+        // as a number, not turned into a month game by game.
+        after_list: lists.iter().map(|m| m.plus(1).first_day()).collect(),
+    };
+    let mut work = Vec::with_capacity(lists.len());
+    let (mut order_left, mut slots_left, mut starts_left) =
+        (&mut order[..], &mut slots[..], &mut event_start[..]);
+    for (t, range) in periods.iter().enumerate().skip(1) {
+        let (o, o_rest) = std::mem::take(&mut order_left).split_at_mut(range.len());
+        let (s, s_rest) = std::mem::take(&mut slots_left).split_at_mut(range.len());
+        let (e, e_rest) = std::mem::take(&mut starts_left).split_at_mut(range.len());
+        (order_left, slots_left, starts_left) = (o_rest, s_rest, e_rest);
+        work.push((
+            t,
+            &grouped[range.clone()],
+            ListPlace {
+                order: o,
+                slots: s,
+                event_start: e,
+            },
+        ));
+    }
+    let first_problem = work
+        .into_par_iter()
+        .map_init(
+            || Scratch::new(games.event_names.len()),
+            |scratch, (t, ids, place)| places.place_list(scratch, t, ids, place),
+        )
+        .filter_map(Result::err)
+        .min_by_key(|(row, _)| *row);
+    if let Some((_, problem)) = first_problem {
+        return Err(problem);
     }
     Ok(Schedule {
         lists,
@@ -263,166 +266,300 @@ fn place(
     })
 }
 
-/// Each game's tournament start and the start of its event group (the earliest start of the
-/// event's games on that list). Without `event_start` a game starts on its `date`, and without
-/// either on the first day of its rating period, the month of the previous list (reference §1:
-/// "the list published 1.1 is used for events commencing 1.1–31.3"). An event's games must share
-/// their type, and a round robin needs its event name.
-fn tournament_starts(
-    games: &Games,
-    list_of: &[u32],
-    first_days: &[Day],
-    lists: &[Month],
-) -> Result<Vec<(Day, Day)>, ReplayError> {
-    let mut own = vec![Day(0); games.len()];
-    let mut groups: IdMap<(u32, u32), Group> = IdMap::default();
-    // The first day after each list's month, once per list: a game's date is compared with it as
-    // a number, not turned into a month game by game.
-    let after_list: Vec<Day> = lists.iter().map(|m| m.plus(1).first_day()).collect();
-    for i in (0..games.len()).filter(|&i| list_of[i] > 0) {
-        let t = list_of[i] as usize;
-        if let Some(date) = games.date[i].filter(|&d| d >= after_list[t]) {
-            return Err(ReplayError::PlayedAfterList {
-                file: games.source.clone(),
-                row_word: games.row_word,
-                row: games.source_row[i],
-                date,
-                list: lists[t],
-            });
+/// The replayed games' indices grouped by list (a stable counting sort: each list's games in input
+/// order), and each list's range of them; list 0's games are not replayed.
+fn group_by_list(list_of: &[u32], lists: usize) -> (Vec<u32>, Vec<std::ops::Range<usize>>) {
+    let mut counts = vec![0usize; lists];
+    for &t in list_of {
+        counts[t as usize] += 1;
+    }
+    let mut periods = vec![0..0; lists];
+    let mut at = 0;
+    for t in 1..lists {
+        periods[t] = at..at + counts[t];
+        at += counts[t];
+    }
+    let mut fill: Vec<usize> = periods.iter().map(|range| range.start).collect();
+    let mut grouped = vec![0u32; at];
+    for (i, &t) in list_of.iter().enumerate().filter(|(_, &t)| t > 0) {
+        grouped[fill[t as usize]] = i as u32;
+        fill[t as usize] += 1;
+    }
+    (grouped, periods)
+}
+
+/// What placing any list reads.
+struct ListPlaces<'a> {
+    scenario: &'a Scenario,
+    games: &'a Games,
+    lists: &'a [Month],
+    first_days: Vec<Day>,
+    after_list: Vec<Day>,
+}
+
+/// One list's stretch of the schedule, filled by `place_list`.
+struct ListPlace<'a> {
+    order: &'a mut [u32],
+    slots: &'a mut [GameSlot],
+    event_start: &'a mut [Day],
+}
+
+/// A thread's buffers for placing lists, reused from list to list.
+struct Scratch {
+    /// Per event code: its games' group on the list being placed.
+    groups: Vec<Option<Group>>,
+    /// The events with a group, to clear them for the next list.
+    touched: Vec<u32>,
+    /// Per game of the list, in input order: (event-group start, own start).
+    starts: Vec<(Day, Day)>,
+    keys: Vec<(u64, u64, u32)>,
+}
+
+impl Scratch {
+    fn new(events: usize) -> Scratch {
+        Scratch {
+            groups: vec![None; events],
+            touched: Vec::new(),
+            starts: Vec::new(),
+            keys: Vec::new(),
         }
-        let start = games.event_start[i]
-            .or(games.date[i])
-            .unwrap_or(first_days[t - 1]);
-        if start >= first_days[t] {
-            return Err(ReplayError::StartsAfterList {
-                file: games.source.clone(),
-                row_word: games.row_word,
-                row: games.source_row[i],
-                column: if games.event_start[i].is_some() {
-                    "event_start"
-                } else {
-                    "date"
-                },
-                start,
-                list: lists[t],
-            });
+    }
+}
+
+/// A problem with game `.0` (its index in the input).
+type RowProblem = (u32, ReplayError);
+
+impl ListPlaces<'_> {
+    /// Places the games `ids` of list `t`: their starts, their canonical order, their slots.
+    fn place_list(
+        &self,
+        scratch: &mut Scratch,
+        t: usize,
+        ids: &[u32],
+        place: ListPlace<'_>,
+    ) -> Result<(), RowProblem> {
+        let found = self.tournament_starts(scratch, t, ids);
+        for &event in &scratch.touched {
+            scratch.groups[event as usize] = None;
         }
-        own[i] = start;
-        let event_type = games.event_type(i);
-        let problem = if games.event[i] == EVENT_NONE {
-            (event_type == EventType::RoundRobin).then(|| {
-                "a round robin without an event name: give its games their event (or make them swiss)"
-                    .to_string()
-            })
-        } else {
-            let group = groups.entry((list_of[i], games.event[i])).or_insert(Group {
-                start,
-                event_type,
-                first: i,
+        scratch.touched.clear();
+        found?;
+        self.canonical_order(scratch, ids, place.order);
+        self.fill_slots(&scratch.starts, ids, place);
+        Ok(())
+    }
+
+    /// Each game's tournament start and the start of its event group (the earliest start of the
+    /// event's games on that list), into `scratch.starts`. Without `event_start` a game starts on
+    /// its `date`, and without either on the first day of its rating period, the month of the
+    /// previous list (reference §1: "the list published 1.1 is used for events commencing
+    /// 1.1–31.3"). An event's games must share their type, and a round robin needs its event name.
+    fn tournament_starts(
+        &self,
+        scratch: &mut Scratch,
+        t: usize,
+        ids: &[u32],
+    ) -> Result<(), RowProblem> {
+        let games = self.games;
+        scratch.starts.clear();
+        for &id in ids {
+            let i = id as usize;
+            let problem = |problem: ReplayError| (id, problem);
+            if let Some(date) = games.date[i].filter(|&d| d >= self.after_list[t]) {
+                return Err(problem(ReplayError::PlayedAfterList {
+                    file: games.source.clone(),
+                    row_word: games.row_word,
+                    row: games.source_row[i],
+                    date,
+                    list: self.lists[t],
+                }));
+            }
+            let start = games.event_start[i]
+                .or(games.date[i])
+                .unwrap_or(self.first_days[t - 1]);
+            if start >= self.first_days[t] {
+                return Err(problem(ReplayError::StartsAfterList {
+                    file: games.source.clone(),
+                    row_word: games.row_word,
+                    row: games.source_row[i],
+                    column: if games.event_start[i].is_some() {
+                        "event_start"
+                    } else {
+                        "date"
+                    },
+                    start,
+                    list: self.lists[t],
+                }));
+            }
+            scratch.starts.push((start, start));
+            let event = games.event[i];
+            let event_type = games.event_type(i);
+            if event == EVENT_NONE {
+                if event_type == EventType::RoundRobin {
+                    return Err(problem(self.event_type_problem(i, "a round robin without an event name: give its games their event (or make them swiss)".into())));
+                }
+                continue;
+            }
+            let group = scratch.groups[event as usize].get_or_insert_with(|| {
+                scratch.touched.push(event);
+                Group {
+                    start,
+                    event_type,
+                    first: id,
+                }
             });
             group.start = group.start.min(start);
             // An event's games rated on one list share one type.
-            (group.event_type != event_type).then(|| {
-                format!(
+            if group.event_type != event_type {
+                let text = format!(
                     "{} in event {:?}, whose game on {} {} is {}: an event's games share one type",
                     event_type.name(),
-                    games.event_names[games.event[i] as usize],
+                    games.event_names[event as usize],
                     games.row_word,
-                    games.source_row[group.first],
+                    games.source_row[group.first as usize],
                     group.event_type.name()
-                )
-            })
-        };
-        if let Some(problem) = problem {
-            return Err(ReplayError::EventType {
-                file: games.source.clone(),
-                row_word: games.row_word,
-                row: games.source_row[i],
-                problem,
-            });
-        }
-    }
-    Ok((0..games.len())
-        .map(|i| {
-            if games.event[i] == EVENT_NONE || list_of[i] == 0 {
-                return (own[i], own[i]);
+                );
+                return Err(problem(self.event_type_problem(i, text)));
             }
-            let group = groups[&(list_of[i], games.event[i])].start;
+        }
+        for (&id, starts) in ids.iter().zip(&mut scratch.starts) {
+            let i = id as usize;
+            let Some(group) = scratch.groups[games.event[i] as usize].as_ref() else {
+                continue;
+            };
             // A game without its own start date takes its event's.
             let own = if games.event_start[i].is_none() && games.date[i].is_none() {
-                group
+                group.start
             } else {
-                own[i]
+                starts.1
             };
-            (group, own)
-        })
-        .collect())
+            *starts = (group.start, own);
+        }
+        Ok(())
+    }
+
+    fn event_type_problem(&self, i: usize, problem: String) -> ReplayError {
+        ReplayError::EventType {
+            file: self.games.source.clone(),
+            row_word: self.games.row_word,
+            row: self.games.source_row[i],
+            problem,
+        }
+    }
+
+    /// The list's games sorted by event-group start, event, the game's own start, players and
+    /// score: a total order on what a game is, so that input row order changes nothing. `order`
+    /// receives each game's place in `ids` (which is in input order, so that places break ties as
+    /// input indices would).
+    fn canonical_order(&self, scratch: &mut Scratch, ids: &[u32], order: &mut [u32]) {
+        let games = self.games;
+        let first_day = self.scenario.calendar.start.first_day().0;
+        let key = |(&id, &(group, own)): (&u32, &(Day, Day))| {
+            let i = id as usize;
+            (
+                group.0 - first_day,
+                games.event[i],
+                own.0 - group.0,
+                games.white[i],
+                games.black[i],
+                games.score[i],
+            )
+        };
+        let games_of_list = || ids.iter().zip(&scratch.starts).enumerate();
+        // The 128-bit key as two 64-bit halves: 20 bytes an element to sort instead of 32 (a
+        // u128 aligns to 16), in the same order.
+        let mut keys = std::mem::take(&mut scratch.keys);
+        keys.clear();
+        let packed = games_of_list().try_for_each(|(at, game)| {
+            let k = packed_key(key(game))?;
+            keys.push(((k >> 64) as u64, k as u64, at as u32));
+            Some(())
+        });
+        if packed.is_some() {
+            // Keys are distinct (they end in the game's index): any sort gives the same order.
+            keys.sort_unstable();
+            for (at, &(_, _, i)) in order.iter_mut().zip(&keys) {
+                *at = i;
+            }
+        } else {
+            let mut wide: Vec<_> = games_of_list()
+                .map(|(at, game)| (key(game), at as u32))
+                .collect();
+            wide.sort_unstable();
+            for (at, &(_, i)) in order.iter_mut().zip(&wide) {
+                *at = i;
+            }
+        }
+        scratch.keys = keys;
+    }
+
+    /// What the engine reads of each game of the list, in its canonical order.
+    fn fill_slots(&self, starts: &[(Day, Day)], ids: &[u32], place: ListPlace<'_>) {
+        let games = self.games;
+        // The list in force and the era depend only on the start's month, which consecutive games
+        // nearly always share: search again only when the start leaves the month last searched.
+        let mut known: Option<(Day, Day, u32, u16)> = None;
+        for ((order, slot), event_start) in place
+            .order
+            .iter_mut()
+            .zip(place.slots)
+            .zip(place.event_start)
+        {
+            // `order` holds the game's place in `ids` until now.
+            let at = *order as usize;
+            *order = ids[at];
+            let i = ids[at] as usize;
+            // Reference §1: the list in force and the rules of the tournament's start, for all its
+            // games (an event's games share their earliest start).
+            let start = starts[at].0;
+            let (in_force, era) = match known {
+                Some((from, to, in_force, era)) if from <= start && start < to => (in_force, era),
+                _ => {
+                    let month = start.month();
+                    let in_force = self
+                        .lists
+                        .partition_point(|&l| l <= month)
+                        .saturating_sub(1) as u32;
+                    let era = self.scenario.timeline.era_index(month) as u16;
+                    known = Some((month.first_day(), month.plus(1).first_day(), in_force, era));
+                    (in_force, era)
+                }
+            };
+            *slot = GameSlot {
+                white: games.white[i],
+                black: games.black[i],
+                event: games.event[i],
+                in_force,
+                era,
+                score: games.score[i],
+                round_robin: games.event_type(i) == EventType::RoundRobin,
+            };
+            *event_start = start;
+        }
+    }
 }
 
 /// What the games of one event rated on one list share: the earliest start, and the type of the
-/// first game (with its row, for messages).
+/// first game (with its index, for messages).
+#[derive(Clone, Copy)]
 struct Group {
     start: Day,
     event_type: EventType,
-    first: usize,
+    first: u32,
 }
 
-/// The replayed games sorted by list, event-group start, event, the game's own start, players and
-/// score: a total order on what a game is, so that input row order changes nothing.
-fn canonical_order(
-    scenario: &Scenario,
-    games: &Games,
-    list_of: &[u32],
-    starts: &[(Day, Day)],
-) -> Vec<u32> {
-    let first_day = scenario.calendar.start.first_day().0;
-    let key = |i: usize| {
-        let (group, own) = starts[i];
-        (
-            list_of[i],
-            group.0 - first_day,
-            games.event[i],
-            own.0 - group.0,
-            games.white[i],
-            games.black[i],
-            games.score[i],
-        )
-    };
-    let replayed = (0..games.len()).filter(|&i| list_of[i] > 0);
-    // The 128-bit key as two 64-bit halves: 24 bytes an element to sort instead of 32 (a u128
-    // aligns to 16), in the same order.
-    let packed: Option<Vec<(u64, u64, u32)>> = replayed
-        .clone()
-        .map(|i| packed_key(key(i)).map(|k| ((k >> 64) as u64, k as u64, i as u32)))
-        .collect();
-    match packed {
-        Some(mut keyed) => {
-            // Keys are distinct (they end in the game's index): any sort gives the same order.
-            keyed.par_sort_unstable();
-            keyed.into_iter().map(|(_, _, i)| i).collect()
-        }
-        None => {
-            let mut wide: Vec<_> = replayed.map(|i| (key(i), i as u32)).collect();
-            wide.par_sort_unstable();
-            wide.into_iter().map(|(_, i)| i).collect()
-        }
-    }
-}
-
-/// Packs the sort key into 128 bits when every part fits: list 12 bits, event-group start 20 (days),
+/// Packs a list's sort key into 128 bits when every part fits: event-group start 20 bits (days),
 /// event 24, the game's start after it 14, players 28 each, score 2.
 fn packed_key(
-    (list, group, event, own, white, black, score): (u32, i32, u32, i32, u32, u32, u8),
+    (group, event, own, white, black, score): (i32, u32, i32, u32, u32, u8),
 ) -> Option<u128> {
-    let fits = list < 1 << 12
-        && (0..1 << 20).contains(&group)
+    let fits = (0..1 << 20).contains(&group)
         && event < 1 << 24
         && (0..1 << 14).contains(&own)
         && white < 1 << 28
         && black < 1 << 28;
     fits.then(|| {
-        (u128::from(list) << 116)
-            | ((group as u128) << 96)
+        ((group as u128) << 96)
             | (u128::from(event) << 72)
             | ((own as u128) << 58)
             | (u128::from(white) << 30)
