@@ -145,8 +145,8 @@ impl FideEngine<'_> {
                     if (c.timing == EventTiming::BeforeCalculation) == before =>
                 {
                     for p in 0..state.players() {
-                        if state.rated[p] && state.shown[p] {
-                            state.rating[p] = c.apply(state.rating[p]);
+                        if state.list[p].rated && state.shown[p] {
+                            state.list[p].rating = c.apply(state.list[p].rating);
                         }
                     }
                     self.publisher.recompute_all();
@@ -174,11 +174,11 @@ fn apply_outcome(
             state.shown[p] = true;
             state.last_rated_game[p] = Some(month);
             state.history[p].total_games += games;
-            let rating = state.rating[p] + change;
+            let rating = state.list[p].rating + change;
             if rating < rules.floor {
                 // Reference §5: "shown as unrated on the next list … treated in the same manner as
                 // any other unrated player".
-                state.rated[p] = false;
+                state.list[p].rated = false;
                 if rules.delisted_games == DelistedGames::Reset {
                     state.history[p].total_games = 0;
                 }
@@ -186,7 +186,7 @@ fn apply_outcome(
                 out.periods
                     .rated((t, p), PeriodOutcome::Delisted, games, (change, rating));
             } else {
-                state.rating[p] = rating;
+                state.list[p].rating = rating;
                 out.periods
                     .rated((t, p), PeriodOutcome::Rated, games, (change, rating));
             }
@@ -207,8 +207,8 @@ fn apply_outcome(
                 .pooled((t, p), PeriodOutcome::FirstRating, counted.games, &pooled);
             state.history[p].total_games += newcomers::pooled_games(pool);
             pool.clear();
-            state.rated[p] = true;
-            state.rating[p] = rating;
+            state.list[p].rated = true;
+            state.list[p].rating = rating;
             state.shown[p] = true;
             state.last_rated_game[p] = Some(month);
             publisher.rated_first(p, counted.games);
@@ -351,31 +351,31 @@ impl Publisher {
         self.candidates.clear();
         let mut recompute = |state: &mut State, p: usize| {
             let history = &mut state.history[p];
-            history.publish(state.rating[p], &rules.k);
+            history.publish(state.list[p].rating, &rules.k);
             let k = rules
                 .k
                 .k_for_list(history, state.birth_year[p], month.year());
-            if k != state.k[p] && !everyone {
+            if k != state.list[p].k && !everyone {
                 self.candidates.push(p as u32);
             }
-            state.k[p] = k;
+            state.list[p].k = k;
         };
         if starting {
         } else if all_k {
             for p in 0..state.players() {
-                if state.rated[p] {
+                if state.list[p].rated {
                     recompute(state, p);
                 }
             }
         } else {
             let dated = if new_year { &self.dated[..] } else { &[] };
             for &p in self.touched.iter().chain(dated) {
-                if state.rated[p as usize] {
+                if state.list[p as usize].rated {
                     recompute(state, p as usize);
                 }
             }
         }
-        let listed = |p: usize| state.rated[p] && state.shown[p];
+        let listed = |p: usize| state.list[p].rated && state.shown[p];
         // Inactive from this list: the last rated game `inactive_after` months ago or more.
         let due = month.plus(-inactive_after);
         if everyone {
@@ -416,8 +416,9 @@ impl Publisher {
         rows.player.extend_from_slice(candidates);
         rows.listed.extend(candidates.iter().map(|p| listed(at(p))));
         rows.rating
-            .extend(candidates.iter().map(|p| state.rating[at(p)]));
-        rows.k.extend(candidates.iter().map(|p| state.k[at(p)]));
+            .extend(candidates.iter().map(|p| state.list[at(p)].rating));
+        rows.k
+            .extend(candidates.iter().map(|p| state.list[at(p)].k));
         rows.games
             .extend(candidates.iter().map(|p| self.period_games[at(p)]));
         rows.total_games

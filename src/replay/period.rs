@@ -166,30 +166,27 @@ pub fn compute(
         blocks.push((first..last, r, o));
     }
     let window = rules.list.initial.window_months;
-    blocks
-        .into_par_iter()
-        .for_each(|(players, results, outcomes)| {
+    blocks.into_par_iter().for_each_init(
+        Vec::new,
+        |inputs: &mut Vec<SideInput>, (players, results, outcomes)| {
             let base = index.offsets[players.start];
             for (i, outcome) in players.zip(outcomes) {
                 let player = index.players[i];
                 let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
                 let out = &mut results[index.offsets[i] - base..index.offsets[i + 1] - base];
                 let p = player as usize;
-                let rated = frozen.lists.state.rated[p];
+                let rated = frozen.lists.state.list[p].rated;
                 let pooled = !rated
                     && super::newcomers::has_counted_results(
                         &frozen.lists.state.pool[p],
                         list,
                         window,
                     );
-                *outcome = fide::rate_player(
-                    rules,
-                    rated,
-                    pooled,
-                    sides.len(),
-                    |j| frozen.side(player, sides[j]),
-                    out,
-                );
+                // Each side is read from the frozen lists once, then rated from this buffer.
+                inputs.clear();
+                inputs.extend(sides.iter().map(|&side| frozen.side(player, side)));
+                *outcome = fide::rate_player(rules, rated, pooled, inputs, out);
             }
-        });
+        },
+    );
 }

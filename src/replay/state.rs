@@ -11,13 +11,27 @@ pub struct PoolEntry {
     pub results: PooledResults,
 }
 
+/// A player as a list shows them to the rules, packed so that reading a game's side from a list
+/// touches one place in memory.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Listed {
+    /// The published rating (meaningful while `rated`).
+    pub rating: i32,
+    /// The K published with the rating.
+    pub k: u8,
+    pub rated: bool,
+}
+
+impl Listed {
+    fn rating(self) -> Option<i32> {
+        self.rated.then_some(self.rating)
+    }
+}
+
 /// Everything the rules need to know about every player after a list.
 pub struct State {
-    /// The published rating (meaningful while `rated`).
-    pub rating: Vec<i32>,
-    pub rated: Vec<bool>,
-    /// The K published with the rating.
-    pub k: Vec<u8>,
+    /// Each player's rating, K and whether rated, as the list shows them.
+    pub list: Vec<Listed>,
     pub history: Vec<KHistory>,
     pub birth_year: Vec<Option<i16>>,
     /// The list of the last rated game, for the inactivity flag.
@@ -32,9 +46,7 @@ pub struct State {
 /// but are rated later.
 #[derive(Clone, Default)]
 pub struct ListView {
-    pub rating: Vec<i32>,
-    pub rated: Vec<bool>,
-    pub k: Vec<u8>,
+    list: Vec<Listed>,
 }
 
 impl State {
@@ -50,9 +62,7 @@ impl State {
         bootstrap: Bootstrap,
     ) -> State {
         let mut s = State {
-            rating: vec![0; players],
-            rated: vec![false; players],
-            k: vec![0; players],
+            list: vec![Listed::default(); players],
             history: vec![KHistory::default(); players],
             birth_year,
             last_rated_game: vec![None; players],
@@ -62,10 +72,10 @@ impl State {
         let rule = &regs.k;
         if bootstrap.unknown_players == UnknownPlayers::Seed {
             for p in 0..players {
-                s.rated[p] = true;
-                s.rating[p] = bootstrap.seed_rating;
+                s.list[p].rated = true;
+                s.list[p].rating = bootstrap.seed_rating;
                 s.history[p].publish(bootstrap.seed_rating, rule);
-                s.k[p] = rule.k_for_list(&s.history[p], s.birth_year[p], month.year());
+                s.list[p].k = rule.k_for_list(&s.history[p], s.birth_year[p], month.year());
             }
         }
         for e in &start.entries {
@@ -88,10 +98,10 @@ impl State {
                 high_locked: e.k == Some(rule.high) && rule.high != rule.standard,
             };
             history.publish(e.rating, rule);
-            s.rated[p] = true;
+            s.list[p].rated = true;
             s.shown[p] = true;
-            s.rating[p] = e.rating;
-            s.k[p] =
+            s.list[p].rating = e.rating;
+            s.list[p].k =
                 e.k.unwrap_or_else(|| rule.k_for_list(history, s.birth_year[p], month.year()));
             s.last_rated_game[p] = Some(if e.inactive {
                 month.plus(-regs.inactive_after_months)
@@ -107,19 +117,12 @@ impl State {
     /// saves allocating and faulting in fresh pages for each.
     pub fn view(&self, spare: Option<ListView>) -> ListView {
         let mut view = spare.unwrap_or_default();
-        view.rating.clone_from(&self.rating);
-        view.rated.clone_from(&self.rated);
-        view.k.clone_from(&self.k);
+        view.list.clone_from(&self.list);
         view
     }
 
     pub fn players(&self) -> usize {
-        self.rating.len()
-    }
-
-    /// The player's rating as another list view would show it.
-    pub fn rated_at(&self, player: PlayerId) -> Option<i32> {
-        self.rated[player as usize].then(|| self.rating[player as usize])
+        self.list.len()
     }
 }
 
@@ -145,18 +148,21 @@ impl Lists<'_> {
     /// A player's rating on the list in force at a tournament's start; `None` when unrated then.
     pub fn listed(&self, player: PlayerId, in_force: u32) -> Option<i32> {
         match self.view(in_force) {
-            Some(view) => view.rated[player as usize].then(|| view.rating[player as usize]),
-            None => self.state.rated_at(player),
+            Some(view) => view.list[player as usize].rating(),
+            None => self.state.list[player as usize].rating(),
         }
     }
 
     /// A player's own rating and K for a game: from the list in force at the tournament's start,
     /// or, for a player rated since, the current ones (2022 §8.2.4); `None` while unrated.
     pub fn own(&self, player: PlayerId, in_force: u32) -> Option<(i32, u8)> {
-        let p = player as usize;
-        self.state.rated[p].then(|| match self.view(in_force) {
-            Some(view) if view.rated[p] => (view.rating[p], view.k[p]),
-            _ => (self.state.rating[p], self.state.k[p]),
+        let now = self.state.list[player as usize];
+        now.rated.then(|| match self.view(in_force) {
+            Some(view) if view.list[player as usize].rated => {
+                let then = view.list[player as usize];
+                (then.rating, then.k)
+            }
+            _ => (now.rating, now.k),
         })
     }
 }

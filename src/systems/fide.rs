@@ -45,34 +45,27 @@ pub struct PeriodRules<'a> {
     pub list: &'a Regulations,
 }
 
-/// Rates one player's period. `side(i)` gives the i-th of the player's `sides` games, in the
-/// schedule's order; `out` receives one result per side.
+/// Rates one player's period. `sides` are the player's games, in the schedule's order; `out`
+/// receives one result per side.
 pub fn rate_player(
     rules: &PeriodRules<'_>,
     rated: bool,
     has_counted_results: bool,
-    sides: usize,
-    side: impl Fn(usize) -> SideInput,
+    sides: &[SideInput],
     out: &mut [SideRecord],
 ) -> Outcome {
     if rated {
-        rate_rated(rules, sides, side, out)
+        rate_rated(rules, sides, out)
     } else {
-        pool_unrated(rules, has_counted_results, sides, side, out)
+        pool_unrated(rules, has_counted_results, sides, out)
     }
 }
 
 /// Reference §4: change = round(Σ over tournaments of K × Σ(score − PD)), K from the player's list,
 /// reduced by the K × n cap over all the period's games (§3.3).
-fn rate_rated(
-    rules: &PeriodRules<'_>,
-    sides: usize,
-    side: impl Fn(usize) -> SideInput,
-    out: &mut [SideRecord],
-) -> Outcome {
-    let rated_games = (0..sides).filter(|&i| side(i).opponent.is_some()).count() as u32;
-    for (i, result) in out.iter_mut().enumerate().take(sides) {
-        let s = side(i);
+fn rate_rated(rules: &PeriodRules<'_>, sides: &[SideInput], out: &mut [SideRecord]) -> Outcome {
+    let rated_games = sides.iter().filter(|s| s.opponent.is_some()).count() as u32;
+    for (i, (s, result)) in sides.iter().zip(out.iter_mut()).enumerate() {
         let (Some((own, k)), Some(opponent)) = (s.own, s.opponent) else {
             *result = SideRecord {
                 rating: s.own.map(|(r, _)| r),
@@ -85,7 +78,7 @@ fn rate_rated(
         let diff = own - opponent;
         let capped = cap.covers(own)
             && cap.exceeds(diff)
-            && (!cap.limited(diff) || is_upgraded_game(cap, own, i, sides, &side));
+            && (!cap.limited(diff) || is_upgraded_game(cap, own, i, sides));
         let pd = fide_pd(if capped { cap.clamp(diff) } else { diff });
         let k = era.k.capped(k, rated_games);
         let change = i32::from(k) * (i32::from(s.score) * 50 - pd);
@@ -101,18 +94,18 @@ fn rate_rated(
     }
     let change = match rules.list.rounding {
         Rounding::PerPeriod => round_hundredths(
-            out[..sides]
+            out[..sides.len()]
                 .iter()
                 .filter_map(|r| r.change)
                 .map(i64::from)
                 .sum(),
         ),
-        Rounding::PerTournament => first_of_each_event(sides, &side)
+        Rounding::PerTournament => first_of_each_event(sides)
             .map(|first| {
-                let event = side(first).event;
+                let event = sides[first].event;
                 round_hundredths(
-                    (first..sides)
-                        .filter(|&j| side(j).event == event)
+                    (first..sides.len())
+                        .filter(|&j| sides[j].event == event)
                         .filter_map(|j| out[j].change)
                         .map(i64::from)
                         .sum(),
@@ -128,17 +121,12 @@ fn rate_rated(
 
 /// Under a once-per-event scope, whether game `i` is the one of its event that gets the upgrade:
 /// the greatest limited difference, the first of equals (reference §3.4, 2022–24).
-fn is_upgraded_game(
-    cap: &crate::rules::DiffCap,
-    own: i32,
-    i: usize,
-    sides: usize,
-    side: &impl Fn(usize) -> SideInput,
-) -> bool {
-    let s = side(i);
-    let differences = (0..sides)
-        .map(|j| (j, side(j)))
-        .filter(|(_, o)| o.event == s.event)
+fn is_upgraded_game(cap: &crate::rules::DiffCap, own: i32, i: usize, sides: &[SideInput]) -> bool {
+    let event = sides[i].event;
+    let differences = sides
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.event == event)
         .filter_map(|(j, o)| Some((j, own - o.opponent?)));
     let mut upgraded = None;
     let mut best = 0;
@@ -152,11 +140,8 @@ fn is_upgraded_game(
 }
 
 /// The first side of each event, in order (all of a period's games without an event form one).
-fn first_of_each_event(
-    sides: usize,
-    side: &impl Fn(usize) -> SideInput,
-) -> impl Iterator<Item = usize> + '_ {
-    (0..sides).filter(move |&i| (0..i).all(|j| side(j).event != side(i).event))
+fn first_of_each_event(sides: &[SideInput]) -> impl Iterator<Item = usize> + '_ {
+    (0..sides.len()).filter(move |&i| sides[..i].iter().all(|s| s.event != sides[i].event))
 }
 
 /// Reference §6: an unrated player's results against rated opponents, event by event through the
@@ -166,18 +151,18 @@ fn first_of_each_event(
 fn pool_unrated(
     rules: &PeriodRules<'_>,
     mut has_counted_results: bool,
-    sides: usize,
-    side: impl Fn(usize) -> SideInput,
+    sides: &[SideInput],
     out: &mut [SideRecord],
 ) -> Outcome {
     let mut counted = PooledResults::default();
-    for first in first_of_each_event(sides, &side).collect::<Vec<_>>() {
-        let event = side(first).event;
-        let games =
-            || (first..sides).filter(|&j| side(j).event == event && side(j).opponent.is_some());
+    for first in first_of_each_event(sides) {
+        let event = sides[first].event;
+        let games = || {
+            (first..sides.len()).filter(|&j| sides[j].event == event && sides[j].opponent.is_some())
+        };
         let mut results = PooledResults::default();
         for j in games() {
-            let s = side(j);
+            let s = sides[j];
             results.add(PooledResults {
                 games: 1,
                 half_points: u32::from(s.score),
@@ -186,15 +171,15 @@ fn pool_unrated(
         }
         let gate = &rules
             .timeline
-            .era(usize::from(side(first).era))
+            .era(usize::from(sides[first].era))
             .initial
             .gate;
-        let round_robin = games().any(|j| side(j).tournament);
+        let round_robin = games().any(|j| sides[j].tournament);
         if results.games > 0 && (round_robin || gate.counts(&results, has_counted_results)) {
             counted.add(results);
             has_counted_results = true;
             for j in games() {
-                let s = side(j);
+                let s = sides[j];
                 out[j].counted = true;
                 out[j].counted_against = s.opponent.filter(|_| s.tournament);
             }
