@@ -103,6 +103,7 @@ pub(super) fn drive(
     }
     Ok(Run {
         skipped: periods.skipped(),
+        scheduling_seconds: periods.scheduling_seconds(),
         lists,
         summaries,
     })

@@ -17,7 +17,7 @@ use super::period::{self, Frozen, PlayerIndex};
 use super::periods::Period;
 use super::round_robins::RoundRobins;
 use super::state::{ListView, Lists, State};
-use super::{Inputs, ListRows, ListSummary, PeriodOutcome, RatedGames};
+use super::{Inputs, ListRows, PeriodOutcome, PeriodRecords, RatedGames};
 
 pub(super) struct FideEngine<'a> {
     scenario: &'a Scenario,
@@ -74,7 +74,12 @@ impl Engine for FideEngine<'_> {
         let timeline = &self.scenario.timeline;
         let month = self.lists[t];
         let list_rules = timeline.at_month(self.lists[t - 1]);
-        self.apply_events(month, true);
+        apply_events(
+            self.scenario,
+            (&mut self.state, &mut self.publisher),
+            month,
+            true,
+        );
         self.index.build(period.schedule, period.range.clone());
         let lists = Lists {
             state: &self.state,
@@ -100,27 +105,41 @@ impl Engine for FideEngine<'_> {
             &mut self.results,
             &mut self.outcomes,
         );
-        out.games
-            .record(&mut out.summary, &self.index, &self.results, period, t);
-        for (&player, outcome) in self.index.players.iter().zip(&self.outcomes) {
-            apply_outcome(
-                &mut self.state,
-                &mut self.publisher,
-                out,
-                (t, player as usize),
-                *outcome,
-                month,
-                list_rules,
-            );
-        }
-        self.apply_events(month, false);
-        self.publisher.publish(
-            &mut out.rows,
-            &mut self.state,
-            timeline.at_month(month),
-            month,
-            false,
+        // The games are recorded on one thread while the outcomes are applied and the list
+        // published on another: neither reads what the other writes.
+        let (games, summary) = (&mut out.games, &mut out.summary);
+        let (index, results) = (&self.index, &self.results);
+        let ((counted, not_counted), ()) = rayon::join(
+            || games.record(index, results, period, t),
+            || {
+                for (&player, outcome) in index.players.iter().zip(&self.outcomes) {
+                    apply_outcome(
+                        &mut self.state,
+                        &mut self.publisher,
+                        (&mut out.periods, &mut summary.delisted),
+                        (t, player as usize),
+                        *outcome,
+                        month,
+                        list_rules,
+                    );
+                }
+                apply_events(
+                    self.scenario,
+                    (&mut self.state, &mut self.publisher),
+                    month,
+                    false,
+                );
+                self.publisher.publish(
+                    &mut out.rows,
+                    &mut self.state,
+                    timeline.at_month(month),
+                    month,
+                    false,
+                );
+            },
         );
+        summary.games += counted;
+        summary.games_not_counted += not_counted;
     }
 
     fn published(&mut self, t: usize, keeps: &dyn Fn(usize) -> bool) {
@@ -135,25 +154,25 @@ impl Engine for FideEngine<'_> {
     }
 }
 
-impl FideEngine<'_> {
-    /// One-off events on `month`, before or after its calculations (reference §8).
-    fn apply_events(&mut self, month: Month, before: bool) {
-        let state = &mut self.state;
-        for event in self.scenario.events.iter().filter(|e| e.list == month) {
-            match &event.kind {
-                EventKind::Compression(c)
-                    if (c.timing == EventTiming::BeforeCalculation) == before =>
-                {
-                    for p in 0..state.players() {
-                        if state.list[p].rated && state.shown[p] {
-                            state.list[p].rating = c.apply(state.list[p].rating);
-                        }
+/// One-off events on `month`, before or after its calculations (reference §8).
+fn apply_events(
+    scenario: &Scenario,
+    (state, publisher): (&mut State, &mut Publisher),
+    month: Month,
+    before: bool,
+) {
+    for event in scenario.events.iter().filter(|e| e.list == month) {
+        match &event.kind {
+            EventKind::Compression(c) if (c.timing == EventTiming::BeforeCalculation) == before => {
+                for p in 0..state.players() {
+                    if state.list[p].rated && state.shown[p] {
+                        state.list[p].rating = c.apply(state.list[p].rating);
                     }
-                    self.publisher.recompute_all();
                 }
-                EventKind::FreshStart if !before => state.pool.iter_mut().for_each(Vec::clear),
-                _ => {}
+                publisher.recompute_all();
             }
+            EventKind::FreshStart if !before => state.pool.iter_mut().for_each(Vec::clear),
+            _ => {}
         }
     }
 }
@@ -162,7 +181,7 @@ impl FideEngine<'_> {
 fn apply_outcome(
     state: &mut State,
     publisher: &mut Publisher,
-    out: &mut ListOut,
+    (periods, delisted): (&mut PeriodRecords, &mut usize),
     (t, p): (usize, usize),
     outcome: Outcome,
     month: Month,
@@ -182,13 +201,11 @@ fn apply_outcome(
                 if rules.delisted_games == DelistedGames::Reset {
                     state.history[p].total_games = 0;
                 }
-                out.summary.delisted += 1;
-                out.periods
-                    .rated((t, p), PeriodOutcome::Delisted, games, (change, rating));
+                *delisted += 1;
+                periods.rated((t, p), PeriodOutcome::Delisted, games, (change, rating));
             } else {
                 state.list[p].rating = rating;
-                out.periods
-                    .rated((t, p), PeriodOutcome::Rated, games, (change, rating));
+                periods.rated((t, p), PeriodOutcome::Rated, games, (change, rating));
             }
         }
         Outcome::Rated { .. } => {}
@@ -199,12 +216,10 @@ fn apply_outcome(
                 return;
             }
             let Some(rating) = pooled.qualifies(rules) else {
-                out.periods
-                    .pooled((t, p), PeriodOutcome::Pooled, counted.games, &pooled);
+                periods.pooled((t, p), PeriodOutcome::Pooled, counted.games, &pooled);
                 return;
             };
-            out.periods
-                .pooled((t, p), PeriodOutcome::FirstRating, counted.games, &pooled);
+            periods.pooled((t, p), PeriodOutcome::FirstRating, counted.games, &pooled);
             state.history[p].total_games += newcomers::pooled_games(pool);
             pool.clear();
             state.list[p].rated = true;
@@ -217,16 +232,17 @@ fn apply_outcome(
 }
 
 impl RatedGames {
-    /// Appends the period's games that counted for someone, in schedule order.
+    /// Appends the period's games that counted for someone, in schedule order; returns how many
+    /// games counted and how many counted for nobody.
     fn record(
         &mut self,
-        summary: &mut ListSummary,
         index: &PlayerIndex,
         results: &[SideRecord],
         period: &Period<'_>,
         t: usize,
-    ) {
+    ) -> (usize, usize) {
         let (schedule, range) = (period.schedule, period.range.clone());
+        let range_len = range.len();
         let first = self.game.len();
         self.white
             .resize(first + range.len(), SideRecord::default());
@@ -244,10 +260,8 @@ impl RatedGames {
         for (i, pos) in range.enumerate() {
             let (white, black) = (self.white[first + i], self.black[first + i]);
             if !(white.counted || black.counted) {
-                summary.games_not_counted += 1;
                 continue;
             }
-            summary.games += 1;
             self.white[kept] = white;
             self.black[kept] = black;
             self.game.push(schedule.order[pos]);
@@ -257,6 +271,8 @@ impl RatedGames {
         }
         self.white.truncate(kept);
         self.black.truncate(kept);
+        let counted = kept - first;
+        (counted, range_len - counted)
     }
 }
 

@@ -163,6 +163,9 @@ pub struct Run {
     pub lists: Vec<Month>,
     pub summaries: Vec<ListSummary>,
     pub skipped: SkippedGames,
+    /// Seconds spent placing the games on lists before the first list (an input held whole; a
+    /// source read list by list places each list's games as it reads them, and gives 0).
+    pub scheduling_seconds: f64,
 }
 
 /// One list as it is published, with the games rated on it.

@@ -3,6 +3,7 @@
 //! Either way the engine sees one list's games at a time, in the same canonical order.
 
 use std::ops::Range;
+use std::time::Instant;
 
 use crate::model::{Games, Month, PeriodSource};
 use crate::scenario::Scenario;
@@ -31,6 +32,7 @@ pub enum Periods<'a> {
         input: &'a Games,
         /// Per list: the last list whose games need it as their list in force.
         last_use: Vec<usize>,
+        scheduling_seconds: f64,
     },
     Streamed {
         scenario: &'a Scenario,
@@ -47,6 +49,7 @@ pub enum Periods<'a> {
 impl<'a> Periods<'a> {
     /// Every game at once.
     pub fn whole(scenario: &Scenario, input: &'a Games) -> Result<Periods<'a>, ReplayError> {
+        let started = Instant::now();
         let schedule = schedule::schedule(scenario, input)?;
         // Older lists are kept only for tournaments that started under them and are rated later.
         let mut last_use = vec![0usize; schedule.lists.len()];
@@ -62,6 +65,7 @@ impl<'a> Periods<'a> {
             schedule,
             input,
             last_use,
+            scheduling_seconds: started.elapsed().as_secs_f64(),
         })
     }
 
@@ -108,6 +112,17 @@ impl<'a> Periods<'a> {
         match self {
             Periods::Whole { schedule, .. } => schedule.skipped,
             Periods::Streamed { skipped, .. } => *skipped,
+        }
+    }
+
+    /// Seconds spent placing every game on its list before the first list (0 when read list by
+    /// list).
+    pub fn scheduling_seconds(&self) -> f64 {
+        match self {
+            Periods::Whole {
+                scheduling_seconds, ..
+            } => *scheduling_seconds,
+            Periods::Streamed { .. } => 0.0,
         }
     }
 
