@@ -477,7 +477,7 @@ impl ListPlaces<'_> {
         });
         if packed.is_some() {
             // Keys are distinct (they end in the game's index): any sort gives the same order.
-            keys.sort_unstable();
+            keys.par_sort_unstable();
             for (at, &(_, _, i)) in order.iter_mut().zip(&keys) {
                 *at = i;
             }
@@ -485,7 +485,7 @@ impl ListPlaces<'_> {
             let mut wide: Vec<_> = games_of_list()
                 .map(|(at, game)| (key(game), at as u32))
                 .collect();
-            wide.sort_unstable();
+            wide.par_sort_unstable();
             for (at, &(_, i)) in order.iter_mut().zip(&wide) {
                 *at = i;
             }
