@@ -52,8 +52,23 @@ pub(super) fn int_column(name: &str, values: impl Iterator<Item = i32>) -> Colum
         .into()
 }
 
+/// An Int32 column with empty cells, built from its values and a validity mask in one pass rather
+/// than through polars' builder, a call per row: these columns are most of a list's games frame,
+/// built on the replay's thread (docs/performance.md).
 fn optional_int_column(name: &str, values: impl Iterator<Item = Option<i32>>) -> Column {
-    Int32Chunked::from_iter_options(name.into(), values)
+    let mut numbers = Vec::with_capacity(values.size_hint().0);
+    let mut present = Vec::with_capacity(values.size_hint().0);
+    for v in values {
+        numbers.push(v.unwrap_or(0));
+        present.push(v.is_some());
+    }
+    let validity = present.contains(&false).then(|| {
+        BooleanChunked::from_slice(PlSmallStr::EMPTY, &present)
+            .downcast_as_array()
+            .values()
+            .clone()
+    });
+    Int32Chunked::from_vec_validity(name.into(), numbers, validity)
         .into_series()
         .into()
 }
