@@ -26,9 +26,37 @@ pub fn round_to(value: f64, decimals: i32) -> f64 {
     (value * scale).round() / scale
 }
 
+/// Hundredths as a decimal of two places, exactly: 49 → "0.49", -640 → "-6.40".
+pub fn hundredths(value: i64) -> String {
+    let sign = if value < 0 { "-" } else { "" };
+    let magnitude = value.unsigned_abs();
+    format!("{sign}{}.{:02}", magnitude / 100, magnitude % 100)
+}
+
+/// [`hundredths`] with its sign always written: 40 → "+0.40", 0 → "+0.00".
+pub fn signed_hundredths(value: i64) -> String {
+    let sign = if value >= 0 { "+" } else { "" };
+    format!("{sign}{}", hundredths(value))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{counted, thousands};
+    use super::{counted, hundredths, signed_hundredths, thousands};
+
+    #[test]
+    fn hundredths_are_written_exactly() {
+        assert_eq!(hundredths(49), "0.49");
+        assert_eq!(hundredths(100), "1.00");
+        assert_eq!(hundredths(-640), "-6.40");
+        assert_eq!(hundredths(-5), "-0.05");
+        assert_eq!(signed_hundredths(40), "+0.40");
+        assert_eq!(signed_hundredths(0), "+0.00");
+        assert_eq!(signed_hundredths(-1000), "-10.00");
+        // Exactly what the reports wrote from floats, "{:+.2}", wherever the float was exact.
+        for h in -2000..2000 {
+            assert_eq!(signed_hundredths(h), format!("{:+.2}", h as f64 / 100.0));
+        }
+    }
 
     #[test]
     fn counts_take_their_nouns_number() {

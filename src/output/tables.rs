@@ -52,14 +52,23 @@ pub(super) fn int_column(name: &str, values: impl Iterator<Item = i32>) -> Colum
         .into()
 }
 
+/// An Int32 column with empty cells, built from its values and a validity mask in one pass rather
+/// than through polars' builder, a call per row: these columns are most of a list's games frame,
+/// built on the replay's thread (docs/performance.md).
 fn optional_int_column(name: &str, values: impl Iterator<Item = Option<i32>>) -> Column {
-    Int32Chunked::from_iter_options(name.into(), values)
-        .into_series()
-        .into()
-}
-
-fn optional_float_column(name: &str, values: impl Iterator<Item = Option<f64>>) -> Column {
-    Float64Chunked::from_iter_options(name.into(), values)
+    let mut numbers = Vec::with_capacity(values.size_hint().0);
+    let mut present = Vec::with_capacity(values.size_hint().0);
+    for v in values {
+        numbers.push(v.unwrap_or(0));
+        present.push(v.is_some());
+    }
+    let validity = present.contains(&false).then(|| {
+        BooleanChunked::from_slice(PlSmallStr::EMPTY, &present)
+            .downcast_as_array()
+            .values()
+            .clone()
+    });
+    Int32Chunked::from_vec_validity(name.into(), numbers, validity)
         .into_series()
         .into()
 }
@@ -333,23 +342,15 @@ pub(super) fn games_frame(
             &format!("{side}_k"),
             results.iter().map(|r| r.k.map(i32::from)),
         ));
-        let exact = |i: usize| {
-            g.expected
-                .get(i)
-                .map(|e| if side == "white" { e.0 } else { e.1 })
-        };
-        columns.push(optional_float_column(
-            &format!("{side}_expected"),
-            results
-                .iter()
-                .enumerate()
-                .map(|(i, r)| exact(i).or(r.pd.map(|p| f64::from(p) / 100.0))),
+        // FIDE's PD and K × (score − PD) are exact in hundredths: written as the integers the
+        // engine computed, not as floats that only approximate them.
+        columns.push(optional_int_column(
+            &format!("{side}_expected_hundredths"),
+            results.iter().map(|r| r.pd.map(i32::from)),
         ));
-        columns.push(optional_float_column(
-            &format!("{side}_change"),
-            results
-                .iter()
-                .map(|r| r.change.map(|c| f64::from(c) / 100.0)),
+        columns.push(optional_int_column(
+            &format!("{side}_change_hundredths"),
+            results.iter().map(|r| r.change),
         ));
         columns.push(bool_column(
             &format!("{side}_capped"),
@@ -359,6 +360,24 @@ pub(super) fn games_frame(
             &format!("{side}_counted_against"),
             results.iter().map(|r| r.counted_against),
         ));
+    }
+    // Systems that compute in real numbers also give each side's unrounded expected score, as
+    // lists.parquet gives their unrounded ratings.
+    if !g.expected.is_empty() {
+        let white = g.expected.iter().map(|e| e.0);
+        let black = g.expected.iter().map(|e| e.1);
+        for (name, values) in [
+            (
+                "white_expected_exact",
+                Float64Chunked::from_iter_values("".into(), white),
+            ),
+            (
+                "black_expected_exact",
+                Float64Chunked::from_iter_values("".into(), black),
+            ),
+        ] {
+            columns.push(values.with_name(name.into()).into_series().into());
+        }
     }
     DataFrame::new(g.len(), columns)
 }

@@ -6,11 +6,12 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::run_files::{
-    bool_column, float_column, int_column, long_column, text_column, ReportError, RunFiles,
+    bool_column, float_column, hundredths_column, int_column, long_column, text_column,
+    ReportError, RunFiles,
 };
 use super::run_lists::{list_months, no_list};
 use crate::model::{Day, Month};
-use crate::numbers::counted;
+use crate::numbers::{counted, hundredths, signed_hundredths};
 use crate::rules::{PooledResults, Rounding};
 
 /// One game of the player, from the player's side.
@@ -26,8 +27,10 @@ struct Game {
     tournament: bool,
     score: f64,
     k: Option<i32>,
-    expected: Option<f64>,
-    change: Option<f64>,
+    /// PD in hundredths.
+    expected: Option<i32>,
+    /// K × (score − PD) in hundredths.
+    change: Option<i32>,
     capped: bool,
 }
 
@@ -151,14 +154,16 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
         Rounding::PerPeriod => "rounded once for the period, 0.5 away from zero",
         Rounding::PerTournament => "each tournament rounded, 0.5 away from zero",
     };
-    // + 0.0 turns a sum of nothing (−0.0) into 0.00.
-    let sum = |f: fn(&Game) -> f64| rated_games.iter().map(|g| f(g)).sum::<f64>() + 0.0;
+    // Summed in hundredths, as the engine sums them: exact.
+    let sum = |f: fn(&Game) -> i32| rated_games.iter().map(|g| i64::from(f(g))).sum::<i64>();
     let _ = writeln!(
         w,
-        "  {} · Σ(score − PD) = {:+.2} · Σ K × (score − PD) = {:+.2} → {:+} ({rounding})",
+        "  {} · Σ(score − PD) = {} · Σ K × (score − PD) = {} → {:+} ({rounding})",
         counted(rated_games.len() as u64, "rated game"),
-        sum(|g| g.score - g.expected.unwrap_or(0.0)),
-        sum(|g| g.change.unwrap_or(0.0)),
+        signed_hundredths(sum(
+            |g| (g.score * 100.0).round() as i32 - g.expected.unwrap_or(0)
+        )),
+        signed_hundredths(sum(|g| g.change.unwrap_or(0))),
         rounded
     );
     match now {
@@ -246,9 +251,11 @@ fn write_games(w: &mut String, run: &RunFiles, games: &[&Game], list: Month) {
             None => ("unrated".into(), String::new()),
         };
         let (pd, k, change) = match (g.k, g.expected, g.change) {
-            (Some(k), Some(pd), Some(change)) => {
-                (format!("{pd:.2}"), k.to_string(), format!("{change:+.2}"))
-            }
+            (Some(k), Some(pd), Some(change)) => (
+                hundredths(i64::from(pd)),
+                k.to_string(),
+                signed_hundredths(i64::from(change)),
+            ),
             _ => (String::new(), String::new(), "not rated".into()),
         };
         let _ = writeln!(
@@ -446,8 +453,8 @@ fn player_games(df: &DataFrame, player: &str) -> PolarsResult<Vec<Game>> {
 struct SideColumns {
     rating: Vec<Option<i32>>,
     k: Vec<Option<i32>>,
-    expected: Vec<Option<f64>>,
-    change: Vec<Option<f64>>,
+    expected: Vec<Option<i32>>,
+    change: Vec<Option<i32>>,
     capped: Vec<Option<bool>>,
     counted_against: Vec<Option<i32>>,
 }
@@ -457,8 +464,8 @@ impl SideColumns {
         Ok(SideColumns {
             rating: int_column(df, &format!("{side}_rating"))?,
             k: int_column(df, &format!("{side}_k"))?,
-            expected: float_column(df, &format!("{side}_expected"))?,
-            change: float_column(df, &format!("{side}_change"))?,
+            expected: hundredths_column(df, &format!("{side}_expected"))?,
+            change: hundredths_column(df, &format!("{side}_change"))?,
             capped: bool_column(df, &format!("{side}_capped"))?,
             // Runs made before round robins were told apart have no such column: nothing differed.
             counted_against: match df.column(&format!("{side}_counted_against")) {

@@ -104,6 +104,20 @@ impl RunFiles {
         })
     }
 
+    /// The names of the columns one of the run's tables holds, from its footer (no row is read).
+    pub fn column_names(&self, name: &str) -> Result<Vec<String>, ReportError> {
+        let path = self.dir.join(name);
+        let error = |message: String| ReportError::Table {
+            path: path.clone(),
+            message,
+        };
+        let file = std::fs::File::open(&path).map_err(|e| error(e.to_string()))?;
+        let schema = ParquetReader::new(file)
+            .schema()
+            .map_err(|e| error(e.to_string()))?;
+        Ok(schema.iter_names().map(|n| n.to_string()).collect())
+    }
+
     fn read_some(
         &self,
         name: &str,
@@ -185,4 +199,58 @@ pub fn float_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>
 
 pub fn bool_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<bool>>> {
     Ok(df.column(name)?.bool()?.iter().collect())
+}
+
+/// One side's quantity of `games.parquet` in hundredths, `{quantity}_hundredths` (FIDE's PD as
+/// `white_expected`, its K × (score − PD) as `white_change`); runs written before those columns
+/// hold the same hundredths divided by 100 as floats under `{quantity}`, read back exactly.
+pub fn hundredths_column(df: &DataFrame, quantity: &str) -> PolarsResult<Vec<Option<i32>>> {
+    match df.column(&format!("{quantity}_hundredths")) {
+        Ok(column) => Ok(column.i32()?.iter().collect()),
+        Err(_) => Ok(df
+            .column(quantity)?
+            .f64()?
+            .iter()
+            .map(|v| v.map(|v| (v * 100.0).round() as i32))
+            .collect()),
+    }
+}
+
+/// The columns of `games.parquet` that give one side's expected score, of those `names` holds:
+/// the unrounded score of a system that computes in real numbers, the hundredths, and the float
+/// of runs written before the hundredths.
+pub fn expected_score_columns(names: &[String], side: &str) -> Vec<String> {
+    ["_expected_exact", "_expected_hundredths", "_expected"]
+        .map(|suffix| format!("{side}{suffix}"))
+        .into_iter()
+        .filter(|c| names.contains(c))
+        .collect()
+}
+
+/// One side's expected score in each game of `df` (read with [`expected_score_columns`]): the
+/// unrounded one where the run recorded it, else the hundredths over 100; `None` where the side
+/// had none.
+pub fn expected_score_column(df: &DataFrame, side: &str) -> PolarsResult<Vec<Option<f64>>> {
+    let Ok(hundredths) = df.column(&format!("{side}_expected_hundredths")) else {
+        // A run written before the hundredths: its floats are the expected scores as they were
+        // (unrounded for the systems that compute in real numbers).
+        return Ok(df
+            .column(&format!("{side}_expected"))?
+            .f64()?
+            .iter()
+            .collect());
+    };
+    let hundredths = hundredths
+        .i32()?
+        .iter()
+        .map(|h| h.map(|h| f64::from(h) / 100.0));
+    match df.column(&format!("{side}_expected_exact")) {
+        Ok(exact) => Ok(exact
+            .f64()?
+            .iter()
+            .zip(hundredths)
+            .map(|(e, h)| e.or(h))
+            .collect()),
+        Err(_) => Ok(hundredths.collect()),
+    }
 }

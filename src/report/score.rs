@@ -14,7 +14,9 @@ use crate::plot::{categorical, LineChart, Picture, Series};
 
 use super::crosstable::{Format, Selection};
 use super::game_source::month_column;
-use super::run_files::{id_keys, ReportError, RunFiles};
+use super::run_files::{
+    expected_score_column, expected_score_columns, id_keys, ReportError, RunFiles,
+};
 use super::TextTable;
 use crate::numbers::{round_to, thousands};
 use crate::output::pretty_json;
@@ -46,24 +48,24 @@ impl ScoredGames {
             path: path.clone(),
             message: e.to_string(),
         };
-        let df = run.read_columns(
-            "games.parquet",
-            &[
-                "period",
-                "white",
-                "black",
-                "score",
-                "white_expected",
-                "black_expected",
-            ],
-        )?;
+        let names = run.column_names("games.parquet")?;
+        let mut columns = ["period", "white", "black", "score"]
+            .map(String::from)
+            .to_vec();
+        for side in ["white", "black"] {
+            columns.extend(expected_score_columns(&names, side));
+        }
+        let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
+        let df = run.read_columns("games.parquet", &columns)?;
         let mut interner: HashMap<String, i64> = HashMap::new();
         let white = id_keys(&df, "white", &mut interner).map_err(table)?;
         let black = id_keys(&df, "black", &mut interner).map_err(table)?;
-        let float = |name: &str| df.column(name).and_then(|c| c.f64().cloned());
-        let score = float("score").map_err(table)?;
-        let we = float("white_expected").map_err(table)?;
-        let be = float("black_expected").map_err(table)?;
+        let score = df
+            .column("score")
+            .and_then(|c| c.f64().cloned())
+            .map_err(table)?;
+        let we = expected_score_column(&df, "white").map_err(table)?;
+        let be = expected_score_column(&df, "black").map_err(table)?;
         Ok(ScoredGames {
             name: run.scenario.name.clone(),
             month: month_column(&df, "period").map_err(table)?,
@@ -71,8 +73,8 @@ impl ScoredGames {
             black,
             score: score.iter().map(|s| s.unwrap_or(0.5)).collect(),
             expected: we
-                .iter()
-                .zip(be.iter())
+                .into_iter()
+                .zip(be)
                 .map(|(w, b)| w.or(b.map(|b| 1.0 - b)))
                 .collect(),
         })

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use polars::prelude::*;
+
 use super::common::*;
 
 /// The hand-computed crosstable of `report::crosstable`'s unit tests, through the command line
@@ -526,4 +528,111 @@ fn the_compare_docs_2025_lists_are_shipped() {
     }
     let words = docs.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.contains("lacks ESP, FRA, GER, IND, IRI, ITA, POL and RUS"));
+}
+
+/// `games.parquet` as a run wrote it before the hundredths: each side's `*_expected` and
+/// `*_change` as floats, the hundredths over 100 (a real-number system's expected score unrounded).
+fn with_float_columns(games: &DataFrame) -> DataFrame {
+    let mut old = games.clone();
+    for side in ["white", "black"] {
+        let over_100 = |name: String| -> Float64Chunked {
+            let hundredths = games.column(&name).unwrap().i32().unwrap();
+            hundredths
+                .iter()
+                .map(|h| h.map(|h| f64::from(h) / 100.0))
+                .collect()
+        };
+        let mut expected = over_100(format!("{side}_expected_hundredths"));
+        if let Ok(exact) = games.column(&format!("{side}_expected_exact")) {
+            expected = exact.f64().unwrap().clone();
+            old.drop_in_place(&format!("{side}_expected_exact"))
+                .unwrap();
+        }
+        let change = over_100(format!("{side}_change_hundredths"));
+        for (name, values) in [("expected", expected), ("change", change)] {
+            old.drop_in_place(&format!("{side}_{name}_hundredths"))
+                .unwrap();
+            old.with_column(
+                values
+                    .with_name(format!("{side}_{name}").into())
+                    .into_column(),
+            )
+            .unwrap();
+        }
+    }
+    old
+}
+
+/// FIDE's PD and each game's K × (score − PD) are written as the integer hundredths the engine
+/// computed, and a real-number system's unrounded expected score beside its hundredths; a run
+/// written before, with floats, gives `explain` and `score` the same figures as the same run
+/// written now.
+#[test]
+fn hundredths_and_the_floats_of_older_runs_give_the_same_reports() {
+    let dir = scratch("hundredths");
+    let fide = replayed_fixture(&dir);
+    let glicko = dir.join("glicko").display().to_string();
+    succeeds(&[
+        "replay",
+        &fixture("scenario-2019.toml"),
+        "--quiet",
+        "--system",
+        "glicko",
+        "--out",
+        &glicko,
+    ]);
+    let reports = |run: &str| {
+        let mut shown = vec![
+            succeeds(&["score", run]),
+            succeeds(&["score", run, "--format", "json"]),
+        ];
+        if run == fide {
+            for (player, period) in [("101", "2019-03"), ("201", "2019-04"), ("102", "2019-04")] {
+                shown.push(explain(Path::new(run), player, period));
+            }
+        }
+        shown
+    };
+    for run in [&fide, &glicko] {
+        let path = format!("{run}/games.parquet");
+        let games = ParquetReader::new(std::fs::File::open(&path).unwrap())
+            .finish()
+            .unwrap();
+        let hundredths = games.column("white_expected_hundredths").unwrap();
+        assert_eq!(hundredths.dtype(), &DataType::Int32);
+        assert!(hundredths
+            .i32()
+            .unwrap()
+            .iter()
+            .any(|h| h.is_some_and(|h| h != 50)));
+        let change = games.column("black_change_hundredths").unwrap();
+        assert_eq!(change.dtype(), &DataType::Int32);
+        let exact = games.column("white_expected_exact");
+        assert_eq!(exact.is_ok(), run == &glicko, "{run}");
+        if let Ok(exact) = exact {
+            // The unrounded score is more than its hundredths.
+            let rounded = hundredths.i32().unwrap();
+            assert!(exact
+                .f64()
+                .unwrap()
+                .iter()
+                .zip(rounded.iter())
+                .any(|(e, h)| e.unwrap() != f64::from(h.unwrap()) / 100.0));
+        }
+        // Every game's expected score as `score` reads it, to the last bit.
+        let expected = |run: &str| {
+            elosim::report::score::ScoredGames::read(Path::new(run))
+                .unwrap()
+                .expected
+        };
+        let exactly = expected(run);
+        let now = reports(run);
+        assert!(now[0].contains("deviance"), "{}", now[0]);
+        let mut old = with_float_columns(&games);
+        ParquetWriter::new(std::fs::File::create(&path).unwrap())
+            .finish(&mut old)
+            .unwrap();
+        assert_eq!(reports(run), now, "{run}");
+        assert_eq!(expected(run), exactly, "{run}");
+    }
 }
