@@ -476,8 +476,11 @@ impl ListPlaces<'_> {
             Some(())
         });
         if packed.is_some() {
-            // Keys are distinct (they end in the game's index): any sort gives the same order.
-            keys.par_sort_unstable();
+            // Keys are distinct (they end in the game's index): any sort gives the same order. A
+            // list already in order (a world as `elosim generate` writes it) is only checked.
+            if !keys.is_sorted() {
+                keys.par_sort_unstable();
+            }
             for (at, &(_, _, i)) in order.iter_mut().zip(&keys) {
                 *at = i;
             }
