@@ -26,7 +26,7 @@ pub struct CsvScan {
 
 /// The month whose list a game is rated on or after: its period, or the month after its date.
 fn rating_month(games: &Games, i: usize) -> Option<Month> {
-    games.period[i].or_else(|| games.date[i].map(|d| d.month().plus(1)))
+    games.period[i].or_else(|| games.date(i).map(|d| d.month().plus(1)))
 }
 
 fn blocks(path: &Path) -> Result<CsvBlocks, IngestError> {

@@ -348,9 +348,12 @@ pub(super) fn concat(parts: Vec<Games>, source: String) -> Games {
         .iter()
         .all(|g| !g.white_rating.is_empty() || g.is_empty());
     let with_event_types = parts.iter().any(|g| !g.event_type.is_empty());
+    let with_dates = parts.iter().any(|g| !g.date.is_empty());
     for g in parts {
         out.period.extend_from_slice(&g.period);
-        out.date.extend_from_slice(&g.date);
+        if with_dates {
+            out.date.extend((0..g.len()).map(|i| g.date(i)));
+        }
         out.event_start.extend_from_slice(&g.event_start);
         if with_event_types {
             out.event_type.extend((0..g.len()).map(|i| g.event_type(i)));

@@ -212,7 +212,6 @@ impl Slice {
             };
             g.period
                 .push(columns.period.as_ref().and_then(|p| p[i]).or(partition));
-            g.date.push(None);
             g.event
                 .push(self.events.get(i).copied().unwrap_or(EVENT_NONE));
             g.event_start.push(start);

@@ -22,6 +22,8 @@ named_enum! {
 #[derive(Clone, Debug)]
 pub struct Games {
     pub period: Vec<Option<Month>>,
+    /// Each game's date; empty when the source has none (a world's games, a table without dates),
+    /// which saves a column as long as the games.
     pub date: Vec<Option<Day>>,
     /// Index into `event_names`; [`EVENT_NONE`] when the file has no event.
     pub event: Vec<u32>,
@@ -79,6 +81,11 @@ impl Games {
         self.white.is_empty()
     }
 
+    /// The date of game `i`, when the source gives one.
+    pub fn date(&self, i: usize) -> Option<Day> {
+        self.date.get(i).copied().flatten()
+    }
+
     /// The event type of game `i`: a Swiss when the source does not say.
     pub fn event_type(&self, i: usize) -> EventType {
         self.event_type.get(i).copied().unwrap_or(EventType::Swiss)
@@ -91,7 +98,7 @@ impl Games {
     /// The column that places game `i` in time and its value as the file gives it: its period (or
     /// its month number, in a file of numbered months), else its date.
     pub fn when(&self, i: usize) -> (&'static str, String) {
-        match (self.period[i], self.date[i], self.numbered_months) {
+        match (self.period[i], self.date(i), self.numbered_months) {
             (Some(month), _, Some((column, month_1))) => (
                 column,
                 format!(

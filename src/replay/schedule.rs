@@ -91,7 +91,7 @@ impl Calendar {
 pub fn outside_calendar(scenario: &Scenario, games: &Games) -> Vec<usize> {
     let calendar = Calendar::new(scenario);
     (0..games.len())
-        .filter(|&i| calendar.rated_on(games.period[i], games.date[i]).is_none())
+        .filter(|&i| calendar.rated_on(games.period[i], games.date(i)).is_none())
         .collect()
 }
 
@@ -102,7 +102,7 @@ pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayEr
     for i in 0..games.len() {
         rated_on.push(
             calendar
-                .rated_on(games.period[i], games.date[i])
+                .rated_on(games.period[i], games.date(i))
                 .ok_or_else(|| {
                     let (column, value) = games.when(i);
                     ReplayError::OutsideCalendar {
@@ -154,7 +154,7 @@ const TOURNAMENT_GAP_DAYS: i32 = 30;
 fn rate_events_on_one_list(games: &Games, rated_on: &mut [Month]) {
     let mut dated: Vec<(u32, Day, usize)> = (0..games.len())
         .filter(|&i| games.period[i].is_none() && games.event[i] != EVENT_NONE)
-        .filter_map(|i| Some((games.event[i], games.date[i]?, i)))
+        .filter_map(|i| Some((games.event[i], games.date(i)?, i)))
         .collect();
     dated.sort_unstable();
     for event in dated.chunk_by(|a, b| a.0 == b.0) {
@@ -365,7 +365,7 @@ impl ListPlaces<'_> {
         for &id in ids {
             let i = id as usize;
             let problem = |problem: ReplayError| (id, problem);
-            if let Some(date) = games.date[i].filter(|&d| d >= self.after_list[t]) {
+            if let Some(date) = games.date(i).filter(|&d| d >= self.after_list[t]) {
                 return Err(problem(ReplayError::PlayedAfterList {
                     file: games.source.clone(),
                     row_word: games.row_word,
@@ -375,7 +375,7 @@ impl ListPlaces<'_> {
                 }));
             }
             let start = games.event_start[i]
-                .or(games.date[i])
+                .or(games.date(i))
                 .unwrap_or(self.first_days[t - 1]);
             if start >= self.first_days[t] {
                 return Err(problem(ReplayError::StartsAfterList {
@@ -428,7 +428,7 @@ impl ListPlaces<'_> {
                 continue;
             };
             // A game without its own start date takes its event's.
-            let own = if games.event_start[i].is_none() && games.date[i].is_none() {
+            let own = if games.event_start[i].is_none() && games.date(i).is_none() {
                 group.start
             } else {
                 starts.1

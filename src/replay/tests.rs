@@ -124,7 +124,6 @@ fn inputs(world: &World) -> Inputs {
     };
     for (row, &(period, event, start, white, black, score)) in world.games.iter().enumerate() {
         games.period.push(Some(m(period)));
-        games.date.push(None);
         games.event.push(if event.is_empty() {
             EVENT_NONE
         } else {
@@ -1171,8 +1170,8 @@ fn a_tournament_known_by_its_dates_uses_the_list_in_force_at_its_start() {
     for with_periods in [true, false] {
         let mut input = inputs(&world);
         let g = &mut input.games;
+        g.date = g.event_start.iter_mut().map(Option::take).collect();
         for i in 0..g.len() {
-            g.date[i] = g.event_start[i].take();
             if !with_periods {
                 g.period[i] = None;
             }

@@ -120,7 +120,7 @@ pub fn read_rated_games(
             out.without_ratings += 1;
             continue;
         };
-        let Some(month) = g.period[i].or(g.date[i].map(|d| d.month())) else {
+        let Some(month) = g.period[i].or(g.date(i).map(|d| d.month())) else {
             out.without_ratings += 1;
             continue;
         };

@@ -126,7 +126,6 @@ impl WorldSink for WorldGames {
                 g.event_names.push(batch.event[i].to_string());
             }
             g.period.push(Some(batch.period[i]));
-            g.date.push(None);
             g.event.push(g.event_names.len() as u32 - 1);
             g.event_start.push(Some(batch.event_start[i]));
             g.event_type.push(batch.event_type[i]);
