@@ -4,7 +4,7 @@
 //! with its key path; the command line's overrides go through the same checks.
 //!
 //! ```toml
-//! world = "fide-2001-2023.toml"            # a world file (relative to this file) or a built-in world
+//! world = "fide-2001-2025.toml"            # a world file (relative to this file) or a built-in world
 //! scenario = "../scenarios/fide-historical.toml"
 //! scale = 0.1                               # each evaluation's world, against FIDE's size
 //! seeds = [1, 2]                            # its seeds: the same for every evaluation

@@ -12,7 +12,7 @@ use crate::report::TextTable;
 ///
 /// CONFIG (TOML) names the world to start from, the scenario to replay it under, the targets (the
 /// published tables of data/published/sonas-crosstables.csv, real rating lists), the parameters to
-/// move with their bounds, the scale, seeds and budget; see worlds/fide-2001-2023.calibrate.toml
+/// move with their bounds, the scale, seeds and budget; see worlds/fide-2001-2025.calibrate.toml
 /// and docs/generate.md. Each evaluation generates the world at the file's scale with its fixed
 /// seeds (common random numbers), replays it in memory and measures its distance to the targets;
 /// an evolution strategy (CMA-ES) moves the parameters, a generation's candidates in parallel.

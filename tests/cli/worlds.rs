@@ -34,7 +34,7 @@ fn a_generated_world_is_repeatable_and_replays() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(a.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["first_month"], "2001-01");
-    assert_eq!(summary["last_month"], "2023-12");
+    assert_eq!(summary["last_month"], "2025-12");
     assert!(summary["games"].as_u64().unwrap() > 10_000, "{summary}");
     let run = dir.join("run");
     let stdout = succeeds(&[
@@ -168,7 +168,7 @@ fn a_generated_world_is_repeatable_and_replays() {
         (vec!["generate", "--scale", "-1"], "--scale must be above 0"),
         (
             vec!["generate", "--world", "fide-1990"],
-            "\"fide-1990\" is neither a world file nor a built-in world; the built-in worlds: fide-2001-2023",
+            "\"fide-1990\" is neither a world file nor a built-in world; the built-in worlds: fide-2001-2025",
         ),
         (
             vec![
@@ -324,7 +324,7 @@ fn calibrate_writes_a_fitted_world_that_generates() {
         "tiny.toml",
         &format!(
             "name = \"tiny\"\nextends = {:?}\n[world]\nmonths = 30\n",
-            repo("worlds/fide-2001-2023.toml")
+            repo("worlds/fide-2001-2025.toml")
         ),
     );
     let config = write(

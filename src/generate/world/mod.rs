@@ -322,7 +322,7 @@ mod tests {
     use super::*;
 
     fn world(n: usize) -> (Vec<events::Entrant>, Vec<Player>) {
-        let settings = preset("fide-2001-2023").unwrap();
+        let settings = preset("fide-2001-2025").unwrap();
         let players: Vec<Player> = (0..n)
             .map(|i| {
                 let rng = SplitMix64::new(i as u64);

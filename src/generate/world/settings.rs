@@ -1,5 +1,5 @@
 //! The world's parameters. Their values, units and reasons live in the world file
-//! (`worlds/fide-2001-2023.toml`, built in as the default); `params.rs` lists every key with its
+//! (`worlds/fide-2001-2025.toml`, built in as the default); `params.rs` lists every key with its
 //! unit and range, and `file.rs` reads, checks and writes world files.
 
 use crate::model::Month;
@@ -262,10 +262,10 @@ mod tests {
 
     #[test]
     fn bad_scales_are_refused() {
-        let s = preset("fide-2001-2023").unwrap();
+        let s = preset("fide-2001-2025").unwrap();
         let e = s.clone().sized(1e-9, 1).unwrap_err().to_string();
         assert!(
-            e.contains("--scale 0.000000001 makes a world of no player: fide-2001-2023 has"),
+            e.contains("--scale 0.000000001 makes a world of no player: fide-2001-2025 has"),
             "{e}"
         );
         let smallest = e.split("one needs --scale ").nth(1).unwrap();
@@ -281,7 +281,7 @@ mod tests {
     /// Potentials grow by the slope above the ceiling, and none passes its maximum.
     #[test]
     fn the_ceiling_slows_potentials_and_caps_them() {
-        let s = preset("fide-2001-2023").unwrap();
+        let s = preset("fide-2001-2025").unwrap();
         assert_eq!(s.ceiling(s.ceiling_from - 100.0), s.ceiling_from - 100.0);
         let above = s.ceiling(s.ceiling_from + 100.0);
         assert!((above - (s.ceiling_from + 100.0 * s.ceiling_slope)).abs() < 1e-9);
@@ -291,7 +291,7 @@ mod tests {
 
     #[test]
     fn the_shutdown_stops_play() {
-        let s = preset("fide-2001-2023").unwrap();
+        let s = preset("fide-2001-2025").unwrap();
         assert_eq!(s.open_share(Month::new(2020, 3).unwrap()), 1.0);
         assert!(s.open_share(Month::new(2020, 4).unwrap()) < 0.1);
         assert!(s.open_share(Month::new(2021, 6).unwrap()) < 0.1);
