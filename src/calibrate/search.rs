@@ -254,7 +254,19 @@ mod calibration_tests {
         )
         .unwrap();
         assert_eq!(c.parameters.len(), 10);
-        assert_eq!(c.targets.len(), 5);
+        let kinds: Vec<&str> = c.targets.iter().map(|t| t.measure.kind.name()).collect();
+        assert_eq!(
+            kinds,
+            [
+                "table",
+                "table",
+                "counts",
+                "counts",
+                "played",
+                "list-activity",
+                "gaps"
+            ]
+        );
         assert_eq!(c.start_values().len(), 10);
     }
 

@@ -6,11 +6,11 @@ use std::path::Path;
 
 use toml::Table as TomlTable;
 
-use crate::ingest::{read_list_ratings, IngestError, Skips, Table};
+use crate::ingest::{IngestError, Table};
 use crate::keys::{at, Reader};
 use crate::model::Month;
 
-use super::{Figure, Goal, Kind, ListView, Needs};
+use super::{read, Figure, Goal, Kind, ListView, Needs};
 
 /// How many players a list has in a range of ratings.
 #[derive(Clone, Debug, PartialEq)]
@@ -220,25 +220,7 @@ impl Counts {
             return None;
         }
         let file = dir.join(list?);
-        // Real lists hold corrupt rows and ids listed twice (data/README.md): those are left out,
-        // as `--skip-invalid` does.
-        let mut skips = Skips::new(true);
-        let read = read_list_ratings(&file, &mut skips)
-            .and_then(|mut list| list.keep_first_entries(&mut skips).map(|_| list));
-        let list = match read {
-            Ok(list) => list,
-            Err(e) => {
-                r.problem(&at(path, "list"), e.to_string());
-                return None;
-            }
-        };
-        let Some(month) = month.or(list.month) else {
-            r.problem(
-                &at(path, "month"),
-                "missing: the list file does not say its month; give `month`",
-            );
-            return None;
-        };
+        let (list, month) = read::real_list(r, path, "list", &file, month)?;
         Some(CountTarget::from_list(
             file.display().to_string(),
             month,
