@@ -134,7 +134,7 @@ pub fn generate(
     for t in 0..settings.months {
         let month = settings.start.plus(t as i32);
         let year = settings.month_year(t);
-        let open = settings.open_share(month);
+        let open = settings.play_share(month);
         let expected = settings.arrivals_in(t, settings.scale);
         let arrivals = poisson(
             expected,
