@@ -7,6 +7,7 @@ use crate::calibrate::{self, Calibration, Overrides};
 use crate::numbers::{counted, thousands};
 use crate::output::{check_destination, OutputKind};
 use crate::report::TextTable;
+use crate::simulate::{MeasureKind, Observed};
 
 /// Fit a world's parameters to published crosstables of real games, by simulation.
 ///
@@ -37,6 +38,10 @@ pub struct Args {
     /// Evaluations in all, instead of the file's: the start's and at least one generation's
     #[arg(long, value_name = "N")]
     budget: Option<usize>,
+    /// With --evaluate: draw the world's players who played per list against FIDE's (the file's
+    /// `played` target) to this file (.png or .svg)
+    #[arg(long, value_name = "FILE", requires = "evaluate")]
+    plot: Option<PathBuf>,
     /// Output directory [default: the file's `out`, or output/calibration-<world>]
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -61,6 +66,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let c = Calibration::load(&args.config, &overrides)?;
     let started = Instant::now();
     if args.evaluate {
+        // Refused before the evaluation's minutes, not after them.
+        let played = c
+            .targets
+            .iter()
+            .position(|t| matches!(t.measure.kind, MeasureKind::Played(_)));
+        if let (Some(plot), None) = (&args.plot, played) {
+            anyhow::bail!(
+                "--plot {} draws the players who played per list of a `played` target, and {} has none; add one (see worlds/fide-2001-2025.calibrate.toml)",
+                plot.display(),
+                args.config.display()
+            );
+        }
         let evaluation =
             calibrate::evaluate(&c.world, &c.seeds, &c.scenario, &c.targets, c.objective)?;
         println!(
@@ -74,6 +91,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         for line in evaluation.lines(&c.targets) {
             println!("  {line}");
+        }
+        if let (Some(path), Some(i)) = (&args.plot, played) {
+            if let (MeasureKind::Played(target), Observed::Played(found)) =
+                (&c.targets[i].measure.kind, &evaluation.observed[i])
+            {
+                target
+                    .picture(found, evaluation.size, &c.world.name)
+                    .save(path)?;
+                println!("  plot     {}", path.display());
+            }
         }
         return Ok(());
     }

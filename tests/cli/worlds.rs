@@ -342,6 +342,32 @@ fn calibrate_writes_a_fitted_world_that_generates() {
         "{evaluated}"
     );
     assert!(evaluated.contains("list 2003-04: "), "{evaluated}");
+    // --plot draws a `played` target's lists: refused at once without one, drawn with one.
+    let plot = dir.join("played.png");
+    let plot_arg = plot.to_str().unwrap();
+    let r = elosim(&["calibrate", &config, "--evaluate", "--plot", plot_arg]);
+    assert!(!r.status.success());
+    let stderr = text(&r.stderr);
+    assert!(
+        stderr.contains("draws the players who played per list of a `played` target"),
+        "{stderr}"
+    );
+    assert!(!plot.exists());
+    let r = elosim(&["calibrate", &config, "--plot", plot_arg]);
+    assert!(!r.status.success(), "--plot without --evaluate");
+    let with_played = write(
+        &dir,
+        "played.toml",
+        &format!(
+            "world = \"tiny.toml\"\nscenario = {:?}\nscale = 0.01\nseeds = [3]\n\n[[target]]\nplayed = {:?}\nfrom = \"2015-02\"\nto = \"2016-12\"\n",
+            repo("scenarios/fide-historical.toml"),
+            repo("data/fide-activity/k-activity-2015-2026.csv")
+        ),
+    );
+    let shown = succeeds(&["calibrate", &with_played, "--evaluate", "--plot", plot_arg]);
+    assert!(shown.contains("players who played on 23 lists"), "{shown}");
+    assert!(shown.contains("plot     "), "{shown}");
+    assert!(std::fs::read(&plot).unwrap().starts_with(b"\x89PNG"));
     // Each seed's world is replayed from its own starting list, whatever came before it.
     let objective = |seeds: &str| {
         let shown = succeeds(&["calibrate", &config, "--evaluate", "--seeds", seeds]);

@@ -374,12 +374,7 @@ pub fn read_counts(path: &Path) -> Result<CountTarget, IngestError> {
         let cells = cells?;
         let text = |i: usize| cells[columns[i]].trim();
         let err = |column: &str, problem: String| table.row_error(line, column, problem);
-        let month = Month::parse(text(0)).ok_or_else(|| {
-            err(
-                "month",
-                format!("expected a month YYYY-MM, got {:?}", text(0)),
-            )
-        })?;
+        let month = table.month_cell(line, "month", text(0))?;
         let bound = |i: usize, column: &str| -> Result<Option<i32>, IngestError> {
             crate::model::parse_rating(text(i)).map_err(|problem| err(column, problem))
         };

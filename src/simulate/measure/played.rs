@@ -12,6 +12,7 @@ use toml::Table as TomlTable;
 use crate::ingest::{IngestError, Table};
 use crate::keys::{at, Reader};
 use crate::model::Month;
+use crate::plot::{categorical, LineChart, Picture, Series};
 
 use super::{Figure, Goal, Kind, ListView, Needs};
 
@@ -121,6 +122,73 @@ impl PlayedLists {
             .collect();
         PlayedRatios { lists }
     }
+}
+
+impl PlayedLists {
+    /// FIDE's players who played per list against the run's at FIDE's size, one line each, broken
+    /// where lists are set aside.
+    pub fn picture(&self, found: &[Played], size: f64, run: &str) -> Picture {
+        let x = |m: Month| f64::from(m.year()) + f64::from(m.month() - 1) / 12.0;
+        let fide: Vec<(Month, f64)> = self.real.iter().map(|(m, p)| (*m, p.all as f64)).collect();
+        let world: Vec<(Month, f64)> = self
+            .real
+            .iter()
+            .zip(found)
+            .map(|((m, _), p)| (*m, p.all as f64 / size))
+            .collect();
+        let mut series = Vec::new();
+        for (i, (name, points)) in [
+            ("FIDE's players who played".to_string(), fide),
+            (format!("{run}'s, at FIDE's size"), world),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            // One line per run of consecutive lists; only the first is named in the legend.
+            for (j, run) in consecutive(&points).into_iter().enumerate() {
+                series.push(Series {
+                    name: if j == 0 { name.clone() } else { String::new() },
+                    colour: categorical(i),
+                    points: run.iter().map(|&(m, v)| (x(m), v)).collect(),
+                    dashed: false,
+                    markers: false,
+                });
+            }
+        }
+        let high = series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .fold(1.0, f64::max);
+        let first = self.real.first().map_or(0.0, |(m, _)| x(*m));
+        let last = self
+            .real
+            .last()
+            .map_or(1.0, |(m, _)| x(*m))
+            .max(first + 1.0 / 12.0);
+        Picture::Lines(LineChart {
+            title: "players who played per list".to_string(),
+            x_label: "list (year)".to_string(),
+            y_label: "players with a game rated on the list".to_string(),
+            x_range: (first, last),
+            y_range: (0.0, high * 1.1),
+            series,
+            legend_lower_right: true,
+            bands: Vec::new(),
+        })
+    }
+}
+
+/// The runs of consecutive months in `points` (in order).
+fn consecutive(points: &[(Month, f64)]) -> Vec<&[(Month, f64)]> {
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for i in 1..=points.len() {
+        if i == points.len() || points[i].0 != points[i - 1].0.plus(1) {
+            runs.push(&points[start..i]);
+            start = i;
+        }
+    }
+    runs
 }
 
 impl Kind for PlayedLists {
@@ -294,12 +362,7 @@ pub fn read_played(path: &Path) -> Result<Vec<(Month, Played)>, IngestError> {
         let cells = cells?;
         let text = |i: usize| cells[columns[i]].trim();
         let err = |column: &str, problem: String| table.row_error(line, column, problem);
-        let month = Month::parse(text(0)).ok_or_else(|| {
-            err(
-                "list",
-                format!("expected a month YYYY-MM, got {:?}", text(0)),
-            )
-        })?;
+        let month = table.month_cell(line, "list", text(0))?;
         if let Some(&(last, _)) = lists.last() {
             if month <= last {
                 return Err(err(
@@ -440,6 +503,44 @@ mod tests {
         let logs = [1.2f64, 10.0 / 12.0, 0.5, 0.6, 10.0 / 3.0, 5.0 / 6.0];
         let error = logs.iter().map(|v| v.ln().powi(2)).sum::<f64>() / 6.0;
         assert!(close(ratios.error(), error), "{}", ratios.error());
+    }
+
+    #[test]
+    fn the_picture_breaks_its_lines_where_lists_are_set_aside() {
+        let (m, _) = measure(
+            "played = \"data/fide-activity/k-activity-2015-2026.csv\"\nfrom = \"2019-11\"\nto = \"2021-08\"\naside_from = \"2020-04\"\naside_to = \"2021-06\"\n",
+        );
+        let m = m.unwrap();
+        // 2019-11 to 2020-03, then 2021-07 and 2021-08; a world of half FIDE's size.
+        let found: Vec<Played> = m
+            .real
+            .iter()
+            .map(|(_, p)| Played {
+                all: p.all / 2,
+                ..*p
+            })
+            .collect();
+        let Picture::Lines(chart) = m.picture(&found, 0.5, "w") else {
+            panic!("a line chart");
+        };
+        let lines: Vec<(&str, usize)> = chart
+            .series
+            .iter()
+            .map(|s| (s.name.as_str(), s.points.len()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                ("FIDE's players who played", 5),
+                ("", 2),
+                ("w's, at FIDE's size", 5),
+                ("", 2)
+            ]
+        );
+        // November 2019: 49,285 who played (FIDE's); the world's 24,642 at half size, 49,284 at FIDE's.
+        assert_eq!(chart.series[0].points[0], (2019.0 + 10.0 / 12.0, 49_285.0));
+        assert_eq!(chart.series[2].points[0].1, 49_284.0);
+        assert_eq!(chart.series[1].points[0].0, 2021.5);
     }
 
     #[test]
