@@ -64,6 +64,24 @@ impl PlayedRatios {
         (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
     }
 
+    /// The mean ratio of the players who played over each year's lists, year by year.
+    pub fn by_year(&self) -> Vec<(i32, f64)> {
+        let mut years: Vec<(i32, f64, usize)> = Vec::new();
+        for (m, r) in self.lists.iter().filter(|(_, r)| r[0].is_finite()) {
+            match years.last_mut() {
+                Some((year, sum, n)) if *year == m.year() => {
+                    *sum += r[0];
+                    *n += 1;
+                }
+                _ => years.push((m.year(), r[0], 1)),
+            }
+        }
+        years
+            .into_iter()
+            .map(|(year, sum, n)| (year, sum / n as f64))
+            .collect()
+    }
+
     /// The list whose players who played are furthest off, as a factor of at least 1 either way.
     pub fn worst(&self) -> Option<(Month, f64)> {
         self.lists
@@ -322,20 +340,20 @@ impl Kind for PlayedLists {
         let worst = ratios
             .worst()
             .map_or(String::new(), |(m, f)| format!(", worst {m}: ×{f:.2}"));
-        let lists: Vec<String> = ratios
-            .lists
+        let years: Vec<String> = ratios
+            .by_year()
             .iter()
-            .map(|(m, r)| format!("{m} ×{:.2}", r[0]))
+            .map(|(year, r)| format!("{year} ×{r:.2}"))
             .collect();
         format!(
-            "players who played on {} lists: ×{} FIDE's on average{worst}; K 10 {}, K 40 {}; K 10 share {}, K 40 share {} · {}",
+            "players who played on {} lists: ×{} FIDE's on average{worst}; K 10 {}, K 40 {}; K 10 share {}, K 40 share {} · by year: {}",
             self.real.len(),
             mean(0).trim_start_matches('×'),
             mean(1),
             mean(2),
             mean(3),
             mean(4),
-            lists.join(", ")
+            years.join(", ")
         )
     }
 
@@ -499,6 +517,8 @@ mod tests {
         let feb = ratios.lists[1].1;
         assert!(close(feb[0], 0.6) && close(feb[3], 10.0 / 3.0) && close(feb[4], 5.0 / 6.0));
         assert!(close(ratios.mean(0).unwrap(), 0.9));
+        assert_eq!(ratios.by_year().len(), 1);
+        assert!(close(ratios.by_year()[0].1, 0.9));
         assert_eq!(ratios.worst().unwrap().0, month("2025-02"));
         let logs = [1.2f64, 10.0 / 12.0, 0.5, 0.6, 10.0 / 3.0, 5.0 / 6.0];
         let error = logs.iter().map(|v| v.ln().powi(2)).sum::<f64>() / 6.0;
@@ -541,6 +561,13 @@ mod tests {
         assert_eq!(chart.series[0].points[0], (2019.0 + 10.0 / 12.0, 49_285.0));
         assert_eq!(chart.series[2].points[0].1, 49_284.0);
         assert_eq!(chart.series[1].points[0].0, 2021.5);
+        let years: Vec<i32> = m
+            .ratios(&found, 0.5)
+            .by_year()
+            .iter()
+            .map(|y| y.0)
+            .collect();
+        assert_eq!(years, [2019, 2020, 2021]);
     }
 
     #[test]
