@@ -12,7 +12,8 @@ use crate::simulate::{MeasureKind, Observed};
 /// Fit a world's parameters to published crosstables of real games, by simulation.
 ///
 /// CONFIG (TOML) names the world to start from, the scenario to replay it under, the targets (the
-/// published tables of data/published/sonas-crosstables.csv, real rating lists), the parameters to
+/// published tables of data/published/sonas-crosstables.csv, real rating lists, FIDE's players who
+/// played per list in data/fide-activity/ and how much each band played), the parameters to
 /// move with their bounds, the scale, seeds and budget; see worlds/fide-2001-2025.calibrate.toml
 /// and docs/generate.md. Each evaluation generates the world at the file's scale with its fixed
 /// seeds (common random numbers), replays it in memory and measures its distance to the targets;
