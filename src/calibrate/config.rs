@@ -4,7 +4,7 @@
 //! with its key path; the command line's overrides go through the same checks.
 //!
 //! ```toml
-//! world = "fide-2001-2023.toml"            # a world file (relative to this file) or a built-in world
+//! world = "fide-2001-2025.toml"            # a world file (relative to this file) or a built-in world
 //! scenario = "../scenarios/fide-historical.toml"
 //! scale = 0.1                               # each evaluation's world, against FIDE's size
 //! seeds = [1, 2]                            # its seeds: the same for every evaluation
@@ -105,12 +105,17 @@ const KEYS: &[&str] = &[
 ];
 
 /// The measures a calibration fits to: published figures.
-const TARGET_KINDS: &[&str] = &["table", "counts", "gaps"];
+const TARGET_KINDS: &[&str] = &["table", "counts", "gaps", "played", "list-activity"];
 
-/// The kind a `[[target]]` table states by its keys: `gaps`, `counts` or `list`, else a table.
+/// The kind a `[[target]]` table states by its keys: `gaps`, `played`, `activity`, `counts` or
+/// `list`, else a table.
 fn target_kind(table: &Table) -> &'static str {
     if table.contains_key("gaps") {
         "gaps"
+    } else if table.contains_key("played") {
+        "played"
+    } else if table.contains_key("activity") {
+        "list-activity"
     } else if table.contains_key("counts") || table.contains_key("list") {
         "counts"
     } else {
@@ -278,7 +283,7 @@ fn read_targets(r: &mut Reader, table: &Table, dir: &Path) -> Vec<Target> {
     if tables.is_empty() && !r.has_problem_at("target") {
         r.problem(
             "target",
-            "missing: expected at least one [[target]] with `published` and `table`, `list`, `counts` or `gaps`",
+            "missing: expected at least one [[target]] with `published` and `table`, `list`, `counts`, `gaps`, `played` or `activity`",
         );
     }
     let mut targets = Vec::new();

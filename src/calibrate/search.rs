@@ -186,7 +186,7 @@ mod calibration_tests {
             "tiny.toml",
             &format!(
                 "name = \"tiny\"\nextends = {:?}\n[world]\nmonths = 30\n",
-                repo("worlds/fide-2001-2023.toml")
+                repo("worlds/fide-2001-2025.toml")
             ),
         );
         write(
@@ -249,12 +249,24 @@ mod calibration_tests {
     #[test]
     fn the_shipped_calibration_file_loads() {
         let c = Calibration::load(
-            Path::new(&repo("worlds/fide-2001-2023.calibrate.toml")),
+            Path::new(&repo("worlds/fide-2001-2025.calibrate.toml")),
             &Overrides::default(),
         )
         .unwrap();
         assert_eq!(c.parameters.len(), 10);
-        assert_eq!(c.targets.len(), 5);
+        let kinds: Vec<&str> = c.targets.iter().map(|t| t.measure.kind.name()).collect();
+        assert_eq!(
+            kinds,
+            [
+                "table",
+                "table",
+                "counts",
+                "counts",
+                "played",
+                "list-activity",
+                "gaps"
+            ]
+        );
         assert_eq!(c.start_values().len(), 10);
     }
 
@@ -265,7 +277,7 @@ mod calibration_tests {
             &dir,
             "bad.toml",
             &format!(
-                "world = \"fide-2001-2023\"\nscenario = {:?}\nscale = 20\nseeds = [1, -2]\nbudgte = 5\n\n[[target]]\npublished = {:?}\ntable = \"2008-2012\"\ncolour = \"red\"\ngames = 1\n\n[[parameter]]\nkey = \"arrivals.entry_maen\"\nmin = 1\nmax = 2\n\n[[parameter]]\nkey = \"games.form_sd\"\nmin = 100\nmax = 50\n\n[[parameter]]\nkey = \"world.months\"\nmin = 1\nmax = 2\n",
+                "world = \"fide-2001-2025\"\nscenario = {:?}\nscale = 20\nseeds = [1, -2]\nbudgte = 5\n\n[[target]]\npublished = {:?}\ntable = \"2008-2012\"\ncolour = \"red\"\ngames = 1\n\n[[parameter]]\nkey = \"arrivals.entry_maen\"\nmin = 1\nmax = 2\n\n[[parameter]]\nkey = \"games.form_sd\"\nmin = 100\nmax = 50\n\n[[parameter]]\nkey = \"world.months\"\nmin = 1\nmax = 2\n",
                 repo("scenarios/fide-historical.toml"),
                 repo("data/published/sonas-crosstables.csv")
             ),
@@ -291,7 +303,7 @@ mod calibration_tests {
             &dir,
             "outside.toml",
             &format!(
-                "world = \"fide-2001-2023\"\nscenario = {:?}\n\n[[target]]\npublished = {:?}\ntable = \"2021-2023\"\n\n[[parameter]]\nkey = \"games.form_sd\"\nmin = 400\nmax = 500\n",
+                "world = \"fide-2001-2025\"\nscenario = {:?}\n\n[[target]]\npublished = {:?}\ntable = \"2021-2023\"\n\n[[parameter]]\nkey = \"games.form_sd\"\nmin = 400\nmax = 500\n",
                 repo("scenarios/fide-historical.toml"),
                 repo("data/published/sonas-crosstables.csv")
             ),

@@ -42,11 +42,11 @@ pub struct Args {
     /// whatever the number
     #[arg(long, value_name = "N", value_parser = super::thread_count)]
     threads: Option<usize>,
-    /// Instead: time `elosim generate` of the fide-2001-2023 world at this scale (1.0: about 42.7
+    /// Instead: time `elosim generate` of the fide-2001-2025 world at this scale (1.0: about 42.7
     /// million games), written to a temporary directory
     #[arg(long, value_name = "SCALE")]
     world: Option<f64>,
-    /// Instead: replay the fide-2001-2023 world at this scale (generated once into --keep DIR, or a
+    /// Instead: replay the fide-2001-2025 world at this scale (generated once into --keep DIR, or a
     /// temporary directory) under scenarios/fide-historical.toml, and print each stage's time, the
     /// engine's games per second and the whole replay's peak memory
     #[arg(long, value_name = "SCALE")]
@@ -276,7 +276,7 @@ fn time_reports(run: &Path, runs: usize) -> anyhow::Result<()> {
 
 /// Times the generation of a world, files included.
 fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Result<()> {
-    let settings = world::preset("fide-2001-2023")?.sized(scale, seed)?;
+    let settings = world::preset("fide-2001-2025")?.sized(scale, seed)?;
     let dir = std::env::temp_dir().join(format!("elosim-bench-world-{}", std::process::id()));
     let mut seconds = Vec::new();
     let mut games = 0;
@@ -292,7 +292,7 @@ fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Res
     std::fs::remove_dir_all(&dir)?;
     let (best, median) = stats(&seconds);
     println!(
-        "Generated the fide-2001-2023 world at scale {scale} ({} games, {threads} threads, files written): best {best:.2} s, median {median:.2} s → {} games/s",
+        "Generated the fide-2001-2025 world at scale {scale} ({} games, {threads} threads, files written): best {best:.2} s, median {median:.2} s → {} games/s",
         count(games as usize),
         count((games as f64 / best) as usize)
     );
@@ -311,7 +311,7 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         "file"
     };
     let world_dir = base.join(format!("world-{scale}-{}-{layout}", args.seed));
-    let settings = world::preset("fide-2001-2023")?.sized(scale, args.seed)?;
+    let settings = world::preset("fide-2001-2025")?.sized(scale, args.seed)?;
     // The first list after the world's starting list.
     let history = crate::scenario::Scenario::load(Path::new("scenarios/fide-historical.toml"))?;
     let from = history.starting_from(settings.start)?.run.from;

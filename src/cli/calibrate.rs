@@ -7,12 +7,14 @@ use crate::calibrate::{self, Calibration, Overrides};
 use crate::numbers::{counted, thousands};
 use crate::output::{check_destination, OutputKind};
 use crate::report::TextTable;
+use crate::simulate::{MeasureKind, Observed};
 
 /// Fit a world's parameters to published crosstables of real games, by simulation.
 ///
 /// CONFIG (TOML) names the world to start from, the scenario to replay it under, the targets (the
-/// published tables of data/published/sonas-crosstables.csv, real rating lists), the parameters to
-/// move with their bounds, the scale, seeds and budget; see worlds/fide-2001-2023.calibrate.toml
+/// published tables of data/published/sonas-crosstables.csv, real rating lists, FIDE's players who
+/// played per list in data/fide-activity/ and how much each band played), the parameters to
+/// move with their bounds, the scale, seeds and budget; see worlds/fide-2001-2025.calibrate.toml
 /// and docs/generate.md. Each evaluation generates the world at the file's scale with its fixed
 /// seeds (common random numbers), replays it in memory and measures its distance to the targets;
 /// an evolution strategy (CMA-ES) moves the parameters, a generation's candidates in parallel.
@@ -37,6 +39,10 @@ pub struct Args {
     /// Evaluations in all, instead of the file's: the start's and at least one generation's
     #[arg(long, value_name = "N")]
     budget: Option<usize>,
+    /// With --evaluate: draw the world's players who played per list against FIDE's (the file's
+    /// `played` target) to this file (.png or .svg)
+    #[arg(long, value_name = "FILE", requires = "evaluate")]
+    plot: Option<PathBuf>,
     /// Output directory [default: the file's `out`, or output/calibration-<world>]
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -61,6 +67,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let c = Calibration::load(&args.config, &overrides)?;
     let started = Instant::now();
     if args.evaluate {
+        // Refused before the evaluation's minutes, not after them.
+        let played = c
+            .targets
+            .iter()
+            .position(|t| matches!(t.measure.kind, MeasureKind::Played(_)));
+        if let (Some(plot), None) = (&args.plot, played) {
+            anyhow::bail!(
+                "--plot {} draws the players who played per list of a `played` target, and {} has none; add one (see worlds/fide-2001-2025.calibrate.toml)",
+                plot.display(),
+                args.config.display()
+            );
+        }
         let evaluation =
             calibrate::evaluate(&c.world, &c.seeds, &c.scenario, &c.targets, c.objective)?;
         println!(
@@ -74,6 +92,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         for line in evaluation.lines(&c.targets) {
             println!("  {line}");
+        }
+        if let (Some(path), Some(i)) = (&args.plot, played) {
+            if let (MeasureKind::Played(target), Observed::Played(found)) =
+                (&c.targets[i].measure.kind, &evaluation.observed[i])
+            {
+                target
+                    .picture(found, evaluation.size, &c.world.name)
+                    .save(path)?;
+                println!("  plot     {}", path.display());
+            }
         }
         return Ok(());
     }

@@ -19,13 +19,13 @@ use crate::pipeline::Progress;
 ///     --start-list DIR/start-list.parquet --players DIR/players.parquet --from 2001-04
 #[derive(clap::Args)]
 pub struct Args {
-    /// The world: a world file (TOML, see worlds/fide-2001-2023.toml and docs/generate.md), or a
-    /// built-in world by name: fide-2001-2023 (FIDE's standard pool, January 2001 to December 2023,
+    /// The world: a world file (TOML, see worlds/fide-2001-2025.toml and docs/generate.md), or a
+    /// built-in world by name: fide-2001-2025 (FIDE's standard pool, January 2001 to December 2025,
     /// calibrated to Sonas's crosstables of real games)
-    #[arg(long, value_name = "FILE", default_value = "fide-2001-2023")]
+    #[arg(long, value_name = "FILE", default_value = "fide-2001-2025")]
     world: String,
     /// Size against FIDE's, above 0 and at most 100 (1.0: 37,000 players on the January 2001 list
-    /// and about 43 million games to December 2023; 0.02 for a quick demo; 100: about 4 billion),
+    /// and about 56 million games to December 2025; 0.02 for a quick demo; 100: about 4 billion),
     /// and large enough for a player (0.0000015 for the built-in world)
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     scale: f64,

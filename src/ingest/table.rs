@@ -11,6 +11,7 @@ use super::raw::control_character;
 #[cfg(feature = "full")]
 use super::text::{read_bytes, repeated_column, sha256};
 use super::text::{Csv, RowFn};
+use crate::model::Month;
 
 /// Rows of text cells, whatever the file format.
 pub enum Table {
@@ -174,6 +175,17 @@ impl Table {
             column: column.to_string(),
             problem,
         }
+    }
+
+    /// A cell that must be a month `YYYY-MM`, or the row's error naming its column.
+    pub fn month_cell(&self, line: u32, column: &str, text: &str) -> Result<Month, IngestError> {
+        Month::parse(text).ok_or_else(|| {
+            self.row_error(
+                line,
+                column,
+                format!("expected a month YYYY-MM, got {text:?}"),
+            )
+        })
     }
 }
 

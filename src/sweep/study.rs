@@ -9,7 +9,7 @@
 //! references = ["../fide-historical.toml"]
 //!
 //! [input]
-//! world = "fide-2001-2023"
+//! world = "fide-2001-2025"
 //! scale = 0.1
 //! seeds = [1, 2, 3, 4]
 //!

@@ -545,7 +545,7 @@ fn calibration_flags_are_checked_as_the_file_is() {
             &format!("{name}.toml"),
             &format!(
                 "name = {name:?}\nextends = {:?}\n[world]\nmonths = 30\n{extra}",
-                repo("worlds/fide-2001-2023.toml")
+                repo("worlds/fide-2001-2025.toml")
             ),
         )
     };
@@ -640,13 +640,13 @@ fn calibration_flags_are_checked_as_the_file_is() {
         "calibrate",
         &config,
         "--world",
-        "fide-2001-2023",
+        "fide-2001-2025",
         "--quiet",
         "--out",
         out,
     ]);
     let fitted = std::fs::read_to_string(dir.join("out/world.toml")).unwrap();
-    assert!(fitted.contains("months = 276"), "{fitted}");
+    assert!(fitted.contains("months = 300"), "{fitted}");
     let generated = dir.join("generated");
     succeeds(&[
         "generate",
@@ -669,12 +669,12 @@ fn a_world_too_small_for_a_player_or_a_game_is_refused() {
     for (scale, expected) in [
         (
             "1e-9",
-            "--scale 0.000000001 makes a world of no player: fide-2001-2023 has about",
+            "--scale 0.000000001 makes a world of no player: fide-2001-2025 has about",
         ),
-        ("1e-9", "so a world of one needs --scale 0.0000015 or more"),
+        ("1e-9", "so a world of one needs --scale 0.0000011 or more"),
         (
             "0.000003",
-            "fide-2001-2023 at scale 0.000003 made no game: its 1 player never met in an event",
+            "fide-2001-2025 at scale 0.000003 made no game: its 1 player never met in an event",
         ),
     ] {
         let r = elosim(&["generate", "--scale", scale, "--out", out.to_str().unwrap()]);

@@ -20,7 +20,7 @@ fn tiny_world(dir: &Path) -> String {
         "tiny.toml",
         &format!(
             "name = \"tiny\"\nextends = {:?}\n[world]\nmonths = 30\n",
-            repo("worlds/fide-2001-2023.toml")
+            repo("worlds/fide-2001-2025.toml")
         ),
     )
 }

@@ -34,7 +34,7 @@ fn a_generated_world_is_repeatable_and_replays() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(a.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["first_month"], "2001-01");
-    assert_eq!(summary["last_month"], "2023-12");
+    assert_eq!(summary["last_month"], "2025-12");
     assert!(summary["games"].as_u64().unwrap() > 10_000, "{summary}");
     let run = dir.join("run");
     let stdout = succeeds(&[
@@ -168,7 +168,7 @@ fn a_generated_world_is_repeatable_and_replays() {
         (vec!["generate", "--scale", "-1"], "--scale must be above 0"),
         (
             vec!["generate", "--world", "fide-1990"],
-            "\"fide-1990\" is neither a world file nor a built-in world; the built-in worlds: fide-2001-2023",
+            "\"fide-1990\" is neither a world file nor a built-in world; the built-in worlds: fide-2001-2025",
         ),
         (
             vec![
@@ -324,7 +324,7 @@ fn calibrate_writes_a_fitted_world_that_generates() {
         "tiny.toml",
         &format!(
             "name = \"tiny\"\nextends = {:?}\n[world]\nmonths = 30\n",
-            repo("worlds/fide-2001-2023.toml")
+            repo("worlds/fide-2001-2025.toml")
         ),
     );
     let config = write(
@@ -342,6 +342,32 @@ fn calibrate_writes_a_fitted_world_that_generates() {
         "{evaluated}"
     );
     assert!(evaluated.contains("list 2003-04: "), "{evaluated}");
+    // --plot draws a `played` target's lists: refused at once without one, drawn with one.
+    let plot = dir.join("played.png");
+    let plot_arg = plot.to_str().unwrap();
+    let r = elosim(&["calibrate", &config, "--evaluate", "--plot", plot_arg]);
+    assert!(!r.status.success());
+    let stderr = text(&r.stderr);
+    assert!(
+        stderr.contains("draws the players who played per list of a `played` target"),
+        "{stderr}"
+    );
+    assert!(!plot.exists());
+    let r = elosim(&["calibrate", &config, "--plot", plot_arg]);
+    assert!(!r.status.success(), "--plot without --evaluate");
+    let with_played = write(
+        &dir,
+        "played.toml",
+        &format!(
+            "world = \"tiny.toml\"\nscenario = {:?}\nscale = 0.01\nseeds = [3]\n\n[[target]]\nplayed = {:?}\nfrom = \"2015-02\"\nto = \"2016-12\"\n",
+            repo("scenarios/fide-historical.toml"),
+            repo("data/fide-activity/k-activity-2015-2026.csv")
+        ),
+    );
+    let shown = succeeds(&["calibrate", &with_played, "--evaluate", "--plot", plot_arg]);
+    assert!(shown.contains("players who played on 23 lists"), "{shown}");
+    assert!(shown.contains("plot     "), "{shown}");
+    assert!(std::fs::read(&plot).unwrap().starts_with(b"\x89PNG"));
     // Each seed's world is replayed from its own starting list, whatever came before it.
     let objective = |seeds: &str| {
         let shown = succeeds(&["calibrate", &config, "--evaluate", "--seeds", seeds]);

@@ -364,7 +364,7 @@ mod tests {
 
     #[test]
     fn players_rated_above_the_sections_cap_play_the_open() {
-        let mut settings = super::super::file::preset("fide-2001-2023").unwrap();
+        let mut settings = super::super::file::preset("fide-2001-2025").unwrap();
         settings.round_robin_share = 0.1;
         settings.round_robin_share_strong = 0.1;
         settings.international_share = 0.1;

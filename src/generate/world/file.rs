@@ -18,8 +18,8 @@ use super::Settings;
 
 /// The built-in worlds: the files shipped in `worlds/`, compiled in so that they need no path.
 pub const PRESETS: &[(&str, &str)] = &[(
-    "fide-2001-2023",
-    include_str!("../../../worlds/fide-2001-2023.toml"),
+    "fide-2001-2025",
+    include_str!("../../../worlds/fide-2001-2025.toml"),
 )];
 
 #[derive(Debug, thiserror::Error)]
@@ -140,7 +140,7 @@ fn parse(
         _ if extends.is_some() => {}
         _ => problem(
             "name",
-            "missing: expected the world's name, such as \"fide-2001-2023\"".into(),
+            "missing: expected the world's name, such as \"fide-2001-2025\"".into(),
         ),
     }
     let sections = params::sections();
@@ -455,13 +455,13 @@ mod tests {
 
     #[test]
     fn the_shipped_file_is_the_built_in_world() {
-        let shipped = load("worlds/fide-2001-2023.toml").unwrap();
-        let built_in = preset("fide-2001-2023").unwrap();
+        let shipped = load("worlds/fide-2001-2025.toml").unwrap();
+        let built_in = preset("fide-2001-2025").unwrap();
         assert_eq!(shipped, built_in);
-        assert_eq!(built_in.name, "fide-2001-2023");
+        assert_eq!(built_in.name, "fide-2001-2025");
         assert_eq!(built_in.start, Month::new(2001, 1).unwrap());
         // Every parameter is given in the file (none falls back to a default).
-        let text = std::fs::read_to_string("worlds/fide-2001-2023.toml").unwrap();
+        let text = std::fs::read_to_string("worlds/fide-2001-2025.toml").unwrap();
         let table: Table = text.parse().unwrap();
         for p in PARAMS {
             let section = table.get(p.section()).and_then(|s| s.as_table());
@@ -475,7 +475,7 @@ mod tests {
 
     #[test]
     fn a_dump_reads_back_identically() {
-        let world = preset("fide-2001-2023").unwrap();
+        let world = preset("fide-2001-2025").unwrap();
         let text = dump(&world);
         let again = parse(&text, "dump", None, &mut Vec::new()).unwrap();
         assert_eq!(again, world);
@@ -492,7 +492,7 @@ mod tests {
     fn every_problem_is_reported_with_its_key_path() {
         let e = refused(
             "bad.toml",
-            "name = \"bad\"\nextends = \"fide-2001-2023\"\nsurprise = 1\n[pool]\nplayers = -5\nage_maen = 30\n[arrivals]\nentry_sd = \"wide\"\n[covid]\nfrom = \"2021-13\"\n[games]\ndraw_rate_low = 2\n[weather]\nrain = 1\n",
+            "name = \"bad\"\nextends = \"fide-2001-2025\"\nsurprise = 1\n[pool]\nplayers = -5\nage_maen = 30\n[arrivals]\nentry_sd = \"wide\"\n[covid]\nfrom = \"2021-13\"\n[games]\ndraw_rate_low = 2\n[weather]\nrain = 1\n",
         );
         for expected in [
             "7 problems",
@@ -516,7 +516,7 @@ mod tests {
         assert!(!e.contains("pool.players: missing"), "{e}");
         let e = refused(
             "order.toml",
-            "name = \"order\"\nextends = \"fide-2001-2023\"\n[covid]\nfrom = \"2021-01\"\nto = \"2020-01\"\n",
+            "name = \"order\"\nextends = \"fide-2001-2025\"\n[covid]\nfrom = \"2021-01\"\nto = \"2020-01\"\n",
         );
         assert!(
             e.contains("covid.to: 2020-01 is before covid.from 2021-01"),
@@ -524,7 +524,7 @@ mod tests {
         );
         let e = refused(
             "low.toml",
-            "name = \"low\"\nextends = \"fide-2001-2023\"\n[players]\nceiling_max = 2400\n",
+            "name = \"low\"\nextends = \"fide-2001-2025\"\n[players]\nceiling_max = 2400\n",
         );
         assert!(
             e.contains("players.ceiling_max: 2400 is not above players.ceiling_from 2436"),
@@ -536,7 +536,7 @@ mod tests {
     fn a_world_needs_a_player_and_a_shutdown_in_its_months() {
         let e = refused(
             "empty.toml",
-            "name = \"empty\"\nextends = \"fide-2001-2023\"\n[pool]\nplayers = 0\n[latent]\nplayers = 0\n[arrivals]\nper_month = 0\n",
+            "name = \"empty\"\nextends = \"fide-2001-2025\"\n[pool]\nplayers = 0\n[latent]\nplayers = 0\n[arrivals]\nper_month = 0\n",
         );
         assert!(
             e.contains("empty.toml: pool.players: 0 with latent.players and arrivals.per_month 0 too: the world has no player"),
@@ -544,15 +544,15 @@ mod tests {
         );
         let e = refused(
             "later.toml",
-            "name = \"later\"\nextends = \"fide-2001-2023\"\n[covid]\nfrom = \"2030-01\"\nto = \"2030-06\"\n",
+            "name = \"later\"\nextends = \"fide-2001-2025\"\n[covid]\nfrom = \"2030-01\"\nto = \"2030-06\"\n",
         );
         assert!(
-            e.contains("later.toml: covid.from: 2030-01 is after the world's last month: the world's months run from 2001-01 to 2023-12"),
+            e.contains("later.toml: covid.from: 2030-01 is after the world's last month: the world's months run from 2001-01 to 2025-12"),
             "{e}"
         );
         let e = refused(
             "earlier.toml",
-            "name = \"earlier\"\nextends = \"fide-2001-2023\"\n[covid]\nfrom = \"1990-01\"\nto = \"1990-06\"\n",
+            "name = \"earlier\"\nextends = \"fide-2001-2025\"\n[covid]\nfrom = \"1990-01\"\nto = \"1990-06\"\n",
         );
         assert!(
             e.contains("covid.to: 1990-06 is before the world's first month"),
@@ -562,11 +562,11 @@ mod tests {
         for (name, text) in [
             (
                 "short.toml",
-                "name = \"short\"\nextends = \"fide-2001-2023\"\n[world]\nmonths = 30\n",
+                "name = \"short\"\nextends = \"fide-2001-2025\"\n[world]\nmonths = 30\n",
             ),
             (
                 "past.toml",
-                "name = \"past\"\nextends = \"fide-2001-2023\"\n[covid]\nto = \"2030-01\"\n",
+                "name = \"past\"\nextends = \"fide-2001-2025\"\n[covid]\nto = \"2030-01\"\n",
             ),
         ] {
             assert!(load(temp(name, text).to_str().unwrap()).is_ok(), "{name}");
@@ -577,10 +577,10 @@ mod tests {
     fn a_file_extends_a_world_and_changes_what_it_names() {
         let path = temp(
             "faster.toml",
-            "name = \"faster\"\nextends = \"fide-2001-2023\"\n[players]\ndevelopment_years = 2\n",
+            "name = \"faster\"\nextends = \"fide-2001-2025\"\n[players]\ndevelopment_years = 2\n",
         );
         let world = load(path.to_str().unwrap()).unwrap();
-        let base = preset("fide-2001-2023").unwrap();
+        let base = preset("fide-2001-2025").unwrap();
         assert_eq!(world.name, "faster");
         assert_eq!(world.development_years, 2.0);
         assert_eq!(world.pool, base.pool);
@@ -599,7 +599,7 @@ mod tests {
         let e = load(circle.to_str().unwrap()).unwrap_err().to_string();
         assert!(e.contains("extends itself"), "{e}");
         let e = load("no-such-world").unwrap_err().to_string();
-        assert!(e.contains("fide-2001-2023"), "{e}");
+        assert!(e.contains("fide-2001-2025"), "{e}");
     }
 
     #[test]

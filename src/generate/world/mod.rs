@@ -134,7 +134,7 @@ pub fn generate(
     for t in 0..settings.months {
         let month = settings.start.plus(t as i32);
         let year = settings.month_year(t);
-        let open = settings.open_share(month);
+        let open = settings.play_share(month);
         let expected = settings.arrivals_in(t, settings.scale);
         let arrivals = poisson(
             expected,
@@ -322,7 +322,7 @@ mod tests {
     use super::*;
 
     fn world(n: usize) -> (Vec<events::Entrant>, Vec<Player>) {
-        let settings = preset("fide-2001-2023").unwrap();
+        let settings = preset("fide-2001-2025").unwrap();
         let players: Vec<Player> = (0..n)
             .map(|i| {
                 let rng = SplitMix64::new(i as u64);

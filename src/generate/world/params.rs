@@ -188,6 +188,8 @@ params! {
     "activity.strong_from" => strong_from: real [1000, 3000] "rating points",
     "activity.strong_slope" => strong_slope: real [0, 3] "log of the factor per 100 points",
     "activity.strong_max" => strong_max: real [1, 100] "times",
+    "activity.season" => season: real [0, 0.95] "share",
+    "activity.season_peak" => season_peak: real [0, 12] "months from the start of the year",
 
     "events.zones" => zones: real [0, 10_000] "zones at scale 1",
     "events.regions" => regions: whole [1, 1000] "regions",
@@ -212,6 +214,8 @@ params! {
     "covid.to" => shutdown_to: month [Y1900, Y2200] "month",
     "covid.play" => shutdown_play: real [0, 1] "share",
     "covid.arrivals" => shutdown_arrivals: real [0, 1] "share",
+    "covid.return_play" => return_play: real [0, 1] "share",
+    "covid.return_months" => return_months: real [0, 120] "months",
 }
 
 /// The parameter of a key.

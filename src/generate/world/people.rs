@@ -255,7 +255,7 @@ mod tests {
 
     #[test]
     fn juniors_improve_fast_then_slower_and_everyone_declines_late() {
-        let settings = crate::generate::world::preset("fide-2001-2023").unwrap();
+        let settings = crate::generate::world::preset("fide-2001-2025").unwrap();
         let p = Player {
             id: 1,
             born: 2000.0,
@@ -287,7 +287,7 @@ mod tests {
 
     #[test]
     fn the_starting_pool_lies_on_its_side_of_the_floor() {
-        let settings = crate::generate::world::preset("fide-2001-2023").unwrap();
+        let settings = crate::generate::world::preset("fide-2001-2025").unwrap();
         let year = settings.start_year();
         for i in 0..2000 {
             let listed = initial(

@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn results_follow_the_strengths_with_realistic_draws() {
-        let settings = crate::generate::world::preset("fide-2001-2023").unwrap();
+        let settings = crate::generate::world::preset("fide-2001-2025").unwrap();
         let draw_rate = |w, b| draw_rate(w, b, &settings);
         let mut rng = SplitMix64::new(9);
         let games = 200_000;
@@ -179,7 +179,7 @@ mod tests {
 
     #[test]
     fn upsets_give_the_underdog_a_share_of_lost_causes() {
-        let mut settings = crate::generate::world::preset("fide-2001-2023").unwrap();
+        let mut settings = crate::generate::world::preset("fide-2001-2025").unwrap();
         let score = |settings: &Settings| {
             let mut rng = SplitMix64::new(11);
             let points: u64 = (0..100_000)

@@ -1,5 +1,5 @@
 //! The world's parameters. Their values, units and reasons live in the world file
-//! (`worlds/fide-2001-2023.toml`, built in as the default); `params.rs` lists every key with its
+//! (`worlds/fide-2001-2025.toml`, built in as the default); `params.rs` lists every key with its
 //! unit and range, and `file.rs` reads, checks and writes world files.
 
 use crate::model::Month;
@@ -75,6 +75,8 @@ pub struct Settings {
     pub strong_from: f64,
     pub strong_slope: f64,
     pub strong_max: f64,
+    pub season: f64,
+    pub season_peak: f64,
 
     // [events]
     pub zones: f64,
@@ -102,6 +104,8 @@ pub struct Settings {
     pub shutdown_to: Month,
     pub shutdown_play: f64,
     pub shutdown_arrivals: f64,
+    pub return_play: f64,
+    pub return_months: f64,
 }
 
 /// The largest world: a hundred times FIDE's pool (about 4 billion games and 70 million players,
@@ -236,13 +240,34 @@ impl Settings {
         self.shutdown_from <= month && month <= self.shutdown_to
     }
 
-    /// How much over-the-board play happens in a month (1 normally).
-    pub fn open_share(&self, month: Month) -> f64 {
+    /// How much over-the-board play happens in a month against a usual month of the year: the
+    /// shutdown's share, and after it the return.
+    fn open_share(&self, month: Month) -> f64 {
         if self.shut(month) {
-            self.shutdown_play
-        } else {
-            1.0
+            return self.shutdown_play;
         }
+        let after = month.0 - self.shutdown_to.0;
+        if after <= 0 || f64::from(after) > self.return_months {
+            return 1.0;
+        }
+        // Players come back over months, not at once: FIDE's lists of July 2021 counted about
+        // 0.4 of the usual players who played, of mid-2022 about 0.85 (data/fide-activity/).
+        self.return_play + (1.0 - self.return_play) * f64::from(after - 1) / self.return_months
+    }
+
+    /// The chess season: play in a month against the year's mean, 1 + `season` in the month
+    /// `season_peak` (months from the start of the year) and 1 − `season` six months away, a
+    /// cosine between. FIDE's lists of 2015–2025 count about 1.25 times the year's mean of players
+    /// who played on the lists of January–April (games of December–March) and 0.7–0.8 on those of
+    /// July–October (data/fide-activity/).
+    fn season_share(&self, month: Month) -> f64 {
+        let phase = (f64::from(month.month()) - self.season_peak) / 12.0 * std::f64::consts::TAU;
+        1.0 + self.season * phase.cos()
+    }
+
+    /// How much play a month has against the world's usual: its season, its shutdown or return.
+    pub fn play_share(&self, month: Month) -> f64 {
+        self.open_share(month) * self.season_share(month)
     }
 
     /// How many newcomers arrive in a month, against normal (1 normally).
@@ -262,10 +287,10 @@ mod tests {
 
     #[test]
     fn bad_scales_are_refused() {
-        let s = preset("fide-2001-2023").unwrap();
+        let s = preset("fide-2001-2025").unwrap();
         let e = s.clone().sized(1e-9, 1).unwrap_err().to_string();
         assert!(
-            e.contains("--scale 0.000000001 makes a world of no player: fide-2001-2023 has"),
+            e.contains("--scale 0.000000001 makes a world of no player: fide-2001-2025 has"),
             "{e}"
         );
         let smallest = e.split("one needs --scale ").nth(1).unwrap();
@@ -281,7 +306,7 @@ mod tests {
     /// Potentials grow by the slope above the ceiling, and none passes its maximum.
     #[test]
     fn the_ceiling_slows_potentials_and_caps_them() {
-        let s = preset("fide-2001-2023").unwrap();
+        let s = preset("fide-2001-2025").unwrap();
         assert_eq!(s.ceiling(s.ceiling_from - 100.0), s.ceiling_from - 100.0);
         let above = s.ceiling(s.ceiling_from + 100.0);
         assert!((above - (s.ceiling_from + 100.0 * s.ceiling_slope)).abs() < 1e-9);
@@ -291,10 +316,25 @@ mod tests {
 
     #[test]
     fn the_shutdown_stops_play() {
-        let s = preset("fide-2001-2023").unwrap();
+        let s = preset("fide-2001-2025").unwrap();
         assert_eq!(s.open_share(Month::new(2020, 3).unwrap()), 1.0);
         assert!(s.open_share(Month::new(2020, 4).unwrap()) < 0.1);
         assert!(s.open_share(Month::new(2021, 6).unwrap()) < 0.1);
-        assert_eq!(s.open_share(Month::new(2021, 7).unwrap()), 1.0);
+        // The return: its share the month after, the usual after `return_months`.
+        let month = |y, m| Month::new(y, m).unwrap();
+        assert_eq!(s.open_share(month(2021, 7)), s.return_play);
+        let months = s.return_months as i32;
+        let last = month(2021, 6).plus(months);
+        let step = (1.0 - s.return_play) / s.return_months;
+        assert!((s.open_share(last) - (1.0 - step)).abs() < 1e-12);
+        assert_eq!(s.open_share(last.plus(1)), 1.0);
+        // The season: its peak and its trough six months away, the year's mean 1.
+        let peak = s.season_peak.round() as u32;
+        let year: Vec<f64> = (1..=12).map(|m| s.season_share(month(2019, m))).collect();
+        assert!((year.iter().sum::<f64>() / 12.0 - 1.0).abs() < 1e-9);
+        let highest = year.iter().cloned().fold(0.0, f64::max);
+        assert_eq!(year[peak as usize - 1], highest);
+        assert!(year[(peak as usize + 5) % 12] < 1.0 - s.season * 0.9);
+        assert_eq!(s.play_share(month(2019, 3)), s.season_share(month(2019, 3)));
     }
 }

@@ -6,11 +6,11 @@ use std::path::Path;
 
 use toml::Table as TomlTable;
 
-use crate::ingest::{read_list_ratings, IngestError, Skips, Table};
+use crate::ingest::{IngestError, Table};
 use crate::keys::{at, Reader};
 use crate::model::Month;
 
-use super::{Figure, Goal, Kind, ListView, Needs};
+use super::{read, Figure, Goal, Kind, ListView, Needs};
 
 /// How many players a list has in a range of ratings.
 #[derive(Clone, Debug, PartialEq)]
@@ -220,25 +220,7 @@ impl Counts {
             return None;
         }
         let file = dir.join(list?);
-        // Real lists hold corrupt rows and ids listed twice (data/README.md): those are left out,
-        // as `--skip-invalid` does.
-        let mut skips = Skips::new(true);
-        let read = read_list_ratings(&file, &mut skips)
-            .and_then(|mut list| list.keep_first_entries(&mut skips).map(|_| list));
-        let list = match read {
-            Ok(list) => list,
-            Err(e) => {
-                r.problem(&at(path, "list"), e.to_string());
-                return None;
-            }
-        };
-        let Some(month) = month.or(list.month) else {
-            r.problem(
-                &at(path, "month"),
-                "missing: the list file does not say its month; give `month`",
-            );
-            return None;
-        };
+        let (list, month) = read::real_list(r, path, "list", &file, month)?;
         Some(CountTarget::from_list(
             file.display().to_string(),
             month,
@@ -392,12 +374,7 @@ pub fn read_counts(path: &Path) -> Result<CountTarget, IngestError> {
         let cells = cells?;
         let text = |i: usize| cells[columns[i]].trim();
         let err = |column: &str, problem: String| table.row_error(line, column, problem);
-        let month = Month::parse(text(0)).ok_or_else(|| {
-            err(
-                "month",
-                format!("expected a month YYYY-MM, got {:?}", text(0)),
-            )
-        })?;
+        let month = table.month_cell(line, "month", text(0))?;
         let bound = |i: usize, column: &str| -> Result<Option<i32>, IngestError> {
             crate::model::parse_rating(text(i)).map_err(|problem| err(column, problem))
         };

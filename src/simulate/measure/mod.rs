@@ -9,6 +9,8 @@ mod curve_gap;
 mod disruption;
 mod flatness;
 mod gaps;
+mod list_activity;
+mod played;
 mod pool_shape;
 mod predictive;
 mod table;
@@ -27,6 +29,8 @@ pub use curve_gap::CurveGap;
 pub use disruption::Disruption;
 pub use flatness::Flatness;
 pub use gaps::{read_gaps, Gap, GapDistance, GapTarget, Gaps};
+pub use list_activity::{BandActivity, BandRatio, ListActivity};
+pub use played::{read_played, Played, PlayedLists, PlayedRatios};
 pub use pool_shape::PoolShape;
 pub use predictive::Predictive;
 pub use table::PublishedCrosstable;
@@ -321,6 +325,8 @@ measures! {
     Table => PublishedCrosstable,
     Counts => Counts,
     Gaps => Gaps,
+    Played => PlayedLists,
+    ListActivity => ListActivity,
     TruthGap => TruthGap,
     Flatness => Flatness,
     CurveGap => CurveGap,
@@ -446,6 +452,36 @@ mod read {
             return None;
         }
         Some((from, to))
+    }
+
+    /// A real list file at `key` and its month (`month` given, else the file's): the list as it
+    /// is, less its corrupt rows and every entry of an id after its first (real lists hold both:
+    /// data/README.md), as `--skip-invalid` does.
+    pub fn real_list(
+        r: &mut Reader,
+        path: &str,
+        key: &str,
+        file: &std::path::Path,
+        month: Option<Month>,
+    ) -> Option<(crate::ingest::ListRatings, Month)> {
+        let mut skips = crate::ingest::Skips::new(true);
+        let read = crate::ingest::read_list_ratings(file, &mut skips)
+            .and_then(|mut list| list.keep_first_entries(&mut skips).map(|_| list));
+        let list = match read {
+            Ok(list) => list,
+            Err(e) => {
+                r.problem(&crate::keys::at(path, key), e.to_string());
+                return None;
+            }
+        };
+        let Some(month) = month.or(list.month) else {
+            r.problem(
+                &crate::keys::at(path, "month"),
+                "missing: the list file does not say its month; give `month`",
+            );
+            return None;
+        };
+        Some((list, month))
     }
 
     /// The list a measure reads (`list`, required).
@@ -599,6 +635,23 @@ pub(crate) mod testing {
             measure.observe(&built.view(month), &mut observed);
             observed
         }
+    }
+
+    /// What `measure` observes of a whole list published on `month`, without games.
+    pub fn observed_whole<K: Kind>(measure: &K, month: Month, whole: &ListRows) -> K::Observed {
+        let (games, input) = (RatedGames::default(), Games::default());
+        let view = ListView {
+            month,
+            games: &games,
+            input: &input,
+            whole: Some(whole),
+            truth: None,
+            baseline: None,
+            baseline_expected: None,
+        };
+        let mut observed = measure.empty();
+        measure.observe(&view, &mut observed);
+        observed
     }
 
     /// A figure's value, by its name.

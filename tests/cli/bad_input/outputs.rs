@@ -266,7 +266,7 @@ fn a_scale_beyond_a_hundred_fides_is_refused_and_leaves_nothing() {
     }
     assert!(names(&dir).is_empty(), "left {:?}", names(&dir));
     let calibration =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("worlds/fide-2001-2023.calibrate.toml");
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("worlds/fide-2001-2025.calibrate.toml");
     refused(
         &[
             "calibrate",
