@@ -163,17 +163,14 @@ fn run_absences(
         .filter(|id| missing.contains(id.as_str()))
         .map(|id| (id.clone(), Absence::Delisted))
         .collect();
-    let games = run.read_columns("games.parquet", &["white", "black"])?;
-    let path = dir.join("games.parquet");
-    let table = |e: PolarsError| ReportError::Table {
-        path: path.clone(),
-        message: e.to_string(),
-    };
-    for side in ["white", "black"] {
-        for id in ids_among(&games, side, missing).map_err(table)? {
-            why.entry(id).or_insert(Absence::NeverQualified);
+    run.visit_row_groups("games.parquet", &["white", "black"], |games| {
+        for side in ["white", "black"] {
+            for id in ids_among(games, side, missing)? {
+                why.entry(id).or_insert(Absence::NeverQualified);
+            }
         }
-    }
+        Ok(())
+    })?;
     Ok(why)
 }
 
