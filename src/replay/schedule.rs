@@ -2,6 +2,7 @@
 //! and the regulations of that date, and orders the games canonically (so that no output depends on
 //! the order of input rows).
 
+use rayon::iter::ParallelIterator;
 use rayon::slice::ParallelSliceMut;
 
 use crate::model::{Day, EventType, Games, HalfPoints, IdMap, Month, PlayerId, EVENT_NONE};
@@ -397,8 +398,7 @@ fn canonical_order(
         .collect();
     match packed {
         Some(mut keyed) => {
-            // Keys are distinct (they end in the game's index): any sort gives the same order.
-            keyed.par_sort_unstable();
+            sort_packed(&mut keyed);
             keyed.into_iter().map(|(_, _, i)| i).collect()
         }
         None => {
@@ -406,6 +406,23 @@ fn canonical_order(
             wide.par_sort_unstable();
             wide.into_iter().map(|(_, i)| i).collect()
         }
+    }
+}
+
+/// Sorts the packed keys. Keys are distinct (they end in the game's index): any sort gives the
+/// same order. When the games come list by list (a world as `elosim generate` writes it, or one
+/// list read on its own), each list's keys are sorted on their own, and a list already in order
+/// (the world's, when its lists are monthly) is only checked.
+fn sort_packed(keyed: &mut [(u64, u64, u32)]) {
+    // The list is the key's top 12 bits.
+    let list = |k: &(u64, u64, u32)| k.0 >> 52;
+    if keyed.is_sorted_by_key(list) {
+        keyed
+            .par_chunk_by_mut(|a, b| list(a) == list(b))
+            .filter(|games| !games.is_sorted())
+            .for_each(|games| games.par_sort_unstable());
+    } else {
+        keyed.par_sort_unstable();
     }
 }
 
@@ -429,4 +446,31 @@ fn packed_key(
             | (u128::from(black) << 2)
             | u128::from(score)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys grouped by list, some lists in order and some not, and keys in no order at all, sort
+    /// as a plain sort does.
+    #[test]
+    fn packed_keys_sort_as_a_plain_sort_whatever_their_order() {
+        let key = |list: u64, rest: u64, i: u32| (list << 52 | rest, rest * 7 % 5, i);
+        // Lists 0 and 1 in order, lists 2 and 3 backwards.
+        let mut by_list: Vec<(u64, u64, u32)> = (0..40u32)
+            .map(|i| {
+                let rest = if i < 20 { i } else { 40 - i };
+                key(u64::from(i / 10), u64::from(rest), i)
+            })
+            .collect();
+        let mut expected = by_list.clone();
+        expected.sort_unstable();
+        assert_ne!(by_list, expected);
+        sort_packed(&mut by_list);
+        assert_eq!(by_list, expected);
+        let mut mixed: Vec<(u64, u64, u32)> = expected.iter().rev().copied().collect();
+        sort_packed(&mut mixed);
+        assert_eq!(mixed, expected);
+    }
 }
