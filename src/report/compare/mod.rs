@@ -435,8 +435,9 @@ impl Comparison {
             .iter()
             .map(|&(i, j)| (a.ids[i].clone(), a.ratings[i], b.ratings[j]))
             .collect();
-        let only_a = absences(a, b, &on_a)?;
-        let only_b = absences(b, a, &on_b)?;
+        // Each reads the other run's games: side by side.
+        let (only_a, only_b) = rayon::join(|| absences(a, b, &on_a), || absences(b, a, &on_b));
+        let (only_a, only_b) = (only_a?, only_b?);
         Ok(Comparison {
             a: a.label.clone(),
             b: b.label.clone(),
