@@ -1,6 +1,7 @@
-//! Writing a generated world (`elosim generate`): `games.parquet` and `truth.parquet` one row group
-//! per month as the world is generated, then `players.parquet`, `start-list.parquet` and
-//! `summary.json`, all in a staged directory that replaces the destination only when complete.
+//! Writing a generated world (`elosim generate`): `games.parquet` one row group per period once no
+//! later month can add to it, `truth.parquet` one per month, as the world is generated; then
+//! `players.parquet`, `start-list.parquet` and `summary.json`, all in a staged directory that
+//! replaces the destination only when complete.
 
 use std::path::Path;
 
