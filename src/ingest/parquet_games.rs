@@ -5,6 +5,7 @@
 //! column types go the text way.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::Path;
 
 use polars::prelude::*;
@@ -19,20 +20,20 @@ use super::table::Skips;
 use super::text::{read_bytes, sha256};
 use crate::model::{FirstSeen, IdMap};
 
-/// The typed columns of a canonical games file, when every one has a type this reader knows.
+/// The typed columns of one slice of a canonical games file, when every one has a type this reader
+/// knows.
 struct Columns {
-    period: Option<Vec<Option<Month>>>,
+    /// Each row's month; `None` when a file of a partitioned dataset leaves its period out.
+    period: Option<Vec<Month>>,
     event: Option<Column>,
     event_start: Option<Column>,
     event_type: Option<Column>,
-    white: Vec<Option<i64>>,
-    black: Vec<Option<i64>>,
-    score: Vec<Option<f64>>,
-    ratings: Option<RatingColumns>,
+    white: Numbers<Int64Type>,
+    black: Numbers<Int64Type>,
+    score: Numbers<Float64Type>,
+    /// White's and Black's recorded ratings.
+    ratings: Option<(Numbers<Int64Type>, Numbers<Int64Type>)>,
 }
-
-/// White's and Black's recorded ratings.
-type RatingColumns = (Vec<Option<i32>>, Vec<Option<i32>>);
 
 /// Reads `path` if its columns are the canonical ones in types this reader knows; `None` sends the
 /// file to the text path (a date column, text ids, a score written as text, …). A file of a
@@ -77,6 +78,7 @@ fn read_in_slices(
         trf: None,
         reported: Vec::new(),
     };
+    reserve(&mut out.games, rows);
     let mut events = EventNumbers::default();
     for offset in (0..rows.max(1)).step_by(slice_rows) {
         let Ok(df) = ParquetReader::new(std::io::Cursor::new(&bytes[..]))
@@ -90,7 +92,7 @@ fn read_in_slices(
         };
         let slice = Slice {
             events: events.rows(columns.event.as_ref()),
-            starts: Cells::read_starts(columns.event_start.as_ref(), &file)?,
+            starts: Starts::read(columns.event_start.as_ref(), &file)?,
             types: Cells::read(columns.event_type.as_ref(), &file, parse_event_type)?,
             columns,
             offset,
@@ -102,11 +104,77 @@ fn read_in_slices(
     Ok(Some(out))
 }
 
+/// Room for `rows` games in every column a file of this reader fills but the recorded ratings
+/// (which it may not have), so that the columns grow once.
+fn reserve(g: &mut Games, rows: usize) {
+    g.period.reserve_exact(rows);
+    g.event.reserve_exact(rows);
+    g.event_start.reserve_exact(rows);
+    g.score.reserve_exact(rows);
+    g.source_row.reserve_exact(rows);
+}
+
+/// A number column of one slice as one array: its values, and which rows hold one. Checks run on
+/// the whole array at once, and nothing is made per row.
+struct Numbers<T: PolarsNumericType>(ChunkedArray<T>);
+
+impl<T: PolarsNumericType> Numbers<T> {
+    /// `column` as numbers of `T` in one array; `None` when it cannot be cast.
+    fn of(column: &Column) -> Option<Self> {
+        let cast = column.cast(&T::get_static_dtype()).ok()?;
+        let numbers = cast.as_materialized_series().unpack::<T>().ok()?;
+        Some(Numbers(numbers.rechunk().into_owned()))
+    }
+
+    fn array(&self) -> Option<&T::Array> {
+        self.0.downcast_iter().next()
+    }
+
+    /// Every row's value (whatever is stored under a null).
+    fn values(&self) -> &[T::Native] {
+        self.array().map_or(&[], |a| a.values().as_slice())
+    }
+
+    /// Row `i`'s value; `None` for a null.
+    fn get(&self, i: usize) -> Option<T::Native> {
+        self.0.get(i)
+    }
+
+    /// The values of `rows`, `None` for a null.
+    fn options(&self, rows: Range<usize>) -> impl Iterator<Item = Option<T::Native>> + '_ {
+        let validity = self.array().and_then(|a| a.validity());
+        let valid = validity.filter(|_| self.0.null_count() > 0);
+        self.values()[rows.clone()]
+            .iter()
+            .zip(rows)
+            .map(move |(&v, i)| valid.is_none_or(|valid| valid.get_bit(i)).then_some(v))
+    }
+
+    /// Whether a value (not a null) passes `test`.
+    fn any(&self, test: impl Fn(T::Native) -> bool) -> bool {
+        self.options(0..self.values().len())
+            .any(|v| v.is_some_and(&test))
+    }
+
+    /// Marks in `bad` the rows whose value `is_bad` refuses, and the nulls when `nulls_bad`.
+    fn mark(&self, bad: &mut [bool], nulls_bad: bool, is_bad: impl Fn(T::Native) -> bool) {
+        bad.iter_mut()
+            .zip(self.options(0..self.values().len()))
+            .for_each(|(b, v)| *b |= v.map_or(nulls_bad, &is_bad));
+    }
+}
+
+/// A recorded rating as the row checks see it.
+fn rating(r: i64) -> i32 {
+    r.clamp(-1, 100_000) as i32
+}
+
 /// One slice of the file's rows, its columns read.
 struct Slice {
     columns: Columns,
+    /// Each row's event number; empty without an event column.
     events: Vec<u32>,
-    starts: Cells<Option<Day>>,
+    starts: Starts,
     types: Cells<EventType>,
     /// Rows before it in the file.
     offset: usize,
@@ -114,123 +182,168 @@ struct Slice {
 }
 
 impl Slice {
-    /// Checks each row and adds it to `out` (or counts it skipped).
+    /// Checks the rows column by column, then adds each run of good rows to `out` at once; a bad
+    /// row is an error, or a counted skip.
     fn add_to(
         &self,
         out: &mut RawGames,
         partition: Option<Month>,
         skips: &mut Skips,
     ) -> Result<(), IngestError> {
-        let columns = &self.columns;
-        let file = out.games.source.clone();
-        let g = &mut out.games;
-        for i in 0..self.rows {
-            let row = (self.offset + i + 1) as u32;
-            let problem = |column: &str, problem: String| IngestError::Row {
-                file: file.clone(),
-                place: format!("row {row}"),
-                column: column.into(),
-                problem,
-            };
-            let parsed: Result<(), IngestError> = (|| {
-                let period = columns.period.as_ref().and_then(|p| p[i]);
-                if let Some((own, partition)) = period.zip(partition).filter(|(o, p)| o != p) {
-                    return Err(problem("period", partition_mismatch(own, partition)));
-                }
-                if period.or(partition).is_none() {
-                    return Err(problem(
-                        "period",
-                        "empty: every game needs its period (YYYY-MM) or its date (YYYY-MM-DD)"
-                            .into(),
-                    ));
-                }
-                let (Some(w), Some(b)) = (columns.white[i], columns.black[i]) else {
-                    let column = if columns.white[i].is_none() {
-                        "white"
-                    } else {
-                        "black"
-                    };
-                    return Err(problem(column, "empty: expected a player id".into()));
-                };
-                if w == b {
-                    return Err(problem("black", format!("player {w} cannot play himself")));
-                }
-                Ok(())
-            })();
-            if skips.check(parsed)?.is_none() {
-                continue;
+        let bad = self.bad_rows(partition);
+        let mut from = 0;
+        while from < self.rows {
+            let to = bad[from..]
+                .iter()
+                .position(|&b| b)
+                .map_or(self.rows, |n| from + n);
+            self.append(out, from..to, partition);
+            if to == self.rows {
+                break;
             }
-            let score = match columns.score[i] {
-                Some(s) if s == 0.0 || s == 0.5 || s == 1.0 => (s * 2.0) as HalfPoints,
-                other => {
-                    let e = problem(
-                        "score",
-                        format!(
-                            "expected White's score, one of 1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½; got {:?}",
-                            other.map_or(String::new(), |s| s.to_string())
-                        ),
-                    );
+            match self.problem(to, partition, &out.games.source) {
+                Some(e) => {
                     skips.check::<()>(Err(e))?;
-                    continue;
                 }
-            };
-            let ratings = match &columns.ratings {
-                Some((w, b)) => {
-                    let bad = [(w[i], "white_rating"), (b[i], "black_rating")]
-                        .into_iter()
-                        .find(|(r, _)| r.is_some_and(|r| !(0..=4000).contains(&r)));
-                    if let Some((r, column)) = bad {
-                        let e = problem(
-                            column,
-                            format!(
-                                "expected a rating from 0 to 4000 or nothing, got \"{}\"",
-                                r.unwrap_or(0)
-                            ),
-                        );
-                        skips.check::<()>(Err(e))?;
-                        continue;
-                    }
-                    Some((w[i], b[i]))
-                }
-                None => None,
-            };
-            let start = match self.starts.get(i) {
-                Some(Err(expected)) => {
-                    skips.check::<()>(Err(problem("event_start", expected.clone())))?;
-                    continue;
-                }
-                Some(Ok(day)) => *day,
-                None => None,
-            };
-            let event_type = match self.types.get(i) {
-                Some(Err(expected)) => {
-                    skips.check::<()>(Err(problem("event_type", expected.clone())))?;
-                    continue;
-                }
-                Some(Ok(t)) => Some(*t),
-                None => None,
-            };
-            g.period
-                .push(columns.period.as_ref().and_then(|p| p[i]).or(partition));
-            g.event
-                .push(self.events.get(i).copied().unwrap_or(EVENT_NONE));
-            g.event_start.push(start);
-            g.event_type.extend(event_type);
-            g.score.push(score);
-            if let Some((w, b)) = ratings {
-                g.white_rating.push(w);
-                g.black_rating.push(b);
+                None => self.append(out, to..to + 1, partition),
             }
-            g.source_row.push(row);
-            if let (RawIds::Numbers(white), RawIds::Numbers(black)) =
-                (&mut out.white, &mut out.black)
-            {
-                white.push(columns.white[i].unwrap_or(0) as u64);
-                black.push(columns.black[i].unwrap_or(0) as u64);
-            }
+            from = to + 1;
         }
         Ok(())
     }
+
+    /// The rows that fail a check, found column by column.
+    fn bad_rows(&self, partition: Option<Month>) -> Vec<bool> {
+        let c = &self.columns;
+        let mut bad = vec![false; self.rows];
+        match (&c.period, partition) {
+            (Some(own), Some(partition)) => bad
+                .iter_mut()
+                .zip(own)
+                .for_each(|(b, &m)| *b |= m != partition),
+            (None, None) => bad.fill(true),
+            _ => {}
+        }
+        c.white.mark(&mut bad, true, |_| false);
+        c.black.mark(&mut bad, true, |_| false);
+        bad.iter_mut()
+            .zip(c.white.values().iter().zip(c.black.values()))
+            .for_each(|(b, (w, k))| *b |= w == k);
+        c.score.mark(&mut bad, true, |s| !is_score(s));
+        if let Some((w, b)) = &c.ratings {
+            let out_of_range = |r: i64| !(0..=4000).contains(&rating(r));
+            w.mark(&mut bad, false, out_of_range);
+            b.mark(&mut bad, false, out_of_range);
+        }
+        self.starts.mark(&mut bad);
+        self.types.mark(&mut bad);
+        bad
+    }
+
+    /// What is wrong with row `i`, checked in the order a row's columns are read; `None` for a good
+    /// row.
+    fn problem(&self, i: usize, partition: Option<Month>, file: &str) -> Option<IngestError> {
+        let c = &self.columns;
+        let row = self.offset + i + 1;
+        let problem = |column: &str, problem: String| {
+            Some(IngestError::Row {
+                file: file.to_string(),
+                place: format!("row {row}"),
+                column: column.into(),
+                problem,
+            })
+        };
+        let period = c.period.as_ref().map(|p| p[i]);
+        if let Some((own, partition)) = period.zip(partition).filter(|(o, p)| o != p) {
+            return problem("period", partition_mismatch(own, partition));
+        }
+        if period.or(partition).is_none() {
+            return problem(
+                "period",
+                "empty: every game needs its period (YYYY-MM) or its date (YYYY-MM-DD)".into(),
+            );
+        }
+        let (Some(w), Some(b)) = (c.white.get(i), c.black.get(i)) else {
+            let column = if c.white.get(i).is_none() {
+                "white"
+            } else {
+                "black"
+            };
+            return problem(column, "empty: expected a player id".into());
+        };
+        if w == b {
+            return problem("black", format!("player {w} cannot play himself"));
+        }
+        let score = c.score.get(i);
+        if !score.is_some_and(is_score) {
+            return problem(
+                "score",
+                format!(
+                    "expected White's score, one of 1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½; got {:?}",
+                    score.map_or(String::new(), |s| s.to_string())
+                ),
+            );
+        }
+        if let Some((w, b)) = &c.ratings {
+            let bad = [(w.get(i), "white_rating"), (b.get(i), "black_rating")]
+                .into_iter()
+                .find_map(|(r, column)| {
+                    r.map(rating)
+                        .filter(|r| !(0..=4000).contains(r))
+                        .map(|r| (r, column))
+                });
+            if let Some((r, column)) = bad {
+                return problem(
+                    column,
+                    format!("expected a rating from 0 to 4000 or nothing, got \"{r}\""),
+                );
+            }
+        }
+        if let Some(Err(expected)) = self.starts.get(i) {
+            return problem("event_start", expected.to_string());
+        }
+        if let Some(Err(expected)) = self.types.get(i) {
+            return problem("event_type", expected.clone());
+        }
+        None
+    }
+
+    /// Adds the good rows `rows` to `out`, column by column.
+    fn append(&self, out: &mut RawGames, rows: Range<usize>, partition: Option<Month>) {
+        let c = &self.columns;
+        let g = &mut out.games;
+        let n = rows.len();
+        match &c.period {
+            Some(own) => g.period.extend(own[rows.clone()].iter().map(|&m| Some(m))),
+            None => g.period.extend(std::iter::repeat_n(partition, n)),
+        }
+        match self.events.get(rows.clone()) {
+            Some(events) => g.event.extend_from_slice(events),
+            None => g.event.extend(std::iter::repeat_n(EVENT_NONE, n)),
+        }
+        self.starts.extend(rows.clone(), &mut g.event_start);
+        self.types.extend(rows.clone(), &mut g.event_type);
+        let score = &c.score.values()[rows.clone()];
+        g.score
+            .extend(score.iter().map(|&s| (s * 2.0) as HalfPoints));
+        if let Some((w, b)) = &c.ratings {
+            g.white_rating
+                .extend(w.options(rows.clone()).map(|r| r.map(rating)));
+            g.black_rating
+                .extend(b.options(rows.clone()).map(|r| r.map(rating)));
+        }
+        let first = (self.offset + rows.start + 1) as u32;
+        g.source_row.extend(first..first + n as u32);
+        if let (RawIds::Numbers(white), RawIds::Numbers(black)) = (&mut out.white, &mut out.black) {
+            white.extend(c.white.values()[rows.clone()].iter().map(|&id| id as u64));
+            black.extend(c.black.values()[rows].iter().map(|&id| id as u64));
+        }
+    }
+}
+
+/// White's score as a number: 1, 0.5 or 0.
+fn is_score(s: f64) -> bool {
+    s == 0.0 || s == 0.5 || s == 1.0
 }
 
 /// The canonical columns, if each has a type read here: period as Enum or text, ids as integers,
@@ -246,50 +359,29 @@ fn typed_columns(df: &DataFrame, partitioned: bool) -> Option<Columns> {
     if get("date").is_some() || super::text::repeated_column(&names).is_some() {
         return None;
     }
-    let ints = |name: &str| -> Option<Vec<Option<i64>>> {
-        let c = get(name)?;
-        if !c.dtype().is_integer() {
-            return None;
-        }
-        Some(c.cast(&DataType::Int64).ok()?.i64().ok()?.iter().collect())
+    let ints = |name: &str| -> Option<Numbers<Int64Type>> {
+        get(name)
+            .filter(|c| c.dtype().is_integer())
+            .and_then(Numbers::of)
     };
     let period = match get("period") {
         Some(c) if matches!(c.dtype(), DataType::Enum(..) | DataType::String) => {
-            Some(month_column(df, "period").ok()?).map(|v| v.into_iter().map(Some).collect())
+            Some(month_column(df, "period").ok()?)
         }
         None if partitioned => None,
         _ => return None,
     };
-    let score = get("score")?;
-    if !matches!(score.dtype(), DataType::Float64 | DataType::Float32) {
-        return None;
-    }
-    let score = score
-        .cast(&DataType::Float64)
-        .ok()?
-        .f64()
-        .ok()?
-        .iter()
-        .collect();
+    let score = get("score")
+        .filter(|c| matches!(c.dtype(), DataType::Float64 | DataType::Float32))
+        .and_then(Numbers::of)?;
     let ratings = match (get("white_rating"), get("black_rating")) {
-        (Some(_), Some(_)) => {
-            let as_i32 = |v: Vec<Option<i64>>| {
-                v.into_iter()
-                    .map(|r| r.map(|r| r.clamp(-1, 100_000) as i32))
-                    .collect()
-            };
-            Some((as_i32(ints("white_rating")?), as_i32(ints("black_rating")?)))
-        }
+        (Some(_), Some(_)) => Some((ints("white_rating")?, ints("black_rating")?)),
         (None, None) => None,
         _ => return None,
     };
     let (white, black) = (ints("white")?, ints("black")?);
     // Negative numbers are not plain ids: the text path reads them as text.
-    if white
-        .iter()
-        .chain(&black)
-        .any(|id| id.is_some_and(|id| id < 0))
-    {
+    if white.any(|id| id < 0) || black.any(|id| id < 0) {
         return None;
     }
     Some(Columns {
@@ -315,14 +407,21 @@ impl EventNumbers {
     fn rows(&mut self, column: Option<&Column>) -> Vec<u32> {
         if let Some(numbers) = column
             .filter(|c| c.dtype().is_integer())
-            .and_then(|c| c.cast(&DataType::Int64).ok())
+            .and_then(Numbers::<Int64Type>::of)
         {
-            if let Ok(numbers) = numbers.i64() {
-                return numbers
-                    .iter()
-                    .map(|v| v.map_or(EVENT_NONE, |v| self.0.number(v) + 1))
-                    .collect();
-            }
+            // An event's games are nearly always consecutive: the last number is looked up once.
+            let mut last = None;
+            return (0..numbers.values().len())
+                .map(|i| match (numbers.get(i), last) {
+                    (None, _) => EVENT_NONE,
+                    (Some(v), Some((seen, n))) if v == seen => n,
+                    (Some(v), _) => {
+                        let n = self.0.number(v) + 1;
+                        last = Some((v, n));
+                        n
+                    }
+                })
+                .collect();
         }
         let Some(text) = column.and_then(|c| c.cast(&DataType::String).ok()) else {
             return Vec::new();
@@ -396,26 +495,69 @@ impl<T> Cells<T> {
     }
 }
 
-impl Cells<Option<Day>> {
-    /// The events' starts: a Parquet date column (as elosim writes it) through its days, each
-    /// distinct day once, with no text in between; other columns as [`Cells::read`] reads them.
-    fn read_starts(column: Option<&Column>, file: &str) -> Result<Self, IngestError> {
-        let Some(days) = column.and_then(|c| c.as_materialized_series().date().ok()) else {
-            return Cells::read(column, file, event_start);
-        };
-        let mut cells = Cells {
-            codes: Vec::with_capacity(days.len()),
-            values: Vec::new(),
-        };
-        let mut seen: IdMap<Option<i32>, u32> = IdMap::default();
-        for day in days.physical().iter() {
-            let code = *seen.entry(day).or_insert_with(|| {
-                cells.values.push(Ok(day.map(Day)));
-                cells.values.len() as u32 - 1
-            });
-            cells.codes.push(code);
+impl<T: Copy> Cells<T> {
+    /// Marks in `bad` the rows whose value could not be read.
+    fn mark(&self, bad: &mut [bool]) {
+        let refused: Vec<bool> = self.values.iter().map(Result::is_err).collect();
+        if refused.contains(&true) {
+            bad.iter_mut()
+                .zip(&self.codes)
+                .for_each(|(b, &c)| *b |= refused[c as usize]);
         }
-        Ok(cells)
+    }
+
+    /// Adds the values of the good rows `rows` to `out`; nothing when the file has no such column.
+    fn extend(&self, rows: Range<usize>, out: &mut Vec<T>) {
+        let codes = self.codes.get(rows).unwrap_or_default();
+        out.extend(
+            codes
+                .iter()
+                .filter_map(|&c| self.values[c as usize].as_ref().ok()),
+        );
+    }
+}
+
+/// The events' starts: a Parquet date column (as elosim writes it) through its days, with no text
+/// in between; other columns as [`Cells::read`] reads them; none without the column.
+enum Starts {
+    Days(Numbers<Int32Type>),
+    Text(Cells<Option<Day>>),
+}
+
+impl Starts {
+    fn read(column: Option<&Column>, file: &str) -> Result<Self, IngestError> {
+        let days = column.and_then(|c| c.as_materialized_series().date().ok());
+        Ok(match days {
+            Some(days) => Starts::Days(Numbers(days.physical().rechunk().into_owned())),
+            None => Starts::Text(Cells::read(column, file, event_start)?),
+        })
+    }
+
+    /// Row `i`'s start, or what is wrong with it; `None` when the file has no such column.
+    fn get(&self, i: usize) -> Option<Result<Option<Day>, &str>> {
+        match self {
+            Starts::Days(days) => Some(Ok(days.get(i).map(Day))),
+            Starts::Text(cells) => cells
+                .get(i)
+                .map(|c| c.as_ref().copied().map_err(String::as_str)),
+        }
+    }
+
+    fn mark(&self, bad: &mut [bool]) {
+        if let Starts::Text(cells) = self {
+            cells.mark(bad);
+        }
+    }
+
+    /// Adds the starts of the good rows `rows` to `out` (none without the column).
+    fn extend(&self, rows: Range<usize>, out: &mut Vec<Option<Day>>) {
+        match self {
+            Starts::Days(days) => out.extend(days.options(rows).map(|d| d.map(Day))),
+            Starts::Text(cells) if cells.codes.is_empty() => {
+                out.extend(std::iter::repeat_n(None, rows.len()));
+            }
+            Starts::Text(cells) => cells.extend(rows, out),
+        }
     }
 }
 
@@ -666,6 +808,82 @@ mod tests {
             .counts
             .keys()
             .any(|k| k.starts_with("event_start: expected a date")));
+    }
+
+    /// Nulls are found through the columns' validity, and each bad row is named by its first
+    /// problem, in the order of the row's columns, whatever rows around it hold.
+    #[test]
+    fn nulls_and_ranges_are_checked_column_by_column() {
+        let mut df = games(&[1.0, 0.5, 0.0, 1.0, 0.5, 0.0], &[""; 6]);
+        let white = [
+            Some(100i64),
+            None,
+            Some(102),
+            Some(103),
+            Some(104),
+            Some(105),
+        ];
+        let black = [
+            Some(200i64),
+            Some(201),
+            Some(202),
+            Some(203),
+            Some(104),
+            None,
+        ];
+        let white_rating = [
+            Some(2400i64),
+            Some(4001),
+            None,
+            Some(-3),
+            Some(1500),
+            Some(1600),
+        ];
+        let black_rating = [
+            None,
+            Some(2000),
+            Some(1800),
+            Some(1900),
+            Some(1500),
+            Some(1600),
+        ];
+        for (name, values) in [
+            ("white", white),
+            ("black", black),
+            ("white_rating", white_rating),
+            ("black_rating", black_rating),
+        ] {
+            df.with_column(Column::new(name.into(), values)).unwrap();
+        }
+        let path = write("nulls", df);
+        let Err(e) = read(&path, None, &mut Skips::new(false)) else {
+            panic!("a null id was read");
+        };
+        assert!(
+            e.to_string()
+                .contains("row 2, column white: empty: expected a player id"),
+            "{e}"
+        );
+        let mut skips = Skips::new(true);
+        let raw = read(&path, None, &mut skips).unwrap().unwrap();
+        let g = &raw.games;
+        assert_eq!(g.source_row, vec![1, 3]);
+        assert_eq!(g.white_rating, vec![Some(2400), None]);
+        assert_eq!(g.black_rating, vec![None, Some(1800)]);
+        assert_eq!(g.score, vec![2, 0]);
+        assert!(matches!(&raw.white, RawIds::Numbers(v) if v == &vec![100, 102]));
+        let mut reasons: Vec<&str> = skips.counts.keys().map(String::as_str).collect();
+        reasons.sort_unstable();
+        assert_eq!(
+            reasons,
+            [
+                "black: empty: expected a player id",
+                "black: player 104 cannot play himself",
+                "white: empty: expected a player id",
+                "white_rating: expected a rating from 0 to 4000 or nothing",
+            ],
+        );
+        assert_eq!(skips.total(), 4);
     }
 
     #[test]

@@ -1,13 +1,14 @@
-//! Writing a generated world (`elosim generate`): `games.parquet` and `truth.parquet` one row group
-//! per month as the world is generated, then `players.parquet`, `start-list.parquet` and
-//! `summary.json`, all in a staged directory that replaces the destination only when complete.
+//! Writing a generated world (`elosim generate`): `games.parquet` one row group per period once no
+//! later month can add to it, `truth.parquet` one per month, as the world is generated; then
+//! `players.parquet`, `start-list.parquet` and `summary.json`, all in a staged directory that
+//! replaces the destination only when complete.
 
 use std::path::Path;
 
 use polars::prelude::*;
 
 use crate::generate::world::{MonthBatch, Sex, World, WorldSink};
-use crate::model::{EventType, Month};
+use crate::model::{Day, EventType, Month};
 
 use super::atomic::StagedDir;
 use super::tables::{date_column, enum_column, int_column, table_error, write_parquet, Batched};
@@ -21,6 +22,10 @@ pub struct WorldWriter {
     months: Vec<String>,
     first: Month,
     games: Batched,
+    /// Games whose period later months may still add to, held until it is complete.
+    held: Vec<GameRow>,
+    /// The month of the last batch written.
+    last: Month,
     /// Games written as a dataset partitioned by period (`games/period=YYYY-MM/`) instead.
     partitioned: bool,
     truth: Batched,
@@ -47,6 +52,8 @@ impl WorldWriter {
             months,
             first,
             games,
+            held: Vec::new(),
+            last: first,
             partitioned,
             truth,
             games_by_year: Default::default(),
@@ -59,79 +66,90 @@ impl WorldWriter {
             .clamp(0, self.months.len() as i32 - 1) as usize
     }
 
-    /// The games `rows` of a month as a frame; with `period`, their period column.
-    fn games_frame(&self, b: &MonthBatch, rows: &[usize], period: bool) -> PolarsResult<DataFrame> {
+    /// Games as a frame; with `period`, their period column.
+    fn games_frame(&self, games: &[GameRow], period: bool) -> PolarsResult<DataFrame> {
         let months: Vec<&str> = self.months.iter().map(String::as_str).collect();
         let mut columns = Vec::new();
         if period {
             columns.push(enum_column(
                 "period",
                 &months,
-                rows.iter().map(|&i| self.month_index(b.period[i])),
+                games.iter().map(|g| self.month_index(g.period)),
             )?);
         }
-        let ids = |name: &str, v: &[u32]| {
-            Int64Chunked::from_iter_values(name.into(), rows.iter().map(|&i| i64::from(v[i])))
+        let ints = |name: &str, value: fn(&GameRow) -> i64| {
+            Int64Chunked::from_iter_values(name.into(), games.iter().map(value))
                 .into_series()
                 .into()
         };
         columns.extend([
-            Int64Chunked::from_iter_values("event".into(), rows.iter().map(|&i| b.event[i] as i64))
-                .into_series()
-                .into(),
-            date_column("event_start", rows.iter().map(|&i| Some(b.event_start[i]))),
+            ints("event", |g| g.event as i64),
+            date_column("event_start", games.iter().map(|g| Some(g.start))),
             enum_column(
                 "event_type",
                 EventType::NAMES,
-                rows.iter().map(|&i| b.event_type[i] as usize),
+                games.iter().map(|g| g.event_type as usize),
             )?,
-            ids("white", &b.white),
-            ids("black", &b.black),
+            ints("white", |g| i64::from(g.white)),
+            ints("black", |g| i64::from(g.black)),
             Float64Chunked::from_iter_values(
                 "score".into(),
-                rows.iter().map(|&i| f64::from(b.score[i]) / 2.0),
+                games.iter().map(|g| f64::from(g.score) / 2.0),
             )
             .into_series()
             .into(),
         ]);
-        DataFrame::new(rows.len(), columns)
+        DataFrame::new(games.len(), columns)
     }
 
-    /// A month's games as `games/period=P/part-MONTH.parquet`, one file per period they are rated
-    /// in; hive style, the period is the directory's name, not a column.
-    fn write_partitions(&self, b: &MonthBatch) -> Result<(), OutputError> {
-        let mut by_period: std::collections::BTreeMap<Month, Vec<usize>> = Default::default();
-        for (i, &p) in b.period.iter().enumerate() {
-            by_period.entry(p).or_default().push(i);
-        }
-        for (period, rows) in by_period {
-            let dir = self.staged.path.join(format!("games/period={period}"));
+    /// Games as `games/period=P/part-MONTH.parquet`, one file per period; hive style, the period
+    /// is the directory's name, not a column.
+    fn write_partitions(&self, month: Month, games: &[GameRow]) -> Result<(), OutputError> {
+        for period in games.chunk_by(|a, b| a.period == b.period) {
+            let dir = self
+                .staged
+                .path
+                .join(format!("games/period={}", period[0].period));
             std::fs::create_dir_all(&dir).map_err(|source| OutputError::Io {
                 path: dir.clone(),
                 source,
             })?;
-            let path = dir.join(format!("part-{}.parquet", b.month));
+            let path = dir.join(format!("part-{month}.parquet"));
             let mut df = self
-                .games_frame(b, &rows, false)
+                .games_frame(period, false)
                 .map_err(table_error(&path))?;
             write_parquet(&path, &mut df)?;
         }
         Ok(())
     }
 
-    fn write_month(&mut self, b: &MonthBatch) -> Result<(), OutputError> {
-        let months: Vec<&str> = self.months.iter().map(String::as_str).collect();
-        let n = b.white.len();
+    /// Writes the held games of the periods up to `through`, period by period in the order a
+    /// replay sorts a list's games in (`GameRow::replay_order`).
+    fn write_games(&mut self, through: Month) -> Result<(), OutputError> {
+        let (mut ready, held): (Vec<GameRow>, Vec<GameRow>) = std::mem::take(&mut self.held)
+            .into_iter()
+            .partition(|g| g.period <= through);
+        self.held = held;
+        ready.sort_unstable_by_key(GameRow::replay_order);
         if self.partitioned {
-            self.write_partitions(b)?;
+            self.write_partitions(self.last, &ready)
         } else {
-            let all: Vec<usize> = (0..n).collect();
             let games = self
-                .games_frame(b, &all, true)
+                .games_frame(&ready, true)
                 .map_err(table_error(&self.games.path))?;
-            self.games.write(&games)?;
+            self.games.write(&games)
         }
+    }
+
+    fn write_month(&mut self, b: &MonthBatch) -> Result<(), OutputError> {
+        let n = b.white.len();
+        self.held.extend((0..n).map(|i| GameRow::of(b, i)));
+        self.last = b.month;
+        // A game is rated on the first list after its event ends, and an event ends at most a
+        // month after it starts: no later month adds to the periods up to the next one.
+        self.write_games(b.month.plus(1))?;
         *self.games_by_year.entry(b.month.year()).or_default() += n as u64;
+        let months: Vec<&str> = self.months.iter().map(String::as_str).collect();
         let truth = DataFrame::new(
             b.truth_id.len(),
             vec![
@@ -155,7 +173,11 @@ impl WorldWriter {
     }
 
     /// Writes the players, the starting list and the summary, and puts the directory in place.
-    pub fn finish(self, world: &World) -> Result<Placed, OutputError> {
+    pub fn finish(mut self, world: &World) -> Result<Placed, OutputError> {
+        self.last = self.last.plus(1);
+        if let Some(last) = self.held.iter().map(|g| g.period).max() {
+            self.write_games(last)?;
+        }
         let summary = self.summary(world);
         self.games.finish()?;
         self.truth.finish()?;
@@ -176,6 +198,55 @@ impl WorldWriter {
         }
         self.staged.commit()
     }
+}
+
+/// A game as the world writes it.
+#[derive(Clone, Copy)]
+struct GameRow {
+    period: Month,
+    event: u64,
+    start: Day,
+    event_type: EventType,
+    white: u32,
+    black: u32,
+    score: u8,
+}
+
+impl GameRow {
+    fn of(b: &MonthBatch, i: usize) -> GameRow {
+        GameRow {
+            period: b.period[i],
+            event: b.event[i],
+            start: b.event_start[i],
+            event_type: b.event_type[i],
+            white: b.white[i],
+            black: b.black[i],
+            score: b.score[i],
+        }
+    }
+
+    /// The order in which a replay sorts a list's games (`replay/schedule.rs`, by list, event
+    /// start, event, players and score), for a world's games period by period: events are
+    /// numbered in the order of their names (`event_text_order`), players in the order of their
+    /// ids. A world written so spares the replay its sort when its lists are monthly; any order
+    /// gives the same replay.
+    fn replay_order(&self) -> (Month, Day, (u128, u32), u32, u32, u8) {
+        (
+            self.period,
+            self.start,
+            event_text_order(self.event),
+            self.white,
+            self.black,
+            self.score,
+        )
+    }
+}
+
+/// Orders event numbers as their decimal texts ("10" before "9"): the digits left-aligned, a
+/// text before the longer ones it begins.
+fn event_text_order(event: u64) -> (u128, u32) {
+    let digits = event.checked_ilog10().unwrap_or(0) + 1;
+    (u128::from(event) * 10u128.pow(20 - digits), digits)
 }
 
 /// A world's `summary.json`.
@@ -301,4 +372,20 @@ fn write_start_list(path: &Path, world: &World) -> Result<(), OutputError> {
     ];
     let mut df = DataFrame::new(s.len(), columns).map_err(table_error(path))?;
     write_parquet(path, &mut df)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Event numbers order as their texts do, which is how the readers number events.
+    #[test]
+    fn event_numbers_order_as_their_texts() {
+        let mut numbers = vec![9, 10, 1, 100, 11, 2, 0, 19, 1_000_000, u64::MAX, 99_999];
+        let mut texts: Vec<String> = numbers.iter().map(u64::to_string).collect();
+        texts.sort_unstable();
+        numbers.sort_unstable_by_key(|&n| event_text_order(n));
+        let ordered: Vec<String> = numbers.iter().map(u64::to_string).collect();
+        assert_eq!(ordered, texts);
+    }
 }

@@ -554,6 +554,62 @@ fn sonas_world() -> World {
     World { start, games }
 }
 
+/// The games in any row order give the same lists and the same games, in the same order: each
+/// list's games are placed in a canonical order (a list already in that order only checked).
+#[test]
+fn any_row_order_gives_the_same_run() {
+    let s = sonas_2024("row-order", true);
+    let world = sonas_world();
+    let games_of = |r: &Replayed, input: &Inputs| -> Vec<_> {
+        let g = &r.out.games;
+        (0..g.len())
+            .map(|i| {
+                let game = g.game[i] as usize;
+                let id = |p: u32| r.ids[p as usize];
+                (
+                    g.list[i],
+                    g.event_start[i],
+                    id(input.games.white[game]),
+                    id(input.games.black[game]),
+                    input.games.score[game],
+                    g.white[i],
+                    g.black[i],
+                )
+            })
+            .collect()
+    };
+    let (first, input) = replay(&s, &world);
+    let expected = games_of(&first, &input);
+    assert!(expected.len() > 30, "{} games", expected.len());
+    let mut reversed = World {
+        start: world.start.clone(),
+        games: world.games.clone(),
+    };
+    reversed.games.reverse();
+    let mut canonical = World {
+        start: world.start.clone(),
+        games: Vec::new(),
+    };
+    // The rated games in the order the run gave them, then the others.
+    let mut left = world.games.clone();
+    for &(t, _, white, black, score, _, _) in &expected {
+        let at = left
+            .iter()
+            .position(|g| {
+                (g.3, g.4, g.5) == (white, black, score) && m(g.0) <= first.run.lists[t as usize]
+            })
+            .unwrap();
+        canonical.games.push(left.remove(at));
+    }
+    canonical.games.extend(left);
+    for other in [reversed, canonical] {
+        let (r, input) = replay(&s, &other);
+        assert_eq!(games_of(&r, &input), expected);
+        assert_eq!(r.whole.rating, first.whole.rating);
+        assert_eq!(r.whole.player, first.whole.player);
+    }
+}
+
 #[test]
 fn sonas_compression_examples_1a_to_1e() {
     let (r, _) = replay(&sonas_2024("sonas1", true), &sonas_world());

@@ -163,17 +163,14 @@ fn run_absences(
         .filter(|id| missing.contains(id.as_str()))
         .map(|id| (id.clone(), Absence::Delisted))
         .collect();
-    let games = run.read_columns("games.parquet", &["white", "black"])?;
-    let path = dir.join("games.parquet");
-    let table = |e: PolarsError| ReportError::Table {
-        path: path.clone(),
-        message: e.to_string(),
-    };
-    for side in ["white", "black"] {
-        for id in ids_among(&games, side, missing).map_err(table)? {
-            why.entry(id).or_insert(Absence::NeverQualified);
+    run.visit_row_groups("games.parquet", &["white", "black"], |games| {
+        for side in ["white", "black"] {
+            for id in ids_among(games, side, missing)? {
+                why.entry(id).or_insert(Absence::NeverQualified);
+            }
         }
-    }
+        Ok(())
+    })?;
     Ok(why)
 }
 
@@ -438,8 +435,9 @@ impl Comparison {
             .iter()
             .map(|&(i, j)| (a.ids[i].clone(), a.ratings[i], b.ratings[j]))
             .collect();
-        let only_a = absences(a, b, &on_a)?;
-        let only_b = absences(b, a, &on_b)?;
+        // Each reads the other run's games: side by side.
+        let (only_a, only_b) = rayon::join(|| absences(a, b, &on_a), || absences(b, a, &on_b));
+        let (only_a, only_b) = (only_a?, only_b?);
         Ok(Comparison {
             a: a.label.clone(),
             b: b.label.clone(),
