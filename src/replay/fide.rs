@@ -86,8 +86,7 @@ impl Engine for FideEngine<'_> {
             views: &self.views,
             previous: t as u32 - 1,
         };
-        self.round_robins
-            .build(&lists, period.schedule, period.range.clone(), timeline);
+        self.round_robins.build(&lists, period.schedule, timeline);
         let frozen = Frozen {
             lists,
             schedule: period.schedule,

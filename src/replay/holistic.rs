@@ -44,7 +44,7 @@ impl Engine for HolisticEngine {
         let (schedule, range) = (period.schedule, period.range.clone());
         self.games.iter_mut().for_each(|g| *g = 0);
         for at in range {
-            let slot = &schedule.slots[at];
+            let slot = schedule.slot(at);
             let (w, b) = (slot.white as usize, slot.black as usize);
             let white_expected = expected(self.ratings[w] - self.ratings[b]);
             let side = |p: usize, expected: f64| {

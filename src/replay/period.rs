@@ -45,7 +45,7 @@ impl PlayerIndex {
     /// outcome is independent of the others', so the order changes no result.
     pub fn build(&mut self, schedule: &Schedule, range: std::ops::Range<usize>) {
         self.players.clear();
-        for slot in &schedule.slots[range.clone()] {
+        for slot in schedule.list_slots() {
             for p in [slot.white, slot.black] {
                 if self.counts[p as usize] == 0 {
                     self.players.push(p);
@@ -72,7 +72,7 @@ impl PlayerIndex {
                 white: false,
             },
         );
-        for (pos, slot) in range.clone().zip(&schedule.slots[range]) {
+        for (pos, slot) in range.clone().zip(schedule.list_slots()) {
             for (p, white) in [(slot.white, true), (slot.black, false)] {
                 let at = &mut self.fill[self.counts[p as usize] as usize];
                 self.sides[*at] = SideRef {
@@ -100,7 +100,7 @@ impl Frozen<'_> {
     /// the tournament's start; §6.5: in a round robin rated by the tournament-rating rule, an
     /// unrated opponent counts at their tournament rating).
     fn side(&self, player: PlayerId, r: SideRef) -> SideInput {
-        let slot = &self.schedule.slots[r.pos as usize];
+        let slot = self.schedule.slot(r.pos as usize);
         let opponent = if r.white { slot.black } else { slot.white };
         let own = self.lists.own(player, slot.in_force);
         let listed = self.lists.listed(opponent, slot.in_force);

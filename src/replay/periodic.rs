@@ -67,7 +67,7 @@ impl<S: PeriodicSystem> Engine for PeriodicEngine<S> {
     fn period(&mut self, t: usize, period: &Period<'_>, out: &mut ListOut) {
         let system = &self.system;
         let (schedule, range) = (period.schedule, period.range.clone());
-        let slots = &schedule.slots[range.clone()];
+        let slots = schedule.list_slots();
         for slot in slots {
             for p in [slot.white, slot.black] {
                 self.state[p as usize].get_or_insert_with(|| system.newcomer());

@@ -28,10 +28,9 @@ pub struct Period<'a> {
 )]
 pub enum Periods<'a> {
     Whole {
+        scenario: &'a Scenario,
         schedule: Schedule,
         input: &'a Games,
-        /// Per list: the last list whose games need it as their list in force.
-        last_use: Vec<usize>,
         scheduling_seconds: f64,
     },
     Streamed {
@@ -48,23 +47,13 @@ pub enum Periods<'a> {
 
 impl<'a> Periods<'a> {
     /// Every game at once.
-    pub fn whole(scenario: &Scenario, input: &'a Games) -> Result<Periods<'a>, ReplayError> {
+    pub fn whole(scenario: &'a Scenario, input: &'a Games) -> Result<Periods<'a>, ReplayError> {
         let started = Instant::now();
         let schedule = schedule::schedule(scenario, input)?;
-        // Older lists are kept only for tournaments that started under them and are rated later.
-        let mut last_use = vec![0usize; schedule.lists.len()];
-        for (t, range) in schedule.periods.iter().enumerate() {
-            for slot in &schedule.slots[range.clone()] {
-                let s = slot.in_force as usize;
-                if s + 1 < t {
-                    last_use[s] = last_use[s].max(t);
-                }
-            }
-        }
         Ok(Periods::Whole {
+            scenario,
             schedule,
             input,
-            last_use,
             scheduling_seconds: started.elapsed().as_secs_f64(),
         })
     }
@@ -130,12 +119,18 @@ impl<'a> Periods<'a> {
     pub fn get(&mut self, t: usize) -> Result<Period<'_>, ReplayError> {
         match self {
             Periods::Whole {
-                schedule, input, ..
-            } => Ok(Period {
-                range: schedule.periods[t].clone(),
+                scenario,
                 schedule,
                 input,
-            }),
+                ..
+            } => {
+                schedule.fill_slots(scenario, input, t);
+                Ok(Period {
+                    range: schedule.periods[t].clone(),
+                    schedule,
+                    input,
+                })
+            }
             Periods::Streamed {
                 scenario,
                 lists,
@@ -146,7 +141,8 @@ impl<'a> Periods<'a> {
             } => {
                 *current = None;
                 let games = source.read(&periods_of[t]).map_err(ReplayError::Input)?;
-                let schedule = schedule::schedule_list(scenario, lists, t, &games)?;
+                let mut schedule = schedule::schedule_list(scenario, lists, t, &games)?;
+                schedule.fill_slots(scenario, &games, t);
                 check_kept(&schedule, &games, t)?;
                 skipped.moved_to_next_list += schedule.skipped.moved_to_next_list;
                 let (games, schedule) = current.insert((games, schedule));
@@ -163,7 +159,8 @@ impl<'a> Periods<'a> {
     /// under it and are rated on a later list.
     pub fn keeps(&self, s: usize, t: usize) -> bool {
         match self {
-            Periods::Whole { last_use, .. } => last_use[s] > t,
+            // Older lists are kept only for tournaments that started under them and are rated later.
+            Periods::Whole { schedule, .. } => schedule.last_use[s] > t,
             Periods::Streamed { .. } => s + KEPT_LISTS > t,
         }
     }
@@ -173,7 +170,7 @@ impl<'a> Periods<'a> {
 fn check_kept(schedule: &Schedule, games: &Games, t: usize) -> Result<(), ReplayError> {
     let oldest_kept = (t - 1).saturating_sub(KEPT_LISTS - 1);
     let Some(pos) = schedule
-        .slots
+        .list_slots()
         .iter()
         .position(|slot| (slot.in_force as usize) < oldest_kept)
     else {

@@ -61,17 +61,12 @@ impl RoundRobins {
         self.events.get(&event)
     }
 
-    /// Finds the round robins among the games of `range` (an event's games are consecutive in the
-    /// schedule) whose era rates them by the rule and which have an unrated participant.
-    pub fn build(
-        &mut self,
-        lists: &Lists<'_>,
-        schedule: &Schedule,
-        range: std::ops::Range<usize>,
-        timeline: &Timeline,
-    ) {
+    /// Finds the round robins among the games of the list whose slots are filled (an event's
+    /// games are consecutive in the schedule) whose era rates them by the rule and which have an
+    /// unrated participant.
+    pub fn build(&mut self, lists: &Lists<'_>, schedule: &Schedule, timeline: &Timeline) {
         self.events.clear();
-        for event in schedule.slots[range].chunk_by(|a, b| a.event == b.event) {
+        for event in schedule.list_slots().chunk_by(|a, b| a.event == b.event) {
             let first = &event[0];
             if !first.round_robin || first.event == EVENT_NONE {
                 continue;

@@ -10,7 +10,7 @@ use crate::scenario::Scenario;
 use super::ReplayError;
 
 /// What the engine reads of one game, in schedule order and in one place.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct GameSlot {
     pub white: PlayerId,
     pub black: PlayerId,
@@ -32,13 +32,92 @@ pub struct Schedule {
     /// Indices into the input games, in canonical order: by list, tournament start, event, then
     /// the game's own start, players and score.
     pub order: Vec<u32>,
-    /// Per position in `order`.
-    pub slots: Vec<GameSlot>,
     /// Per position in `order`: the tournament's start.
     pub event_start: Vec<Day>,
     /// For each list index, its games as a range of `order` (empty for the starting list).
     pub periods: Vec<std::ops::Range<usize>>,
+    /// Per list: the last list whose games started under it, for the lists kept for tournaments
+    /// rated after the next list (0 when none).
+    pub last_use: Vec<usize>,
     pub skipped: SkippedGames,
+    /// The slots of one list at a time (`fill_slots`), from position `slots_from` of `order`: the
+    /// run holds 8 bytes a game for its whole length, not a slot's 20.
+    slots: Vec<GameSlot>,
+    slots_from: usize,
+}
+
+impl Schedule {
+    /// Fills the slots of list `t`'s games, in parallel, into the buffer of the list being rated.
+    pub fn fill_slots(&mut self, scenario: &Scenario, games: &Games, t: usize) {
+        let range = self.periods[t].clone();
+        let (lists, order, starts) = (&self.lists, &self.order, &self.event_start);
+        self.slots.clear();
+        self.slots
+            .par_extend(range.clone().into_par_iter().map_init(
+                || StartRules::new(scenario, lists),
+                |rules, pos| {
+                    let i = order[pos] as usize;
+                    // Reference §1: the list in force and the rules of the tournament's start, for
+                    // all its games (an event's games share their earliest start).
+                    let (in_force, era) = rules.at(starts[pos]);
+                    GameSlot {
+                        white: games.white[i],
+                        black: games.black[i],
+                        event: games.event[i],
+                        in_force,
+                        era,
+                        score: games.score[i],
+                        round_robin: games.event_type(i) == EventType::RoundRobin,
+                    }
+                },
+            ));
+        self.slots_from = range.start;
+    }
+
+    /// The slot of the game at `pos` of `order`, on the list whose slots are filled.
+    pub fn slot(&self, pos: usize) -> &GameSlot {
+        &self.slots[pos - self.slots_from]
+    }
+
+    /// The slots of the list filled last, in canonical order.
+    pub fn list_slots(&self) -> &[GameSlot] {
+        &self.slots
+    }
+}
+
+/// The list in force at a tournament's start and the era of its rules: they depend only on the
+/// start's month, which consecutive games nearly always share, so they are looked up again only
+/// when a start leaves the month last looked up.
+struct StartRules<'a> {
+    scenario: &'a Scenario,
+    lists: &'a [Month],
+    known: Option<(Day, Day, u32, u16)>,
+}
+
+impl<'a> StartRules<'a> {
+    fn new(scenario: &'a Scenario, lists: &'a [Month]) -> StartRules<'a> {
+        StartRules {
+            scenario,
+            lists,
+            known: None,
+        }
+    }
+
+    fn at(&mut self, start: Day) -> (u32, u16) {
+        match self.known {
+            Some((from, to, in_force, era)) if from <= start && start < to => (in_force, era),
+            _ => {
+                let month = start.month();
+                let in_force = self
+                    .lists
+                    .partition_point(|&l| l <= month)
+                    .saturating_sub(1) as u32;
+                let era = self.scenario.timeline.era_index(month) as u16;
+                self.known = Some((month.first_day(), month.plus(1).first_day(), in_force, era));
+                (in_force, era)
+            }
+        }
+    }
 }
 
 /// Games inside the scenario's calendar but outside the run's window.
@@ -216,7 +295,6 @@ fn place(
 ) -> Result<Schedule, ReplayError> {
     let (grouped, periods) = group_by_list(list_of, lists.len());
     let mut order = vec![0u32; grouped.len()];
-    let mut slots = vec![GameSlot::default(); grouped.len()];
     let mut event_start = vec![Day(0); grouped.len()];
     let places = ListPlaces {
         scenario,
@@ -228,41 +306,54 @@ fn place(
         after_list: lists.iter().map(|m| m.plus(1).first_day()).collect(),
     };
     let mut work = Vec::with_capacity(lists.len());
-    let (mut order_left, mut slots_left, mut starts_left) =
-        (&mut order[..], &mut slots[..], &mut event_start[..]);
+    let (mut order_left, mut starts_left) = (&mut order[..], &mut event_start[..]);
     for (t, range) in periods.iter().enumerate().skip(1) {
         let (o, o_rest) = std::mem::take(&mut order_left).split_at_mut(range.len());
-        let (s, s_rest) = std::mem::take(&mut slots_left).split_at_mut(range.len());
         let (e, e_rest) = std::mem::take(&mut starts_left).split_at_mut(range.len());
-        (order_left, slots_left, starts_left) = (o_rest, s_rest, e_rest);
+        (order_left, starts_left) = (o_rest, e_rest);
         work.push((
             t,
             &grouped[range.clone()],
             ListPlace {
                 order: o,
-                slots: s,
                 event_start: e,
             },
         ));
     }
-    let first_problem = work
+    let placed: Vec<Result<Vec<u32>, RowProblem>> = work
         .into_par_iter()
         .map_init(
             || Scratch::new(games.event_names.len()),
             |scratch, (t, ids, place)| places.place_list(scratch, t, ids, place),
         )
-        .filter_map(Result::err)
-        .min_by_key(|(row, _)| *row);
+        .collect();
+    let mut last_use = vec![0usize; lists.len()];
+    let mut first_problem: Option<RowProblem> = None;
+    for (t, placed) in placed.into_iter().enumerate().map(|(at, p)| (at + 1, p)) {
+        match placed {
+            Ok(older) => older.iter().for_each(|&s| last_use[s as usize] = t),
+            Err(problem)
+                if first_problem
+                    .as_ref()
+                    .is_none_or(|(row, _)| problem.0 < *row) =>
+            {
+                first_problem = Some(problem)
+            }
+            Err(_) => {}
+        }
+    }
     if let Some((_, problem)) = first_problem {
         return Err(problem);
     }
     Ok(Schedule {
         lists,
         order,
-        slots,
         event_start,
         periods,
+        last_use,
         skipped,
+        slots: Vec::new(),
+        slots_from: 0,
     })
 }
 
@@ -300,7 +391,6 @@ struct ListPlaces<'a> {
 /// One list's stretch of the schedule, filled by `place_list`.
 struct ListPlace<'a> {
     order: &'a mut [u32],
-    slots: &'a mut [GameSlot],
     event_start: &'a mut [Day],
 }
 
@@ -330,14 +420,15 @@ impl Scratch {
 type RowProblem = (u32, ReplayError);
 
 impl ListPlaces<'_> {
-    /// Places the games `ids` of list `t`: their starts, their canonical order, their slots.
+    /// Places the games `ids` of list `t`: their starts and their canonical order. Returns the
+    /// lists older than the previous one that its tournaments started under.
     fn place_list(
         &self,
         scratch: &mut Scratch,
         t: usize,
         ids: &[u32],
         place: ListPlace<'_>,
-    ) -> Result<(), RowProblem> {
+    ) -> Result<Vec<u32>, RowProblem> {
         let found = self.tournament_starts(scratch, t, ids);
         for &event in &scratch.touched {
             scratch.groups[event as usize] = None;
@@ -345,8 +436,7 @@ impl ListPlaces<'_> {
         scratch.touched.clear();
         found?;
         self.canonical_order(scratch, ids, place.order);
-        self.fill_slots(&scratch.starts, ids, place);
-        Ok(())
+        Ok(self.order_and_starts(&scratch.starts, t, ids, place))
     }
 
     /// Each game's tournament start and the start of its event group (the earliest start of the
@@ -496,49 +586,31 @@ impl ListPlaces<'_> {
         scratch.keys = keys;
     }
 
-    /// What the engine reads of each game of the list, in its canonical order.
-    fn fill_slots(&self, starts: &[(Day, Day)], ids: &[u32], place: ListPlace<'_>) {
-        let games = self.games;
-        // The list in force and the era depend only on the start's month, which consecutive games
-        // nearly always share: search again only when the start leaves the month last searched.
-        let mut known: Option<(Day, Day, u32, u16)> = None;
-        for ((order, slot), event_start) in place
-            .order
-            .iter_mut()
-            .zip(place.slots)
-            .zip(place.event_start)
-        {
+    /// Each game of the list as an index into the input, in its canonical order, with its
+    /// event group's start; returns the lists older than the previous one (`t - 1`) that its
+    /// tournaments started under, each once.
+    fn order_and_starts(
+        &self,
+        starts: &[(Day, Day)],
+        t: usize,
+        ids: &[u32],
+        place: ListPlace<'_>,
+    ) -> Vec<u32> {
+        let mut rules = StartRules::new(self.scenario, self.lists);
+        let mut older = Vec::new();
+        for (order, event_start) in place.order.iter_mut().zip(place.event_start) {
             // `order` holds the game's place in `ids` until now.
             let at = *order as usize;
             *order = ids[at];
-            let i = ids[at] as usize;
-            // Reference §1: the list in force and the rules of the tournament's start, for all its
-            // games (an event's games share their earliest start).
-            let start = starts[at].0;
-            let (in_force, era) = match known {
-                Some((from, to, in_force, era)) if from <= start && start < to => (in_force, era),
-                _ => {
-                    let month = start.month();
-                    let in_force = self
-                        .lists
-                        .partition_point(|&l| l <= month)
-                        .saturating_sub(1) as u32;
-                    let era = self.scenario.timeline.era_index(month) as u16;
-                    known = Some((month.first_day(), month.plus(1).first_day(), in_force, era));
-                    (in_force, era)
-                }
-            };
-            *slot = GameSlot {
-                white: games.white[i],
-                black: games.black[i],
-                event: games.event[i],
-                in_force,
-                era,
-                score: games.score[i],
-                round_robin: games.event_type(i) == EventType::RoundRobin,
-            };
-            *event_start = start;
+            *event_start = starts[at].0;
+            let (in_force, _) = rules.at(*event_start);
+            if (in_force as usize) + 1 < t {
+                older.push(in_force);
+            }
         }
+        older.sort_unstable();
+        older.dedup();
+        older
     }
 }
 
