@@ -41,8 +41,9 @@ impl PlayerIndex {
         }
     }
 
-    /// Indexes the games of `range`. Players come in order of first appearance: every player's
-    /// outcome is independent of the others', so the order changes no result.
+    /// Indexes the games of `range`, the list whose slots are filled. Players come in order of
+    /// first appearance: every player's outcome is independent of the others', so the order
+    /// changes no result.
     pub fn build(&mut self, schedule: &Schedule, range: std::ops::Range<usize>) {
         self.players.clear();
         for slot in schedule.list_slots() {

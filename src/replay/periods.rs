@@ -15,7 +15,8 @@ use super::ReplayError;
 /// previous one: it cannot know in advance which older lists a later period will need.
 pub const KEPT_LISTS: usize = 12;
 
-/// One list's games: `schedule.slots[range]`, whose `order` indexes `input`.
+/// One list's games: `schedule.order[range]`, which indexes `input`, with their slots filled
+/// (`Schedule::list_slots`).
 pub struct Period<'a> {
     pub schedule: &'a Schedule,
     pub range: Range<usize>,
