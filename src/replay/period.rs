@@ -45,6 +45,7 @@ impl PlayerIndex {
     /// first appearance: every player's outcome is independent of the others', so the order
     /// changes no result.
     pub fn build(&mut self, schedule: &Schedule, range: std::ops::Range<usize>) {
+        debug_assert_eq!(range.len(), schedule.list_slots().len());
         self.players.clear();
         for slot in schedule.list_slots() {
             for p in [slot.white, slot.black] {

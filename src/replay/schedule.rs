@@ -219,7 +219,8 @@ pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayEr
         }
     }
 
-    place(scenario, games, lists, &list_of, skipped)
+    drop(rated_on);
+    place(scenario, games, lists, list_of, skipped)
 }
 
 /// Consecutive games of one event further apart than this are taken as separate tournaments (a
@@ -279,24 +280,26 @@ pub fn schedule_list(
             .filter(|p| p.is_some_and(|p| p != *list))
             .count();
     }
-    place(scenario, games, lists.to_vec(), &list_of, skipped)
+    place(scenario, games, lists.to_vec(), list_of, skipped)
 }
 
 /// Orders the games placed on lists (`list_of`, 0 for games not replayed) and finds each one's
-/// tournament start, list in force and era. A counting sort groups the games by list; then each
-/// list is scheduled on its own, the lists in parallel, in buffers each thread reuses, with no game
-/// hashed. A problem is reported for the first game in input order that has one.
+/// tournament start and canonical place, and the lists kept for late-rated tournaments
+/// (`last_use`). A counting sort groups the games by list; then each list is placed on its own,
+/// the lists in parallel, in buffers reused across the lists a job places, with no game hashed. A
+/// problem is reported for the first game in input order that has one.
 fn place(
     scenario: &Scenario,
     games: &Games,
     lists: Vec<Month>,
-    list_of: &[u32],
+    list_of: Vec<u32>,
     skipped: SkippedGames,
 ) -> Result<Schedule, ReplayError> {
-    let (grouped, periods) = group_by_list(list_of, lists.len());
+    let (grouped, periods) = group_by_list(&list_of, lists.len());
+    drop(list_of);
     let mut order = vec![0u32; grouped.len()];
     let mut event_start = vec![Day(0); grouped.len()];
-    let places = ListPlaces {
+    let places = Placing {
         scenario,
         games,
         lists: &lists,
@@ -314,7 +317,7 @@ fn place(
         work.push((
             t,
             &grouped[range.clone()],
-            ListPlace {
+            ListStretch {
                 order: o,
                 event_start: e,
             },
@@ -380,7 +383,7 @@ fn group_by_list(list_of: &[u32], lists: usize) -> (Vec<u32>, Vec<std::ops::Rang
 }
 
 /// What placing any list reads.
-struct ListPlaces<'a> {
+struct Placing<'a> {
     scenario: &'a Scenario,
     games: &'a Games,
     lists: &'a [Month],
@@ -389,12 +392,12 @@ struct ListPlaces<'a> {
 }
 
 /// One list's stretch of the schedule, filled by `place_list`.
-struct ListPlace<'a> {
+struct ListStretch<'a> {
     order: &'a mut [u32],
     event_start: &'a mut [Day],
 }
 
-/// A thread's buffers for placing lists, reused from list to list.
+/// The buffers for placing lists, reused across the lists a parallel job places.
 struct Scratch {
     /// Per event code: its games' group on the list being placed.
     groups: Vec<Option<Group>>,
@@ -419,7 +422,7 @@ impl Scratch {
 /// A problem with game `.0` (its index in the input).
 type RowProblem = (u32, ReplayError);
 
-impl ListPlaces<'_> {
+impl Placing<'_> {
     /// Places the games `ids` of list `t`: their starts and their canonical order. Returns the
     /// lists older than the previous one that its tournaments started under.
     fn place_list(
@@ -427,7 +430,7 @@ impl ListPlaces<'_> {
         scratch: &mut Scratch,
         t: usize,
         ids: &[u32],
-        place: ListPlace<'_>,
+        place: ListStretch<'_>,
     ) -> Result<Vec<u32>, RowProblem> {
         let found = self.tournament_starts(scratch, t, ids);
         for &event in &scratch.touched {
@@ -514,6 +517,9 @@ impl ListPlaces<'_> {
         }
         for (&id, starts) in ids.iter().zip(&mut scratch.starts) {
             let i = id as usize;
+            if games.event[i] == EVENT_NONE {
+                continue;
+            }
             let Some(group) = scratch.groups[games.event[i] as usize].as_ref() else {
                 continue;
             };
@@ -556,7 +562,7 @@ impl ListPlaces<'_> {
             )
         };
         let games_of_list = || ids.iter().zip(&scratch.starts).enumerate();
-        // The 128-bit key as two 64-bit halves: 20 bytes an element to sort instead of 32 (a
+        // The 128-bit key as two 64-bit halves: 24 bytes an element to sort instead of 32 (a
         // u128 aligns to 16), in the same order.
         let mut keys = std::mem::take(&mut scratch.keys);
         keys.clear();
@@ -566,7 +572,8 @@ impl ListPlaces<'_> {
             Some(())
         });
         if packed.is_some() {
-            // Keys are distinct (they end in the game's index): any sort gives the same order. A
+            // Keys are distinct (they end in the game's place in the list, which is in input
+            // order): any sort gives the same order. A
             // list already in order (a world as `elosim generate` writes it) is only checked.
             if !keys.is_sorted() {
                 keys.par_sort_unstable();
@@ -594,7 +601,7 @@ impl ListPlaces<'_> {
         starts: &[(Day, Day)],
         t: usize,
         ids: &[u32],
-        place: ListPlace<'_>,
+        place: ListStretch<'_>,
     ) -> Vec<u32> {
         let mut rules = StartRules::new(self.scenario, self.lists);
         let mut older = Vec::new();
@@ -604,7 +611,8 @@ impl ListPlaces<'_> {
             *order = ids[at];
             *event_start = starts[at].0;
             let (in_force, _) = rules.at(*event_start);
-            if (in_force as usize) + 1 < t {
+            // An event's games share their start: repeats come in runs.
+            if (in_force as usize) + 1 < t && older.last() != Some(&in_force) {
                 older.push(in_force);
             }
         }

@@ -14,7 +14,7 @@ pub struct PoolEntry {
 /// A player as a list shows them to the rules, packed so that reading a game's side from a list
 /// touches one place in memory.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Listed {
+pub struct ListEntry {
     /// The published rating (meaningful while `rated`).
     pub rating: i32,
     /// The K published with the rating.
@@ -22,7 +22,7 @@ pub struct Listed {
     pub rated: bool,
 }
 
-impl Listed {
+impl ListEntry {
     fn rating(self) -> Option<i32> {
         self.rated.then_some(self.rating)
     }
@@ -31,7 +31,7 @@ impl Listed {
 /// Everything the rules need to know about every player after a list.
 pub struct State {
     /// Each player's rating, K and whether rated, as the list shows them.
-    pub list: Vec<Listed>,
+    pub list: Vec<ListEntry>,
     pub history: Vec<KHistory>,
     pub birth_year: Vec<Option<i16>>,
     /// The list of the last rated game, for the inactivity flag.
@@ -46,7 +46,7 @@ pub struct State {
 /// but are rated later.
 #[derive(Clone, Default)]
 pub struct ListView {
-    list: Vec<Listed>,
+    list: Vec<ListEntry>,
 }
 
 impl State {
@@ -62,7 +62,7 @@ impl State {
         bootstrap: Bootstrap,
     ) -> State {
         let mut s = State {
-            list: vec![Listed::default(); players],
+            list: vec![ListEntry::default(); players],
             history: vec![KHistory::default(); players],
             birth_year,
             last_rated_game: vec![None; players],

@@ -554,6 +554,32 @@ fn sonas_world() -> World {
     World { start, games }
 }
 
+/// Where games of several lists are bad, the first in input order is named, whichever list it is
+/// on: the lists are placed in parallel, each finding its own first problem.
+#[test]
+fn the_first_bad_game_in_input_order_is_named_across_lists() {
+    let s = sonas_2024("first-problem", true);
+    let mut input = inputs(&sonas_world());
+    let g = &mut input.games;
+    // A game of a later list first in input order, and one of an earlier list after it.
+    let later = (0..g.len())
+        .find(|&i| (i + 1..g.len()).any(|j| g.period[j] < g.period[i]))
+        .unwrap();
+    let earlier = (later + 1..g.len())
+        .find(|&j| g.period[j] < g.period[later])
+        .unwrap();
+    for i in [earlier, later] {
+        // A start on the first day of the list it is rated on: after the list in force.
+        g.event_start[i] = g.period[i].map(|p| p.first_day());
+    }
+    let Err(ReplayError::StartsAfterList { row, .. }) =
+        run(&s, &input, &mut Collect::default(), &|_, _| {})
+    else {
+        panic!("expected a start after the list");
+    };
+    assert_eq!(row, input.games.source_row[later]);
+}
+
 /// The games in any row order give the same lists and the same games, in the same order: each
 /// list's games are placed in a canonical order (a list already in that order only checked).
 #[test]
