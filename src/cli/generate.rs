@@ -25,8 +25,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE", default_value = "fide-2001-2025")]
     world: String,
     /// Size against FIDE's, above 0 and at most 100 (1.0: 37,000 players on the January 2001 list
-    /// and about 56 million games to December 2025; 0.02 for a quick demo; 100: about 4 billion),
-    /// and large enough for a player (0.0000015 for the built-in world)
+    /// and about 54 million games to December 2025; 0.02 for a quick demo; 100: about 5 billion),
+    /// and large enough for a player (0.0000011 for the built-in world)
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     scale: f64,
     #[arg(long, default_value_t = 42)]
