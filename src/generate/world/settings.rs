@@ -108,14 +108,14 @@ pub struct Settings {
     pub return_months: f64,
 }
 
-/// The largest world: a hundred times FIDE's pool (about 4 billion games and 70 million players,
+/// The largest world: a hundred times FIDE's pool (about 5 billion games and 94 million players,
 /// many times every rated player there has ever been), well inside the billion ids a world keeps
 /// for its players. Far larger scales asked for petabytes of memory at once.
 pub const MAX_SCALE: f64 = 100.0;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
-    #[error("--scale must be above 0 and at most {MAX_SCALE} (0.01 for a small world, 1 for FIDE's size: 43 million games; {MAX_SCALE}: about 4 billion), got {0}")]
+    #[error("--scale must be above 0 and at most {MAX_SCALE} (0.01 for a small world, 1 for FIDE's size: 54 million games; {MAX_SCALE}: about 5 billion), got {0}")]
     Scale(f64),
     #[error("--scale {scale} makes a world of no player: {world} has about {} players at scale 1 (on its starting list, below its floor and arriving), so a world of one needs --scale {} or more", thousands(.players.round() as u64), smallest_scale(*.players))]
     NoPlayer {

@@ -261,7 +261,7 @@ fn a_scale_beyond_a_hundred_fides_is_refused_and_leaves_nothing() {
                 "--out",
                 out.to_str().unwrap(),
             ],
-            &["--scale must be above 0 and at most 100", "about 4 billion"],
+            &["--scale must be above 0 and at most 100", "about 5 billion"],
         );
     }
     assert!(names(&dir).is_empty(), "left {:?}", names(&dir));
