@@ -91,14 +91,32 @@ pub fn read_inputs(
     skip_invalid: bool,
 ) -> Result<(Inputs, IngestReport), IngestError> {
     let mut skips = Skips::new(skip_invalid);
-    let raw = games::read(
-        &files.games,
-        files.format,
-        files.month_1,
-        files.pgn_dates,
-        &mut skips,
-    )?;
-    let people = People::read(files, &raw.reported, &mut skips)?;
+    let read_games = |skips: &mut Skips| {
+        games::read(
+            &files.games,
+            files.format,
+            files.month_1,
+            files.pgn_dates,
+            skips,
+        )
+    };
+    let (raw, people) = if files.start_list.as_deref().is_some_and(lists::is_reported) {
+        // The starting list is the reports' own ratings: read from the games.
+        let raw = read_games(&mut skips)?;
+        let people = People::read(files, &raw.reported, &mut skips)?;
+        (raw, people)
+    } else {
+        // The games and the players' files are independent: read side by side, the games' problem
+        // first as when read in turn.
+        let mut people_skips = Skips::new(skip_invalid);
+        let (raw, people) = rayon::join(
+            || read_games(&mut skips),
+            || People::read(files, &[], &mut people_skips),
+        );
+        let (raw, people) = (raw?, people?);
+        skips.absorb(people_skips);
+        (raw, people)
+    };
     let interning = std::time::Instant::now();
     let (players, mut dense) = ids::intern(&[&raw.white, &raw.black, people.start_ids()]);
     let intern_seconds = interning.elapsed().as_secs_f64();

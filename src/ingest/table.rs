@@ -292,6 +292,14 @@ impl Skips {
         }
     }
 
+    /// Adds the rows `other` skipped, read after this one's (a reason's first row stays this
+    /// one's when both skipped for it).
+    pub fn absorb(&mut self, other: Skips) {
+        for (reason, (rows, place)) in other.counts {
+            self.counts.entry(reason).or_insert((0, place)).0 += rows;
+        }
+    }
+
     /// Passes a row's value through, or skips the row (`None`) when allowed.
     pub fn check<T>(&mut self, result: Result<T, IngestError>) -> Result<Option<T>, IngestError> {
         match result {
@@ -311,5 +319,44 @@ impl Skips {
 
     pub fn total(&self) -> usize {
         self.counts.values().map(|(n, _)| n).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bad(file: &str, row: u32, problem: &str) -> Result<(), IngestError> {
+        Err(IngestError::Row {
+            file: file.into(),
+            place: format!("row {row}"),
+            column: "rating".into(),
+            problem: problem.into(),
+        })
+    }
+
+    /// Rows skipped in files read side by side count as if read in turn: the first file's first
+    /// row of a reason stays the one named.
+    #[test]
+    fn skips_of_files_read_side_by_side_add_up() {
+        let (mut games, mut list) = (Skips::new(true), Skips::new(true));
+        games
+            .check(bad("games.csv", 4, "expected a rating"))
+            .unwrap();
+        list.check(bad("start.csv", 2, "expected a rating"))
+            .unwrap();
+        list.check(bad("start.csv", 3, "expected a rating"))
+            .unwrap();
+        list.check(bad("start.csv", 5, "expected a K")).unwrap();
+        games.absorb(list);
+        assert_eq!(games.total(), 4);
+        let counts: Vec<_> = games.counts.values().cloned().collect();
+        assert_eq!(
+            counts,
+            [
+                (1, "start.csv, row 5".to_string()),
+                (3, "games.csv, row 4".to_string())
+            ]
+        );
     }
 }
