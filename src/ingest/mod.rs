@@ -107,12 +107,19 @@ pub fn read_inputs(
         (raw, people)
     } else {
         // The games and the players' files are independent: read side by side, the games' problem
-        // first as when read in turn.
+        // first as when read in turn. The games are read on this thread, not one of rayon's: the
+        // engine then reads columns glibc placed in the main heap, which replays a million games
+        // 1.6 times faster than the same columns from a thread's heap.
         let mut people_skips = Skips::new(skip_invalid);
-        let (raw, people) = rayon::join(
-            || read_games(&mut skips),
-            || People::read(files, &[], &mut people_skips),
-        );
+        let (raw, people) = std::thread::scope(|scope| {
+            let people = scope.spawn(|| People::read(files, &[], &mut people_skips));
+            let raw = read_games(&mut skips);
+            // A panic there is one here, as when read in turn.
+            let people = people
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (raw, people)
+        });
         let (raw, people) = (raw?, people?);
         skips.absorb(people_skips);
         (raw, people)
