@@ -103,32 +103,19 @@ impl RunFiles {
         columns: &[&str],
         mut visit: impl FnMut(&DataFrame) -> PolarsResult<()>,
     ) -> Result<(), ReportError> {
-        let path = self.dir.join(name);
-        let error = |e: PolarsError| ReportError::Table {
-            path: path.clone(),
-            message: e.to_string(),
-        };
-        let open = || {
-            std::fs::File::open(&path).map_err(|e| ReportError::Table {
-                path: path.clone(),
-                message: e.to_string(),
-            })
-        };
-        let metadata = ParquetReader::new(open()?)
+        let error = self.table_error(name);
+        let groups: Vec<usize> = self
+            .reader(name)?
             .get_metadata()
-            .map_err(error)?
-            .clone();
+            .map_err(&error)?
+            .row_groups
+            .iter()
+            .map(|group| group.num_rows())
+            .collect();
         let mut offset = 0;
-        for group in &metadata.row_groups {
-            let mut reader = ParquetReader::new(open()?);
-            reader.set_metadata(metadata.clone());
-            let df = reader
-                .with_columns(Some(columns.iter().map(|c| c.to_string()).collect()))
-                .with_slice(Some((offset, group.num_rows())))
-                .finish()
-                .map_err(error)?;
-            visit(&df).map_err(error)?;
-            offset += group.num_rows();
+        for rows in groups {
+            visit(&self.read_rows(name, columns, (offset, rows))?).map_err(&error)?;
+            offset += rows;
         }
         Ok(())
     }
@@ -144,15 +131,10 @@ impl RunFiles {
 
     /// The names of the columns one of the run's tables holds, from its footer (no row is read).
     pub fn column_names(&self, name: &str) -> Result<Vec<String>, ReportError> {
-        let path = self.dir.join(name);
-        let error = |message: String| ReportError::Table {
-            path: path.clone(),
-            message,
-        };
-        let file = std::fs::File::open(&path).map_err(|e| error(e.to_string()))?;
-        let schema = ParquetReader::new(file)
+        let schema = self
+            .reader(name)?
             .schema()
-            .map_err(|e| error(e.to_string()))?;
+            .map_err(self.table_error(name))?;
         Ok(schema.iter_names().map(|n| n.to_string()).collect())
     }
 
@@ -170,20 +152,27 @@ impl RunFiles {
         columns: Option<Vec<String>>,
         slice: Option<(usize, usize)>,
     ) -> Result<DataFrame, ReportError> {
-        let path = self.dir.join(name);
-        let error = |e: PolarsError| ReportError::Table {
-            path: path.clone(),
-            message: e.to_string(),
-        };
-        let file = std::fs::File::open(&path).map_err(|e| ReportError::Table {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        ParquetReader::new(file)
+        self.reader(name)?
             .with_columns(columns)
             .with_slice(slice)
             .finish()
-            .map_err(error)
+            .map_err(self.table_error(name))
+    }
+
+    /// A reader of one of the run's tables.
+    fn reader(&self, name: &str) -> Result<ParquetReader<std::fs::File>, ReportError> {
+        let file = std::fs::File::open(self.dir.join(name))
+            .map_err(|e| self.table_error(name)(e.into()))?;
+        Ok(ParquetReader::new(file))
+    }
+
+    /// A problem with one of the run's tables, naming the file.
+    fn table_error(&self, name: &str) -> impl Fn(PolarsError) -> ReportError {
+        let path = self.dir.join(name);
+        move |e| ReportError::Table {
+            path: path.clone(),
+            message: e.to_string(),
+        }
     }
 }
 
