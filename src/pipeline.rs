@@ -75,6 +75,9 @@ pub struct ReplayRequest {
     pub skip_invalid: bool,
     /// Read the games period by period (a CSV sorted by period), holding one list's games.
     pub stream: bool,
+    /// A list read from a partitioned dataset is rated file by file when it holds more games
+    /// (`replay::run_streamed`) [default: `replay::PIECE_GAMES`].
+    pub piece_games: Option<usize>,
     pub threads: usize,
     /// Replay from a starting list that names another month than the list the run starts from,
     /// taken as that list.
@@ -420,7 +423,15 @@ fn replay_and_write(
     let lists = |done, total| progress.lists(done, total);
     let run = match source {
         Some(mut source) => {
-            replay::run_streamed(&scenario, inputs, &mut source, &mut writer, &lists)?
+            let piece_games = request.piece_games.unwrap_or(replay::PIECE_GAMES);
+            replay::run_streamed(
+                &scenario,
+                inputs,
+                &mut source,
+                piece_games,
+                &mut writer,
+                &lists,
+            )?
         }
         None => replay::run(&scenario, inputs, &mut writer, &lists)?,
     };

@@ -60,6 +60,12 @@ pub struct Args {
     /// changed on it, so they should cost little more than reading them)
     #[arg(long, value_name = "N")]
     idle: Option<usize>,
+    /// Instead: write the generated games as a dataset partitioned by period, each period in N
+    /// files, and time `elosim replay` of it with every list rated file by file (--piece-games 0),
+    /// in a process of its own: its time and peak memory (`--months 1 --games 100000000 --players
+    /// 10000000` is a month of Lichess's size)
+    #[arg(long, value_name = "N")]
+    pieces: Option<usize>,
     /// Instead: run this study (elosim sweep) into a temporary directory (or --keep DIR), with
     /// --scale and --seeds if given, and print where its time went: the worlds' generation, the
     /// replays and the measures
@@ -88,13 +94,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::env::temp_dir().join(format!("elosim-bench-{}", std::process::id()))
     });
     std::fs::create_dir_all(&dir)?;
-    let file = dir.join("games.csv");
     let shape = Shape {
         games: args.games,
         players: args.players,
         months: args.months,
         seed: args.seed,
     };
+    if let Some(pieces) = args.pieces {
+        time_pieces(&args, &shape, pieces, &dir, threads)?;
+        if args.keep.is_none() {
+            std::fs::remove_dir_all(&dir)?;
+        }
+        return Ok(());
+    }
+    let file = dir.join("games.csv");
     let started = Instant::now();
     kaggle_like::write(&file, &shape)?;
     println!(
@@ -162,6 +175,76 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.keep.is_none() {
         std::fs::remove_dir_all(&dir)?;
     }
+    Ok(())
+}
+
+/// Writes the games as a dataset of `pieces` files a period (once, kept in `dir/games`) and times
+/// the whole replay under the scenario with every list rated file by file, in a process of its own:
+/// its time, what it read, and its peak memory.
+fn time_pieces(
+    args: &Args,
+    shape: &Shape,
+    pieces: usize,
+    dir: &Path,
+    threads: usize,
+) -> anyhow::Result<()> {
+    let games_dir = dir.join("games");
+    let scenario = crate::scenario::Scenario::load(&args.scenario)?;
+    if !games_dir.is_dir() {
+        let started = Instant::now();
+        kaggle_like::write_pieces(&games_dir, shape, scenario.run.from, pieces)?;
+        println!(
+            "Generated {} games of {} players over {} in {pieces} files a period in {:.1} s ({})",
+            count(shape.games),
+            count(shape.players),
+            counted(u64::from(shape.months), "month"),
+            started.elapsed().as_secs_f64(),
+            games_dir.display()
+        );
+    }
+    let out = dir.join("run");
+    let replay_args = [
+        "replay".to_string(),
+        args.scenario.display().to_string(),
+        "--games".into(),
+        games_dir.display().to_string(),
+        "--piece-games".into(),
+        "0".into(),
+        "--out".into(),
+        out.display().to_string(),
+        "--threads".into(),
+        threads.to_string(),
+        "--quiet".into(),
+    ];
+    let mut seconds = Vec::new();
+    let mut peak_kb = 0;
+    let mut read = Vec::new();
+    for _ in 0..args.runs {
+        let t = Instant::now();
+        let status = std::process::Command::new(std::env::current_exe()?)
+            .args(&replay_args)
+            .status()?;
+        anyhow::ensure!(status.success(), "the replay failed");
+        seconds.push(t.elapsed().as_secs_f64());
+        peak_kb = peak_kb.max(children_peak_kb());
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json"))?)?;
+        read.push(summary["timing"]["read_seconds"].as_f64().unwrap_or(0.0));
+    }
+    let (best, median) = stats(&seconds);
+    let best_run = seconds.iter().position(|&s| s == best).unwrap_or(0);
+    println!(
+        "Whole replay, every list rated file by file ({} games, {} players, {pieces} files a period, {threads} threads, {}): best {best:.1} s, median {median:.1} s → {} games/s",
+        count(shape.games),
+        count(shape.players),
+        counted(args.runs as u64, "run"),
+        count((shape.games as f64 / best) as usize)
+    );
+    println!(
+        "  of which the first pass over the files (players, every row checked) {:.1} s; peak memory {:.2} GB",
+        read[best_run],
+        peak_kb as f64 / 1e6
+    );
     Ok(())
 }
 
@@ -378,8 +461,14 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
             read.push(t.elapsed().as_secs_f64());
             games = report.games_read;
             let t = Instant::now();
-            let run =
-                replay::run_streamed(&scenario, &inputs, &mut source, &mut Discard, &|_, _| {})?;
+            let run = replay::run_streamed(
+                &scenario,
+                &inputs,
+                &mut source,
+                replay::PIECE_GAMES,
+                &mut Discard,
+                &|_, _| {},
+            )?;
             engine.push(t.elapsed().as_secs_f64());
             run
         } else {
@@ -492,6 +581,10 @@ struct Discard;
 
 impl replay::Sink for Discard {
     fn publish(&mut self, _: replay::Published<'_>) -> Result<(), replay::ReplayError> {
+        Ok(())
+    }
+
+    fn publish_games(&mut self, _: replay::PublishedGames<'_>) -> Result<(), replay::ReplayError> {
         Ok(())
     }
 }

@@ -59,6 +59,11 @@ pub struct Args {
     /// the whole file (for histories larger than memory; a partitioned directory is always read so)
     #[arg(long)]
     stream: bool,
+    /// In a partitioned directory, rate a list of more than N games file by file under FIDE's
+    /// regulations, holding the players and one file's games instead of the list's (the same
+    /// lists and games; each file read three times)
+    #[arg(long, value_name = "N", default_value_t = crate::replay::PIECE_GAMES)]
+    piece_games: usize,
     /// Replay from a starting list that names another month (a FIDE list's header, a `month`
     /// column, the file's name) than the list the run starts from, taking it as that list
     #[arg(long)]
@@ -131,6 +136,7 @@ fn request(args: &Args, scenario: PathBuf, threads: usize) -> ReplayRequest {
         csv: args.csv,
         skip_invalid: args.skip_invalid,
         stream: args.stream,
+        piece_games: Some(args.piece_games),
         threads,
         force: args.force,
     }

@@ -300,6 +300,36 @@ impl DatasetSource {
         &self.periods
     }
 
+    /// The files holding the games of `periods`, with each one's period, in the order read.
+    pub(super) fn files_of<'a>(
+        &'a self,
+        periods: &'a [Month],
+    ) -> impl Iterator<Item = (Month, &'a Path)> + 'a {
+        self.dataset
+            .partitions
+            .iter()
+            .filter(|p| periods.contains(&p.period))
+            .flat_map(|p| p.files.iter().map(|f| (p.period, f.as_path())))
+    }
+
+    /// One file of the games of `periods`: the pieces of a list rated piece by piece.
+    pub(super) fn read_piece(
+        &mut self,
+        periods: &[Month],
+        piece: usize,
+    ) -> Result<Games, IngestError> {
+        let (period, file) = self
+            .files_of(periods)
+            .nth(piece)
+            .map(|(period, file)| (period, file.to_path_buf()))
+            .ok_or_else(|| IngestError::File {
+                file: self.dataset.dir.display().to_string(),
+                problem: format!("has no piece {piece} of {}", periods_label(periods)),
+            })?;
+        let raw = games::read_partition(&file, period, &mut self.skips)?;
+        self.lookup.intern(raw)
+    }
+
     pub(super) fn read_periods(&mut self, periods: &[Month]) -> Result<Games, IngestError> {
         let mut parts = Vec::new();
         let mut files = Vec::new();

@@ -169,6 +169,27 @@ impl PeriodSource for GameStream {
             GameStream::Csv(c) => c.read_periods(periods)?,
         })
     }
+
+    /// A dataset's files are its pieces; a CSV read period by period is read whole.
+    fn pieces(&self, periods: &[Month]) -> Option<usize> {
+        match self {
+            GameStream::Dataset(d) => Some(d.files_of(periods).count()),
+            GameStream::Csv(_) => None,
+        }
+    }
+
+    fn read_piece(
+        &mut self,
+        periods: &[Month],
+        piece: usize,
+    ) -> Result<Games, Box<dyn std::error::Error + Send + Sync>> {
+        match self {
+            GameStream::Dataset(d) => Ok(d.read_piece(periods, piece)?),
+            GameStream::Csv(_) => {
+                Err("a CSV read period by period is read a list at a time, not in pieces".into())
+            }
+        }
+    }
 }
 
 /// Inputs for a replay that reads its games period by period: `files.games` is a month-partitioned

@@ -19,4 +19,14 @@ pub trait PeriodSource {
         &mut self,
         periods: &[Month],
     ) -> Result<Games, Box<dyn std::error::Error + Send + Sync>>;
+    /// How many pieces the games of `periods` can be read in, one at a time (`read_piece`), so that a
+    /// list too large to hold is rated piece by piece; `None` when the source reads them only whole.
+    fn pieces(&self, periods: &[Month]) -> Option<usize>;
+    /// Piece `piece` of the games of `periods` (each piece read as often as asked, the same each
+    /// time), with its players interned as in `read` and its events named.
+    fn read_piece(
+        &mut self,
+        periods: &[Month],
+        piece: usize,
+    ) -> Result<Games, Box<dyn std::error::Error + Send + Sync>>;
 }

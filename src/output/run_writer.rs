@@ -10,7 +10,9 @@ use polars::prelude::*;
 
 use crate::ingest::IngestReport;
 use crate::model::{Games, PlayerIds, PlayerInfo};
-use crate::replay::{CurrentList, ListRows, Published, RatedGames, ReplayError, Run, Sink};
+use crate::replay::{
+    CurrentList, ListRows, Published, PublishedGames, RatedGames, ReplayError, Run, Sink,
+};
 use crate::scenario::Scenario;
 
 use super::atomic::StagedDir;
@@ -193,21 +195,11 @@ impl<'a> RunWriter<'a> {
         if list.t == 0 {
             self.months = list.lists.iter().map(|m| m.to_string()).collect();
         }
+        self.write_games(list.input, list.games)?;
         let months: Vec<&str> = self.months.iter().map(String::as_str).collect();
         let rows = tables::list_frame(self.players, list.rows, &months, list.t)
             .map_err(table_error(&self.lists.path))?;
         self.lists.add(rows)?;
-        if !list.games.is_empty() {
-            let games = tables::games_frame(
-                self.players,
-                list.input,
-                list.games,
-                &months,
-                &self.event_dtype,
-            )
-            .map_err(table_error(&self.games.path))?;
-            self.games.add(games)?;
-        }
         if !list.periods.is_empty() || list.t == 0 {
             // The starting list's empty frame gives the table its columns in any run.
             let periods = tables::periods_frame(self.players, list.periods, &months, list.t)
@@ -221,6 +213,17 @@ impl<'a> RunWriter<'a> {
             tables::write_csv_list(&path, self.players, self.info, whole)?;
         }
         Ok(())
+    }
+
+    /// Adds games rated on a list (`input` the games they index) to `games.parquet`.
+    fn write_games(&mut self, input: &Games, games: &RatedGames) -> Result<(), OutputError> {
+        if games.is_empty() {
+            return Ok(());
+        }
+        let months: Vec<&str> = self.months.iter().map(String::as_str).collect();
+        let frame = tables::games_frame(self.players, input, games, &months, &self.event_dtype)
+            .map_err(table_error(&self.games.path))?;
+        self.games.add(frame)
     }
 
     /// Writes the last row groups, `scenario.resolved.toml` and `summary.json`, and puts the run in
@@ -274,6 +277,11 @@ impl<'a> RunWriter<'a> {
 impl Sink for RunWriter<'_> {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
         self.write_list(&list)
+            .map_err(|e| ReplayError::Sink(Box::new(e)))
+    }
+
+    fn publish_games(&mut self, piece: PublishedGames<'_>) -> Result<(), ReplayError> {
+        self.write_games(piece.input, piece.games)
             .map_err(|e| ReplayError::Sink(Box::new(e)))
     }
 }

@@ -17,9 +17,10 @@
 use crate::model::{Games, Month};
 
 use super::periods::{Period, Periods};
+use super::pieces::Pieces;
 use super::{
-    CurrentList, ListRows, ListSummary, PeriodRecords, Published, RatedGames, ReplayError, Run,
-    Sink,
+    CurrentList, ListRows, ListSummary, PeriodRecords, Published, PublishedGames, RatedGames,
+    ReplayError, Run, Sink,
 };
 
 /// What happens in a period, for one family of rating systems.
@@ -35,6 +36,19 @@ pub(super) trait Engine {
     /// engine's own columns, `new` true only for a first rating this period. It counts the games
     /// and the delisted in `out.summary`.
     fn period(&mut self, t: usize, period: &Period<'_>, out: &mut ListOut);
+
+    /// Like `period`, from list `t`'s games read piece by piece (`pieces`), each piece's games
+    /// handed to `games` once rated: `Ok(false)` when the engine rates a list only whole (then
+    /// nothing was read).
+    fn period_in_pieces(
+        &mut self,
+        _t: usize,
+        _pieces: &mut Pieces<'_, '_>,
+        _out: &mut ListOut,
+        _games: &mut dyn FnMut(&RatedGames, &Games) -> Result<(), ReplayError>,
+    ) -> Result<bool, ReplayError> {
+        Ok(false)
+    }
 
     /// List `t` is published; `keeps(s)` says whether list `s` must still be kept for tournaments
     /// that started under it and are rated later.
@@ -73,12 +87,32 @@ pub(super) fn drive(
         out.games.clear();
         out.periods.clear();
         out.summary = ListSummary::empty(lists[t]);
-        // List 0 is the starting list; every later one is rated from its period's games.
+        // List 0 is the starting list; every later one is rated from its period's games, whole
+        // or, when the source gives a large list in pieces and the engine can, piece by piece.
+        let in_pieces = match periods.pieces(t) {
+            Some(count) if t > 0 => {
+                let mut pieces = Pieces {
+                    periods: &mut *periods,
+                    t,
+                    count,
+                };
+                engine.period_in_pieces(t, &mut pieces, &mut out, &mut |games, input| {
+                    sink.publish_games(PublishedGames {
+                        lists: &lists,
+                        t,
+                        games,
+                        input,
+                    })
+                })?
+            }
+            _ => false,
+        };
         let period = match t {
             0 => {
                 engine.start(&mut out.rows);
                 None
             }
+            _ if in_pieces => None,
             _ => {
                 let period = periods.get(t)?;
                 engine.period(t, &period, &mut out);

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::{Month, SideRecord};
+use crate::model::{Games, Month, PlayerId, SideRecord};
 use crate::rules::period::is_inactive;
 use crate::rules::EventTiming;
 use crate::rules::{DelistedGames, KRule, Regulations};
@@ -15,9 +15,10 @@ use super::driver::{Engine, ListOut};
 use super::newcomers;
 use super::period::{self, Frozen, PlayerIndex};
 use super::periods::Period;
+use super::pieces::{self, PeriodSums, Pieces};
 use super::round_robins::RoundRobins;
 use super::state::{ListView, Lists, State};
-use super::{Inputs, ListRows, PeriodOutcome, PeriodRecords, RatedGames};
+use super::{Inputs, ListRows, PeriodOutcome, PeriodRecords, RatedGames, ReplayError};
 
 pub(super) struct FideEngine<'a> {
     scenario: &'a Scenario,
@@ -34,6 +35,8 @@ pub(super) struct FideEngine<'a> {
     outcomes: Vec<Outcome>,
     /// The period's round robins rated by the tournament-rating rule.
     round_robins: RoundRobins,
+    /// A list rated in pieces: its games summed by player.
+    sums: PeriodSums,
 }
 
 impl<'a> FideEngine<'a> {
@@ -57,6 +60,7 @@ impl<'a> FideEngine<'a> {
             results: Vec::new(),
             outcomes: Vec::new(),
             round_robins: RoundRobins::default(),
+            sums: PeriodSums::new(n),
             state,
         }
     }
@@ -86,7 +90,8 @@ impl Engine for FideEngine<'_> {
             views: &self.views,
             previous: t as u32 - 1,
         };
-        self.round_robins.build(&lists, period.schedule, timeline);
+        self.round_robins
+            .build(&lists, period.schedule.list_slots(), timeline);
         let frozen = Frozen {
             lists,
             schedule: period.schedule,
@@ -108,37 +113,100 @@ impl Engine for FideEngine<'_> {
         // published on another: neither reads what the other writes.
         let (games, summary) = (&mut out.games, &mut out.summary);
         let (index, results) = (&self.index, &self.results);
+        let (rows, periods) = (&mut out.rows, &mut out.periods);
         let ((counted, not_counted), ()) = rayon::join(
             || games.record(index, results, period, t),
             || {
-                for (&player, outcome) in index.players.iter().zip(&self.outcomes) {
-                    apply_outcome(
-                        &mut self.state,
-                        &mut self.publisher,
-                        (&mut out.periods, &mut summary.delisted),
-                        (t, player as usize),
-                        *outcome,
-                        month,
-                        list_rules,
-                    );
-                }
-                apply_events(
-                    self.scenario,
-                    (&mut self.state, &mut self.publisher),
-                    month,
-                    false,
-                );
-                self.publisher.publish(
-                    &mut out.rows,
-                    &mut self.state,
-                    timeline.at_month(month),
-                    month,
-                    false,
+                let mut publish = Publish {
+                    scenario: self.scenario,
+                    state: &mut self.state,
+                    publisher: &mut self.publisher,
+                };
+                let outcomes = index.players.iter().zip(&self.outcomes);
+                publish.list(
+                    (t, month, list_rules),
+                    outcomes,
+                    (rows, periods, &mut summary.delisted),
                 );
             },
         );
         summary.games += counted;
         summary.games_not_counted += not_counted;
+    }
+
+    /// A list rated in pieces (`pieces.rs`): the pieces read once to find the list's events and
+    /// round robins, once to sum each player's games, and once to record the games, each piece's
+    /// handed to `games` as soon as it is recorded.
+    fn period_in_pieces(
+        &mut self,
+        t: usize,
+        pieces: &mut Pieces<'_, '_>,
+        out: &mut ListOut,
+        games: &mut dyn FnMut(&RatedGames, &Games) -> Result<(), ReplayError>,
+    ) -> Result<bool, ReplayError> {
+        let timeline = &self.scenario.timeline;
+        let month = self.lists[t];
+        let rules = PeriodRules {
+            timeline,
+            list: timeline.at_month(self.lists[t - 1]),
+        };
+        apply_events(
+            self.scenario,
+            (&mut self.state, &mut self.publisher),
+            month,
+            true,
+        );
+        let survey = pieces::survey(self.scenario, pieces)?;
+        let lists = Lists {
+            state: &self.state,
+            views: &self.views,
+            previous: t as u32 - 1,
+        };
+        self.round_robins
+            .build(&lists, &survey.round_robins, timeline);
+        self.sums.clear();
+        // The pieces read twice more: summed, then, the outcomes known, recorded.
+        for summing in [true, false] {
+            if !summing {
+                self.sums
+                    .outcomes(&rules, &self.state, month, &mut self.outcomes);
+            }
+            for i in 0..pieces.count {
+                let period = pieces.read(i, &survey.events)?;
+                self.index.build(period.schedule, period.range.clone());
+                let frozen = Frozen {
+                    lists,
+                    schedule: period.schedule,
+                    round_robins: &self.round_robins,
+                };
+                if summing {
+                    self.sums.fold(&frozen, &rules, &self.index, i as u32);
+                    continue;
+                }
+                self.sums
+                    .records(&frozen, &rules, &self.index, i as u32, &mut self.results)
+                    .map_err(|pos| changed_between_reads(&period, pos))?;
+                out.games.clear();
+                let (counted, not_counted) =
+                    out.games.record(&self.index, &self.results, &period, t);
+                out.summary.games += counted;
+                out.summary.games_not_counted += not_counted;
+                games(&out.games, period.input)?;
+            }
+        }
+        out.games.clear();
+        let mut publish = Publish {
+            scenario: self.scenario,
+            state: &mut self.state,
+            publisher: &mut self.publisher,
+        };
+        let outcomes = self.sums.players.iter().zip(&self.outcomes);
+        publish.list(
+            (t, month, rules.list),
+            outcomes,
+            (&mut out.rows, &mut out.periods, &mut out.summary.delisted),
+        );
+        Ok(true)
     }
 
     fn published(&mut self, t: usize, keeps: &dyn Fn(usize) -> bool) {
@@ -150,6 +218,58 @@ impl Engine for FideEngine<'_> {
         if keeps(t) {
             self.views[t] = Some(self.state.view(self.spare.pop()));
         }
+    }
+}
+
+/// A piece read again that holds a game its earlier read did not.
+fn changed_between_reads(period: &Period<'_>, pos: u32) -> ReplayError {
+    let game = period.schedule.order[pos as usize] as usize;
+    let input = period.input;
+    ReplayError::Input(
+        format!(
+            "{}, {} {}: changed while the replay was reading it (the game was not in it when first read); replay again once it is complete",
+            input.source, input.row_word, input.source_row[game]
+        )
+        .into(),
+    )
+}
+
+/// What publishing a list changes: the players' state and the publisher.
+struct Publish<'e> {
+    scenario: &'e Scenario,
+    state: &'e mut State,
+    publisher: &'e mut Publisher,
+}
+
+impl Publish<'_> {
+    /// Applies the period's outcomes (`(player, outcome)` in the order the period met the players)
+    /// under the rules of the period's start, `list_rules`, then the one-off events after the
+    /// calculations, and publishes list `t` of `month`.
+    fn list<'o>(
+        &mut self,
+        (t, month, list_rules): (usize, Month, &Regulations),
+        outcomes: impl Iterator<Item = (&'o PlayerId, &'o Outcome)>,
+        (rows, periods, delisted): (&mut ListRows, &mut PeriodRecords, &mut usize),
+    ) {
+        for (&player, outcome) in outcomes {
+            apply_outcome(
+                self.state,
+                self.publisher,
+                (periods, delisted),
+                (t, player as usize),
+                *outcome,
+                month,
+                list_rules,
+            );
+        }
+        apply_events(self.scenario, (self.state, self.publisher), month, false);
+        self.publisher.publish(
+            rows,
+            self.state,
+            self.scenario.timeline.at_month(month),
+            month,
+            false,
+        );
     }
 }
 

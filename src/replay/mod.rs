@@ -11,6 +11,7 @@ mod newcomers;
 mod period;
 mod periodic;
 mod periods;
+mod pieces;
 mod round_robins;
 mod schedule;
 mod state;
@@ -23,7 +24,7 @@ use crate::systems::{gcr::GcrConfig, PeriodicSystem, Visit};
 
 pub use crate::model::{Inputs, PeriodSource};
 pub use lists::{CurrentList, ListRows};
-pub use periods::KEPT_LISTS;
+pub use periods::{KEPT_LISTS, PIECE_GAMES};
 pub use schedule::{outside_calendar, SkippedGames};
 
 use driver::Engine;
@@ -189,10 +190,29 @@ impl Published<'_> {
     }
 }
 
+/// A piece of a list's games, handed over before the list (`Published`) when the list is rated in
+/// pieces (a source read list by list whose lists are too large to hold).
+pub struct PublishedGames<'a> {
+    pub lists: &'a [Month],
+    pub t: usize,
+    /// The piece's games rated on list `t`; `game` indexes `input`, the piece.
+    pub games: &'a RatedGames,
+    pub input: &'a Games,
+}
+
 /// Where a replay hands each list as soon as it is published, so that no run keeps every list in
 /// memory: the run's writer streams them to its files, `Collect` keeps them.
 pub trait Sink {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError>;
+
+    /// A piece of list `t`'s games, when the list is rated in pieces: every piece comes before the
+    /// list, which is then published without games. A sink that needs a list's games whole refuses
+    /// them.
+    fn publish_games(&mut self, _games: PublishedGames<'_>) -> Result<(), ReplayError> {
+        Err(ReplayError::Sink(
+            "this replay takes each list's games whole, not in pieces".into(),
+        ))
+    }
 }
 
 /// A sink that keeps every list's changes and rated game in memory (tests, small runs, library
@@ -226,6 +246,12 @@ impl Sink for Collect {
         self.periods.append(list.periods);
         Ok(())
     }
+
+    /// Keeps a piece's games; their `game` indexes the piece.
+    fn publish_games(&mut self, piece: PublishedGames<'_>) -> Result<(), ReplayError> {
+        self.games.append(piece.games);
+        Ok(())
+    }
 }
 
 /// Replays a scenario over its inputs with the scenario's rating system, handing each list to
@@ -241,16 +267,19 @@ pub fn run(
 }
 
 /// Like `run`, but the games are read from `source` list by list, so that memory holds the players
-/// and one list's games; `inputs.games` is not read. The lists and games handed to `sink` are the
-/// same as `run` gives over the same games held whole.
+/// and one list's games; `inputs.games` is not read. A list of more than `piece_games` games that
+/// the source gives in pieces is rated piece by piece under FIDE's regulations (`pieces.rs`), so
+/// that memory holds the players and one piece. The lists and games handed to `sink` are the same
+/// as `run` gives over the same games held whole.
 pub fn run_streamed(
     scenario: &Scenario,
     inputs: &Inputs,
     source: &mut dyn PeriodSource,
+    piece_games: usize,
     sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
-    let mut periods = Periods::streamed(scenario, source)?;
+    let mut periods = Periods::streamed(scenario, source, piece_games)?;
     run_periods(scenario, inputs, &mut periods, sink, progress)
 }
 

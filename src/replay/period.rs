@@ -101,7 +101,7 @@ impl Frozen<'_> {
     /// The side of a game as the rules see it (reference §1: the ratings of the list in force at
     /// the tournament's start; §6.5: in a round robin rated by the tournament-rating rule, an
     /// unrated opponent counts at their tournament rating).
-    fn side(&self, player: PlayerId, r: SideRef) -> SideInput {
+    pub fn side(&self, player: PlayerId, r: SideRef) -> SideInput {
         let slot = self.schedule.slot(r.pos as usize);
         let opponent = if r.white { slot.black } else { slot.white };
         let own = self.lists.own(player, slot.in_force);
@@ -132,7 +132,7 @@ impl Frozen<'_> {
 }
 
 /// Players per parallel block: enough that a block's work outweighs handing it to a thread.
-const BLOCK: usize = 2048;
+pub const BLOCK: usize = 2048;
 
 /// Computes every player's outcome, in parallel over blocks of players; `results` receives one
 /// entry per side of the index and `outcomes` one per player, in the index's order.

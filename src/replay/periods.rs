@@ -2,10 +2,11 @@
 //! source read list by list (a month-partitioned dataset too large to hold), scheduled per list.
 //! Either way the engine sees one list's games at a time, in the same canonical order.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::time::Instant;
 
-use crate::model::{Games, Month, PeriodSource};
+use crate::model::{Day, Games, Month, PeriodSource, EVENT_NONE};
 use crate::scenario::Scenario;
 
 use super::schedule::{self, Schedule, SkippedGames};
@@ -14,6 +15,10 @@ use super::ReplayError;
 /// Lists a replay read list by list keeps for tournaments that started under a list older than the
 /// previous one: it cannot know in advance which older lists a later period will need.
 pub const KEPT_LISTS: usize = 12;
+
+/// The largest list `elosim replay` rates whole when its source gives it in pieces: a list of ten
+/// million games held whole took 3.5 GB (docs/performance.md).
+pub const PIECE_GAMES: usize = 10_000_000;
 
 /// One list's games: `schedule.order[range]`, which indexes `input`, with their slots filled
 /// (`Schedule::list_slots`).
@@ -40,8 +45,12 @@ pub enum Periods<'a> {
         /// Per list: the rating periods rated on it.
         periods_of: Vec<Vec<Month>>,
         source: &'a mut dyn PeriodSource,
+        /// Per list: its games, as the source counted them.
+        games_of: Vec<usize>,
+        /// A list of more games than this is rated in pieces, where the source can read them so.
+        piece_games: usize,
         skipped: SkippedGames,
-        /// The list being computed: its games and their schedule.
+        /// The list being computed, or the piece of it: its games and their schedule.
         current: Option<(Games, Schedule)>,
     },
 }
@@ -59,14 +68,17 @@ impl<'a> Periods<'a> {
         })
     }
 
-    /// List by list from `source`; its periods must all lie in the scenario's calendar.
+    /// List by list from `source`; its periods must all lie in the scenario's calendar. A list of
+    /// more than `piece_games` games is rated in pieces where the source and the rating system can.
     pub fn streamed(
         scenario: &'a Scenario,
         source: &'a mut dyn PeriodSource,
+        piece_games: usize,
     ) -> Result<Periods<'a>, ReplayError> {
         let periods: Vec<Month> = source.periods().iter().map(|&(m, _)| m).collect();
         let (rated_on, lists) = schedule::lists_for_periods(scenario, &periods);
         let mut periods_of = vec![Vec::new(); lists.len()];
+        let mut games_of = vec![0; lists.len()];
         let mut skipped = SkippedGames::default();
         for (&(period, games), list) in source.periods().iter().zip(rated_on) {
             let list = list.ok_or(ReplayError::PeriodOutsideCalendar {
@@ -75,7 +87,10 @@ impl<'a> Periods<'a> {
                 end: scenario.calendar.end,
             })?;
             match lists.binary_search(&list) {
-                Ok(t) if t > 0 => periods_of[t].push(period),
+                Ok(t) if t > 0 => {
+                    periods_of[t].push(period);
+                    games_of[t] += games;
+                }
                 _ if list > lists[lists.len() - 1] => skipped.after_run += games,
                 _ => skipped.before_run += games,
             }
@@ -85,6 +100,8 @@ impl<'a> Periods<'a> {
             lists,
             periods_of,
             source,
+            games_of,
+            piece_games,
             skipped,
             current: None,
         })
@@ -139,21 +156,66 @@ impl<'a> Periods<'a> {
                 source,
                 skipped,
                 current,
+                ..
             } => {
                 *current = None;
                 let games = source.read(&periods_of[t]).map_err(ReplayError::Input)?;
-                let mut schedule = schedule::schedule_list(scenario, lists, t, &games)?;
-                schedule.fill_slots(scenario, &games, t);
-                check_kept(&schedule, &games, t)?;
-                skipped.moved_to_next_list += schedule.skipped.moved_to_next_list;
-                let (games, schedule) = current.insert((games, schedule));
-                Ok(Period {
-                    range: 0..schedule.order.len(),
-                    schedule,
-                    input: games,
-                })
+                skipped.moved_to_next_list += moved(lists, t, &games);
+                Ok(place_streamed(scenario, lists, t, games, None, current)?)
             }
         }
+    }
+
+    /// How many pieces list `t`'s games are rated in: `None` to rate them whole, as when they are
+    /// held whole, are not more than the pieces' size, or come in one piece.
+    pub fn pieces(&self, t: usize) -> Option<usize> {
+        match self {
+            Periods::Whole { .. } => None,
+            Periods::Streamed {
+                periods_of,
+                source,
+                games_of,
+                piece_games,
+                ..
+            } => (games_of[t] > *piece_games)
+                .then(|| source.pieces(&periods_of[t]))
+                .flatten()
+                .filter(|&n| n > 1),
+        }
+    }
+
+    /// Piece `i` of list `t`'s games, placed on the list. With `events` (the list's, found by a
+    /// first read of every piece), its events are numbered as the whole list's and start when the
+    /// whole list's games of them start; without, it is placed as read, and its games moved to the
+    /// next list are counted.
+    pub fn piece(
+        &mut self,
+        t: usize,
+        i: usize,
+        events: Option<&ListEvents>,
+    ) -> Result<Period<'_>, ReplayError> {
+        let Periods::Streamed {
+            scenario,
+            lists,
+            periods_of,
+            source,
+            skipped,
+            current,
+            ..
+        } = self
+        else {
+            unreachable!("only a list read list by list is rated in pieces (`pieces`)");
+        };
+        *current = None;
+        let mut games = source
+            .read_piece(&periods_of[t], i)
+            .map_err(ReplayError::Input)?;
+        match events {
+            Some(events) => events.renumber(&mut games),
+            None => skipped.moved_to_next_list += moved(lists, t, &games),
+        }
+        let starts = events.map(ListEvents::starts);
+        place_streamed(scenario, lists, t, games, starts, current)
     }
 
     /// Whether list `s` must be kept, once list `t` is published, for tournaments that started
@@ -164,6 +226,92 @@ impl<'a> Periods<'a> {
             Periods::Whole { schedule, .. } => schedule.last_use[s] > t,
             Periods::Streamed { .. } => s + KEPT_LISTS > t,
         }
+    }
+}
+
+/// Games whose period is not list `t`'s own, rated on it.
+fn moved(lists: &[Month], t: usize, games: &Games) -> usize {
+    games
+        .period
+        .iter()
+        .filter(|p| p.is_some_and(|p| p != lists[t]))
+        .count()
+}
+
+/// Places games read list by list on list `t`, keeping them as the `current` list or piece.
+fn place_streamed<'c>(
+    scenario: &Scenario,
+    lists: &[Month],
+    t: usize,
+    games: Games,
+    known_starts: Option<&[Day]>,
+    current: &'c mut Option<(Games, Schedule)>,
+) -> Result<Period<'c>, ReplayError> {
+    let mut schedule = schedule::schedule_list(scenario, lists, t, &games, known_starts)?;
+    schedule.fill_slots(scenario, &games, t);
+    check_kept(&schedule, &games, t)?;
+    let (games, schedule) = current.insert((games, schedule));
+    Ok(Period {
+        range: 0..schedule.order.len(),
+        schedule,
+        input: games,
+    })
+}
+
+/// A list's events over all its pieces: their codes, in the order of their names, and their
+/// earliest starts.
+pub struct ListEvents {
+    codes: HashMap<String, u32>,
+    /// By code; code 0 is `EVENT_NONE`'s empty name.
+    names: Vec<String>,
+    starts: Vec<Day>,
+}
+
+impl ListEvents {
+    /// The events of `starts` (by name, each with its earliest start), coded in the order of
+    /// their names after `EVENT_NONE`, as a list's events are when it is read whole.
+    pub fn new(starts: HashMap<String, Day>) -> ListEvents {
+        let mut names: Vec<String> = starts.keys().cloned().collect();
+        names.sort_unstable();
+        names.insert(0, String::new());
+        let codes = names
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(code, name)| (name.clone(), code as u32))
+            .collect();
+        let starts = names
+            .iter()
+            .map(|name| starts.get(name).copied().unwrap_or(Day(0)))
+            .collect();
+        ListEvents {
+            codes,
+            names,
+            starts,
+        }
+    }
+
+    /// The events' names, by code.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Each event's earliest start, by code.
+    pub fn starts(&self) -> &[Day] {
+        &self.starts
+    }
+
+    /// Numbers a piece's events as the list's.
+    pub fn renumber(&self, games: &mut Games) {
+        let code: Vec<u32> = games
+            .event_names
+            .iter()
+            .map(|name| self.codes.get(name).copied().unwrap_or(EVENT_NONE))
+            .collect();
+        for event in &mut games.event {
+            *event = code[*event as usize];
+        }
+        games.event_names.clone_from(&self.names);
     }
 }
 

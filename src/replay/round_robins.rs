@@ -9,7 +9,7 @@ use crate::rules::round_robin::{
 };
 use crate::rules::{RoundRobinUnrated, Timeline};
 
-use super::schedule::{GameSlot, Schedule};
+use super::schedule::GameSlot;
 use super::state::Lists;
 
 /// One round robin with unrated participants, rated by the tournament-rating rule.
@@ -61,12 +61,11 @@ impl RoundRobins {
         self.events.get(&event)
     }
 
-    /// Finds the round robins among the games of the list whose slots are filled (an event's
-    /// games are consecutive in the schedule) whose era rates them by the rule and which have an
-    /// unrated participant.
-    pub fn build(&mut self, lists: &Lists<'_>, schedule: &Schedule, timeline: &Timeline) {
+    /// Finds the round robins among a list's games (`slots`, in which an event's games are
+    /// consecutive) whose era rates them by the rule and which have an unrated participant.
+    pub fn build(&mut self, lists: &Lists<'_>, slots: &[GameSlot], timeline: &Timeline) {
         self.events.clear();
-        for event in schedule.list_slots().chunk_by(|a, b| a.event == b.event) {
+        for event in slots.chunk_by(|a, b| a.event == b.event) {
             let first = &event[0];
             if !first.round_robin || first.event == EVENT_NONE {
                 continue;

@@ -220,7 +220,7 @@ pub fn schedule(scenario: &Scenario, games: &Games) -> Result<Schedule, ReplayEr
     }
 
     drop(rated_on);
-    place(scenario, games, lists, list_of, skipped)
+    place(scenario, games, lists, list_of, skipped, None)
 }
 
 /// Consecutive games of one event further apart than this are taken as separate tournaments (a
@@ -265,22 +265,29 @@ pub fn lists_for_periods(
 }
 
 /// Schedules the games of one list, `lists[t]`, read on their own: every game is rated on it.
+/// `known_starts`, for a piece of a list rated in pieces, gives by event code the earliest start of
+/// each event's games over the whole list, which the piece's games share.
 pub fn schedule_list(
     scenario: &Scenario,
     lists: &[Month],
     t: usize,
     games: &Games,
+    known_starts: Option<&[Day]>,
 ) -> Result<Schedule, ReplayError> {
     let list_of = vec![t as u32; games.len()];
-    let mut skipped = SkippedGames::default();
-    if let Some(list) = lists.get(t) {
-        skipped.moved_to_next_list = games
-            .period
-            .iter()
-            .filter(|p| p.is_some_and(|p| p != *list))
-            .count();
-    }
-    place(scenario, games, lists.to_vec(), list_of, skipped)
+    place(
+        scenario,
+        games,
+        lists.to_vec(),
+        list_of,
+        SkippedGames::default(),
+        known_starts,
+    )
+}
+
+/// The list in force at a tournament's start on `start`, and the era of its rules.
+pub fn in_force_at(scenario: &Scenario, lists: &[Month], start: Day) -> (u32, u16) {
+    StartRules::new(scenario, lists).at(start)
 }
 
 /// Orders the games placed on lists (`list_of`, 0 for games not replayed) and finds each one's
@@ -294,6 +301,7 @@ fn place(
     lists: Vec<Month>,
     list_of: Vec<u32>,
     skipped: SkippedGames,
+    known_starts: Option<&[Day]>,
 ) -> Result<Schedule, ReplayError> {
     let (grouped, periods) = group_by_list(&list_of, lists.len());
     drop(list_of);
@@ -307,6 +315,7 @@ fn place(
         // The first day after each list's month, once per list: a game's date is compared with it
         // as a number, not turned into a month game by game.
         after_list: lists.iter().map(|m| m.plus(1).first_day()).collect(),
+        known_starts,
     };
     let mut work = Vec::with_capacity(lists.len());
     let (mut order_left, mut starts_left) = (&mut order[..], &mut event_start[..]);
@@ -389,6 +398,9 @@ struct Placing<'a> {
     lists: &'a [Month],
     first_days: Vec<Day>,
     after_list: Vec<Day>,
+    /// By event code, the earliest start of the event's games on the list, when the games placed
+    /// are one piece of it.
+    known_starts: Option<&'a [Day]>,
 }
 
 /// One list's stretch of the schedule, filled by `place_list`.
@@ -496,7 +508,9 @@ impl Placing<'_> {
             let group = scratch.groups[event as usize].get_or_insert_with(|| {
                 scratch.touched.push(event);
                 Group {
-                    start,
+                    start: self
+                        .known_starts
+                        .map_or(start, |known| known[event as usize]),
                     event_type,
                     first: id,
                 }

@@ -127,6 +127,7 @@ impl State {
 }
 
 /// The frozen lists a period reads.
+#[derive(Clone, Copy)]
 pub struct Lists<'a> {
     pub state: &'a State,
     /// Older lists kept for tournaments that started under them.

@@ -999,14 +999,20 @@ fn a_player_below_the_floor_is_delisted_and_starts_again() {
     );
 }
 
-/// A source that hands out the games of the periods asked for, as a partitioned dataset does.
+/// A source that hands out the games of the periods asked for, as a partitioned dataset does: whole,
+/// or in pieces of `piece_rows` rows in input order, as a dataset's files.
 struct ByPeriod {
     games: Games,
     periods: Vec<(Month, usize)>,
+    piece_rows: usize,
 }
 
 impl ByPeriod {
     fn new(games: Games) -> ByPeriod {
+        ByPeriod::in_pieces(games, usize::MAX)
+    }
+
+    fn in_pieces(games: Games, piece_rows: usize) -> ByPeriod {
         let mut counts = std::collections::BTreeMap::new();
         for p in games.period.iter().flatten() {
             *counts.entry(*p).or_insert(0) += 1;
@@ -1014,7 +1020,15 @@ impl ByPeriod {
         ByPeriod {
             games,
             periods: counts.into_iter().collect(),
+            piece_rows,
         }
+    }
+
+    fn rows(&self, periods: &[Month]) -> Vec<usize> {
+        let g = &self.games;
+        (0..g.len())
+            .filter(|&i| g.period[i].is_some_and(|p| periods.contains(&p)))
+            .collect()
     }
 }
 
@@ -1027,12 +1041,191 @@ impl PeriodSource for ByPeriod {
         &mut self,
         periods: &[Month],
     ) -> Result<Games, Box<dyn std::error::Error + Send + Sync>> {
-        let g = &self.games;
-        let rows: Vec<usize> = (0..g.len())
-            .filter(|&i| g.period[i].is_some_and(|p| periods.contains(&p)))
-            .collect();
-        Ok(g.select(&rows))
+        Ok(self.games.select(&self.rows(periods)))
     }
+
+    fn pieces(&self, periods: &[Month]) -> Option<usize> {
+        (self.piece_rows < usize::MAX).then(|| self.rows(periods).len().div_ceil(self.piece_rows))
+    }
+
+    fn read_piece(
+        &mut self,
+        periods: &[Month],
+        piece: usize,
+    ) -> Result<Games, Box<dyn std::error::Error + Send + Sync>> {
+        let rows = self.rows(periods);
+        let from = piece * self.piece_rows;
+        let piece = &rows[from..(from + self.piece_rows).min(rows.len())];
+        Ok(self.games.select(piece))
+    }
+}
+
+/// A whole list's row: list, player, rating, K, new, change, games, inactive.
+type ListRow = (u32, u32, i32, u8, bool, Option<i32>, u32, bool);
+/// A player's period: list, player, outcome, games, change, rating.
+type PeriodRow = (u32, u32, PeriodOutcome, u32, Option<i32>, Option<i32>);
+
+/// What a run gave, game by game keyed by the game's row rather than its index in what the engine
+/// was handed (a piece or the whole list): every list whole, the summaries, each player's period
+/// and each rated game's two sides.
+#[derive(Debug, PartialEq)]
+struct RunByRow {
+    lists: Vec<ListRow>,
+    summaries: Vec<ListSummary>,
+    periods: Vec<PeriodRow>,
+    games: Vec<(u32, u32, SideRecord, SideRecord)>,
+}
+
+/// A sink that keeps a run by row, the order of its games and periods as handed out.
+#[derive(Default)]
+struct ByRow {
+    out: Collect,
+    games: Vec<(u32, u32, SideRecord, SideRecord)>,
+}
+
+impl ByRow {
+    fn keep(&mut self, games: &RatedGames, input: &Games) {
+        for i in 0..games.len() {
+            let row = input.source_row[games.game[i] as usize];
+            self.games
+                .push((games.list[i], row, games.white[i], games.black[i]));
+        }
+    }
+
+    fn finish(self, run: &Run) -> RunByRow {
+        let rows = self.out.whole_lists();
+        let p = &self.out.periods;
+        RunByRow {
+            lists: (rows.starts.windows(2).enumerate())
+                .flat_map(|(t, range)| (range[0]..range[1]).map(move |r| (t as u32, r)))
+                .map(|(t, r)| {
+                    (
+                        t,
+                        rows.player[r],
+                        rows.rating[r],
+                        rows.k[r],
+                        rows.new[r],
+                        rows.change[r],
+                        rows.games[r],
+                        rows.inactive[r],
+                    )
+                })
+                .collect(),
+            summaries: run.summaries.clone(),
+            periods: (0..p.len())
+                .map(|i| {
+                    (
+                        p.list[i],
+                        p.player[i],
+                        p.outcome[i],
+                        p.games[i],
+                        p.change[i],
+                        p.rating[i],
+                    )
+                })
+                .collect(),
+            games: self.games,
+        }
+    }
+}
+
+impl Sink for ByRow {
+    fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
+        self.keep(list.games, list.input);
+        self.out.publish(list)
+    }
+
+    fn publish_games(&mut self, piece: PublishedGames<'_>) -> Result<(), ReplayError> {
+        self.keep(piece.games, piece.input);
+        Ok(())
+    }
+}
+
+/// A small generated world (2001–2025 at scale 0.004: every era of `fide-historical.toml`, its
+/// round robins, unrated players through the gates, the 2022–24 upgrade, the compression of 2024)
+/// replayed list by list, whole and in pieces of 997 rows.
+#[test]
+fn a_list_rated_in_pieces_equals_the_list_rated_whole() {
+    let settings = crate::generate::world::preset("fide-2001-2025")
+        .unwrap()
+        .sized(0.004, 11)
+        .unwrap();
+    let replica = crate::simulate::Replica::generate(&settings, 11, &[]).unwrap();
+    let mut inputs = replica.inputs;
+    let s = scenario("pieces", "[run]\nfrom = \"2001-04\"\n");
+    // The games in the order the replay rates them, so that pieces of consecutive rows come in
+    // the list's order (a list of 2001–2012 holds several periods, which a world writes in turn).
+    let order = schedule::schedule(&s, &inputs.games).unwrap().order;
+    let order: Vec<usize> = order.iter().map(|&g| g as usize).collect();
+    inputs.games = inputs.games.select(&order);
+    let replayed = |inputs: &Inputs, piece_rows: usize| {
+        let mut source = ByPeriod::in_pieces(inputs.games.clone(), piece_rows);
+        let mut sink = ByRow::default();
+        let run = run_streamed(&s, inputs, &mut source, 0, &mut sink, &|_, _| {}).unwrap();
+        sink.finish(&run)
+    };
+    let whole = replayed(&inputs, usize::MAX);
+    assert!(whole.games.len() > 100_000, "{} games", whole.games.len());
+    let pieces = replayed(&inputs, 997);
+    assert_eq!(pieces.summaries, whole.summaries);
+    assert_same("lists", &pieces.lists, &whole.lists);
+    assert_same("periods", &pieces.periods, &whole.periods);
+    assert_same("games", &pieces.games, &whole.games);
+    // Pieces in another order than the list's: the same lists and periods, the games in another
+    // order.
+    let reversed: Vec<usize> = (0..inputs.games.len()).rev().collect();
+    inputs.games = inputs.games.select(&reversed);
+    let mut shuffled = replayed(&inputs, 997);
+    assert_same("lists", &shuffled.lists, &whole.lists);
+    shuffled.periods.sort_by_key(|p| (p.0, p.1));
+    let mut periods = whole.periods;
+    periods.sort_by_key(|p| (p.0, p.1));
+    assert_same("periods", &shuffled.periods, &periods);
+    shuffled.games.sort_by_key(|g| (g.0, g.1));
+    let mut games = whole.games;
+    games.sort_by_key(|g| (g.0, g.1));
+    assert_same("games", &shuffled.games, &games);
+}
+
+/// Reference §1: an event's games use the list in force at the event's start, also when its
+/// earliest game lies in another piece than the rest.
+#[test]
+fn a_piece_takes_its_events_start_from_the_whole_list() {
+    let s = scenario("piece-starts", "[run]\nfrom = \"2019-03\"\n");
+    let world = World {
+        start: (1..=4)
+            .map(|id| (id, 2000 + 100 * id as i32, Some(20), Some(40), Some(1980)))
+            .collect(),
+        games: vec![
+            ("2019-03", "A", Some("2019-02-01"), 1, 2, 2),
+            // Rated on 2019-04: the event started under the list of 2019-02, before A was rated.
+            ("2019-04", "Long", Some("2019-02-05"), 1, 3, 1),
+            ("2019-04", "Long", Some("2019-03-02"), 2, 4, 1),
+        ],
+    };
+    let inputs = inputs(&world);
+    let replayed = |piece_rows: usize| {
+        let mut source = ByPeriod::in_pieces(inputs.games.clone(), piece_rows);
+        let mut sink = ByRow::default();
+        let run = run_streamed(&s, &inputs, &mut source, 0, &mut sink, &|_, _| {}).unwrap();
+        sink.finish(&run)
+    };
+    let (whole, pieces) = (replayed(usize::MAX), replayed(1));
+    let side = |r: &RunByRow, row: u32| r.games.iter().find(|g| g.1 == row).map(|g| g.2.rating);
+    // Player 2 (2200) lost A, rated on 2019-03: the game of Long counts 2200, the list of 2019-02.
+    assert_eq!(side(&whole, 4), Some(Some(2200)));
+    assert_eq!(pieces, whole);
+}
+
+/// Rows equal, or the first that differs named (runs are too long to print whole).
+fn assert_same<T: PartialEq + std::fmt::Debug>(what: &str, got: &[T], expected: &[T]) {
+    if let Some(i) = (0..got.len().min(expected.len())).find(|&i| got[i] != expected[i]) {
+        panic!(
+            "{what} differ first at row {i}: {:?} against {:?}",
+            got[i], expected[i]
+        );
+    }
+    assert_eq!(got.len(), expected.len(), "{what}: rows");
 }
 
 /// Sixteen monthly periods, 2019-03 to 2020-06, of two games each among six players, and a last
@@ -1115,7 +1308,7 @@ fn a_replay_read_period_by_period_equals_the_whole_replay() {
     let (whole, inputs) = replay(&s, &world);
     let mut source = ByPeriod::new(inputs.games.clone());
     let mut out = Collect::default();
-    let run = run_streamed(&s, &inputs, &mut source, &mut out, &|_, _| {}).unwrap();
+    let run = run_streamed(&s, &inputs, &mut source, 0, &mut out, &|_, _| {}).unwrap();
     assert_eq!(run.lists, whole.run.lists);
     assert_eq!(run.lists.len(), 17);
     assert_eq!(run.summaries, whole.run.summaries);
@@ -1148,6 +1341,7 @@ fn a_tournament_older_than_the_kept_lists_stops_a_replay_read_period_by_period()
         &s,
         &inputs,
         &mut source,
+        0,
         &mut Collect::default(),
         &|_, _| {},
     );

@@ -6,7 +6,7 @@
 use crate::model::{HalfPoints, SideRecord};
 use crate::rules::expected::fide_pd;
 use crate::rules::rounding::round_hundredths;
-use crate::rules::{PooledResults, Regulations, Rounding, Timeline};
+use crate::rules::{DiffCap, PooledResults, Regulations, Rounding, Timeline};
 
 /// One game from one player's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,31 +66,8 @@ pub fn rate_player(
 fn rate_rated(rules: &PeriodRules<'_>, sides: &[SideInput], out: &mut [SideRecord]) -> Outcome {
     let rated_games = sides.iter().filter(|s| s.opponent.is_some()).count() as u32;
     for (i, (s, result)) in sides.iter().zip(out.iter_mut()).enumerate() {
-        let (Some((own, k)), Some(opponent)) = (s.own, s.opponent) else {
-            *result = SideRecord {
-                rating: s.own.map(|(r, _)| r),
-                ..SideRecord::default()
-            };
-            continue;
-        };
-        let era = rules.timeline.era(usize::from(s.era));
-        let cap = &era.diff_cap;
-        let diff = own - opponent;
-        let capped = cap.covers(own)
-            && cap.exceeds(diff)
-            && (!cap.limited(diff) || is_upgraded_game(cap, own, i, sides));
-        let pd = fide_pd(if capped { cap.clamp(diff) } else { diff });
-        let k = era.k.capped(k, rated_games);
-        let change = i32::from(k) * (i32::from(s.score) * 50 - pd);
-        *result = SideRecord {
-            rating: Some(own),
-            k: Some(k),
-            pd: Some(pd as u8),
-            change: Some(change),
-            capped,
-            counted: true,
-            counted_against: s.tournament.then_some(opponent),
-        };
+        let upgraded = |cap: &DiffCap, own| is_upgraded_game(cap, own, i, sides);
+        *result = rated_side(rules, s, rated_games, upgraded);
     }
     let change = match rules.list.rounding {
         Rounding::PerPeriod => round_hundredths(
@@ -119,15 +96,50 @@ fn rate_rated(rules: &PeriodRules<'_>, sides: &[SideInput], out: &mut [SideRecor
     }
 }
 
+/// One side of a rated player's game (reference §3.3–§4): the K of its list after the K × n cap
+/// over the period's `rated_games`, the PD after the 350/400-point rule, and K × (score − PD).
+/// `upgraded(cap, own)` says whether, under a once-per-event scope, this game is its event's one
+/// upgrade; it is asked only of a game whose difference the scope limits.
+fn rated_side(
+    rules: &PeriodRules<'_>,
+    s: &SideInput,
+    rated_games: u32,
+    upgraded: impl FnOnce(&DiffCap, i32) -> bool,
+) -> SideRecord {
+    let (Some((own, k)), Some(opponent)) = (s.own, s.opponent) else {
+        return SideRecord {
+            rating: s.own.map(|(r, _)| r),
+            ..SideRecord::default()
+        };
+    };
+    let era = rules.timeline.era(usize::from(s.era));
+    let cap = &era.diff_cap;
+    let diff = own - opponent;
+    let capped = cap.covers(own) && cap.exceeds(diff) && (!cap.limited(diff) || upgraded(cap, own));
+    let pd = fide_pd(if capped { cap.clamp(diff) } else { diff });
+    let k = era.k.capped(k, rated_games);
+    SideRecord {
+        rating: Some(own),
+        k: Some(k),
+        pd: Some(pd as u8),
+        change: Some(i32::from(k) * (i32::from(s.score) * 50 - pd)),
+        capped,
+        counted: true,
+        counted_against: s.tournament.then_some(opponent),
+    }
+}
+
 /// Under a once-per-event scope, whether game `i` is the one of its event that gets the upgrade:
 /// the greatest limited difference, the first of equals (reference §3.4, 2022–24).
-fn is_upgraded_game(cap: &crate::rules::DiffCap, own: i32, i: usize, sides: &[SideInput]) -> bool {
+fn is_upgraded_game(cap: &DiffCap, own: i32, i: usize, sides: &[SideInput]) -> bool {
     let event = sides[i].event;
+    // Each game's difference from its own rating, which an event's games share (a period's games
+    // without an event may start under different lists).
     let differences = sides
         .iter()
         .enumerate()
         .filter(|(_, o)| o.event == event)
-        .filter_map(|(j, o)| Some((j, own - o.opponent?)));
+        .filter_map(|(j, o)| Some((j, o.own.map_or(own, |(r, _)| r) - o.opponent?)));
     let mut upgraded = None;
     let mut best = 0;
     for (j, d) in differences {
@@ -186,4 +198,252 @@ fn pool_unrated(
         }
     }
     Outcome::Unrated { counted }
+}
+
+/// Where a side was read in a period rated in pieces: its piece, then its place in the piece.
+pub type ReadAt = (u32, u32);
+
+/// A player's games in one group of a period rated in pieces, summed: one event (a period's games
+/// without an event are one), under one own rating and K and one era. It is what a period read in
+/// pieces keeps of a player's games: memory follows the players and their events, not the games.
+#[derive(Clone, Copy, Debug)]
+pub struct GroupSums {
+    pub event: u32,
+    pub era: u16,
+    pub own: Option<(i32, u8)>,
+    /// The earliest tournament start of its games: with `event`, the group's place in the
+    /// period's canonical order, in which an unrated player's events meet the gate.
+    pub first: (crate::model::Day, u32),
+    /// Games with a rated opponent (or counted against a tournament's ratings).
+    rated_games: u32,
+    /// Σ (score − PD) in hundredths over those games, each with the 350/400-point rule of its own
+    /// difference, none with a once-per-event upgrade.
+    base: i64,
+    /// The game the upgrade would go to among the group's games whose difference the scope
+    /// limits: the greatest difference, the first read of equals.
+    upgrade: Option<Upgrade>,
+    /// The results an unrated player's pool would take from the group.
+    pooled: PooledResults,
+    /// A round robin's games rated by the tournament-rating rule (reference §6.5).
+    round_robin: bool,
+    /// Decided with the player's outcome: the event's one upgrade, and whether an unrated player's
+    /// results of the event count.
+    chosen: Option<ReadAt>,
+    counted: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Upgrade {
+    size: i32,
+    /// (score − PD) with the upgrade minus without it, in hundredths.
+    gain: i32,
+    at: ReadAt,
+}
+
+impl GroupSums {
+    /// An empty group for the games like `s`, whose tournament started on `start`.
+    pub fn new(s: &SideInput, start: crate::model::Day) -> GroupSums {
+        GroupSums {
+            event: s.event,
+            era: s.era,
+            own: s.own,
+            first: (start, s.event),
+            rated_games: 0,
+            base: 0,
+            upgrade: None,
+            pooled: PooledResults::default(),
+            round_robin: false,
+            chosen: None,
+            counted: false,
+        }
+    }
+
+    /// Whether side `s` belongs to this group.
+    pub fn holds(&self, s: &SideInput) -> bool {
+        self.event == s.event && self.era == s.era && self.own == s.own
+    }
+
+    /// Whether `other` sums games of the same group (from another piece).
+    pub fn same_group(&self, other: &GroupSums) -> bool {
+        self.event == other.event && self.era == other.era && self.own == other.own
+    }
+
+    /// Adds side `s`, read at `at` (later than every side added so far), of a tournament that
+    /// started on `start`.
+    pub fn add(
+        &mut self,
+        rules: &PeriodRules<'_>,
+        s: &SideInput,
+        start: crate::model::Day,
+        at: ReadAt,
+    ) {
+        self.first = self.first.min((start, s.event));
+        let Some(opponent) = s.opponent else {
+            return;
+        };
+        self.rated_games += 1;
+        self.round_robin |= s.tournament;
+        self.pooled.add(PooledResults {
+            games: 1,
+            half_points: u32::from(s.score),
+            opponents: i64::from(opponent),
+        });
+        let Some((own, _)) = s.own else {
+            return;
+        };
+        let cap = &rules.timeline.era(usize::from(s.era)).diff_cap;
+        let diff = own - opponent;
+        let exceeds = cap.covers(own) && cap.exceeds(diff);
+        let plain = fide_pd(if exceeds && !cap.limited(diff) {
+            cap.clamp(diff)
+        } else {
+            diff
+        });
+        self.base += i64::from(i32::from(s.score) * 50 - plain);
+        if exceeds && cap.limited(diff) && self.upgrade.is_none_or(|u| diff.abs() > u.size) {
+            self.upgrade = Some(Upgrade {
+                size: diff.abs(),
+                gain: plain - fide_pd(cap.clamp(diff)),
+                at,
+            });
+        }
+    }
+
+    /// Adds the same group's sums from a later piece.
+    pub fn merge(&mut self, later: &GroupSums) {
+        self.first = self.first.min(later.first);
+        self.rated_games += later.rated_games;
+        self.base += later.base;
+        self.pooled.add(later.pooled);
+        self.round_robin |= later.round_robin;
+        if let Some(u) = later.upgrade {
+            if self.upgrade.is_none_or(|mine| u.size > mine.size) {
+                self.upgrade = Some(u);
+            }
+        }
+    }
+}
+
+/// Rates one player's period from the sums of their games (a period rated in pieces): the same
+/// outcome as `rate_player` over the same games. `groups` are the player's groups in the order
+/// they were first read; it decides each event's upgrade and whether an unrated player's events
+/// count, for `side_from_sums`.
+pub fn rate_from_sums(
+    rules: &PeriodRules<'_>,
+    rated: bool,
+    has_counted_results: bool,
+    groups: &mut [GroupSums],
+) -> Outcome {
+    if rated {
+        rate_rated_from_sums(rules, groups)
+    } else {
+        pool_unrated_from_sums(rules, has_counted_results, groups)
+    }
+}
+
+/// `rate_rated` over sums: each event's upgrade goes to its greatest limited difference, the first
+/// read of equals; K is capped over all the period's rated games.
+fn rate_rated_from_sums(rules: &PeriodRules<'_>, groups: &mut [GroupSums]) -> Outcome {
+    let rated_games: u32 = groups.iter().map(|g| g.rated_games).sum();
+    for i in 0..groups.len() {
+        let event = groups[i].event;
+        let best = groups
+            .iter()
+            .filter(|g| g.event == event)
+            .filter_map(|g| g.upgrade)
+            .reduce(|a, b| {
+                if b.size > a.size || (b.size == a.size && b.at < a.at) {
+                    b
+                } else {
+                    a
+                }
+            });
+        groups[i].chosen = best.map(|u| u.at);
+    }
+    let change_of = |g: &GroupSums| -> i64 {
+        let Some((_, k)) = g.own else { return 0 };
+        let k = rules
+            .timeline
+            .era(usize::from(g.era))
+            .k
+            .capped(k, rated_games);
+        let gain = g
+            .upgrade
+            .filter(|u| Some(u.at) == g.chosen)
+            .map_or(0, |u| u.gain);
+        i64::from(k) * (g.base + i64::from(gain))
+    };
+    let change = match rules.list.rounding {
+        Rounding::PerPeriod => round_hundredths(groups.iter().map(change_of).sum()),
+        Rounding::PerTournament => (0..groups.len())
+            .filter(|&i| groups[..i].iter().all(|g| g.event != groups[i].event))
+            .map(|i| {
+                let event = groups[i].event;
+                round_hundredths(
+                    groups
+                        .iter()
+                        .filter(|g| g.event == event)
+                        .map(change_of)
+                        .sum(),
+                )
+            })
+            .sum(),
+    };
+    Outcome::Rated {
+        change: change as i32,
+        games: rated_games,
+    }
+}
+
+/// `pool_unrated` over sums: the events in canonical order, each through the gate of its first
+/// game's era.
+fn pool_unrated_from_sums(
+    rules: &PeriodRules<'_>,
+    mut has_counted_results: bool,
+    groups: &mut [GroupSums],
+) -> Outcome {
+    groups.sort_by_key(|g| g.first);
+    let mut counted = PooledResults::default();
+    for i in 0..groups.len() {
+        let event = groups[i].event;
+        if groups[..i].iter().any(|g| g.event == event) {
+            continue;
+        }
+        let mut results = PooledResults::default();
+        let mut round_robin = false;
+        for g in groups.iter().filter(|g| g.event == event) {
+            results.add(g.pooled);
+            round_robin |= g.round_robin;
+        }
+        let gate = &rules.timeline.era(usize::from(groups[i].era)).initial.gate;
+        if results.games > 0 && (round_robin || gate.counts(&results, has_counted_results)) {
+            counted.add(results);
+            has_counted_results = true;
+            for g in groups.iter_mut().filter(|g| g.event == event) {
+                g.counted = true;
+            }
+        }
+    }
+    Outcome::Unrated { counted }
+}
+
+/// One side's record in a period rated in pieces, once the player's outcome is known: `group` is
+/// the side's group, `rated_games` the player's rated games this period.
+pub fn side_from_sums(
+    rules: &PeriodRules<'_>,
+    rated: bool,
+    s: &SideInput,
+    group: &GroupSums,
+    rated_games: u32,
+    at: ReadAt,
+) -> SideRecord {
+    if rated {
+        return rated_side(rules, s, rated_games, |_, _| group.chosen == Some(at));
+    }
+    let counted = group.counted && s.opponent.is_some();
+    SideRecord {
+        counted,
+        counted_against: s.opponent.filter(|_| counted && s.tournament),
+        ..SideRecord::default()
+    }
 }

@@ -1,0 +1,318 @@
+//! A list rated in pieces, so that memory follows the players and not a month's games: a source
+//! read list by list whose list is larger than the pieces' size hands its games piece by piece
+//! (a partitioned dataset, file by file), and FIDE's engine reads them three times.
+//!
+//! 1. `survey`: every piece placed as read, to find the list's events (numbered in the order of
+//!    their names, as when the list is read whole), each event's earliest start, which all its
+//!    games share (reference §1), and the games of its round robins, whose tournament ratings need
+//!    the whole tournament (§6.5).
+//! 2. `PeriodSums::fold`: each piece's games summed per player and group (`GroupSums`: an event
+//!    under one own rating and era), then each player's outcome from their sums.
+//! 3. `PeriodSums::records`: each piece's games recorded, their K capped over the period's games
+//!    and each event's upgrade known, and handed to the sink.
+//!
+//! The outcomes and lists are those of the list rated whole; the games' and periods' rows come in
+//! the order of the pieces, the whole list's order when the pieces come in it (as `elosim generate`
+//! and `elosim bench` write them).
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use crate::model::{Day, Month, PlayerId, SideRecord, EVENT_NONE};
+use crate::systems::fide::{self, GroupSums, Outcome, PeriodRules, SideInput};
+
+use super::period::{Frozen, PlayerIndex, BLOCK};
+use super::periods::{ListEvents, Period, Periods};
+use super::schedule::{self, GameSlot};
+use super::state::State;
+use super::ReplayError;
+
+/// The pieces of one list.
+pub struct Pieces<'p, 'a> {
+    pub periods: &'p mut Periods<'a>,
+    pub t: usize,
+    pub count: usize,
+}
+
+impl Pieces<'_, '_> {
+    /// Piece `i`, its events numbered as the list's.
+    pub fn read(&mut self, i: usize, events: &ListEvents) -> Result<Period<'_>, ReplayError> {
+        self.periods.piece(self.t, i, Some(events))
+    }
+}
+
+/// What the first read of a list's pieces finds.
+pub struct Survey {
+    pub events: ListEvents,
+    /// The games of the list's round robins, an event's games together, with the start and rules
+    /// of the whole event.
+    pub round_robins: Vec<GameSlot>,
+}
+
+/// The first read: every piece placed as read (so that a bad game is refused as when the list is
+/// read whole), its events' names and earliest starts gathered, and its round robins' games kept.
+pub fn survey(
+    scenario: &crate::scenario::Scenario,
+    pieces: &mut Pieces<'_, '_>,
+) -> Result<Survey, ReplayError> {
+    let mut starts: HashMap<String, Day> = HashMap::new();
+    // Round robins' games by event name: (white, black, score).
+    let mut round_robins: HashMap<String, Vec<(PlayerId, PlayerId, u8)>> = HashMap::new();
+    let lists = pieces.periods.lists().to_vec();
+    for i in 0..pieces.count {
+        let period = pieces.periods.piece(pieces.t, i, None)?;
+        let (input, schedule) = (period.input, period.schedule);
+        for (pos, slot) in schedule.list_slots().iter().enumerate() {
+            if slot.event == EVENT_NONE {
+                continue;
+            }
+            let name = &input.event_names[slot.event as usize];
+            let start = schedule.event_start[pos];
+            match starts.get_mut(name) {
+                Some(known) => *known = (*known).min(start),
+                None => {
+                    starts.insert(name.clone(), start);
+                }
+            }
+            if slot.round_robin {
+                round_robins
+                    .entry(name.clone())
+                    .or_default()
+                    .push((slot.white, slot.black, slot.score));
+            }
+        }
+    }
+    let events = ListEvents::new(starts);
+    let mut slots = Vec::new();
+    for (code, name) in events.names().iter().enumerate() {
+        let Some(games) = round_robins.get(name) else {
+            continue;
+        };
+        let (in_force, era) = schedule::in_force_at(scenario, &lists, events.starts()[code]);
+        slots.extend(games.iter().map(|&(white, black, score)| GameSlot {
+            white,
+            black,
+            event: code as u32,
+            in_force,
+            era,
+            score,
+            round_robin: true,
+        }));
+    }
+    Ok(Survey {
+        events,
+        round_robins: slots,
+    })
+}
+
+/// No group: the end of a player's groups.
+const NO_GROUP: u32 = u32::MAX;
+
+/// A period's games summed by player and group, for a list rated in pieces; its buffers are kept
+/// from list to list.
+pub struct PeriodSums {
+    /// Per player: their first group (`NO_GROUP` before they play this period).
+    first: Vec<u32>,
+    groups: Vec<GroupSums>,
+    /// Per group: the player's next group.
+    next: Vec<u32>,
+    /// The players who played, in the order first read: the whole list's order when the pieces
+    /// come in it.
+    pub players: Vec<PlayerId>,
+    /// Per player: their rated games this period, once the outcomes are known.
+    rated_games: Vec<u32>,
+    /// One player's groups while their outcome is computed.
+    scratch: Vec<GroupSums>,
+}
+
+impl PeriodSums {
+    pub fn new(players: usize) -> PeriodSums {
+        PeriodSums {
+            first: vec![NO_GROUP; players],
+            groups: Vec::new(),
+            next: Vec::new(),
+            players: Vec::new(),
+            rated_games: vec![0; players],
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Empties the sums for the next list.
+    pub fn clear(&mut self) {
+        for &p in &self.players {
+            self.first[p as usize] = NO_GROUP;
+            self.rated_games[p as usize] = 0;
+        }
+        self.players.clear();
+        self.groups.clear();
+        self.next.clear();
+    }
+
+    /// The indices of a player's groups, in the order first read.
+    fn groups_of(&self, player: PlayerId) -> impl Iterator<Item = usize> + '_ {
+        let mut at = self.first[player as usize];
+        std::iter::from_fn(move || {
+            (at != NO_GROUP).then(|| {
+                let here = at as usize;
+                at = self.next[here];
+                here
+            })
+        })
+    }
+
+    /// Adds piece `piece`'s games (`index` over `frozen.schedule`): each player's sums over the
+    /// piece in parallel, then added to the period's.
+    pub fn fold(
+        &mut self,
+        frozen: &Frozen<'_>,
+        rules: &PeriodRules<'_>,
+        index: &PlayerIndex,
+        piece: u32,
+    ) {
+        let starts: Vec<usize> = (0..index.players.len()).step_by(BLOCK).collect();
+        let blocks: Vec<Vec<(u32, GroupSums)>> = starts
+            .into_par_iter()
+            .map_init(Vec::new, |inputs: &mut Vec<SideInput>, first| {
+                let last = (first + BLOCK).min(index.players.len());
+                let mut sums = Vec::new();
+                for i in first..last {
+                    let player = index.players[i];
+                    let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
+                    inputs.clear();
+                    inputs.extend(sides.iter().map(|&side| frozen.side(player, side)));
+                    let own = sums.len();
+                    for (side, s) in sides.iter().zip(inputs.iter()) {
+                        let start = frozen.schedule.event_start[side.pos as usize];
+                        let at = (piece, side.pos);
+                        let group = match sums[own..]
+                            .iter()
+                            .position(|(_, g): &(u32, GroupSums)| g.holds(s))
+                        {
+                            Some(g) => own + g,
+                            None => {
+                                sums.push((i as u32, GroupSums::new(s, start)));
+                                sums.len() - 1
+                            }
+                        };
+                        sums[group].1.add(rules, s, start, at);
+                    }
+                }
+                sums
+            })
+            .collect();
+        for (i, sums) in blocks.iter().flatten() {
+            self.add(index.players[*i as usize], sums);
+        }
+    }
+
+    /// Adds one player's sums of one group from a piece.
+    fn add(&mut self, player: PlayerId, sums: &GroupSums) {
+        let mut last = None;
+        let mut at = self.first[player as usize];
+        while at != NO_GROUP {
+            let g = at as usize;
+            if self.groups[g].same_group(sums) {
+                self.groups[g].merge(sums);
+                return;
+            }
+            last = Some(g);
+            at = self.next[g];
+        }
+        let at = self.groups.len() as u32;
+        self.groups.push(*sums);
+        self.next.push(NO_GROUP);
+        match last {
+            Some(g) => self.next[g] = at,
+            None => {
+                self.first[player as usize] = at;
+                self.players.push(player);
+            }
+        }
+    }
+
+    /// Each player's outcome from their sums, in the order of `players`, into `outcomes`.
+    pub fn outcomes(
+        &mut self,
+        rules: &PeriodRules<'_>,
+        state: &State,
+        list: Month,
+        outcomes: &mut Vec<Outcome>,
+    ) {
+        outcomes.clear();
+        let window = rules.list.initial.window_months;
+        let mut places = Vec::new();
+        for i in 0..self.players.len() {
+            let p = self.players[i] as usize;
+            places.clear();
+            places.extend(self.groups_of(p as PlayerId));
+            self.scratch.clear();
+            self.scratch.extend(places.iter().map(|&g| self.groups[g]));
+            let rated = state.list[p].rated;
+            let pooled =
+                !rated && super::newcomers::has_counted_results(&state.pool[p], list, window);
+            let outcome = fide::rate_from_sums(rules, rated, pooled, &mut self.scratch);
+            // The decisions written back: a player's groups are found by what they hold, so their
+            // order among the player's places does not matter.
+            for (&g, sums) in places.iter().zip(&self.scratch) {
+                self.groups[g] = *sums;
+            }
+            if let Outcome::Rated { games, .. } = outcome {
+                self.rated_games[p] = games;
+            }
+            outcomes.push(outcome);
+        }
+    }
+
+    /// Piece `piece`'s records, one per side of `index`, in parallel over blocks of players. A
+    /// side that `fold` did not sum means the piece changed between its reads: `Err` with its
+    /// position in the piece.
+    pub fn records(
+        &self,
+        frozen: &Frozen<'_>,
+        rules: &PeriodRules<'_>,
+        index: &PlayerIndex,
+        piece: u32,
+        results: &mut Vec<SideRecord>,
+    ) -> Result<(), u32> {
+        results.clear();
+        results.resize(index.sides.len(), SideRecord::default());
+        let mut blocks = Vec::with_capacity(index.players.len() / BLOCK + 1);
+        let mut left: &mut [SideRecord] = results;
+        for first in (0..index.players.len()).step_by(BLOCK) {
+            let last = (first + BLOCK).min(index.players.len());
+            let (mine, rest) =
+                std::mem::take(&mut left).split_at_mut(index.offsets[last] - index.offsets[first]);
+            left = rest;
+            blocks.push((first..last, mine));
+        }
+        let state = frozen.lists.state;
+        blocks.into_par_iter().try_for_each(|(players, results)| {
+            let base = index.offsets[players.start];
+            for i in players {
+                let player = index.players[i];
+                let rated = state.list[player as usize].rated;
+                let rated_games = self.rated_games[player as usize];
+                let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
+                let out = &mut results[index.offsets[i] - base..index.offsets[i + 1] - base];
+                for (side, result) in sides.iter().zip(out) {
+                    let s = frozen.side(player, *side);
+                    let group = self
+                        .groups_of(player)
+                        .map(|g| &self.groups[g])
+                        .find(|g| g.holds(&s))
+                        .ok_or(side.pos)?;
+                    *result = fide::side_from_sums(
+                        rules,
+                        rated,
+                        &s,
+                        group,
+                        rated_games,
+                        (piece, side.pos),
+                    );
+                }
+            }
+            Ok(())
+        })
+    }
+}
