@@ -68,7 +68,6 @@ pub fn scan(
         }
         ids.add(&raw.white);
         ids.add(&raw.black);
-        ids.settle();
     }
     Ok(CsvScan {
         periods: periods.into_iter().collect(),

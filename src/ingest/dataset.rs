@@ -153,21 +153,33 @@ impl Dataset {
                 ids.add(&raw.black);
                 checksums += &format!("{} {}\n", raw.sha256, file.display());
             }
-            ids.settle();
         }
         Ok((ids.into_raw(), sha256(checksums.as_bytes())))
     }
 }
 
-/// Distinct ids gathered partition by partition: memory holds the players, not the games.
+/// Distinct ids gathered file by file: memory holds the players, not the games.
 #[derive(Default)]
 pub(super) struct DistinctIds {
     numbers: Vec<u64>,
     text: Option<Vec<String>>,
+    /// How many ids there were when repeats were last removed.
+    settled: usize,
 }
 
 impl DistinctIds {
+    /// Adds ids, removing repeats whenever the ids added since the last time outnumber the
+    /// distinct ones (and a million): a month of a hundred million games among ten million players
+    /// holds about twenty million ids at most, not two hundred million.
     pub(super) fn add(&mut self, ids: &RawIds) {
+        self.extend(ids);
+        let len = self.text.as_ref().map_or(self.numbers.len(), Vec::len);
+        if len > 2 * self.settled + (1 << 20) {
+            self.settle();
+        }
+    }
+
+    fn extend(&mut self, ids: &RawIds) {
         match (ids, &mut self.text) {
             (RawIds::Numbers(v), None) => self.numbers.extend_from_slice(v),
             (RawIds::Numbers(v), Some(text)) => text.extend(v.iter().map(u64::to_string)),
@@ -184,17 +196,19 @@ impl DistinctIds {
     }
 
     /// Sorts and removes repeats, so that what is kept is the distinct ids so far.
-    pub(super) fn settle(&mut self) {
-        match &mut self.text {
+    fn settle(&mut self) {
+        self.settled = match &mut self.text {
             None => {
                 self.numbers.sort_unstable();
                 self.numbers.dedup();
+                self.numbers.len()
             }
             Some(text) => {
                 text.sort_unstable();
                 text.dedup();
+                text.len()
             }
-        }
+        };
     }
 
     pub(super) fn into_raw(mut self) -> RawIds {
@@ -206,16 +220,43 @@ impl DistinctIds {
     }
 }
 
+/// Whether sorted distinct ids span at most twice their count (and a thousand), so that a table
+/// over their span costs at most twice a table of them.
+fn spans_little(ids: &[u64]) -> bool {
+    match (ids.first(), ids.last()) {
+        (Some(&first), Some(&last)) => last - first < 2 * ids.len() as u64 + 1024,
+        _ => false,
+    }
+}
+
 /// Original id → dense player id, for the games read during the replay.
 #[derive(Clone)]
 pub(super) enum IdLookup {
+    /// Numbers that span at most twice their count: the dense id at `id - first` (`NO_PLAYER`
+    /// where no player has that id), one read instead of a hash and its probes; a month read in
+    /// pieces looks up every id three times.
+    Span {
+        first: u64,
+        dense: Vec<PlayerId>,
+    },
     Numbers(IdMap<u64, PlayerId>),
     Text(HashMap<String, PlayerId>),
 }
 
+/// No player in a `Span` slot.
+const NO_PLAYER: PlayerId = PlayerId::MAX;
+
 impl IdLookup {
     pub(super) fn new(players: &PlayerIds) -> IdLookup {
         match players {
+            PlayerIds::Numbers(v) if spans_little(v) => {
+                let first = v.first().copied().unwrap_or(0);
+                let mut dense = vec![NO_PLAYER; v.last().map_or(0, |&l| (l - first) as usize + 1)];
+                for (i, &id) in v.iter().enumerate() {
+                    dense[(id - first) as usize] = i as PlayerId;
+                }
+                IdLookup::Span { first, dense }
+            }
             PlayerIds::Numbers(v) => IdLookup::Numbers(
                 v.iter()
                     .enumerate()
@@ -234,6 +275,16 @@ impl IdLookup {
     /// The dense id of each id; `Err` holds an id the first pass did not see.
     fn dense(&self, ids: &RawIds) -> Result<Vec<PlayerId>, String> {
         match (self, ids) {
+            (IdLookup::Span { first, dense }, RawIds::Numbers(v)) => v
+                .iter()
+                .map(|&id| {
+                    id.checked_sub(*first)
+                        .and_then(|at| dense.get(at as usize))
+                        .copied()
+                        .filter(|&p| p != NO_PLAYER)
+                        .ok_or_else(|| id.to_string())
+                })
+                .collect(),
             (IdLookup::Numbers(map), RawIds::Numbers(v)) => v
                 .iter()
                 .map(|id| map.get(id).copied().ok_or_else(|| id.to_string()))
@@ -250,7 +301,9 @@ impl IdLookup {
                 })
                 .collect(),
             // The first pass made every id a number: a text id is new.
-            (IdLookup::Numbers(_), RawIds::Text(v)) => Err(v.first().cloned().unwrap_or_default()),
+            (IdLookup::Numbers(_) | IdLookup::Span { .. }, RawIds::Text(v)) => {
+                Err(v.first().cloned().unwrap_or_default())
+            }
         }
     }
 
@@ -433,20 +486,26 @@ mod tests {
 
     #[test]
     fn ids_the_first_pass_did_not_see_are_an_error_not_a_panic() {
-        let lookup = IdLookup::new(&PlayerIds::Numbers(vec![3, 7]));
-        let games = lookup
-            .intern(raw(RawIds::Numbers(vec![7]), RawIds::Numbers(vec![3])))
-            .unwrap();
-        assert_eq!((games.white, games.black), (vec![1], vec![0]));
-        for (white, black) in [
-            (RawIds::Numbers(vec![8]), RawIds::Numbers(vec![3])),
-            (RawIds::Text(vec!["x".into()]), RawIds::Numbers(vec![3])),
+        // Ids spanning little are looked up in a table over their span, others hashed.
+        for (ids, unseen) in [
+            (vec![3, 7], [2, 5, 8]),
+            (vec![3, 7, 1 << 40], [2, 5, (1 << 40) + 1]),
         ] {
-            let e = lookup.intern(raw(white, black)).unwrap_err().to_string();
-            assert!(
-                e.starts_with("g.csv: changed while the replay was reading it"),
-                "{e}"
-            );
+            let lookup = IdLookup::new(&PlayerIds::Numbers(ids));
+            assert_eq!(matches!(lookup, IdLookup::Span { .. }), unseen[2] == 8);
+            let games = lookup
+                .intern(raw(RawIds::Numbers(vec![7]), RawIds::Numbers(vec![3])))
+                .unwrap();
+            assert_eq!((games.white, games.black), (vec![1], vec![0]));
+            let unseen = unseen.map(|id| (RawIds::Numbers(vec![id]), RawIds::Numbers(vec![3])));
+            let text = (RawIds::Text(vec!["x".into()]), RawIds::Numbers(vec![3]));
+            for (white, black) in unseen.into_iter().chain([text]) {
+                let e = lookup.intern(raw(white, black)).unwrap_err().to_string();
+                assert!(
+                    e.starts_with("g.csv: changed while the replay was reading it"),
+                    "{e}"
+                );
+            }
         }
         let text = IdLookup::new(&PlayerIds::Text(vec!["3".into(), "a".into()]));
         let games = text

@@ -19,8 +19,9 @@ use super::atomic::StagedDir;
 use super::tables::{self, table_error, Batched};
 use super::{summary, write_text, OutputError, OutputKind, Timing, WriteOptions};
 
-/// Rows per row group: consecutive lists (or their games) are gathered until they reach this, so
-/// that the files are written in pieces without tiny groups.
+/// Rows per row group: consecutive lists (or their games) are gathered and cut into groups of this
+/// many rows, so that the files are written in pieces without tiny groups, and a large list does
+/// not make one large group.
 const ROWS_PER_GROUP: usize = 1 << 20;
 
 /// Row groups waiting for a table's thread; few, so that memory stays bounded when compression is
@@ -107,24 +108,33 @@ impl TableStream {
     fn add(&mut self, frame: DataFrame) -> Result<(), OutputError> {
         self.rows += frame.height();
         self.frames.push(frame);
-        if self.rows >= ROWS_PER_GROUP {
-            self.send_gathered()?;
+        while self.rows >= ROWS_PER_GROUP {
+            self.send_group(ROWS_PER_GROUP)?;
         }
         Ok(())
     }
 
-    /// The gathered frames as one single-chunk row group, to the thread.
-    fn send_gathered(&mut self) -> Result<(), OutputError> {
+    /// The first `rows` rows gathered as one single-chunk row group, to the thread; the rest stay
+    /// gathered. Every group but the last holds `ROWS_PER_GROUP` rows, however the rows came (a
+    /// list whole or in pieces), so that the same rows make the same file.
+    fn send_group(&mut self, rows: usize) -> Result<(), OutputError> {
         let mut frames = std::mem::take(&mut self.frames).into_iter();
-        let Some(mut group) = frames.next() else {
+        let Some(mut gathered) = frames.next() else {
             return Ok(());
         };
         for frame in frames {
-            group.vstack_mut(&frame).map_err(table_error(&self.path))?;
+            gathered
+                .vstack_mut(&frame)
+                .map_err(table_error(&self.path))?;
+        }
+        let rest = gathered.slice(rows as i64, self.rows - rows);
+        let mut group = gathered.slice(0, rows);
+        if rest.height() > 0 {
+            self.frames.push(rest);
         }
         group.rechunk_mut();
-        self.written += self.rows;
-        self.rows = 0;
+        self.written += rows;
+        self.rows -= rows;
         match self.queue.as_ref().map(|q| q.send(group)) {
             Some(Ok(())) => Ok(()),
             // The thread stopped: its own error says why.
@@ -134,7 +144,7 @@ impl TableStream {
 
     /// Sends what is gathered, closes the queue and waits for the file to be complete.
     fn finish(&mut self) -> Result<(), OutputError> {
-        self.send_gathered()?;
+        self.send_group(self.rows)?;
         self.join()
     }
 
