@@ -16,8 +16,7 @@
 
 use crate::model::{Games, Month};
 
-use super::periods::{Period, Periods};
-use super::pieces::Pieces;
+use super::periods::{Period, Periods, Pieces};
 use super::{
     CurrentList, ListRows, ListSummary, PeriodRecords, Published, PublishedGames, RatedGames,
     ReplayError, Run, Sink,
@@ -89,13 +88,8 @@ pub(super) fn drive(
         out.summary = ListSummary::empty(lists[t]);
         // List 0 is the starting list; every later one is rated from its period's games, whole
         // or, when the source gives a large list in pieces and the engine can, piece by piece.
-        let in_pieces = match periods.pieces(t) {
-            Some(count) if t > 0 => {
-                let mut pieces = Pieces {
-                    periods: &mut *periods,
-                    t,
-                    count,
-                };
+        let in_pieces = match periods.pieces(t).filter(|_| t > 0) {
+            Some(mut pieces) => {
                 engine.period_in_pieces(t, &mut pieces, &mut out, &mut |games, input| {
                     sink.publish_games(PublishedGames {
                         lists: &lists,

@@ -14,8 +14,8 @@ use crate::systems::fide::{Outcome, PeriodRules};
 use super::driver::{Engine, ListOut};
 use super::newcomers;
 use super::period::{self, Frozen, PlayerIndex};
-use super::periods::Period;
-use super::pieces::{self, PeriodSums, Pieces};
+use super::periods::{Period, Pieces};
+use super::pieces::{self, PeriodSums, Survey};
 use super::round_robins::RoundRobins;
 use super::state::{ListView, Lists, State};
 use super::{Inputs, ListRows, PeriodOutcome, PeriodRecords, RatedGames, ReplayError};
@@ -134,9 +134,10 @@ impl Engine for FideEngine<'_> {
         summary.games_not_counted += not_counted;
     }
 
-    /// A list rated in pieces (`pieces.rs`): the pieces read once to find the list's events and
-    /// round robins, once to sum each player's games, and once to record the games, each piece's
-    /// handed to `games` as soon as it is recorded.
+    /// A list rated in pieces (`pieces.rs`): the pieces read to sum each player's games, then,
+    /// the outcomes known, to record the games, each piece's handed to `games` as soon as it is
+    /// recorded. A piece that names events first has every piece read once more before, to find
+    /// the list's events and round robins.
     fn period_in_pieces(
         &mut self,
         t: usize,
@@ -156,43 +157,57 @@ impl Engine for FideEngine<'_> {
             month,
             true,
         );
-        let survey = pieces::survey(self.scenario, pieces)?;
         let lists = Lists {
             state: &self.state,
             views: &self.views,
             previous: t as u32 - 1,
         };
-        self.round_robins
-            .build(&lists, &survey.round_robins, timeline);
-        self.sums.clear();
-        // The pieces read twice more: summed, then, the outcomes known, recorded.
-        for summing in [true, false] {
-            if !summing {
-                self.sums
-                    .outcomes(&rules, &self.state, month, &mut self.outcomes);
-            }
+        let mut survey = Survey::without_events();
+        let mut surveyed = false;
+        self.round_robins.build(&lists, &[], timeline);
+        'summing: loop {
+            self.sums.clear();
             for i in 0..pieces.count {
-                let period = pieces.read(i, &survey.events)?;
+                let Some(period) = pieces.read(i, &survey.events, false)? else {
+                    if surveyed {
+                        return Err(changed_between_reads(month));
+                    }
+                    survey = pieces::survey(self.scenario, pieces)?;
+                    surveyed = true;
+                    self.round_robins
+                        .build(&lists, &survey.round_robins, timeline);
+                    continue 'summing;
+                };
                 self.index.build(period.schedule, period.range.clone());
                 let frozen = Frozen {
                     lists,
                     schedule: period.schedule,
                     round_robins: &self.round_robins,
                 };
-                if summing {
-                    self.sums.fold(&frozen, &rules, &self.index, i as u32);
-                    continue;
-                }
-                self.sums
-                    .records(&frozen, &rules, &self.index, i as u32, &mut self.results)
-                    .map_err(|pos| changed_between_reads(&period, pos))?;
-                out.games.clear();
-                let (counted, not_counted) =
-                    out.games.record(&self.index, &self.results, &period, t);
-                out.summary.games += counted;
-                out.summary.games_not_counted += not_counted;
-                games(&out.games, period.input)?;
+                self.sums.fold(&frozen, &rules, &self.index, i as u32);
             }
+            break;
+        }
+        self.sums
+            .outcomes(&rules, &self.state, month, &mut self.outcomes);
+        for i in 0..pieces.count {
+            let Some(period) = pieces.read(i, &survey.events, true)? else {
+                return Err(changed_between_reads(month));
+            };
+            self.index.build(period.schedule, period.range.clone());
+            let frozen = Frozen {
+                lists,
+                schedule: period.schedule,
+                round_robins: &self.round_robins,
+            };
+            self.sums
+                .records(&frozen, &rules, &self.index, i as u32, &mut self.results)
+                .map_err(|_| changed_between_reads(month))?;
+            out.games.clear();
+            let (counted, not_counted) = out.games.record(&self.index, &self.results, &period, t);
+            out.summary.games += counted;
+            out.summary.games_not_counted += not_counted;
+            games(&out.games, period.input)?;
         }
         out.games.clear();
         let mut publish = Publish {
@@ -221,16 +236,10 @@ impl Engine for FideEngine<'_> {
     }
 }
 
-/// A piece read again that holds a game its earlier read did not.
-fn changed_between_reads(period: &Period<'_>, pos: u32) -> ReplayError {
-    let game = period.schedule.order[pos as usize] as usize;
-    let input = period.input;
+/// A piece read again that holds what its earlier read did not (an event, a game).
+fn changed_between_reads(list: Month) -> ReplayError {
     ReplayError::Input(
-        format!(
-            "{}, {} {}: changed while the replay was reading it (the game was not in it when first read); replay again once it is complete",
-            input.source, input.row_word, input.source_row[game]
-        )
-        .into(),
+        format!("the games of the list of {list} changed while the replay was reading them piece by piece (a piece holds a game or an event it did not hold when first read); replay again once they are complete").into(),
     )
 }
 

@@ -39,20 +39,23 @@ pub enum Periods<'a> {
         input: &'a Games,
         scheduling_seconds: f64,
     },
-    Streamed {
-        scenario: &'a Scenario,
-        lists: Vec<Month>,
-        /// Per list: the rating periods rated on it.
-        periods_of: Vec<Vec<Month>>,
-        source: &'a mut dyn PeriodSource,
-        /// Per list: its games, as the source counted them.
-        games_of: Vec<usize>,
-        /// A list of more games than this is rated in pieces, where the source can read them so.
-        piece_games: usize,
-        skipped: SkippedGames,
-        /// The list being computed, or the piece of it: its games and their schedule.
-        current: Option<(Games, Schedule)>,
-    },
+    Streamed(Streamed<'a>),
+}
+
+/// A source read list by list, and the list (or piece) being computed.
+pub struct Streamed<'a> {
+    scenario: &'a Scenario,
+    lists: Vec<Month>,
+    /// Per list: the rating periods rated on it.
+    periods_of: Vec<Vec<Month>>,
+    source: &'a mut dyn PeriodSource,
+    /// Per list: its games, as the source counted them.
+    games_of: Vec<usize>,
+    /// A list of more games than this is rated in pieces, where the source can read them so.
+    piece_games: usize,
+    skipped: SkippedGames,
+    /// The list being computed, or the piece of it: its games and their schedule.
+    current: Option<(Games, Schedule)>,
 }
 
 impl<'a> Periods<'a> {
@@ -95,7 +98,7 @@ impl<'a> Periods<'a> {
                 _ => skipped.before_run += games,
             }
         }
-        Ok(Periods::Streamed {
+        Ok(Periods::Streamed(Streamed {
             scenario,
             lists,
             periods_of,
@@ -104,13 +107,13 @@ impl<'a> Periods<'a> {
             piece_games,
             skipped,
             current: None,
-        })
+        }))
     }
 
     pub fn lists(&self) -> &[Month] {
         match self {
             Periods::Whole { schedule, .. } => &schedule.lists,
-            Periods::Streamed { lists, .. } => lists,
+            Periods::Streamed(s) => &s.lists,
         }
     }
 
@@ -118,7 +121,7 @@ impl<'a> Periods<'a> {
     pub fn skipped(&self) -> SkippedGames {
         match self {
             Periods::Whole { schedule, .. } => schedule.skipped,
-            Periods::Streamed { skipped, .. } => *skipped,
+            Periods::Streamed(s) => s.skipped,
         }
     }
 
@@ -129,7 +132,7 @@ impl<'a> Periods<'a> {
             Periods::Whole {
                 scheduling_seconds, ..
             } => *scheduling_seconds,
-            Periods::Streamed { .. } => 0.0,
+            Periods::Streamed(_) => 0.0,
         }
     }
 
@@ -149,73 +152,35 @@ impl<'a> Periods<'a> {
                     input,
                 })
             }
-            Periods::Streamed {
-                scenario,
-                lists,
-                periods_of,
-                source,
-                skipped,
-                current,
-                ..
-            } => {
-                *current = None;
-                let games = source.read(&periods_of[t]).map_err(ReplayError::Input)?;
-                skipped.moved_to_next_list += moved(lists, t, &games);
-                Ok(place_streamed(scenario, lists, t, games, None, current)?)
+            Periods::Streamed(s) => {
+                s.current = None;
+                let games = s
+                    .source
+                    .read(&s.periods_of[t])
+                    .map_err(ReplayError::Input)?;
+                s.skipped.moved_to_next_list += moved(&s.lists, t, &games);
+                Ok(s.place(t, games, None)?)
             }
         }
     }
 
-    /// How many pieces list `t`'s games are rated in: `None` to rate them whole, as when they are
-    /// held whole, are not more than the pieces' size, or come in one piece.
-    pub fn pieces(&self, t: usize) -> Option<usize> {
+    /// List `t`'s pieces, when it is rated in pieces: `None` to rate it whole, as when it is held
+    /// whole, is not more than the pieces' size, or comes in one piece.
+    pub fn pieces(&mut self, t: usize) -> Option<Pieces<'_, 'a>> {
         match self {
             Periods::Whole { .. } => None,
-            Periods::Streamed {
-                periods_of,
-                source,
-                games_of,
-                piece_games,
-                ..
-            } => (games_of[t] > *piece_games)
-                .then(|| source.pieces(&periods_of[t]))
-                .flatten()
-                .filter(|&n| n > 1),
+            Periods::Streamed(s) => {
+                let count = (s.games_of[t] > s.piece_games)
+                    .then(|| s.source.pieces(&s.periods_of[t]))
+                    .flatten()
+                    .filter(|&n| n > 1)?;
+                Some(Pieces {
+                    streamed: s,
+                    t,
+                    count,
+                })
+            }
         }
-    }
-
-    /// Piece `i` of list `t`'s games, placed on the list. With `events` (the list's, found by a
-    /// first read of every piece), its events are numbered as the whole list's and start when the
-    /// whole list's games of them start; without, it is placed as read, and its games moved to the
-    /// next list are counted.
-    pub fn piece(
-        &mut self,
-        t: usize,
-        i: usize,
-        events: Option<&ListEvents>,
-    ) -> Result<Period<'_>, ReplayError> {
-        let Periods::Streamed {
-            scenario,
-            lists,
-            periods_of,
-            source,
-            skipped,
-            current,
-            ..
-        } = self
-        else {
-            unreachable!("only a list read list by list is rated in pieces (`pieces`)");
-        };
-        *current = None;
-        let mut games = source
-            .read_piece(&periods_of[t], i)
-            .map_err(ReplayError::Input)?;
-        match events {
-            Some(events) => events.renumber(&mut games),
-            None => skipped.moved_to_next_list += moved(lists, t, &games),
-        }
-        let starts = events.map(ListEvents::starts);
-        place_streamed(scenario, lists, t, games, starts, current)
     }
 
     /// Whether list `s` must be kept, once list `t` is published, for tournaments that started
@@ -224,7 +189,7 @@ impl<'a> Periods<'a> {
         match self {
             // Older lists are kept only for tournaments that started under them and are rated later.
             Periods::Whole { schedule, .. } => schedule.last_use[s] > t,
-            Periods::Streamed { .. } => s + KEPT_LISTS > t,
+            Periods::Streamed(_) => s + KEPT_LISTS > t,
         }
     }
 }
@@ -238,24 +203,73 @@ fn moved(lists: &[Month], t: usize, games: &Games) -> usize {
         .count()
 }
 
-/// Places games read list by list on list `t`, keeping them as the `current` list or piece.
-fn place_streamed<'c>(
-    scenario: &Scenario,
-    lists: &[Month],
-    t: usize,
-    games: Games,
-    known_starts: Option<&[Day]>,
-    current: &'c mut Option<(Games, Schedule)>,
-) -> Result<Period<'c>, ReplayError> {
-    let mut schedule = schedule::schedule_list(scenario, lists, t, &games, known_starts)?;
-    schedule.fill_slots(scenario, &games, t);
-    check_kept(&schedule, &games, t)?;
-    let (games, schedule) = current.insert((games, schedule));
-    Ok(Period {
-        range: 0..schedule.order.len(),
-        schedule,
-        input: games,
-    })
+/// The pieces of one list rated in pieces.
+pub struct Pieces<'p, 'a> {
+    streamed: &'p mut Streamed<'a>,
+    pub t: usize,
+    pub count: usize,
+}
+
+impl Pieces<'_, '_> {
+    /// Every list of the run.
+    pub fn lists(&self) -> &[Month] {
+        &self.streamed.lists
+    }
+
+    /// Piece `i`, placed as read: its own event codes, each event starting when its games in
+    /// the piece start.
+    pub fn as_read(&mut self, i: usize) -> Result<Period<'_>, ReplayError> {
+        let games = self.streamed.read_piece(self.t, i)?;
+        self.streamed.place(self.t, games, None)
+    }
+
+    /// Piece `i`, its events numbered as the list's `events` and starting when the list's games
+    /// of them start: `None` when it names an event `events` lacks. Its games moved to the next
+    /// list are counted when `count_moved` (once for each piece).
+    pub fn read(
+        &mut self,
+        i: usize,
+        events: &ListEvents,
+        count_moved: bool,
+    ) -> Result<Option<Period<'_>>, ReplayError> {
+        let (t, streamed) = (self.t, &mut *self.streamed);
+        let mut games = streamed.read_piece(t, i)?;
+        if !events.renumber(&mut games) {
+            return Ok(None);
+        }
+        if count_moved {
+            streamed.skipped.moved_to_next_list += moved(&streamed.lists, t, &games);
+        }
+        streamed.place(t, games, Some(events.starts())).map(Some)
+    }
+}
+
+impl Streamed<'_> {
+    fn read_piece(&mut self, t: usize, i: usize) -> Result<Games, ReplayError> {
+        self.current = None;
+        self.source
+            .read_piece(&self.periods_of[t], i)
+            .map_err(ReplayError::Input)
+    }
+
+    /// Places games read list by list on list `t`, keeping them as the current list or piece.
+    fn place(
+        &mut self,
+        t: usize,
+        games: Games,
+        known_starts: Option<&[Day]>,
+    ) -> Result<Period<'_>, ReplayError> {
+        let (scenario, lists) = (self.scenario, &self.lists);
+        let mut schedule = schedule::schedule_list(scenario, lists, t, &games, known_starts)?;
+        schedule.fill_slots(scenario, &games, t);
+        check_kept(&schedule, &games, t)?;
+        let (games, schedule) = self.current.insert((games, schedule));
+        Ok(Period {
+            range: 0..schedule.order.len(),
+            schedule,
+            input: games,
+        })
+    }
 }
 
 /// A list's events over all its pieces: their codes, in the order of their names, and their
@@ -301,17 +315,24 @@ impl ListEvents {
         &self.starts
     }
 
-    /// Numbers a piece's events as the list's.
-    pub fn renumber(&self, games: &mut Games) {
-        let code: Vec<u32> = games
+    /// Numbers a piece's events as the list's; `false`, leaving them as read, when a game of the
+    /// piece has an event the list's events lack.
+    pub fn renumber(&self, games: &mut Games) -> bool {
+        let code: Vec<Option<u32>> = games
             .event_names
             .iter()
-            .map(|name| self.codes.get(name).copied().unwrap_or(EVENT_NONE))
+            .enumerate()
+            .map(|(at, name)| match at {
+                0 => Some(EVENT_NONE),
+                _ => self.codes.get(name).copied(),
+            })
             .collect();
-        for event in &mut games.event {
-            *event = code[*event as usize];
-        }
+        let Some(events) = games.event.iter().map(|&e| code[e as usize]).collect() else {
+            return false;
+        };
+        games.event = events;
         games.event_names.clone_from(&self.names);
+        true
     }
 }
 

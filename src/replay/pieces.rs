@@ -1,19 +1,21 @@
 //! A list rated in pieces, so that memory follows the players and not a month's games: a source
 //! read list by list whose list is larger than the pieces' size hands its games piece by piece
-//! (a partitioned dataset, file by file), and FIDE's engine reads them three times.
+//! (a partitioned dataset, file by file), and FIDE's engine reads them two or three times.
 //!
-//! 1. `survey`: every piece placed as read, to find the list's events (numbered in the order of
-//!    their names, as when the list is read whole), each event's earliest start, which all its
-//!    games share (reference §1), and the games of its round robins, whose tournament ratings need
-//!    the whole tournament (§6.5).
+//! 1. `survey`, only when a piece names events: every piece placed as read, to find the list's
+//!    events (numbered in the order of their names, as when the list is read whole), each event's
+//!    earliest start, which all its games share (reference §1), and the games of its round robins,
+//!    whose tournament ratings need the whole tournament (§6.5). A list without named events (a
+//!    source of Lichess's kind) has none of these to find.
 //! 2. `PeriodSums::fold`: each piece's games summed per player and group (`GroupSums`: an event
 //!    under one own rating and era), then each player's outcome from their sums.
 //! 3. `PeriodSums::records`: each piece's games recorded, their K capped over the period's games
 //!    and each event's upgrade known, and handed to the sink.
 //!
-//! The outcomes and lists are those of the list rated whole; the games' and periods' rows come in
-//! the order of the pieces, the whole list's order when the pieces come in it (as `elosim generate`
-//! and `elosim bench` write them).
+//! The outcomes and lists are those of the list rated whole. The games' and periods' rows come in
+//! the order of the pieces: the whole list's when the pieces come in it (as `elosim bench
+//! --pieces` writes them); in another order, the 2022–24 upgrade of an event among games of equal
+//! difference goes to the first read (the same change).
 
 use std::collections::HashMap;
 
@@ -23,24 +25,10 @@ use crate::model::{Day, Month, PlayerId, SideRecord, EVENT_NONE};
 use crate::systems::fide::{self, GroupSums, Outcome, PeriodRules, SideInput};
 
 use super::period::{Frozen, PlayerIndex, BLOCK};
-use super::periods::{ListEvents, Period, Periods};
+use super::periods::{ListEvents, Pieces};
 use super::schedule::{self, GameSlot};
 use super::state::State;
 use super::ReplayError;
-
-/// The pieces of one list.
-pub struct Pieces<'p, 'a> {
-    pub periods: &'p mut Periods<'a>,
-    pub t: usize,
-    pub count: usize,
-}
-
-impl Pieces<'_, '_> {
-    /// Piece `i`, its events numbered as the list's.
-    pub fn read(&mut self, i: usize, events: &ListEvents) -> Result<Period<'_>, ReplayError> {
-        self.periods.piece(self.t, i, Some(events))
-    }
-}
 
 /// What the first read of a list's pieces finds.
 pub struct Survey {
@@ -48,6 +36,17 @@ pub struct Survey {
     /// The games of the list's round robins, an event's games together, with the start and rules
     /// of the whole event.
     pub round_robins: Vec<GameSlot>,
+}
+
+impl Survey {
+    /// What a list without named events holds (no round robin has no name): a list of Lichess's
+    /// kind is rated without reading its pieces a first time.
+    pub fn without_events() -> Survey {
+        Survey {
+            events: ListEvents::new(HashMap::new()),
+            round_robins: Vec::new(),
+        }
+    }
 }
 
 /// The first read: every piece placed as read (so that a bad game is refused as when the list is
@@ -59,9 +58,9 @@ pub fn survey(
     let mut starts: HashMap<String, Day> = HashMap::new();
     // Round robins' games by event name: (white, black, score).
     let mut round_robins: HashMap<String, Vec<(PlayerId, PlayerId, u8)>> = HashMap::new();
-    let lists = pieces.periods.lists().to_vec();
+    let lists = pieces.lists().to_vec();
     for i in 0..pieces.count {
-        let period = pieces.periods.piece(pieces.t, i, None)?;
+        let period = pieces.as_read(i)?;
         let (input, schedule) = (period.input, period.schedule);
         for (pos, slot) in schedule.list_slots().iter().enumerate() {
             if slot.event == EVENT_NONE {

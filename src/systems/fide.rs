@@ -132,13 +132,14 @@ fn rated_side(
 /// Under a once-per-event scope, whether game `i` is the one of its event that gets the upgrade:
 /// the greatest limited difference, the first of equals (reference §3.4, 2022–24).
 fn is_upgraded_game(cap: &DiffCap, own: i32, i: usize, sides: &[SideInput]) -> bool {
-    let event = sides[i].event;
-    // Each game's difference from its own rating, which an event's games share (a period's games
-    // without an event may start under different lists).
+    let (event, era) = (sides[i].event, sides[i].era);
+    // Each game's difference from its own rating, which an event's games share; a period's games
+    // without an event may start under different lists and eras, and the upgrade is the rule of
+    // one era, chosen among its games.
     let differences = sides
         .iter()
         .enumerate()
-        .filter(|(_, o)| o.event == event)
+        .filter(|(_, o)| o.event == event && o.era == era)
         .filter_map(|(j, o)| Some((j, o.own.map_or(own, |(r, _)| r) - o.opponent?)));
     let mut upgraded = None;
     let mut best = 0;
@@ -341,15 +342,16 @@ pub fn rate_from_sums(
     }
 }
 
-/// `rate_rated` over sums: each event's upgrade goes to its greatest limited difference, the first
-/// read of equals; K is capped over all the period's rated games.
+/// `rate_rated` over sums: each event's upgrade (an era's rule) goes to its greatest limited
+/// difference under that era, the first read of equals; K is capped over all the period's rated
+/// games.
 fn rate_rated_from_sums(rules: &PeriodRules<'_>, groups: &mut [GroupSums]) -> Outcome {
     let rated_games: u32 = groups.iter().map(|g| g.rated_games).sum();
     for i in 0..groups.len() {
-        let event = groups[i].event;
+        let (event, era) = (groups[i].event, groups[i].era);
         let best = groups
             .iter()
-            .filter(|g| g.event == event)
+            .filter(|g| g.event == event && g.era == era)
             .filter_map(|g| g.upgrade)
             .reduce(|a, b| {
                 if b.size > a.size || (b.size == a.size && b.at < a.at) {
