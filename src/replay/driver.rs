@@ -91,12 +91,7 @@ pub(super) fn drive(
         let in_pieces = match periods.pieces(t).filter(|_| t > 0) {
             Some(mut pieces) => {
                 engine.period_in_pieces(t, &mut pieces, &mut out, &mut |games, input| {
-                    sink.publish_games(PublishedGames {
-                        lists: &lists,
-                        t,
-                        games,
-                        input,
-                    })
+                    sink.publish_games(PublishedGames { games, input })
                 })?
             }
             _ => false,

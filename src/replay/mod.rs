@@ -193,9 +193,7 @@ impl Published<'_> {
 /// A piece of a list's games, handed over before the list (`Published`) when the list is rated in
 /// pieces (a source read list by list whose lists are too large to hold).
 pub struct PublishedGames<'a> {
-    pub lists: &'a [Month],
-    pub t: usize,
-    /// The piece's games rated on list `t`; `game` indexes `input`, the piece.
+    /// The piece's games (each with the list it is rated on); `game` indexes `input`, the piece.
     pub games: &'a RatedGames,
     pub input: &'a Games,
 }
@@ -205,7 +203,7 @@ pub struct PublishedGames<'a> {
 pub trait Sink {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError>;
 
-    /// A piece of list `t`'s games, when the list is rated in pieces: every piece comes before the
+    /// A piece of a list's games, when the list is rated in pieces: every piece comes before the
     /// list, which is then published without games. A sink that needs a list's games whole refuses
     /// them.
     fn publish_games(&mut self, _games: PublishedGames<'_>) -> Result<(), ReplayError> {

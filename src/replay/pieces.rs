@@ -21,8 +21,8 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use crate::model::{Day, Month, PlayerId, SideRecord, EVENT_NONE};
-use crate::systems::fide::{self, GroupSums, Outcome, PeriodRules, SideInput};
+use crate::model::{Day, EventType, Games, Month, PlayerId, SideRecord, EVENT_NONE};
+use crate::systems::fide::{self, GroupSums, Outcome, PeriodRules, ReadAt, SideInput};
 
 use super::period::{Frozen, PlayerIndex, BLOCK};
 use super::periods::{ListEvents, Pieces};
@@ -56,6 +56,8 @@ pub fn survey(
     pieces: &mut Pieces<'_, '_>,
 ) -> Result<Survey, ReplayError> {
     let mut starts: HashMap<String, Day> = HashMap::new();
+    // Each event's type, with the file and row of its first game (an event's games share one).
+    let mut types: HashMap<String, (EventType, String, u32)> = HashMap::new();
     // Round robins' games by event name: (white, black, score).
     let mut round_robins: HashMap<String, Vec<(PlayerId, PlayerId, u8)>> = HashMap::new();
     let lists = pieces.lists().to_vec();
@@ -68,10 +70,16 @@ pub fn survey(
             }
             let name = &input.event_names[slot.event as usize];
             let start = schedule.event_start[pos];
+            let game = schedule.order[pos] as usize;
             match starts.get_mut(name) {
-                Some(known) => *known = (*known).min(start),
+                Some(known) => {
+                    *known = (*known).min(start);
+                    same_type(input, game, name, &types[name])?;
+                }
                 None => {
                     starts.insert(name.clone(), start);
+                    let first = (input.source.clone(), input.source_row[game]);
+                    types.insert(name.clone(), (input.event_type(game), first.0, first.1));
                 }
             }
             if slot.round_robin {
@@ -102,6 +110,39 @@ pub fn survey(
     Ok(Survey {
         events,
         round_robins: slots,
+    })
+}
+
+/// The place in the list's order of the game at `pos` of piece `piece`.
+fn place_in_list(frozen: &Frozen<'_>, piece: u32, pos: u32) -> ReadAt {
+    let schedule = frozen.schedule;
+    let slot = schedule.slot(pos as usize);
+    let own_start = schedule.own_start[pos as usize];
+    (own_start, slot.white, slot.black, slot.score, piece, pos)
+}
+
+/// An event's games in several pieces share one type, as they must when read whole; `first` is
+/// the type of its first game, with that game's file and row.
+fn same_type(
+    input: &Games,
+    game: usize,
+    name: &str,
+    (first, file, row): &(EventType, String, u32),
+) -> Result<(), ReplayError> {
+    let event_type = input.event_type(game);
+    if event_type == *first {
+        return Ok(());
+    }
+    Err(ReplayError::EventType {
+        file: input.source.clone(),
+        row_word: input.row_word,
+        row: input.source_row[game],
+        problem: format!(
+            "{} in event {name:?}, whose game in {file}, {} {row}, is {}: an event's games share one type",
+            event_type.name(),
+            input.row_word,
+            first.name()
+        ),
     })
 }
 
@@ -180,15 +221,15 @@ impl PeriodSums {
                     let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
                     inputs.clear();
                     inputs.extend(sides.iter().map(|&side| frozen.side(player, side)));
-                    let own = sums.len();
+                    let first_group = sums.len();
                     for (side, s) in sides.iter().zip(inputs.iter()) {
                         let start = frozen.schedule.event_start[side.pos as usize];
-                        let at = (piece, side.pos);
-                        let group = match sums[own..]
+                        let at = place_in_list(frozen, piece, side.pos);
+                        let group = match sums[first_group..]
                             .iter()
                             .position(|(_, g): &(u32, GroupSums)| g.holds(s))
                         {
-                            Some(g) => own + g,
+                            Some(g) => first_group + g,
                             None => {
                                 sums.push((i as u32, GroupSums::new(s, start)));
                                 sums.len() - 1
@@ -307,7 +348,7 @@ impl PeriodSums {
                         &s,
                         group,
                         rated_games,
-                        (piece, side.pos),
+                        place_in_list(frozen, piece, side.pos),
                     );
                 }
             }

@@ -34,6 +34,9 @@ pub struct Schedule {
     pub order: Vec<u32>,
     /// Per position in `order`: the tournament's start.
     pub event_start: Vec<Day>,
+    /// Per position in `order`: the game's own start, kept only for a piece of a list rated in
+    /// pieces (empty otherwise), whose games' places in the list's order it gives.
+    pub own_start: Vec<Day>,
     /// For each list index, its games as a range of `order` (empty for the starting list).
     pub periods: Vec<std::ops::Range<usize>>,
     /// Per list: the last list whose games started under it, for the lists kept for tournaments
@@ -307,6 +310,14 @@ fn place(
     drop(list_of);
     let mut order = vec![0u32; grouped.len()];
     let mut event_start = vec![Day(0); grouped.len()];
+    let mut own_start = vec![
+        Day(0);
+        if known_starts.is_some() {
+            grouped.len()
+        } else {
+            0
+        }
+    ];
     let places = Placing {
         scenario,
         games,
@@ -319,16 +330,20 @@ fn place(
     };
     let mut work = Vec::with_capacity(lists.len());
     let (mut order_left, mut starts_left) = (&mut order[..], &mut event_start[..]);
+    let mut own_left = &mut own_start[..];
     for (t, range) in periods.iter().enumerate().skip(1) {
         let (o, o_rest) = std::mem::take(&mut order_left).split_at_mut(range.len());
         let (e, e_rest) = std::mem::take(&mut starts_left).split_at_mut(range.len());
-        (order_left, starts_left) = (o_rest, e_rest);
+        let (w, w_rest) =
+            std::mem::take(&mut own_left).split_at_mut(range.len().min(own_left.len()));
+        (order_left, starts_left, own_left) = (o_rest, e_rest, w_rest);
         work.push((
             t,
             &grouped[range.clone()],
             ListStretch {
                 order: o,
                 event_start: e,
+                own_start: w,
             },
         ));
     }
@@ -361,6 +376,7 @@ fn place(
         lists,
         order,
         event_start,
+        own_start,
         periods,
         last_use,
         skipped,
@@ -407,6 +423,8 @@ struct Placing<'a> {
 struct ListStretch<'a> {
     order: &'a mut [u32],
     event_start: &'a mut [Day],
+    /// Empty unless the games' own starts are kept.
+    own_start: &'a mut [Day],
 }
 
 /// The buffers for placing lists, reused across the lists a parallel job places.
@@ -619,11 +637,15 @@ impl Placing<'_> {
     ) -> Vec<u32> {
         let mut rules = StartRules::new(self.scenario, self.lists);
         let mut older = Vec::new();
-        for (order, event_start) in place.order.iter_mut().zip(place.event_start) {
+        for (pos, (order, event_start)) in place.order.iter_mut().zip(place.event_start).enumerate()
+        {
             // `order` holds the game's place in `ids` until now.
             let at = *order as usize;
             *order = ids[at];
             *event_start = starts[at].0;
+            if let Some(own) = place.own_start.get_mut(pos) {
+                *own = starts[at].1;
+            }
             let (in_force, _) = rules.at(*event_start);
             // An event's games share their start: repeats come in runs.
             if (in_force as usize) + 1 < t && older.last() != Some(&in_force) {

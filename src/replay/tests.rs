@@ -1197,30 +1197,20 @@ fn pieces_equal_whole(s: &Scenario, mut inputs: Inputs) {
     assert_same("lists", &pieces.lists, &whole.lists);
     assert_same("periods", &pieces.periods, &whole.periods);
     assert_same("games", &pieces.games, &whole.games);
+    // The rows reversed, read in pieces against read whole: the same lists as before, and the
+    // same periods and games (the same rows, each with the same record), in another order.
     let reversed: Vec<usize> = (0..inputs.games.len()).rev().collect();
     inputs.games = inputs.games.select(&reversed);
     let mut shuffled = replayed(&inputs, 997);
+    let mut whole_reversed = replayed(&inputs, usize::MAX);
     assert_same("lists", &shuffled.lists, &whole.lists);
-    shuffled.periods.sort_by_key(|p| (p.0, p.1));
-    let mut periods = whole.periods.clone();
-    periods.sort_by_key(|p| (p.0, p.1));
-    assert_same("periods", &shuffled.periods, &periods);
-    // The same games, each side with the same rating, K and count; under the 2022–24 rule an
-    // event's one upgrade among games of equal difference goes to the first read, which another
-    // order may make another of them (the same change either way).
-    let sides = |run: &RunByRow| {
-        let mut games: Vec<_> = run
-            .games
-            .iter()
-            .map(|&(list, row, w, b)| {
-                let side = |s: SideRecord| (s.rating, s.k, s.counted, s.counted_against);
-                (list, row, side(w), side(b))
-            })
-            .collect();
-        games.sort_by_key(|g| (g.0, g.1));
-        games
-    };
-    assert_same("games", &sides(&shuffled), &sides(&whole));
+    assert_same("lists", &whole_reversed.lists, &whole.lists);
+    for run in [&mut shuffled, &mut whole_reversed] {
+        run.periods.sort_by_key(|p| (p.0, p.1));
+        run.games.sort_by_key(|g| (g.0, g.1));
+    }
+    assert_same("periods", &shuffled.periods, &whole_reversed.periods);
+    assert_same("games", &shuffled.games, &whole_reversed.games);
 }
 
 /// Reference §1: an event's games use the list in force at the event's start, also when its
@@ -1251,6 +1241,40 @@ fn a_piece_takes_its_events_start_from_the_whole_list() {
     // Player 2 (2200) lost A, rated on 2019-03: the game of Long counts 2200, the list of 2019-02.
     assert_eq!(side(&whole, 4), Some(Some(2200)));
     assert_eq!(pieces, whole);
+}
+
+/// An event's games read in two pieces share one type, as when the list is read whole.
+#[test]
+fn an_events_games_in_two_pieces_share_one_type() {
+    let s = scenario("piece-types", "[run]\nfrom = \"2019-03\"\n");
+    let world = World {
+        start: (1..=4)
+            .map(|id| (id, 2000 + 100 * id as i32, Some(20), Some(40), Some(1980)))
+            .collect(),
+        games: vec![
+            ("2019-03", "Club", Some("2019-02-01"), 1, 2, 2),
+            ("2019-03", "Club", Some("2019-02-01"), 3, 4, 1),
+        ],
+    };
+    let mut inputs = inputs(&world);
+    inputs.games.event_type = vec![
+        crate::model::EventType::Swiss,
+        crate::model::EventType::RoundRobin,
+    ];
+    for piece_rows in [1, usize::MAX] {
+        let mut source = ByPeriod::in_pieces(inputs.games.clone(), piece_rows);
+        let mut sink = ByRow::default();
+        match run_streamed(&s, &inputs, &mut source, 0, &mut sink, &|_, _| {}) {
+            Err(e @ ReplayError::EventType { .. }) => {
+                assert!(
+                    e.to_string().contains("an event's games share one type"),
+                    "{e}"
+                )
+            }
+            Err(e) => panic!("another error: {e}"),
+            Ok(_) => panic!("an event of two types was rated (pieces of {piece_rows} rows)"),
+        }
+    }
 }
 
 /// Rows equal, or the first that differs named (runs are too long to print whole).

@@ -3,7 +3,7 @@
 //! tournament started. The replay calls it for every player in parallel on frozen lists, then
 //! applies the outcomes.
 
-use crate::model::{HalfPoints, SideRecord};
+use crate::model::{Day, HalfPoints, PlayerId, SideRecord};
 use crate::rules::expected::fide_pd;
 use crate::rules::rounding::round_hundredths;
 use crate::rules::{DiffCap, PooledResults, Regulations, Rounding, Timeline};
@@ -140,7 +140,10 @@ fn is_upgraded_game(cap: &DiffCap, own: i32, i: usize, sides: &[SideInput]) -> b
         .iter()
         .enumerate()
         .filter(|(_, o)| o.event == event && o.era == era)
-        .filter_map(|(j, o)| Some((j, o.own.map_or(own, |(r, _)| r) - o.opponent?)));
+        .filter_map(|(j, o)| {
+            let own = o.own.map_or(own, |(r, _)| r);
+            cap.covers(own).then_some((j, own - o.opponent?))
+        });
     let mut upgraded = None;
     let mut best = 0;
     for (j, d) in differences {
@@ -201,8 +204,10 @@ fn pool_unrated(
     Outcome::Unrated { counted }
 }
 
-/// Where a side was read in a period rated in pieces: its piece, then its place in the piece.
-pub type ReadAt = (u32, u32);
+/// A side's place in its list's canonical order, in a period rated in pieces: its game's own start,
+/// players and score (an event's games are ordered so), then where it was read (its piece and its
+/// place in the piece), which orders identical games as the input does.
+pub type ReadAt = (Day, PlayerId, PlayerId, HalfPoints, u32, u32);
 
 /// A player's games in one group of a period rated in pieces, summed: one event (a period's games
 /// without an event are one), under one own rating and K and one era. It is what a period read in
@@ -214,7 +219,7 @@ pub struct GroupSums {
     pub own: Option<(i32, u8)>,
     /// The earliest tournament start of its games: with `event`, the group's place in the
     /// period's canonical order, in which an unrated player's events meet the gate.
-    pub first: (crate::model::Day, u32),
+    pub first: (Day, u32),
     /// Games with a rated opponent (or counted against a tournament's ratings).
     rated_games: u32,
     /// Σ (score − PD) in hundredths over those games, each with the 350/400-point rule of its own
@@ -243,7 +248,7 @@ struct Upgrade {
 
 impl GroupSums {
     /// An empty group for the games like `s`, whose tournament started on `start`.
-    pub fn new(s: &SideInput, start: crate::model::Day) -> GroupSums {
+    pub fn new(s: &SideInput, start: Day) -> GroupSums {
         GroupSums {
             event: s.event,
             era: s.era,
@@ -259,25 +264,24 @@ impl GroupSums {
         }
     }
 
+    /// What the group's games share: their event, era and own rating and K.
+    fn key(&self) -> (u32, u16, Option<(i32, u8)>) {
+        (self.event, self.era, self.own)
+    }
+
     /// Whether side `s` belongs to this group.
     pub fn holds(&self, s: &SideInput) -> bool {
-        self.event == s.event && self.era == s.era && self.own == s.own
+        self.key() == (s.event, s.era, s.own)
     }
 
     /// Whether `other` sums games of the same group (from another piece).
     pub fn same_group(&self, other: &GroupSums) -> bool {
-        self.event == other.event && self.era == other.era && self.own == other.own
+        self.key() == other.key()
     }
 
     /// Adds side `s`, read at `at` (later than every side added so far), of a tournament that
     /// started on `start`.
-    pub fn add(
-        &mut self,
-        rules: &PeriodRules<'_>,
-        s: &SideInput,
-        start: crate::model::Day,
-        at: ReadAt,
-    ) {
+    pub fn add(&mut self, rules: &PeriodRules<'_>, s: &SideInput, start: Day, at: ReadAt) {
         self.first = self.first.min((start, s.event));
         let Some(opponent) = s.opponent else {
             return;
@@ -301,12 +305,13 @@ impl GroupSums {
             diff
         });
         self.base += i64::from(i32::from(s.score) * 50 - plain);
-        if exceeds && cap.limited(diff) && self.upgrade.is_none_or(|u| diff.abs() > u.size) {
-            self.upgrade = Some(Upgrade {
-                size: diff.abs(),
-                gain: plain - fide_pd(cap.clamp(diff)),
-                at,
-            });
+        let candidate = Upgrade {
+            size: diff.abs(),
+            gain: plain - fide_pd(cap.clamp(diff)),
+            at,
+        };
+        if exceeds && cap.limited(diff) && self.upgrade.is_none_or(|u| candidate.beats(u)) {
+            self.upgrade = Some(candidate);
         }
     }
 
@@ -318,10 +323,18 @@ impl GroupSums {
         self.pooled.add(later.pooled);
         self.round_robin |= later.round_robin;
         if let Some(u) = later.upgrade {
-            if self.upgrade.is_none_or(|mine| u.size > mine.size) {
+            if self.upgrade.is_none_or(|mine| u.beats(mine)) {
                 self.upgrade = Some(u);
             }
         }
+    }
+}
+
+impl Upgrade {
+    /// Whether this game, rather than `other`, gets its event's upgrade: the greater difference,
+    /// the first in the list's order of equals (reference §3.4, 2022–24).
+    fn beats(self, other: Upgrade) -> bool {
+        self.size > other.size || (self.size == other.size && self.at < other.at)
     }
 }
 
@@ -343,8 +356,8 @@ pub fn rate_from_sums(
 }
 
 /// `rate_rated` over sums: each event's upgrade (an era's rule) goes to its greatest limited
-/// difference under that era, the first read of equals; K is capped over all the period's rated
-/// games.
+/// difference under that era, the first in the list's order of equals; K is capped over all the
+/// period's rated games.
 fn rate_rated_from_sums(rules: &PeriodRules<'_>, groups: &mut [GroupSums]) -> Outcome {
     let rated_games: u32 = groups.iter().map(|g| g.rated_games).sum();
     for i in 0..groups.len() {
@@ -353,13 +366,7 @@ fn rate_rated_from_sums(rules: &PeriodRules<'_>, groups: &mut [GroupSums]) -> Ou
             .iter()
             .filter(|g| g.event == event && g.era == era)
             .filter_map(|g| g.upgrade)
-            .reduce(|a, b| {
-                if b.size > a.size || (b.size == a.size && b.at < a.at) {
-                    b
-                } else {
-                    a
-                }
-            });
+            .reduce(|a, b| if b.beats(a) { b } else { a });
         groups[i].chosen = best.map(|u| u.at);
     }
     let change_of = |g: &GroupSums| -> i64 {
