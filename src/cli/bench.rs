@@ -584,6 +584,10 @@ impl replay::Sink for Discard {
         Ok(())
     }
 
+    fn takes_pieces(&self) -> bool {
+        true
+    }
+
     fn publish_games(&mut self, _: replay::PublishedGames<'_>) -> Result<(), replay::ReplayError> {
         Ok(())
     }

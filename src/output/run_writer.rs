@@ -290,6 +290,10 @@ impl Sink for RunWriter<'_> {
             .map_err(|e| ReplayError::Sink(Box::new(e)))
     }
 
+    fn takes_pieces(&self) -> bool {
+        true
+    }
+
     fn publish_games(&mut self, piece: PublishedGames<'_>) -> Result<(), ReplayError> {
         self.write_games(piece.input, piece.games)
             .map_err(|e| ReplayError::Sink(Box::new(e)))

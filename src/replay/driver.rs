@@ -88,7 +88,7 @@ pub(super) fn drive(
         out.summary = ListSummary::empty(lists[t]);
         // List 0 is the starting list; every later one is rated from its period's games, whole
         // or, when the source gives a large list in pieces and the engine can, piece by piece.
-        let in_pieces = match periods.pieces(t).filter(|_| t > 0) {
+        let in_pieces = match periods.pieces(t).filter(|_| t > 0 && sink.takes_pieces()) {
             Some(mut pieces) => {
                 engine.period_in_pieces(t, &mut pieces, &mut out, &mut |games, input| {
                     sink.publish_games(PublishedGames { games, input })

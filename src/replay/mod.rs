@@ -203,12 +203,17 @@ pub struct PublishedGames<'a> {
 pub trait Sink {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError>;
 
+    /// Whether the sink takes a list's games in pieces (`publish_games`); a list is rated in
+    /// pieces only for one that does, and whole for one that needs its games at once.
+    fn takes_pieces(&self) -> bool {
+        false
+    }
+
     /// A piece of a list's games, when the list is rated in pieces: every piece comes before the
-    /// list, which is then published without games. A sink that needs a list's games whole refuses
-    /// them.
+    /// list, which is then published without games. Asked only of a sink that `takes_pieces`.
     fn publish_games(&mut self, _games: PublishedGames<'_>) -> Result<(), ReplayError> {
         Err(ReplayError::Sink(
-            "this replay takes each list's games whole, not in pieces".into(),
+            "this sink takes each list's games whole, not in pieces".into(),
         ))
     }
 }
@@ -245,7 +250,11 @@ impl Sink for Collect {
         Ok(())
     }
 
-    /// Keeps a piece's games; their `game` indexes the piece.
+    fn takes_pieces(&self) -> bool {
+        true
+    }
+
+    /// Keeps a piece's games; their `game` indexes the piece, which is not kept.
     fn publish_games(&mut self, piece: PublishedGames<'_>) -> Result<(), ReplayError> {
         self.games.append(piece.games);
         Ok(())

@@ -294,6 +294,7 @@ impl ListEvents {
             .skip(1)
             .map(|(code, name)| (name.clone(), code as u32))
             .collect();
+        // `EVENT_NONE` has no start of its own (its games each start on theirs): a placeholder.
         let starts = names
             .iter()
             .map(|name| starts.get(name).copied().unwrap_or(Day(0)))

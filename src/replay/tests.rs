@@ -1135,6 +1135,10 @@ impl Sink for ByRow {
         self.out.publish(list)
     }
 
+    fn takes_pieces(&self) -> bool {
+        true
+    }
+
     fn publish_games(&mut self, piece: PublishedGames<'_>) -> Result<(), ReplayError> {
         self.keep(piece.games, piece.input);
         Ok(())
