@@ -61,7 +61,7 @@ pub struct Args {
     stream: bool,
     /// In a partitioned directory, rate a list of more than N games file by file under FIDE's
     /// regulations, holding the players and one file's games instead of the list's (the same
-    /// lists and games; each file read three times)
+    /// lists and games; each file read twice, three times when the files name events)
     #[arg(long, value_name = "N", default_value_t = crate::replay::PIECE_GAMES)]
     piece_games: usize,
     /// Replay from a starting list that names another month (a FIDE list's header, a `month`
