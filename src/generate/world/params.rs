@@ -185,9 +185,12 @@ params! {
     "activity.quit_first_year" => quit_first_year: real [0, 1] "share a year",
     "activity.quit_junior" => quit_junior: real [0, 1] "share a year",
     "activity.quit_adult" => quit_adult: real [0, 1] "share a year",
+    "activity.occasional_share" => occasional_share: real [0, 1] "share",
+    "activity.occasional_quit" => occasional_quit: real [0, 1] "share a year",
     "activity.strong_from" => strong_from: real [1000, 3000] "rating points",
     "activity.strong_slope" => strong_slope: real [0, 3] "log of the factor per 100 points",
     "activity.strong_max" => strong_max: real [1, 100] "times",
+    "activity.strong_fade" => strong_fade: real [0, 100] "years",
     "activity.season" => season: real [0, 0.95] "share",
     "activity.season_peak" => season_peak: real [0, 12] "months from the start of the year",
 

@@ -41,6 +41,8 @@ pub struct Player {
     pub active: bool,
     /// Arrived during the world (not present at its start).
     pub newcomer: bool,
+    /// An occasional player: a newcomer who plays a few events and lapses (`activity.occasional_*`).
+    pub occasional: bool,
     /// The player's own random stream.
     pub rng: SplitMix64,
 }
@@ -75,22 +77,30 @@ impl Player {
     }
 
     /// One month of the random walk (mean-reverting, so that it stays a few dozen points wide) and
-    /// of retirement: newcomers in their first year stop most often, juniors more than adults, and
-    /// strong players, who play more, less often.
+    /// of retirement.
     pub fn step(&mut self, settings: &Settings, year: f64, month: u32, strength: f64) {
         self.walk = self.walk * settings.walk_reversion + settings.walk_step * self.rng.normal();
-        if self.active {
-            let quit = if self.newcomer && month < self.first_month + 12 {
-                settings.quit_first_year
-            } else if self.is_junior(year) {
-                settings.quit_junior
-            } else {
-                settings.quit_adult
-            };
-            if self.rng.unit() < quit / 12.0 / settings.activity_factor(strength) {
-                self.active = false;
-            }
+        if self.active && self.rng.unit() < self.quit_chance(settings, year, month, strength) {
+            self.active = false;
         }
+    }
+
+    /// The chance that an active player stops this month: occasional players at their own rate
+    /// whatever they are (most of FIDE's rated players never play thirty games:
+    /// `data/fide-activity/`); of the others, newcomers in their first year most often, juniors
+    /// more than adults, and strong players, who play more, less often.
+    fn quit_chance(&self, settings: &Settings, year: f64, month: u32, strength: f64) -> f64 {
+        if self.occasional {
+            return settings.occasional_quit / 12.0;
+        }
+        let quit = if self.newcomer && month < self.first_month + 12 {
+            settings.quit_first_year
+        } else if self.is_junior(year) {
+            settings.quit_junior
+        } else {
+            settings.quit_adult
+        };
+        quit / 12.0 / settings.activity_factor(strength, self.age(year))
     }
 
     /// Events a year this month, at this strength: juniors play rated events at their own rate
@@ -101,7 +111,7 @@ impl Player {
         } else {
             1.0
         };
-        self.activity * junior * settings.activity_factor(strength)
+        self.activity * junior * settings.activity_factor(strength, self.age(year))
     }
 }
 
@@ -165,6 +175,7 @@ pub fn initial(
         activity: activity(&mut rng, settings),
         active: rng.unit() < active_share,
         newcomer: false,
+        occasional: false,
         rng,
     }
 }
@@ -213,6 +224,9 @@ pub fn newcomer(
         activity: activity(&mut rng, settings),
         active: true,
         newcomer: true,
+        // Drawn last, and only in a world that has them: a world without occasional players draws
+        // what it drew before they existed.
+        occasional: settings.occasional_share > 0.0 && rng.unit() < settings.occasional_share,
         rng,
     }
 }
@@ -270,6 +284,7 @@ mod tests {
             activity: 3.0,
             active: true,
             newcomer: false,
+            occasional: false,
             rng: SplitMix64::new(1),
         };
         let at = |age: f64| p.strength(2000.0 + age, &settings);
@@ -283,6 +298,56 @@ mod tests {
         let old = settings.decline(60.0);
         assert!(old > 50.0, "{old}");
         assert!((at(60.0) - (2000.0 - old)).abs() < 1.0);
+    }
+
+    /// Newcomers still active after `years`, of 4,000 arriving in the world's first month.
+    fn still_active(settings: &Settings, years: u32) -> (usize, usize) {
+        let year = settings.start_year();
+        let mut players: Vec<Player> = (0..4000)
+            .map(|i| newcomer(i, 0, year, SplitMix64::new(u64::from(i)), settings))
+            .collect();
+        for month in 0..12 * years {
+            let now = year + f64::from(month) / 12.0;
+            for p in &mut players {
+                let strength = p.strength(now, settings);
+                p.step(settings, now, month, strength);
+            }
+        }
+        let occasional = players.iter().filter(|p| p.occasional).count();
+        (occasional, players.iter().filter(|p| p.active).count())
+    }
+
+    /// A world without occasional players draws what it drew before they existed; with them, a
+    /// share of the newcomers are occasional and lapse at their own rate.
+    #[test]
+    fn occasional_newcomers_lapse_at_their_own_rate() {
+        let mut settings = crate::generate::world::preset("fide-2001-2025").unwrap();
+        settings.occasional_share = 0.0;
+        let year = settings.start_year();
+        let without = newcomer(1, 0, year, SplitMix64::new(5), &settings);
+        let (occasional, before) = still_active(&settings, 3);
+        assert_eq!(occasional, 0);
+
+        settings.occasional_share = 0.5;
+        settings.occasional_quit = 0.6;
+        // The same newcomer, one draw further on: the draw that makes them occasional or not.
+        let with = newcomer(1, 0, year, SplitMix64::new(5), &settings);
+        let mut one_on = without.rng.clone();
+        one_on.next_u64();
+        assert_eq!(with.rng.clone().next_u64(), one_on.next_u64());
+        assert_eq!(
+            (with.potential, with.activity, with.born),
+            (without.potential, without.activity, without.born)
+        );
+        let (occasional, after) = still_active(&settings, 3);
+        assert!((1850..=2150).contains(&occasional), "{occasional}");
+        // Occasional players still active after three years: (1 − 0.6 / 12)^36 = 16 %.
+        let kept = 0.16 * occasional as f64;
+        let committed = before as f64 * (4000 - occasional) as f64 / 4000.0;
+        assert!(
+            (after as f64 - committed - kept).abs() < 0.04 * after as f64,
+            "{before} → {after}: {occasional} occasional"
+        );
     }
 
     #[test]

@@ -72,9 +72,12 @@ pub struct Settings {
     pub quit_first_year: f64,
     pub quit_junior: f64,
     pub quit_adult: f64,
+    pub occasional_share: f64,
+    pub occasional_quit: f64,
     pub strong_from: f64,
     pub strong_slope: f64,
     pub strong_max: f64,
+    pub strong_fade: f64,
     pub season: f64,
     pub season_peak: f64,
 
@@ -221,12 +224,18 @@ impl Settings {
         (self.junior_share_start + self.junior_share_growth * years).min(self.junior_share_max)
     }
 
-    /// How many times more events a player of this strength plays than the players' base
+    /// How many times more events a player of this strength and age plays than the players' base
     /// activity: professionals play much more (FIDE's January 2008 list: 12.6 games a quarter per
-    /// player at 2500–2599, 1.8 at 2000–2099).
-    pub fn activity_factor(&self, strength: f64) -> f64 {
+    /// player at 2500–2599, 1.8 at 2000–2099), less so as they age (`strong_fade`).
+    pub fn activity_factor(&self, strength: f64, age: f64) -> f64 {
         let above = (strength - self.strong_from).max(0.0) / 100.0;
-        (self.strong_slope * above).exp().min(self.strong_max)
+        let factor = (self.strong_slope * above).exp().min(self.strong_max);
+        let past = age - self.decline_from;
+        if self.strong_fade > 0.0 && past > 0.0 {
+            factor.powf((-past / self.strong_fade).exp())
+        } else {
+            factor
+        }
     }
 
     /// The share of a player's events that are round robins: amateurs' few, strong players' many
@@ -312,6 +321,23 @@ mod tests {
         assert!((above - (s.ceiling_from + 100.0 * s.ceiling_slope)).abs() < 1e-9);
         assert_eq!(s.ceiling(5000.0), s.ceiling_max);
         assert!(s.ceiling(s.ceiling_max + 1.0) <= s.ceiling_max);
+    }
+
+    /// Strong players' extra play fades past `decline_from` when `strong_fade` is set: by a factor
+    /// e of its log in `strong_fade` years; without it (0), age changes nothing.
+    #[test]
+    fn strong_players_play_less_as_they_age_when_their_calendar_fades() {
+        let mut s = preset("fide-2001-2025").unwrap();
+        let strong = s.strong_from + 150.0;
+        let young = s.activity_factor(strong, 30.0);
+        assert!(young > 2.0, "{young}");
+        assert_eq!(s.activity_factor(strong, 70.0), young);
+        s.strong_fade = 10.0;
+        assert_eq!(s.activity_factor(strong, s.decline_from), young);
+        let later = s.activity_factor(strong, s.decline_from + 10.0);
+        assert!((later.ln() - young.ln() / std::f64::consts::E).abs() < 1e-9);
+        assert!(s.activity_factor(strong, 90.0) < 1.1);
+        assert_eq!(s.activity_factor(s.strong_from - 100.0, 70.0), 1.0);
     }
 
     #[test]
