@@ -202,7 +202,7 @@ impl Engine for FideEngine<'_> {
             };
             self.sums
                 .records(&frozen, &rules, &self.index, i as u32, &mut self.results)
-                .map_err(|_| changed_between_reads(month))?;
+                .ok_or_else(|| changed_between_reads(month))?;
             out.games.clear();
             let (counted, not_counted) = out.games.record(&self.index, &self.results, &period, t);
             out.summary.games += counted;

@@ -12,10 +12,10 @@
 //! 3. `PeriodSums::records`: each piece's games recorded, their K capped over the period's games
 //!    and each event's upgrade known, and handed to the sink.
 //!
-//! The outcomes and lists are those of the list rated whole. The games' and periods' rows come in
-//! the order of the pieces: the whole list's when the pieces come in it (as `elosim bench
-//! --pieces` writes them); in another order, the 2022–24 upgrade of an event among games of equal
-//! difference goes to the first read (the same change).
+//! The outcomes, lists and records are those of the list rated whole (an event's 2022–24 upgrade
+//! among games of equal difference goes to the first in the list's order, `fide::ReadAt`). The
+//! games' and periods' rows come in the order of the pieces: the whole list's when the pieces come
+//! in it (as `elosim bench --pieces` writes them).
 
 use std::collections::HashMap;
 
@@ -305,8 +305,7 @@ impl PeriodSums {
     }
 
     /// Piece `piece`'s records, one per side of `index`, in parallel over blocks of players. A
-    /// side that `fold` did not sum means the piece changed between its reads: `Err` with its
-    /// position in the piece.
+    /// side that `fold` did not sum means the piece changed between its reads: `None`.
     pub fn records(
         &self,
         frozen: &Frozen<'_>,
@@ -314,7 +313,7 @@ impl PeriodSums {
         index: &PlayerIndex,
         piece: u32,
         results: &mut Vec<SideRecord>,
-    ) -> Result<(), u32> {
+    ) -> Option<()> {
         results.clear();
         results.resize(index.sides.len(), SideRecord::default());
         let mut blocks = Vec::with_capacity(index.players.len() / BLOCK + 1);
@@ -340,8 +339,7 @@ impl PeriodSums {
                     let group = self
                         .groups_of(player)
                         .map(|g| &self.groups[g])
-                        .find(|g| g.holds(&s))
-                        .ok_or(side.pos)?;
+                        .find(|g| g.holds(&s))?;
                     *result = fide::side_from_sums(
                         rules,
                         rated,
@@ -352,7 +350,7 @@ impl PeriodSums {
                     );
                 }
             }
-            Ok(())
+            Some(())
         })
     }
 }

@@ -334,8 +334,9 @@ fn place(
     for (t, range) in periods.iter().enumerate().skip(1) {
         let (o, o_rest) = std::mem::take(&mut order_left).split_at_mut(range.len());
         let (e, e_rest) = std::mem::take(&mut starts_left).split_at_mut(range.len());
-        let (w, w_rest) =
-            std::mem::take(&mut own_left).split_at_mut(range.len().min(own_left.len()));
+        // Own starts are kept for every game, or (not a piece) for none.
+        let own = range.len().min(own_left.len());
+        let (w, w_rest) = std::mem::take(&mut own_left).split_at_mut(own);
         (order_left, starts_left, own_left) = (o_rest, e_rest, w_rest);
         work.push((
             t,

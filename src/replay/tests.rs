@@ -1247,6 +1247,34 @@ fn a_piece_takes_its_events_start_from_the_whole_list() {
     assert_eq!(pieces, whole);
 }
 
+/// A piece placed with its events' known starts keeps each game's own start, which orders an
+/// event's games (the 2022–24 upgrade among equal differences); other placings keep none.
+#[test]
+fn a_piece_keeps_its_games_own_starts() {
+    let s = scenario("piece-own-starts", "[run]\nfrom = \"2019-03\"\n");
+    let world = World {
+        start: (1..=4)
+            .map(|id| (id, 2000 + 100 * id as i32, Some(20), Some(40), Some(1980)))
+            .collect(),
+        games: vec![
+            ("2019-04", "Long", Some("2019-03-02"), 2, 4, 1),
+            ("2019-04", "Long", Some("2019-02-05"), 1, 3, 1),
+        ],
+    };
+    let games = inputs(&world).games;
+    let lists = schedule::schedule(&s, &games).unwrap().lists;
+    let t = lists.iter().position(|&l| l == m("2019-04")).unwrap();
+    let known = [
+        crate::model::Day(0),
+        crate::model::Day::parse("2019-02-05").unwrap(),
+    ];
+    let piece = schedule::schedule_list(&s, &lists, t, &games, Some(&known)).unwrap();
+    let own: Vec<String> = piece.own_start.iter().map(|d| d.to_string()).collect();
+    assert_eq!(own, ["2019-02-05", "2019-03-02"]);
+    let whole = schedule::schedule_list(&s, &lists, t, &games, None).unwrap();
+    assert!(whole.own_start.is_empty());
+}
+
 /// An event's games read in two pieces share one type, as when the list is read whole.
 #[test]
 fn an_events_games_in_two_pieces_share_one_type() {

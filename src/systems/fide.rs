@@ -219,7 +219,7 @@ pub struct GroupSums {
     pub own: Option<(i32, u8)>,
     /// The earliest tournament start of its games: with `event`, the group's place in the
     /// period's canonical order, in which an unrated player's events meet the gate.
-    pub first: (Day, u32),
+    start: Day,
     /// Games with a rated opponent (or counted against a tournament's ratings).
     rated_games: u32,
     /// Σ (score − PD) in hundredths over those games, each with the 350/400-point rule of its own
@@ -253,7 +253,7 @@ impl GroupSums {
             event: s.event,
             era: s.era,
             own: s.own,
-            first: (start, s.event),
+            start,
             rated_games: 0,
             base: 0,
             upgrade: None,
@@ -282,7 +282,7 @@ impl GroupSums {
     /// Adds side `s`, read at `at` (later than every side added so far), of a tournament that
     /// started on `start`.
     pub fn add(&mut self, rules: &PeriodRules<'_>, s: &SideInput, start: Day, at: ReadAt) {
-        self.first = self.first.min((start, s.event));
+        self.start = self.start.min(start);
         let Some(opponent) = s.opponent else {
             return;
         };
@@ -317,7 +317,7 @@ impl GroupSums {
 
     /// Adds the same group's sums from a later piece.
     pub fn merge(&mut self, later: &GroupSums) {
-        self.first = self.first.min(later.first);
+        self.start = self.start.min(later.start);
         self.rated_games += later.rated_games;
         self.base += later.base;
         self.pooled.add(later.pooled);
@@ -411,7 +411,7 @@ fn pool_unrated_from_sums(
     mut has_counted_results: bool,
     groups: &mut [GroupSums],
 ) -> Outcome {
-    groups.sort_by_key(|g| g.first);
+    groups.sort_by_key(|g| (g.start, g.event));
     let mut counted = PooledResults::default();
     for i in 0..groups.len() {
         let event = groups[i].event;
