@@ -23,6 +23,11 @@ pub struct EventPlan {
 /// Rounds of a Swiss: 5 to 11, nine the most common.
 const SWISS_ROUNDS: [u32; 11] = [5, 6, 7, 7, 8, 9, 9, 9, 9, 10, 11];
 
+/// Rounds of a month's league play, a round a week: FIDE's February 2025 list counts 8,150 players
+/// who played one rated game that month, 5,592 two, 3,112 three and 2,672 four, of 34,576 from 1400
+/// (`data/fide-lists-2025/`); one to four in the ratio 4 : 3 : 2 : 1.
+const LEAGUE_ROUNDS: [u32; 10] = [1, 1, 1, 1, 2, 2, 2, 3, 3, 4];
+
 /// A player who plays an event this month, with their strength and the draw (uniform, from their
 /// own stream) that chooses the kind of event.
 #[derive(Clone, Copy, Debug)]
@@ -30,14 +35,18 @@ pub struct Entrant {
     pub player: usize,
     pub strength: f64,
     pub choice: f64,
+    /// Past their first year in the world: a club's league team takes its members, while newcomers
+    /// play the opens that rate them.
+    pub member: bool,
 }
 
-/// Splits a month's players into events: round robins among players the organisers rate alike
-/// (strong players choose them more often), international opens (where regions mix), and their
-/// region's opens, some of them in rating sections (the region's entrants sorted by the organisers'
-/// ratings and cut into consecutive groups, as rating-limited sections and junior events keep
-/// players among their own level). A region too small for an open sends its players to the
-/// international ones.
+/// Splits a month's players into events: league rounds (the zone's league players sorted by the
+/// organisers' ratings and cut into divisions, where boards meet their like), round robins among
+/// players the organisers rate alike (strong players choose them more often), international opens
+/// (where regions mix), and their region's opens, some of them in rating sections (the region's
+/// entrants sorted by the organisers' ratings and cut into consecutive groups, as rating-limited
+/// sections and junior events keep players among their own level). A region too small for an open
+/// sends its players to the international ones.
 pub fn plan_month(
     entrants: &[Entrant],
     players: &[Player],
@@ -51,9 +60,11 @@ pub fn plan_month(
     let mut sectioned: Vec<Vec<usize>> = vec![Vec::new(); regions];
     let mut international = Vec::new();
     let mut round_robin = Vec::new();
+    let mut league = Vec::new();
     for e in entrants {
         let region = usize::from(players[e.player].region);
         match choose(e, organisers.get(e.player), settings) {
+            Choice::League => league.push(e.player),
             Choice::RoundRobin => round_robin.push(e.player),
             Choice::International => international.push(e.player),
             Choice::Section => sectioned[region].push(e.player),
@@ -101,12 +112,30 @@ pub fn plan_month(
             rng,
         ));
     }
+    by_rating(&mut league);
+    let league_sizes = (
+        u64::from(settings.league_min),
+        u64::from(settings.league_max),
+    );
+    for group in cut(&league, league_sizes, rng) {
+        let rounds = LEAGUE_ROUNDS[rng.below(LEAGUE_ROUNDS.len() as u64) as usize];
+        plans.push(plan(
+            EventType::Swiss,
+            group,
+            rounds,
+            7 * (rounds - 1) + 1,
+            month,
+            rng,
+        ));
+    }
     plans
 }
 
 /// The kind of event an entrant plays this month.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Choice {
+    /// A month's rounds of their club's league team.
+    League,
     RoundRobin,
     International,
     /// A rating section of their region's open.
@@ -115,18 +144,27 @@ enum Choice {
     Open,
 }
 
-/// What `e` plays, by their draw: a round robin (strong players more often), an international
-/// open, or their region's open, in a rating section or not. Rating-limited sections are capped
-/// above ("under 2000"), so a player the organisers rate at `events.sections_below` or more plays
-/// the open Swiss, where they meet weaker players (docs/generate.md).
+/// What `e` plays, by their draw: a member's league rounds (a share `events.league_share` of their
+/// months of play), else a round robin (strong players more often), an international open, or their
+/// region's open, in a rating section or not. Rating-limited sections are capped above ("under
+/// 2000"), so a player the organisers rate at `events.sections_below` or more plays the open Swiss,
+/// where they meet weaker players (docs/generate.md).
 fn choose(e: &Entrant, organisers_rating: Option<f64>, settings: &Settings) -> Choice {
+    let mut choice = e.choice;
+    if e.member {
+        if choice < settings.league_share {
+            return Choice::League;
+        }
+        // The rest of the draw chooses among the events, as a non-member's whole draw does.
+        choice = (choice - settings.league_share) / (1.0 - settings.league_share);
+    }
     let round_robin_share = settings.round_robin_share(e.strength);
     let open = round_robin_share + settings.international_share;
-    if e.choice < round_robin_share {
+    if choice < round_robin_share {
         Choice::RoundRobin
-    } else if e.choice < open {
+    } else if choice < open {
         Choice::International
-    } else if (e.choice - open) / (1.0 - open) < settings.sectioned_share
+    } else if (choice - open) / (1.0 - open) < settings.sectioned_share
         && organisers_rating.is_none_or(|r| r < settings.sections_below)
     {
         Choice::Section
@@ -374,6 +412,7 @@ mod tests {
             player: 0,
             strength: 1500.0,
             choice,
+            member: false,
         };
         let choices = |rating, settings: &Settings| {
             [0.05, 0.15, 0.3, 0.9].map(|c| choose(&entrant(c), rating, settings))
@@ -399,6 +438,93 @@ mod tests {
             uncapped,
             "an unrated player may play a section"
         );
+    }
+
+    /// A member's draw below `events.league_share` is a league round, and the rest of it chooses
+    /// as a non-member's whole draw does; newcomers in their first year never play a league.
+    #[test]
+    fn members_play_their_share_of_months_in_league_rounds() {
+        let mut settings = super::super::file::preset("fide-2001-2025").unwrap();
+        settings.league_share = 0.4;
+        let entrant = |choice, member| Entrant {
+            player: 0,
+            strength: 1500.0,
+            choice,
+            member,
+        };
+        assert_eq!(
+            choose(&entrant(0.39, true), Some(1500.0), &settings),
+            Choice::League
+        );
+        for c in [0.01, 0.2, 0.5, 0.9] {
+            assert_eq!(
+                choose(&entrant(0.4 + 0.6 * c, true), Some(1500.0), &settings),
+                choose(&entrant(c, false), Some(1500.0), &settings),
+            );
+            assert_ne!(
+                choose(&entrant(c, false), Some(1500.0), &settings),
+                Choice::League
+            );
+        }
+    }
+
+    /// The zone's league players are cut into divisions of `events.league_min` to `league_max`
+    /// by the organisers' ratings, each a Swiss of one to four rounds, a round a week.
+    #[test]
+    fn league_divisions_keep_boards_among_their_like() {
+        let mut settings = super::super::file::preset("fide-2001-2025").unwrap();
+        settings.league_share = 1.0;
+        let n = 200;
+        let players: Vec<Player> = (0..n)
+            .map(|i| {
+                let rng = SplitMix64::new(i as u64);
+                super::super::people::newcomer(10_000_001 + i as u32, 0, 2001.0, rng, &settings)
+            })
+            .collect();
+        let mut organisers = OrganiserRatings::default();
+        organisers.grow(n);
+        // Ratings 7 points apart, in an order unrelated to the order of entry.
+        let rating = |i: usize| 1000.0 + (7 * ((37 * i) % 200)) as f64;
+        for i in 0..n {
+            organisers.set(i, rating(i));
+        }
+        let entrants: Vec<Entrant> = (0..n)
+            .map(|player| Entrant {
+                player,
+                strength: 1500.0,
+                choice: 0.5,
+                member: true,
+            })
+            .collect();
+        let month = Month::new(2010, 3).unwrap();
+        let plans = plan_month(
+            &entrants,
+            &players,
+            &organisers,
+            &settings,
+            month,
+            &mut SplitMix64::new(9),
+        );
+        let mut seen: Vec<usize> = plans.iter().flat_map(|p| p.players.clone()).collect();
+        seen.sort_unstable();
+        assert!(seen.into_iter().eq(0..n), "everyone plays exactly once");
+        let mut rounds = std::collections::BTreeSet::new();
+        let mut top = f64::INFINITY;
+        for p in &plans {
+            assert_eq!(p.kind, EventType::Swiss);
+            assert!((8..=23).contains(&p.players.len()), "{}", p.players.len());
+            assert!((1..=4).contains(&p.rounds));
+            rounds.insert(p.rounds);
+            // Divisions are consecutive in rating, from the top down.
+            let (hi, lo) = p.players.iter().fold((f64::MIN, f64::MAX), |(hi, lo), &i| {
+                (hi.max(rating(i)), lo.min(rating(i)))
+            });
+            assert!(hi <= top && hi - lo < 16.0 * 7.0 * 2.0, "{hi} {lo}");
+            top = lo;
+            let days = 7 * (p.rounds as i32 - 1);
+            assert_eq!(p.period, Day(p.start.0 + days).month().plus(1));
+        }
+        assert!(rounds.len() >= 3, "{rounds:?}");
     }
 
     #[test]

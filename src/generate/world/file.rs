@@ -300,6 +300,14 @@ fn cross_checks(s: &Settings, file: &str, given: &[&str]) -> Vec<Problem> {
             s.round_robin_max, s.round_robin_min
         ),
     );
+    check(
+        s.league_min <= s.league_max,
+        "events.league_max",
+        format!(
+            "{} is below events.league_min {}",
+            s.league_max, s.league_min
+        ),
+    );
     for (key, share) in [
         ("events.round_robin_share", s.round_robin_share),
         (

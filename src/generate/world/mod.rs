@@ -159,6 +159,7 @@ pub fn generate(
                     player: i,
                     strength: strength[i],
                     choice,
+                    member: !p.newcomer || t >= p.first_month + 12,
                 });
             }
         }
@@ -334,6 +335,7 @@ mod tests {
                 player,
                 strength: 1500.0,
                 choice: 0.5,
+                member: false,
             })
             .collect();
         (entrants, players)

@@ -205,6 +205,9 @@ params! {
     "events.swiss_max" => swiss_max: whole [2, 10_000] "players",
     "events.round_robin_min" => round_robin_min: whole [2, 100] "players",
     "events.round_robin_max" => round_robin_max: whole [2, 100] "players",
+    "events.league_share" => league_share: real [0, 1] "share",
+    "events.league_min" => league_min: whole [2, 10_000] "players",
+    "events.league_max" => league_max: whole [2, 10_000] "players",
 
     "games.white_advantage" => white_advantage: real [-200, 200] "rating points",
     "games.draw_rate_low" => draw_rate_low: real [0, 1] "share",

@@ -93,6 +93,9 @@ pub struct Settings {
     pub swiss_max: u32,
     pub round_robin_min: u32,
     pub round_robin_max: u32,
+    pub league_share: f64,
+    pub league_min: u32,
+    pub league_max: u32,
 
     // [games]
     pub white_advantage: f64,
