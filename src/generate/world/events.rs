@@ -35,8 +35,8 @@ pub struct Entrant {
     pub player: usize,
     pub strength: f64,
     pub choice: f64,
-    /// Past their first year in the world: a club's league team takes its members, while newcomers
-    /// play the opens that rate them.
+    /// An adult past their first year in the world: a club's league team takes its adult members,
+    /// while newcomers play the opens that rate them and juniors their opens and junior events.
     pub member: bool,
 }
 
