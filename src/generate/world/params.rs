@@ -169,6 +169,7 @@ params! {
 
     "arrivals.per_month" => arrivals_per_month: real [0, 1_000_000] "players a month at scale 1",
     "arrivals.growth" => arrivals_growth: real [-0.5, 1] "share a year",
+    "arrivals.growth_years" => arrivals_growth_years: real [0, 1000] "years",
     "arrivals.entry_mean" => entry_mean: real [500, 3000] "rating points",
     "arrivals.entry_drift" => entry_drift: real [-200, 200] "rating points a year",
     "arrivals.entry_sd" => entry_sd: real [0, 1000] "rating points",

@@ -55,6 +55,7 @@ pub struct Settings {
     // [arrivals]
     pub arrivals_per_month: f64,
     pub arrivals_growth: f64,
+    pub arrivals_growth_years: f64,
     pub entry_mean: f64,
     pub entry_drift: f64,
     pub entry_sd: f64,
@@ -198,9 +199,14 @@ impl Settings {
         (count * self.scale).round() as usize
     }
 
-    /// New players a month at a fractional year, before scaling.
+    /// New players a month at a fractional year, before scaling: growing by `arrivals_growth` a
+    /// year, for `arrivals_growth_years` from the start when set (0: throughout), level after.
     pub fn arrivals(&self, year: f64) -> f64 {
-        self.arrivals_per_month * (1.0 + self.arrivals_growth).powf(year - self.start_year())
+        let mut years = year - self.start_year();
+        if self.arrivals_growth_years > 0.0 {
+            years = years.min(self.arrivals_growth_years);
+        }
+        self.arrivals_per_month * (1.0 + self.arrivals_growth).powf(years)
     }
 
     /// A potential after the game's ceiling: above `ceiling_from` it grows by `ceiling_slope` of
@@ -324,6 +330,26 @@ mod tests {
         assert!((above - (s.ceiling_from + 100.0 * s.ceiling_slope)).abs() < 1e-9);
         assert_eq!(s.ceiling(5000.0), s.ceiling_max);
         assert!(s.ceiling(s.ceiling_max + 1.0) <= s.ceiling_max);
+    }
+
+    /// Arrivals grow by `arrivals.growth` a year throughout, or for `arrivals.growth_years` and
+    /// level after.
+    #[test]
+    fn arrivals_grow_then_hold_their_level_when_growth_years_is_set() {
+        let mut s = preset("fide-2001-2025").unwrap();
+        let start = s.start_year();
+        let grown = |years: f64| s.arrivals_per_month * (1.0 + s.arrivals_growth).powf(years);
+        assert!((s.arrivals(start + 20.0) - grown(20.0)).abs() < 1e-9);
+        s.arrivals_growth_years = 14.0;
+        let level = s.arrivals_per_month * (1.0 + s.arrivals_growth).powf(14.0);
+        assert!(
+            (s.arrivals(start + 10.0)
+                - s.arrivals_per_month * (1.0 + s.arrivals_growth).powf(10.0))
+            .abs()
+                < 1e-9
+        );
+        assert!((s.arrivals(start + 14.0) - level).abs() < 1e-9);
+        assert!((s.arrivals(start + 20.0) - level).abs() < 1e-9);
     }
 
     /// Strong players' extra play fades past `decline_from` when `strong_fade` is set: by a factor
