@@ -91,15 +91,15 @@ pub fn plan_month(
             international.append(&mut open);
         } else {
             shuffle(&mut open, rng);
-            swiss_events(open, swiss_sizes, month, rng, &mut plans);
+            swiss_events(open, swiss_sizes, &OPEN, month, rng, &mut plans);
         }
         if !sections.is_empty() {
             by_rating(&mut sections);
-            swiss_events(sections, swiss_sizes, month, rng, &mut plans);
+            swiss_events(sections, swiss_sizes, &OPEN, month, rng, &mut plans);
         }
     }
     shuffle(&mut international, rng);
-    swiss_events(international, swiss_sizes, month, rng, &mut plans);
+    swiss_events(international, swiss_sizes, &OPEN, month, rng, &mut plans);
     by_rating(&mut round_robin);
     for group in cut(&round_robin, round_robin_sizes, rng) {
         let rounds = (group.len() - 1 + group.len() % 2) as u32;
@@ -117,17 +117,7 @@ pub fn plan_month(
         u64::from(settings.league_min),
         u64::from(settings.league_max),
     );
-    for group in cut(&league, league_sizes, rng) {
-        let rounds = LEAGUE_ROUNDS[rng.below(LEAGUE_ROUNDS.len() as u64) as usize];
-        plans.push(plan(
-            EventType::Swiss,
-            group,
-            rounds,
-            7 * (rounds - 1) + 1,
-            month,
-            rng,
-        ));
-    }
+    swiss_events(league, league_sizes, &LEAGUE, month, rng, &mut plans);
     plans
 }
 
@@ -173,22 +163,40 @@ fn choose(e: &Entrant, organisers_rating: Option<f64>, settings: &Settings) -> C
     }
 }
 
+/// How a kind of Swiss is played: its rounds, drawn uniformly from the table, and the days they take.
+struct Schedule {
+    rounds: &'static [u32],
+    days: fn(u32) -> u32,
+}
+
+/// Opens are played over weekends and holidays: about two rounds a day.
+const OPEN: Schedule = Schedule {
+    rounds: &SWISS_ROUNDS,
+    days: |rounds| rounds.div_ceil(2) + 1,
+};
+
+/// A league plays a round a week.
+const LEAGUE: Schedule = Schedule {
+    rounds: &LEAGUE_ROUNDS,
+    days: |rounds| 7 * (rounds - 1) + 1,
+};
+
 /// Swiss events of consecutive groups of `pool`, in its order.
 fn swiss_events(
     pool: Vec<usize>,
     sizes: (u64, u64),
+    schedule: &Schedule,
     month: Month,
     rng: &mut SplitMix64,
     plans: &mut Vec<EventPlan>,
 ) {
     for group in cut(&pool, sizes, rng) {
-        let rounds = SWISS_ROUNDS[rng.below(SWISS_ROUNDS.len() as u64) as usize];
-        // Opens are played over weekends and holidays: about two rounds a day.
+        let rounds = schedule.rounds[rng.below(schedule.rounds.len() as u64) as usize];
         plans.push(plan(
             EventType::Swiss,
             group,
             rounds,
-            rounds.div_ceil(2) + 1,
+            (schedule.days)(rounds),
             month,
             rng,
         ));
