@@ -264,9 +264,14 @@ mod calibration_tests {
                 "counts",
                 "played",
                 "list-activity",
+                "counts",
                 "gaps"
             ]
         );
+        // The starting list is measured against FIDE's January 2001 list, as January 2008's.
+        let names: Vec<&str> = c.targets.iter().map(|t| t.measure.name.as_str()).collect();
+        assert!(names.contains(&"list 2001-01"), "{names:?}");
+        assert!(names.contains(&"list 2008-01"), "{names:?}");
         assert_eq!(c.start_values().len(), 10);
     }
 
