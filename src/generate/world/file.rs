@@ -461,6 +461,24 @@ mod tests {
         load(path.to_str().unwrap()).unwrap_err().to_string()
     }
 
+    /// The refits docs/generate.md reports stay loadable: each extends the built-in world with its
+    /// fitted values (league rounds and occasional players on).
+    #[test]
+    fn the_refits_in_the_docs_load() {
+        for (file, name) in [
+            ("worlds/refits/activity-first.toml", "activity-first"),
+            ("worlds/refits/tables-weighted.toml", "tables-weighted"),
+        ] {
+            let world = load(file).unwrap();
+            assert_eq!(world.name, name);
+            assert!(
+                world.league_share > 0.1 && world.occasional_share > 0.2,
+                "{file}"
+            );
+            assert_eq!(world.months, preset("fide-2001-2025").unwrap().months);
+        }
+    }
+
     #[test]
     fn the_shipped_file_is_the_built_in_world() {
         let shipped = load("worlds/fide-2001-2025.toml").unwrap();
