@@ -220,15 +220,9 @@ fn time_pieces(
     let mut peak_kb = 0;
     let mut read = Vec::new();
     for _ in 0..args.runs {
-        let t = Instant::now();
-        let status = std::process::Command::new(std::env::current_exe()?)
-            .args(&replay_args)
-            .status()?;
-        anyhow::ensure!(status.success(), "the replay failed");
-        seconds.push(t.elapsed().as_secs_f64());
+        let (elapsed, summary) = replay_in_child(&replay_args, &out)?;
+        seconds.push(elapsed);
         peak_kb = peak_kb.max(children_peak_kb());
-        let summary: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json"))?)?;
         read.push(summary["timing"]["read_seconds"].as_f64().unwrap_or(0.0));
     }
     let (best, median) = stats(&seconds);
@@ -482,15 +476,9 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
             run
         };
         drop(run);
-        let t = Instant::now();
-        let status = std::process::Command::new(std::env::current_exe()?)
-            .args(&replay_args)
-            .status()?;
-        anyhow::ensure!(status.success(), "the replay failed");
-        whole.push(t.elapsed().as_secs_f64());
+        let (elapsed, summary) = replay_in_child(&replay_args, &base.join("run"))?;
+        whole.push(elapsed);
         peak_kb = peak_kb.max(children_peak_kb());
-        let summary: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(base.join("run/summary.json"))?)?;
         let busy = |key: &str| summary["timing"][key].as_f64().unwrap_or(0.0);
         writers.push((
             busy("intern_seconds"),
@@ -551,6 +539,19 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         std::fs::remove_dir_all(&base)?;
     }
     Ok(())
+}
+
+/// Runs `elosim replay` with these arguments in a process of its own, writing to `out`: its wall
+/// time and the run's `summary.json`.
+fn replay_in_child(args: &[String], out: &Path) -> anyhow::Result<(f64, serde_json::Value)> {
+    let t = Instant::now();
+    let status = std::process::Command::new(std::env::current_exe()?)
+        .args(args)
+        .status()?;
+    anyhow::ensure!(status.success(), "the replay failed");
+    let elapsed = t.elapsed().as_secs_f64();
+    let summary = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json"))?)?;
+    Ok((elapsed, summary))
 }
 
 /// The largest peak resident memory of the child processes waited for, in kB.

@@ -1217,15 +1217,20 @@ fn pieces_equal_whole(s: &Scenario, mut inputs: Inputs) {
     assert_same("games", &shuffled.games, &whole_reversed.games);
 }
 
+/// Players 1–4 on the starting list, rated 2100 to 2400, K 20, with 40 games, born 1980.
+fn four_established() -> Vec<Start> {
+    (1..=4)
+        .map(|id| (id, 2000 + 100 * id as i32, Some(20), Some(40), Some(1980)))
+        .collect()
+}
+
 /// Reference §1: an event's games use the list in force at the event's start, also when its
 /// earliest game lies in another piece than the rest.
 #[test]
 fn a_piece_takes_its_events_start_from_the_whole_list() {
     let s = scenario("piece-starts", "[run]\nfrom = \"2019-03\"\n");
     let world = World {
-        start: (1..=4)
-            .map(|id| (id, 2000 + 100 * id as i32, Some(20), Some(40), Some(1980)))
-            .collect(),
+        start: four_established(),
         games: vec![
             ("2019-03", "A", Some("2019-02-01"), 1, 2, 2),
             // Rated on 2019-04: the event started under the list of 2019-02, before A was rated.
@@ -1253,9 +1258,7 @@ fn a_piece_takes_its_events_start_from_the_whole_list() {
 fn a_piece_keeps_its_games_own_starts() {
     let s = scenario("piece-own-starts", "[run]\nfrom = \"2019-03\"\n");
     let world = World {
-        start: (1..=4)
-            .map(|id| (id, 2000 + 100 * id as i32, Some(20), Some(40), Some(1980)))
-            .collect(),
+        start: four_established(),
         games: vec![
             ("2019-04", "Long", Some("2019-03-02"), 2, 4, 1),
             ("2019-04", "Long", Some("2019-02-05"), 1, 3, 1),
@@ -1280,9 +1283,7 @@ fn a_piece_keeps_its_games_own_starts() {
 fn an_events_games_in_two_pieces_share_one_type() {
     let s = scenario("piece-types", "[run]\nfrom = \"2019-03\"\n");
     let world = World {
-        start: (1..=4)
-            .map(|id| (id, 2000 + 100 * id as i32, Some(20), Some(40), Some(1980)))
-            .collect(),
+        start: four_established(),
         games: vec![
             ("2019-03", "Club", Some("2019-02-01"), 1, 2, 2),
             ("2019-03", "Club", Some("2019-02-01"), 3, 4, 1),

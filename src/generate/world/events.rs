@@ -35,8 +35,7 @@ pub struct Entrant {
     pub player: usize,
     pub strength: f64,
     pub choice: f64,
-    /// An adult past their first year in the world: a club's league team takes its adult members,
-    /// while newcomers play the opens that rate them and juniors their opens and junior events.
+    /// A league team takes them (`Player::is_league_member`).
     pub member: bool,
 }
 
@@ -449,7 +448,7 @@ mod tests {
     }
 
     /// A member's draw below `events.league_share` is a league round, and the rest of it chooses
-    /// as a non-member's whole draw does; newcomers in their first year never play a league.
+    /// as a non-member's whole draw does; a non-member never plays a league.
     #[test]
     fn members_play_their_share_of_months_in_league_rounds() {
         let mut settings = super::super::file::preset("fide-2001-2025").unwrap();

@@ -159,7 +159,7 @@ pub fn generate(
                     player: i,
                     strength: strength[i],
                     choice,
-                    member: !p.is_junior(year) && (!p.newcomer || t >= p.first_month + 12),
+                    member: p.is_league_member(year, t),
                 });
             }
         }

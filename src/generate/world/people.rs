@@ -103,6 +103,13 @@ impl Player {
         quit / 12.0 / settings.activity_factor(strength, self.age(year))
     }
 
+    /// Whether a club's league team takes the player in month `month` of the world: adults past
+    /// their first year in it; newcomers play the opens that rate them, juniors their opens and
+    /// junior events.
+    pub fn is_league_member(&self, year: f64, month: u32) -> bool {
+        !self.is_junior(year) && (!self.newcomer || month >= self.first_month + 12)
+    }
+
     /// Events a year this month, at this strength: juniors play rated events at their own rate
     /// (much of their chess is not FIDE-rated: school, club, online).
     pub fn events_per_year(&self, settings: &Settings, year: f64, strength: f64) -> f64 {
@@ -348,6 +355,23 @@ mod tests {
             (after as f64 - committed - kept).abs() < 0.04 * after as f64,
             "{before} → {after}: {occasional} occasional"
         );
+    }
+
+    /// League teams take adults past their first year in the world, never juniors.
+    #[test]
+    fn league_members_are_adults_past_their_first_year() {
+        let settings = crate::generate::world::preset("fide-2001-2025").unwrap();
+        let year = settings.start_year();
+        let players: Vec<Player> = (0..200)
+            .map(|i| newcomer(i, 5, year, SplitMix64::new(u64::from(i)), &settings))
+            .collect();
+        let adult = players.iter().find(|p| !p.is_junior(year + 1.0)).unwrap();
+        assert!(!adult.is_league_member(year, 16));
+        assert!(adult.is_league_member(year + 1.0, 17));
+        let junior = players.iter().find(|p| p.is_junior(year + 2.0)).unwrap();
+        assert!(!junior.is_league_member(year + 2.0, 40));
+        let listed = initial(1, Origin::Listed, year, SplitMix64::new(3), &settings);
+        assert_eq!(listed.is_league_member(year, 0), !listed.is_junior(year));
     }
 
     #[test]

@@ -339,17 +339,12 @@ mod tests {
         let mut s = preset("fide-2001-2025").unwrap();
         let start = s.start_year();
         let grown = |years: f64| s.arrivals_per_month * (1.0 + s.arrivals_growth).powf(years);
-        assert!((s.arrivals(start + 20.0) - grown(20.0)).abs() < 1e-9);
+        let (at_10, at_14, at_20) = (grown(10.0), grown(14.0), grown(20.0));
+        assert!((s.arrivals(start + 20.0) - at_20).abs() < 1e-9);
         s.arrivals_growth_years = 14.0;
-        let level = s.arrivals_per_month * (1.0 + s.arrivals_growth).powf(14.0);
-        assert!(
-            (s.arrivals(start + 10.0)
-                - s.arrivals_per_month * (1.0 + s.arrivals_growth).powf(10.0))
-            .abs()
-                < 1e-9
-        );
-        assert!((s.arrivals(start + 14.0) - level).abs() < 1e-9);
-        assert!((s.arrivals(start + 20.0) - level).abs() < 1e-9);
+        assert!((s.arrivals(start + 10.0) - at_10).abs() < 1e-9);
+        assert!((s.arrivals(start + 14.0) - at_14).abs() < 1e-9);
+        assert!((s.arrivals(start + 20.0) - at_14).abs() < 1e-9);
     }
 
     /// Strong players' extra play fades past `decline_from` when `strong_fade` is set: by a factor
