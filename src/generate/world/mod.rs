@@ -10,6 +10,7 @@
 //! the output does not depend on the number of threads, and a parameter changes what it governs
 //! without reshuffling every other draw.
 
+pub mod equilibrium;
 mod events;
 pub mod file;
 pub mod params;

@@ -9,6 +9,20 @@ pub fn expected(diff: f64) -> f64 {
     0.5 * erfc(-diff / 400.0)
 }
 
+/// White's expected score against `black` under the world's game model, in closed form: what
+/// [`result`] gives on average. A share `upset_share` of games is scored as between equals with
+/// White's move; in the rest each player's strength in the event carries their form, normal with
+/// SD `form_sd` (`play_event`), so the difference D + first move meets a normal curve widened from
+/// σ = 200·√2 to √(σ² + 2·form_sd²): E Φ((x + X)/σ) = Φ(x/√(σ² + τ²)) for X normal with SD τ. The
+/// draws do not move it: a draw replaces half a win and half a loss.
+pub fn expected_score(white: f64, black: f64, settings: &Settings) -> f64 {
+    let sigma_squared = 2.0 * 200.0 * 200.0;
+    let widen = (sigma_squared / (sigma_squared + 2.0 * settings.form_sd.powi(2))).sqrt();
+    let u = settings.upset_share;
+    let decided = expected((white - black + settings.white_advantage) * widen);
+    (1.0 - u) * decided + u * expected(settings.white_advantage)
+}
+
 /// The complementary error function (Numerical Recipes' erfcc, relative error below 1.2e-7).
 fn erfc(x: f64) -> f64 {
     let z = x.abs();
@@ -175,6 +189,50 @@ mod tests {
         assert!((rate - expected_rate).abs() < 0.005, "{rate}");
         assert!(draw_rate(2600.0, 2600.0) > 2.0 * draw_rate(1300.0, 1300.0));
         assert!(draw_rate(2000.0, 2000.0) > 2.0 * draw_rate(2000.0, 1600.0));
+    }
+
+    /// The closed form against the results themselves, each game played as `play_event` plays
+    /// it: each player's form drawn for the game, then the result.
+    #[test]
+    fn the_expected_score_is_what_the_results_average() {
+        let settings = crate::generate::world::preset("fide-2001-2025").unwrap();
+        assert!(settings.form_sd > 0.0 && settings.upset_share > 0.0);
+        let mut rng = SplitMix64::new(5);
+        for (white, black) in [
+            (2000.0, 2000.0),
+            (2100.0, 1900.0),
+            (1500.0, 2300.0),
+            (2600.0, 1400.0),
+        ] {
+            let games = 400_000;
+            let points: u64 = (0..games)
+                .map(|_| {
+                    let w = white + settings.form_sd * rng.normal();
+                    let b = black + settings.form_sd * rng.normal();
+                    u64::from(result(w, b, &settings, &mut rng))
+                })
+                .sum();
+            let score = points as f64 / 2.0 / f64::from(games);
+            let expected = expected_score(white, black, &settings);
+            // Four standard errors of a mean of 400,000 scores (SD at most 0.5).
+            assert!(
+                (score - expected).abs() < 0.0032,
+                "{white} v {black}: {score} against {expected}"
+            );
+        }
+        // Without form or upsets it is the normal curve with the first move.
+        let plain = Settings {
+            form_sd: 0.0,
+            upset_share: 0.0,
+            ..settings.clone()
+        };
+        let e = expected_score(2100.0, 2000.0, &plain);
+        assert!((e - expected(100.0 + plain.white_advantage)).abs() < 1e-12);
+        // Form flattens the curve and upsets bound it: at most 0.5 + (1 − u)/2 plus the move's share.
+        assert!(expected_score(2100.0, 2000.0, &settings) < e);
+        let far = expected_score(3400.0, 1000.0, &settings);
+        let bound = 1.0 - settings.upset_share * (1.0 - expected(settings.white_advantage));
+        assert!((far - bound).abs() < 1e-6, "{far} {bound}");
     }
 
     #[test]

@@ -1,0 +1,531 @@
+//! The reachable truth: the ratings a rating system on FIDE's curve could at best reach from the
+//! games actually played. A world's players have true strengths, but no rating system can show
+//! them on FIDE's scale: the world's results are not FIDE's curve between strengths (each player
+//! has a form from event to event, a share of games is decided as between equals, White has the
+//! move: `play::expected_score`), and a rating only knows the games played, among the opponents
+//! met. A strength gap of 400 points is worth about 283 rating points on FIDE's curve, and no gap
+//! is worth more than about 385 (docs/sweep.md, "The truth a rating system can reach").
+//!
+//! For a January list, the *equilibrium rating* of each player who played in the window of
+//! [`WINDOW`] lists up to it is the solution of FIDE's equations with every result replaced by its
+//! true expected score: for every player i,
+//!
+//! ```text
+//!     Σ over i's games g of ( E_g − F(r_i − r_opponent) ) = 0,
+//! ```
+//!
+//! E_g the game's expected score for i under the world's game model at the strengths of the
+//! game's month, and F FIDE's expected-score curve with the 400-point rule: the normal curve with
+//! σ = 200·√2 that table 8.1.2 tabulates (reference §2), the difference counted as at most 400
+//! points. The curve, not the table: the table's hundredths are steps, and a fixed point of a step
+//! function is a band a few points wide instead of one rating. An expected score beyond what the
+//! capped curve can express (above F(400) = 0.921) counts as F(400): the 400-point rule bounds what
+//! a rating can show, and without the bound a player who only meets much weaker opponents would
+//! have no equilibrium at all.
+//!
+//! The equations fix only differences: each connected group of players (who met, directly or
+//! through others) is anchored so that its mean equals the mean true strength of its players on
+//! the January list's month, as Elo's points are zero-sum. The left-hand sides are the gradient of
+//! a convex function, solved by Gauss–Seidel: each player in turn is moved by a Newton step on their
+//! own equation (the sum of E − F over their games divided by the sum of F's slope), until no
+//! player moves by more than [`TOLERANCE`] in a sweep.
+
+use statrs::function::erf::erfc;
+
+use crate::model::Month;
+
+use super::play::expected_score;
+use super::{MonthBatch, Settings};
+
+/// Lists in a January's window: the list itself and the 17 before it, a year and a half of games.
+/// Long enough that a player active in the period has met enough opponents for their equation to
+/// say something (a year holds fewer, and FIDE's own activity rule counts one), short enough that
+/// the strengths move little within it (a junior improving 100 points a year moves about 75 in it).
+pub const WINDOW: i32 = 18;
+
+/// No player moves by more than this in the last sweep (rating points).
+pub const TOLERANCE: f64 = 0.01;
+
+/// Sweeps before the solution is given as it stands (its largest last move is reported).
+const MAX_SWEEPS: u32 = 20_000;
+
+/// The largest move of one Newton step: far from the solution the curve's slope says little.
+const MAX_STEP: f64 = 100.0;
+
+/// FIDE's curve: σ = 200·√2, so Φ(d/σ) = ½·erfc(−d/400).
+const SIGMA: f64 = 282.842_712_474_619;
+const CAP: f64 = 400.0;
+
+/// FIDE's expected score for a rating `diff` points above the opponent's, the difference counted
+/// as at most 400 points.
+pub fn fide_curve(diff: f64) -> f64 {
+    0.5 * erfc(-diff.clamp(-CAP, CAP) / 400.0)
+}
+
+/// The slope of [`fide_curve`]: the normal density within the cap, 0 beyond it.
+fn fide_slope(diff: f64) -> f64 {
+    if diff.abs() >= CAP {
+        return 0.0;
+    }
+    let z = diff / SIGMA;
+    (-0.5 * z * z).exp() / (SIGMA * (2.0 * std::f64::consts::PI).sqrt())
+}
+
+/// One game of a window: the players by dense index and White's expected score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindowGame {
+    pub white: u32,
+    pub black: u32,
+    pub expected: f64,
+}
+
+/// The equilibrium of one January's window.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Equilibrium {
+    /// Each player's equilibrium rating by dense index (NaN: no game in the window).
+    pub rating: Vec<f32>,
+    /// Each player's games in the window.
+    pub games: Vec<u32>,
+    /// Gauss–Seidel sweeps made, and the largest move of the last one.
+    pub sweeps: u32,
+    pub last_move: f64,
+    /// Groups of players who met (directly or through others), and the players outside the
+    /// largest: each group is anchored on its own.
+    pub groups: usize,
+    pub outside_largest: usize,
+}
+
+impl Equilibrium {
+    /// Players with a game in the window.
+    pub fn players(&self) -> usize {
+        self.games.iter().filter(|&&n| n > 0).count()
+    }
+}
+
+/// Solves the equilibrium of `games` among `players` (dense indices below it), each group of
+/// players who met anchored on the mean of their `anchor` (the true strengths on the January
+/// list's month; NaN where a player is not in the world then, who then counts in no mean).
+pub fn solve(players: usize, games: &[WindowGame], anchor: &[f32]) -> Equilibrium {
+    let graph = Graph::new(players, games);
+    let start = |i: usize| f64::from(anchor.get(i).copied().unwrap_or(f32::NAN));
+    let mut rating: Vec<f64> = (0..players)
+        .map(|i| if start(i).is_finite() { start(i) } else { 0.0 })
+        .collect();
+    let mut sweeps = 0;
+    let mut last_move = 0.0;
+    while sweeps < MAX_SWEEPS {
+        last_move = graph.sweep(&mut rating);
+        sweeps += 1;
+        if last_move < TOLERANCE {
+            break;
+        }
+    }
+    let group = graph.groups();
+    let groups = group
+        .iter()
+        .filter(|g| **g != NONE)
+        .max()
+        .map_or(0, |g| g + 1) as usize;
+    // Each group's mean equilibrium moved onto its players' mean true strength.
+    let mut sums = vec![(0.0f64, 0.0f64, 0usize); groups];
+    for i in 0..players {
+        if group[i] != NONE && start(i).is_finite() {
+            let s = &mut sums[group[i] as usize];
+            s.0 += rating[i];
+            s.1 += start(i);
+            s.2 += 1;
+        }
+    }
+    let mut sizes = vec![0usize; groups];
+    for &g in group.iter().filter(|g| **g != NONE) {
+        sizes[g as usize] += 1;
+    }
+    let largest = sizes.iter().copied().max().unwrap_or(0);
+    let rating = (0..players)
+        .map(|i| match group[i] {
+            NONE => f32::NAN,
+            g => {
+                let (r, s, n) = sums[g as usize];
+                let shift = if n > 0 { (s - r) / n as f64 } else { 0.0 };
+                (rating[i] + shift) as f32
+            }
+        })
+        .collect();
+    Equilibrium {
+        rating,
+        games: (0..players).map(|i| graph.degree(i) as u32).collect(),
+        sweeps,
+        last_move,
+        groups,
+        outside_largest: sizes.iter().sum::<usize>() - largest,
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Each player's games as (opponent, own expected score), players' games consecutive.
+struct Graph {
+    start: Vec<usize>,
+    opponent: Vec<u32>,
+    expected: Vec<f64>,
+}
+
+impl Graph {
+    fn new(players: usize, games: &[WindowGame]) -> Graph {
+        let mut start = vec![0usize; players + 1];
+        for g in games {
+            start[g.white as usize + 1] += 1;
+            start[g.black as usize + 1] += 1;
+        }
+        for i in 0..players {
+            start[i + 1] += start[i];
+        }
+        let mut at = start.clone();
+        let mut opponent = vec![0u32; start[players]];
+        let mut expected = vec![0.0f64; start[players]];
+        let (low, high) = (fide_curve(-CAP), fide_curve(CAP));
+        for g in games {
+            let e = g.expected.clamp(low, high);
+            for (p, o, e) in [(g.white, g.black, e), (g.black, g.white, 1.0 - e)] {
+                let k = &mut at[p as usize];
+                opponent[*k] = o;
+                expected[*k] = e;
+                *k += 1;
+            }
+        }
+        Graph {
+            start,
+            opponent,
+            expected,
+        }
+    }
+
+    fn degree(&self, i: usize) -> usize {
+        self.start[i + 1] - self.start[i]
+    }
+
+    /// One Gauss–Seidel sweep: each player moved by a Newton step on their own equation, the
+    /// others as they stand; the largest move.
+    fn sweep(&self, rating: &mut [f64]) -> f64 {
+        // Where every game is beyond the cap the curve is flat: a slope as at the cap's edge keeps
+        // the step finite, and the step's bound keeps it modest.
+        let floor = fide_slope(CAP - 1e-9);
+        let mut largest = 0.0f64;
+        for i in 0..rating.len() {
+            let games = self.start[i]..self.start[i + 1];
+            if games.is_empty() {
+                continue;
+            }
+            let own = rating[i];
+            let (mut residual, mut slope) = (0.0, 0.0);
+            for k in games.clone() {
+                let diff = own - rating[self.opponent[k] as usize];
+                residual += self.expected[k] - fide_curve(diff);
+                slope += fide_slope(diff);
+            }
+            let slope = slope.max(floor * games.len() as f64);
+            let step = (residual / slope).clamp(-MAX_STEP, MAX_STEP);
+            rating[i] = own + step;
+            largest = largest.max(step.abs());
+        }
+        largest
+    }
+
+    /// Each player's group (players who met directly or through others), numbered in order of
+    /// their first player; `NONE` for players without games.
+    fn groups(&self) -> Vec<u32> {
+        let players = self.start.len() - 1;
+        let mut group = vec![NONE; players];
+        let mut next = 0;
+        let mut stack = Vec::new();
+        for first in 0..players {
+            if group[first] != NONE || self.degree(first) == 0 {
+                continue;
+            }
+            group[first] = next;
+            stack.push(first);
+            while let Some(p) = stack.pop() {
+                for k in self.start[p]..self.start[p + 1] {
+                    let o = self.opponent[k] as usize;
+                    if group[o] == NONE {
+                        group[o] = next;
+                        stack.push(o);
+                    }
+                }
+            }
+            next += 1;
+        }
+        group
+    }
+}
+
+/// Gathers, month by month as a world is generated, the games of the windows of some January
+/// lists with their true expected scores, and solves each January's equilibrium when its list
+/// comes (every game rated on it was played before).
+pub struct Windows {
+    settings: Settings,
+    /// The Januaries wanted, in order.
+    januaries: Vec<Month>,
+    /// Games kept for a later window: (rated on, white, black, White's expected score).
+    kept: Vec<(Month, WindowGame)>,
+    /// This month's true strengths by dense index (scratch).
+    strength: Vec<f32>,
+    solved: Vec<(Month, Equilibrium)>,
+}
+
+impl Windows {
+    /// The windows of `januaries` (other months are not lists with a truth, and are ignored).
+    pub fn new(settings: &Settings, januaries: &[Month]) -> Windows {
+        let mut januaries: Vec<Month> = januaries
+            .iter()
+            .copied()
+            .filter(|m| m.month() == 1)
+            .collect();
+        januaries.sort();
+        januaries.dedup();
+        Windows {
+            settings: settings.clone(),
+            januaries,
+            kept: Vec::new(),
+            strength: Vec::new(),
+            solved: Vec::new(),
+        }
+    }
+
+    /// Whether any January is wanted.
+    pub fn wanted(&self) -> bool {
+        !self.januaries.is_empty()
+    }
+
+    /// Takes in one month of the world (months in order).
+    pub fn month(&mut self, batch: &MonthBatch) {
+        if !self.wanted() {
+            return;
+        }
+        let first = self.settings.first_id;
+        for (&id, &s) in batch.truth_id.iter().zip(&batch.truth_strength) {
+            let i = (id - first) as usize;
+            if i >= self.strength.len() {
+                self.strength.resize(i + 1, f32::NAN);
+            }
+            self.strength[i] = s;
+        }
+        let month = batch.month;
+        if self.januaries.contains(&month) {
+            // Every game rated on this list came from an earlier month.
+            let games: Vec<WindowGame> = self
+                .kept
+                .iter()
+                .filter(|(list, _)| in_window(*list, month))
+                .map(|(_, g)| *g)
+                .collect();
+            let solved = solve(self.strength.len(), &games, &self.strength);
+            self.solved.push((month, solved));
+        }
+        let later: Vec<Month> = self
+            .januaries
+            .iter()
+            .copied()
+            .filter(|&j| j > month)
+            .collect();
+        let needed = |list: Month| later.iter().any(|&j| in_window(list, j));
+        self.kept.retain(|(list, _)| needed(*list));
+        for i in 0..batch.white.len() {
+            if !needed(batch.period[i]) {
+                continue;
+            }
+            let (w, b) = (batch.white[i] - first, batch.black[i] - first);
+            let expected = expected_score(
+                f64::from(self.strength[w as usize]),
+                f64::from(self.strength[b as usize]),
+                &self.settings,
+            );
+            self.kept.push((
+                batch.period[i],
+                WindowGame {
+                    white: w,
+                    black: b,
+                    expected,
+                },
+            ));
+        }
+    }
+
+    /// Each January's equilibrium, its vectors as long as the world's `players`.
+    pub fn finish(self, players: usize) -> Vec<(Month, Equilibrium)> {
+        self.solved
+            .into_iter()
+            .map(|(month, mut e)| {
+                e.rating.resize(players, f32::NAN);
+                e.games.resize(players, 0);
+                (month, e)
+            })
+            .collect()
+    }
+}
+
+/// Whether games rated on `list` are in the window of the January list `january`.
+pub fn in_window(list: Month, january: Month) -> bool {
+    list <= january && list > january.plus(-WINDOW)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(white: u32, black: u32, expected: f64) -> WindowGame {
+        WindowGame {
+            white,
+            black,
+            expected,
+        }
+    }
+
+    /// The rating difference at which FIDE's curve gives `p` (p within the cap).
+    fn inverse(p: f64) -> f64 {
+        let (mut low, mut high) = (-CAP, CAP);
+        for _ in 0..200 {
+            let mid = (low + high) / 2.0;
+            if fide_curve(mid) < p {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        (low + high) / 2.0
+    }
+
+    #[test]
+    fn the_curve_is_fides_table_smoothly() {
+        // Table 8.1.2 rounds this curve: 100 points → .64, 200 → .76, 400 → .92; beyond 400 the
+        // difference counts as 400.
+        assert!((fide_curve(0.0) - 0.5).abs() < 1e-15);
+        assert!((fide_curve(100.0) - 0.64).abs() < 0.005);
+        assert!((fide_curve(200.0) - 0.76).abs() < 0.005);
+        assert!((fide_curve(400.0) - 0.9214).abs() < 0.0001);
+        assert_eq!(fide_curve(700.0), fide_curve(400.0));
+        assert!((fide_curve(-150.0) + fide_curve(150.0) - 1.0).abs() < 1e-15);
+        // The slope is the curve's derivative within the cap.
+        let h = 1e-4;
+        let numeric = (fide_curve(120.0 + h) - fide_curve(120.0 - h)) / (2.0 * h);
+        assert!((fide_slope(120.0) - numeric).abs() < 1e-9);
+        assert_eq!(fide_slope(450.0), 0.0);
+    }
+
+    /// Two players: the gap at which FIDE's curve gives the stronger their expected score, the
+    /// pair centred on their mean true strength.
+    #[test]
+    fn two_players_by_hand() {
+        // Four games with colours alternating, expected 0.70 and 0.66 for the first as White and
+        // as Black: a mean of 0.68.
+        let games = [
+            game(0, 1, 0.70),
+            game(1, 0, 0.34),
+            game(0, 1, 0.70),
+            game(1, 0, 0.34),
+        ];
+        let e = solve(2, &games, &[2100.0, 1900.0]);
+        let gap = inverse(0.68);
+        // Φ⁻¹(0.68) = 0.46770 standard deviations of 200·√2.
+        assert!((gap - 132.29).abs() < 0.01, "{gap}");
+        let (a, b) = (f64::from(e.rating[0]), f64::from(e.rating[1]));
+        assert!((a - b - gap).abs() < 0.02, "{a} {b} {gap}");
+        assert!(((a + b) / 2.0 - 2000.0).abs() < 0.01);
+        assert_eq!(e.games, [4, 4]);
+        assert_eq!((e.groups, e.outside_largest), (1, 0));
+        assert!(e.last_move < TOLERANCE);
+    }
+
+    /// Three players in a chain A–B–C and a fourth player alone: each link at its own gap, the
+    /// chain's gaps adding up, the player without games without a rating.
+    #[test]
+    fn a_chain_adds_its_gaps_and_groups_anchor_apart() {
+        let games = [game(0, 1, 0.60), game(1, 2, 0.75), game(3, 4, 0.5)];
+        let anchor = [2000.0, 1900.0, 1700.0, 1500.0, 1300.0, 1800.0];
+        let e = solve(6, &games, &anchor);
+        let r: Vec<f64> = e.rating.iter().map(|&r| f64::from(r)).collect();
+        // B's two games cancel only where each is at its own gap: A − B = F⁻¹(0.60), B − C = F⁻¹(0.75).
+        assert!((r[0] - r[1] - inverse(0.60)).abs() < 0.05, "{r:?}");
+        assert!((r[1] - r[2] - inverse(0.75)).abs() < 0.05, "{r:?}");
+        assert!(((r[0] + r[1] + r[2]) / 3.0 - 1866.667).abs() < 0.01);
+        // The pair D–E met nobody else: anchored on its own mean, 1400, and level.
+        assert!((r[3] - 1400.0).abs() < 0.01 && (r[4] - 1400.0).abs() < 0.01);
+        assert!(r[5].is_nan());
+        assert_eq!((e.groups, e.outside_largest), (2, 2));
+        assert_eq!(e.games, [1, 2, 1, 1, 1, 0]);
+    }
+
+    /// A score beyond what the capped curve can express counts as the cap: the favourite sits at
+    /// least 400 points above, however lopsided the expected score.
+    #[test]
+    fn an_expected_score_beyond_the_cap_counts_as_the_cap() {
+        let games = [game(0, 1, 0.99), game(1, 0, 0.01), game(0, 1, 0.99)];
+        let e = solve(2, &games, &[2000.0, 1000.0]);
+        let gap = f64::from(e.rating[0] - e.rating[1]);
+        assert!(gap >= CAP - 0.05, "{gap}");
+        assert!(e.last_move < TOLERANCE);
+    }
+
+    /// The windows gather the games rated on the 18 lists up to each January, scored at the
+    /// strengths of the month they were played, and solve it when the January's month comes.
+    #[test]
+    fn windows_take_the_lists_up_to_the_january() {
+        let settings = Settings {
+            first_id: 100,
+            white_advantage: 0.0,
+            form_sd: 0.0,
+            upset_share: 0.0,
+            ..Settings::default()
+        };
+        let january = Month::new(2023, 1).unwrap();
+        let mut windows = Windows::new(&settings, &[january, january.plus(3)]);
+        let batch = |month: Month, period: Month, strengths: [f32; 2]| MonthBatch {
+            month,
+            period: vec![period, period],
+            event: vec![1, 1],
+            event_start: vec![month.first_day(); 2],
+            event_type: vec![crate::model::EventType::Swiss; 2],
+            white: vec![100, 101],
+            black: vec![101, 100],
+            score: vec![1, 1],
+            truth_id: vec![100, 101],
+            truth_strength: strengths.to_vec(),
+        };
+        // Rated on July 2021: before the window (its first list is August 2021).
+        windows.month(&batch(
+            Month::new(2021, 6).unwrap(),
+            Month::new(2021, 7).unwrap(),
+            [2400.0, 1600.0],
+        ));
+        // Rated on August 2021 and on January 2023: in it, at 100 points apart.
+        windows.month(&batch(
+            Month::new(2021, 7).unwrap(),
+            Month::new(2021, 8).unwrap(),
+            [2050.0, 1950.0],
+        ));
+        windows.month(&batch(
+            Month::new(2022, 12).unwrap(),
+            january,
+            [2050.0, 1950.0],
+        ));
+        windows.month(&batch(january, january.plus(1), [2000.0, 2000.0]));
+        let solved = windows.finish(3);
+        assert_eq!(
+            solved.len(),
+            1,
+            "only the Januaries, when their month comes"
+        );
+        let (month, e) = &solved[0];
+        assert_eq!(*month, january);
+        assert_eq!(e.games, [4, 4, 0]);
+        // No form, no upsets, no first move: the world's curve is FIDE's, so the gap is 100.
+        assert!(
+            (f64::from(e.rating[0] - e.rating[1]) - 100.0).abs() < 0.05,
+            "{:?}",
+            e.rating
+        );
+        // Anchored on January's strengths: 2000 and 2000.
+        assert!((f64::from(e.rating[0] + e.rating[1]) / 2.0 - 2000.0).abs() < 0.01);
+        assert!(e.rating[2].is_nan());
+    }
+}
