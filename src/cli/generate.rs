@@ -20,8 +20,10 @@ use crate::pipeline::Progress;
 #[derive(clap::Args)]
 pub struct Args {
     /// The world: a world file (TOML, see worlds/fide-2001-2025.toml and docs/generate.md), or a
-    /// built-in world by name: fide-2001-2025 (FIDE's standard pool, January 2001 to December 2025,
-    /// calibrated to Sonas's crosstables of real games)
+    /// built-in world by name, each FIDE's standard pool from January 2001 to December 2025:
+    /// fide-2001-2025 (calibrated to Sonas's crosstables of real games; its players play about
+    /// twice FIDE's games), fide-2001-2025-activity (fitted to FIDE's activity first: its players
+    /// play FIDE's games, Sonas's 2021-2023 cells further off)
     #[arg(long, value_name = "FILE", default_value = "fide-2001-2025")]
     world: String,
     /// Size against FIDE's, above 0 and at most 100 (1.0: 37,000 players on the January 2001 list

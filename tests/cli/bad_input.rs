@@ -533,12 +533,6 @@ fn explain_keeps_to_the_lists_the_run_has() {
 #[test]
 fn calibration_flags_are_checked_as_the_file_is() {
     let dir = scratch("calibrate-flags");
-    let repo = |p: &str| {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(p)
-            .display()
-            .to_string()
-    };
     let world = |name: &str, extra: &str| {
         write(
             &dir,

@@ -51,11 +51,16 @@ pub fn fixture(name: &str) -> String {
         .to_string()
 }
 
-pub fn history() -> String {
+/// A path in the repository, as text.
+pub fn repo(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios/fide-historical.toml")
+        .join(path)
         .display()
         .to_string()
+}
+
+pub fn history() -> String {
+    repo("scenarios/fide-historical.toml")
 }
 
 /// Runs a replay expected to fail: non-zero exit, every `expected` fragment in the message, no

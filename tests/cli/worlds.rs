@@ -168,7 +168,7 @@ fn a_generated_world_is_repeatable_and_replays() {
         (vec!["generate", "--scale", "-1"], "--scale must be above 0"),
         (
             vec!["generate", "--world", "fide-1990"],
-            "\"fide-1990\" is neither a world file nor a built-in world; the built-in worlds: fide-2001-2025",
+            "\"fide-1990\" is neither a world file nor a built-in world; the built-in worlds: fide-2001-2025, fide-2001-2025-activity",
         ),
         (
             vec![
@@ -188,6 +188,80 @@ fn a_generated_world_is_repeatable_and_replays() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// Every built-in world generates by name at a tiny scale, and `generate --help` names each.
+#[test]
+fn every_built_in_world_generates() {
+    const BUILT_IN: [(&str, &str); 2] = [
+        ("fide-2001-2025", "upset_share = 0.1753"),
+        ("fide-2001-2025-activity", "league_share = 0.2064"),
+    ];
+    let dir = scratch("built-in-worlds");
+    let help = succeeds(&["generate", "--help"]);
+    for (name, value) in BUILT_IN {
+        assert!(help.contains(name), "{name} not in\n{help}");
+        let out = dir.join(name);
+        succeeds(&[
+            "generate",
+            "--world",
+            name,
+            "--scale",
+            "0.002",
+            "--seed",
+            "3",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        assert_eq!(summary["world"], name);
+        assert_eq!(summary["last_month"], "2025-12");
+        assert!(summary["games"].as_u64().unwrap() > 10_000, "{summary}");
+        // The resolved file holds the world's own values, not only those of the world it extends.
+        let resolved = std::fs::read_to_string(out.join("world.toml")).unwrap();
+        assert!(
+            resolved.contains(&format!("{value}  #")),
+            "{name}: {resolved}"
+        );
+    }
+}
+
+/// A study and a calibration take a built-in world other than the default by name.
+#[test]
+fn a_study_and_a_calibration_name_a_built_in_world() {
+    let dir = scratch("built-in-world-study");
+    let study = write(
+        &dir,
+        "study.toml",
+        &format!(
+            "name = \"on-activity\"\nscenario = {:?}\n\n[input]\nworld = \"fide-2001-2025-activity\"\nscale = 0.002\nseeds = [1]\n\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nvalues = [1801, 2001]\n\n[[measure]]\nkind = \"pool-shape\"\nlist = \"2003-01\"\n",
+            history()
+        ),
+    );
+    let out = dir.join("out");
+    let shown = succeeds(&["sweep", &study, "--quiet", "--out", out.to_str().unwrap()]);
+    assert!(
+        shown.contains("built-in world fide-2001-2025-activity at scale 0.002, seeds 1"),
+        "{shown}"
+    );
+    assert!(shown.contains("3 rows in"), "{shown}");
+    let calibration = write(
+        &dir,
+        "calibration.toml",
+        &format!(
+            "world = \"fide-2001-2025-activity\"\nscenario = {:?}\nscale = 0.002\nseeds = [1]\n\n[[target]]\nlist = {:?}\nlowest = 1800\ntop = 2500\n",
+            history(),
+            repo("data/fide-lists/APR03FRL.TXT")
+        ),
+    );
+    let shown = succeeds(&["calibrate", &calibration, "--evaluate"]);
+    assert!(
+        shown.contains("fide-2001-2025-activity at scale 0.002 with seeds [1]: objective"),
+        "{shown}"
+    );
 }
 
 /// A run of the generated world set against Sonas's tables: both tables, their difference and the
@@ -313,12 +387,6 @@ fn against_the_published_tables(run: &Path, dir: &Path) {
 #[test]
 fn calibrate_writes_a_fitted_world_that_generates() {
     let dir = scratch("calibrate");
-    let repo = |p: &str| {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(p)
-            .display()
-            .to_string()
-    };
     write(
         &dir,
         "tiny.toml",
