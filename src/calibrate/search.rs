@@ -275,6 +275,45 @@ mod calibration_tests {
         assert_eq!(c.start_values().len(), 10);
     }
 
+    /// The form world's file loads and starts from that built-in world: the shipped file's targets,
+    /// those the built-in world was never fitted to at weight 0, and the upsets held.
+    #[test]
+    fn the_form_calibration_file_loads() {
+        let load =
+            |file: &str| Calibration::load(Path::new(&repo(file)), &Overrides::default()).unwrap();
+        let form = load("worlds/fide-2001-2025-form.calibrate.toml");
+        let shipped = load("worlds/fide-2001-2025.calibrate.toml");
+        assert_eq!(form.world.name, "fide-2001-2025-form");
+        assert!((form.world.upset_share - shipped.world.upset_share / 2.0).abs() < 1e-3);
+        let keys: Vec<&str> = form.parameters.iter().map(|b| b.param.key).collect();
+        assert_eq!(keys.len(), 11);
+        assert!(keys.contains(&"games.form_sd"), "{keys:?}");
+        assert!(!keys.contains(&"games.upset_share"), "{keys:?}");
+        let targets = |c: &Calibration| -> Vec<(String, f64)> {
+            c.targets
+                .iter()
+                .map(|t| (t.measure.name.clone(), t.weight))
+                .collect()
+        };
+        let unfitted = ["played", "activity 2025-02", "list 2001-01"];
+        let expected: Vec<(String, f64)> = targets(&shipped)
+            .into_iter()
+            .map(|(name, weight)| {
+                let weight = if unfitted.contains(&name.as_str()) {
+                    0.0
+                } else {
+                    weight
+                };
+                (name, weight)
+            })
+            .collect();
+        assert_eq!(targets(&form), expected);
+        assert_eq!(
+            expected.iter().filter(|(_, w)| *w == 0.0).count(),
+            unfitted.len()
+        );
+    }
+
     #[test]
     fn bad_calibration_files_name_every_problem_at_its_key_path() {
         let dir = crate::testing::scratch("calibrate-bad");

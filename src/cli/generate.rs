@@ -23,7 +23,8 @@ pub struct Args {
     /// built-in world by name, each FIDE's standard pool from January 2001 to December 2025:
     /// fide-2001-2025 (calibrated to Sonas's crosstables of real games; its players play about
     /// twice FIDE's games), fide-2001-2025-activity (fitted to FIDE's activity first: its players
-    /// play FIDE's games, Sonas's 2021-2023 cells further off)
+    /// play FIDE's games, Sonas's 2021-2023 cells further off), fide-2001-2025-form (half the
+    /// upsets and twice the form in each event, refitted to Sonas's crosstables)
     #[arg(long, value_name = "FILE", default_value = "fide-2001-2025")]
     world: String,
     /// Size against FIDE's, above 0 and at most 100 (1.0: 37,000 players on the January 2001 list

@@ -168,7 +168,7 @@ fn a_generated_world_is_repeatable_and_replays() {
         (vec!["generate", "--scale", "-1"], "--scale must be above 0"),
         (
             vec!["generate", "--world", "fide-1990"],
-            "\"fide-1990\" is neither a world file nor a built-in world; the built-in worlds: fide-2001-2025, fide-2001-2025-activity",
+            "\"fide-1990\" is neither a world file nor a built-in world; the built-in worlds: fide-2001-2025, fide-2001-2025-activity, fide-2001-2025-form",
         ),
         (
             vec![
@@ -193,9 +193,10 @@ fn a_generated_world_is_repeatable_and_replays() {
 /// Every built-in world generates by name at a tiny scale, and `generate --help` names each.
 #[test]
 fn every_built_in_world_generates() {
-    const BUILT_IN: [(&str, &str); 2] = [
+    const BUILT_IN: [(&str, &str); 3] = [
         ("fide-2001-2025", "upset_share = 0.1753"),
         ("fide-2001-2025-activity", "league_share = 0.2064"),
+        ("fide-2001-2025-form", "upset_share = 0.0877"),
     ];
     let dir = scratch("built-in-worlds");
     let help = succeeds(&["generate", "--help"]);

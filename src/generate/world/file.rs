@@ -29,6 +29,10 @@ pub const PRESETS: &[(&str, &str)] = &[
         "fide-2001-2025-activity",
         include_str!("../../../worlds/fide-2001-2025-activity.toml"),
     ),
+    (
+        "fide-2001-2025-form",
+        include_str!("../../../worlds/fide-2001-2025-form.toml"),
+    ),
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -561,6 +565,18 @@ mod tests {
             }
             assert!(given > 0, "{name} changes nothing");
         }
+    }
+
+    /// The form world keeps the built-in world's game model but for half its upsets, held, and the
+    /// more form its fit chose.
+    #[test]
+    fn the_form_world_halves_the_upsets() {
+        let base = preset("fide-2001-2025").unwrap();
+        let form = preset("fide-2001-2025-form").unwrap();
+        assert!((form.upset_share - base.upset_share / 2.0).abs() < 1e-3);
+        assert!(form.form_sd > base.form_sd);
+        assert_eq!(form.white_advantage, base.white_advantage);
+        assert_eq!(form.draw_rate_low, base.draw_rate_low);
     }
 
     /// A built-in world's `extends` names a built-in world, never a file of the current directory
