@@ -477,7 +477,7 @@ impl Sweep<'_> {
                     world.settings.clone().sized(scale, seed).map_err(|e| {
                         SweepError::Simulate(SimulateError::Generate(e.to_string()))
                     })?;
-                let replica = Replica::generate(&settings, seed, &needs.truth)?;
+                let replica = Replica::generate(&settings, seed, &needs)?;
                 let line = WorldLine {
                     seed,
                     games: replica.games,
@@ -494,7 +494,7 @@ impl Sweep<'_> {
             (Input::Games { .. }, Some(inputs)) => Ok(Source {
                 seed,
                 inputs,
-                truth: Truth::new(),
+                truth: Truth::default(),
             }),
             (Input::Games { .. }, None) => {
                 Err(SweepError::Refused("the games were not read".into()))
