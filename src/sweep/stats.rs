@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
 use crate::simulate::Goal;
 
 use super::journal::Row;
@@ -42,19 +44,9 @@ impl Interval {
     }
 }
 
-/// The two-sided 95 % quantile of Student's t with `df` degrees of freedom.
+/// The two-sided 95 % quantile of Student's t with `df` degrees of freedom (NaN for none).
 pub fn t95(df: usize) -> f64 {
-    const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-        2.052, 2.048, 2.045, 2.042,
-    ];
-    match df {
-        0 => f64::NAN,
-        1..=30 => TABLE[df - 1],
-        // Beyond the table, interpolated in 1/df towards the normal's 1.960 (within 0.002).
-        _ => 1.960 + (2.042 - 1.960) * 30.0 / df as f64,
-    }
+    StudentsT::new(0.0, 1.0, df as f64).map_or(f64::NAN, |t| t.inverse_cdf(0.975))
 }
 
 /// How a candidate stands against the baseline on one figure.
@@ -297,12 +289,28 @@ mod tests {
 
     #[test]
     fn an_interval_by_hand() {
-        // Mean 2, sample SD 1, n 4: t₃ 3.182 × 1 / 2.
+        // Mean 2, sample SD √(2/3), n 4: t₃ 3.182446 × SD / 2.
         let i = Interval::of(&[1.0, 2.0, 3.0, 2.0]).unwrap();
         assert_eq!(i.mean, 2.0);
         let sd = (2.0f64 / 3.0).sqrt();
-        assert!((i.half.unwrap() - 3.182 * sd / 2.0).abs() < 1e-12);
+        assert!((i.half.unwrap() - 3.182446305 * sd / 2.0).abs() < 1e-9);
         assert_eq!(Interval::of(&[5.0]).unwrap().half, None);
+    }
+
+    #[test]
+    fn students_t_quantiles_as_published() {
+        // Two-sided 95 % quantiles of Student's t, as the published tables give them (12.706,
+        // 3.182, 2.365, 2.042, 1.962) to six decimals.
+        for (df, t) in [
+            (1, 12.706205),
+            (3, 3.182446),
+            (7, 2.364624),
+            (30, 2.042272),
+            (1000, 1.962339),
+        ] {
+            assert!((t95(df) - t).abs() < 1e-6, "{df}: {}", t95(df));
+        }
+        assert!(t95(0).is_nan());
     }
 
     #[test]
