@@ -550,6 +550,7 @@ to = "2013-12"
 
 [summary]
 rank = "truth_gap.rsm"
+threshold = {{ "truth_gap.rms" = 1, "truth_gap.rsm" = 1, "truth_gap.players" = 2, "truth_gap.mean" = -1 }}
 "#,
             repo("scenarios/fide-historical.toml")
         ),
@@ -573,25 +574,30 @@ rank = "truth_gap.rsm"
         "measure[5].from: the window 2013-01 to 2013-12 has no list of the world, whose lists run after 2001-01 and up to 2003-06",
         "measure[2].kind: unknown measure \"flatnes\" (did you mean `flatness`?)",
         "summary.rank: \"truth_gap.rsm\" is not a figure the measures judge; the nearest: truth_gap.rms",
+        "summary.threshold.truth_gap.rsm: \"truth_gap.rsm\" is not a figure the measures judge; the nearest: truth_gap.rms",
+        "summary.threshold.truth_gap.players: \"truth_gap.players\" is not a figure the measures judge; the nearest:",
+        "summary.threshold.truth_gap.mean: expected a threshold of 0 or more (a gain in distance from the figure's ideal, in its unit), got -1",
     ] {
         assert!(e.contains(expected), "{expected}\n{e}");
     }
     assert!(!e.contains("panicked"), "{e}");
+    assert!(!e.contains("summary.threshold.truth_gap.rms"), "{e}");
     assert!(!out.exists(), "a refused study wrote {}", out.display());
 
     let empty = write(
         &dir,
         "empty.toml",
         &format!(
-            "scenario = {:?}\n[input]\nworld = \"tiny.toml\"\n[[measure]]\nkind = \"predictive\"\nfrom = \"2003-01\"\nto = \"2003-06\"\n",
+            "scenario = {:?}\n[input]\nworld = \"tiny.toml\"\n[[measure]]\nkind = \"predictive\"\nfrom = \"2003-01\"\nto = \"2003-06\"\n[summary]\nthreshold = 3\n",
             repo("scenarios/fide-historical.toml")
         ),
     );
     let r = elosim(&["sweep", &empty, "--out", out.to_str().unwrap()]);
+    let e = text(&r.stderr);
+    assert!(e.contains("parameter: missing: the design is empty"), "{e}");
     assert!(
-        text(&r.stderr).contains("parameter: missing: the design is empty"),
-        "{}",
-        text(&r.stderr)
+        e.contains("summary.threshold: expected a table of figures and their thresholds, such as { \"truth_gap.rms\" = 1.0 }, got 3"),
+        "{e}"
     );
     let r = elosim(&["sweep", &empty, "--shard", "3/2"]);
     assert!(
