@@ -7,6 +7,8 @@ use toml::{Table, Value};
 use crate::keys::{at, describe, Domain, Reader};
 use crate::scenario::{KeyPath, ScenarioFiles, Setting};
 
+use super::design::value_number;
+
 /// A parameter: a key path of the base scenario and the values it takes.
 #[derive(Clone, Debug)]
 pub struct Parameter {
@@ -78,6 +80,22 @@ impl Parameter {
             new
         });
         values
+    }
+
+    /// The smallest and largest numbers searched: a range's ends (as rounded to the key's grain),
+    /// or a list's extremes; `None` for a list of fewer than two numbers.
+    pub fn extremes(&self) -> Option<(f64, f64)> {
+        let values = match &self.values {
+            Values::List(v) => v.clone(),
+            Values::Range { .. } => vec![self.at_fraction(0.0), self.at_fraction(1.0)],
+        };
+        let numbers: Vec<f64> = values
+            .into_iter()
+            .filter_map(|v| value_number(&Some(v)))
+            .collect();
+        let low = numbers.iter().copied().reduce(f64::min)?;
+        let high = numbers.iter().copied().reduce(f64::max)?;
+        (high > low).then_some((low, high))
     }
 
     /// The value at `u` (0–1) across the range or the list: what a space-filling or optimising
