@@ -210,7 +210,7 @@ impl<'a> Summary<'a> {
         let fewer = if fewest == most {
             ""
         } else {
-            " (fewer on a figure where some equal the baseline on every seed or lack the figure)"
+            " On a figure where some candidates equal the baseline on every seed or lack the figure, the correction is over fewer."
         };
         let named: Vec<String> = self
             .study
@@ -223,7 +223,7 @@ impl<'a> Summary<'a> {
         } else {
             format!("{} (0 on every other figure)", named.join(", "))
         };
-        format!(" Verdicts are corrected for multiplicity (Holm–Bonferroni over the {most} candidates compared with the baseline {figures}{fewer}, {test}, α {ALPHA}): better or worse where the adjusted p-value of the paired difference in distance from the ideal is below {ALPHA} and the mean gain exceeds the figure's threshold, \"below the threshold\" where it does not; thresholds: {thresholds}.")
+        format!(" Verdicts are corrected for multiplicity (Holm–Bonferroni over the {most} candidates compared with the baseline {figures}, {test}, α {ALPHA}): better or worse where the adjusted p-value of the paired difference in distance from the ideal is below {ALPHA} and the mean gain exceeds the figure's threshold, \"below the threshold\" where it does not; thresholds: {thresholds}.{fewer}")
     }
 
     /// The ranking as a table: rank, candidate, its values, the rank figure, Δ and verdict, and
