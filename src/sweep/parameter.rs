@@ -7,8 +7,6 @@ use toml::{Table, Value};
 use crate::keys::{at, describe, Domain, Reader};
 use crate::scenario::{KeyPath, ScenarioFiles, Setting};
 
-use super::design::value_number;
-
 /// A parameter: a key path of the base scenario and the values it takes.
 #[derive(Clone, Debug)]
 pub struct Parameter {
@@ -90,8 +88,8 @@ impl Parameter {
             Values::Range { .. } => vec![self.at_fraction(0.0), self.at_fraction(1.0)],
         };
         let numbers: Vec<f64> = values
-            .into_iter()
-            .filter_map(|v| value_number(&Some(v)))
+            .iter()
+            .filter_map(|v| v.as_float().or(v.as_integer().map(|i| i as f64)))
             .collect();
         let low = numbers.iter().copied().reduce(f64::min)?;
         let high = numbers.iter().copied().reduce(f64::max)?;
