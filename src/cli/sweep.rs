@@ -14,7 +14,8 @@ use crate::sweep::{self, Options, Outcome, Overrides, Study, Summary};
 /// curve gap, predictive, disruption, pool shape) and the design (grid, sobol, latin or optimise);
 /// see scenarios/studies/ and docs/sweep.md. Every candidate runs on the same seeds; each figure is
 /// reported as its mean over the seeds with a 95 % interval and as the paired difference from the
-/// baseline. Each (candidate, seed) row is appended to DIR/results.partial.jsonl as it arrives
+/// baseline, with a verdict corrected for the study's many comparisons (Holm) and the practical
+/// thresholds of [summary] threshold. Each (candidate, seed) row is appended to DIR/results.partial.jsonl as it arrives
 /// (renamed results.jsonl when all are in); then DIR gets results.parquet and results.csv (one row per candidate and seed), summary.txt,
 /// summary.md and summary.json (the ranking, the Pareto front), pictures and report.html.
 #[derive(clap::Args)]

@@ -32,7 +32,7 @@ pub fn page(s: &Summary<'_>, verified: Option<&Report<'_>>) -> String {
     if let Some(best) = s.ranked_points().next() {
         let c = s.candidate(best);
         page.push_str(&format!(
-            "<h2>The best point against the baseline</h2>\n<p>{} ({}), every judged figure: its mean over the seeds, the paired difference from the baseline and the verdict.</p>\n",
+            "<h2>The best point against the baseline</h2>\n<p>{} ({}), every judged figure: its mean over the seeds, the paired difference from the baseline, the verdict and its p-value adjusted for the study's many comparisons.</p>\n",
             escape(&candidate_name(c)),
             escape(&c.values_text(study))
         ));

@@ -763,7 +763,7 @@ impl Leader {
         }
     }
 
-    /// Takes in a row; "best so far: candidate 12 (truth_gap.rms 21.300)".
+    /// Takes in a row; "best so far: candidate 12 (truth_gap.active.rms 21.300)".
     fn add(&mut self, row: &Row) -> String {
         let Some((f, goal)) = self.figure else {
             return String::new();

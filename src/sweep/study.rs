@@ -56,6 +56,10 @@ pub struct Study {
     pub rank: String,
     /// The two or three figures of the Pareto front.
     pub pareto: Vec<String>,
+    /// The gain in distance from the ideal a verdict of better or worse needs, by figure (0 for
+    /// a figure not named): a practical threshold, so that a sure but negligible difference says
+    /// so.
+    pub thresholds: Vec<(String, f64)>,
     pub verify: Verify,
     pub out: Option<PathBuf>,
     /// SHA-256 of everything the results depend on: the study's text, the scenarios resolved, the
@@ -218,7 +222,7 @@ impl Study {
             .unwrap_or_default();
         let measures = read_measures(&mut r, &table, dir, input.as_ref(), base.as_ref());
         let design = read_design(&mut r, &table, &parameters, &measures);
-        let (rank, pareto) = read_summary(&mut r, &table, &measures);
+        let (rank, pareto, thresholds) = read_summary(&mut r, &table, &measures);
         let verify = read_verify(&mut r, &table, input.as_ref());
         if let (Some(Design::Grid), true) =
             (&design, parameters.iter().all(|p| p.count().is_some()))
@@ -253,6 +257,7 @@ impl Study {
             design,
             rank,
             pareto,
+            thresholds,
             verify,
             out,
             fingerprint,
@@ -262,6 +267,14 @@ impl Study {
     /// Every figure's column, in the measures' order, with its goal.
     pub fn columns(&self) -> Vec<(String, Goal, &'static str)> {
         columns(&self.measures)
+    }
+
+    /// The threshold of a figure's verdicts (0 unless `[summary] threshold` names it).
+    pub fn threshold(&self, figure: &str) -> f64 {
+        self.thresholds
+            .iter()
+            .find(|(name, _)| name == figure)
+            .map_or(0.0, |(_, t)| *t)
     }
 
     /// For each column, the column of its paired difference's standard error within one replay
@@ -671,30 +684,12 @@ fn read_minimise(r: &mut Reader, t: &Table, measures: &[Measure]) -> Option<Vec<
     };
     match t.get("minimise") {
         None => {
-            r.problem(path, format!("missing: an optimise design minimises a figure, such as \"{}\", or a table of figures and weights", judged.first().map_or("truth_gap.rms", String::as_str)));
+            r.problem(path, format!("missing: an optimise design minimises a figure, such as \"{}\", or a table of figures and weights", judged.first().map_or("truth_gap.active.rms", String::as_str)));
             None
         }
         Some(Value::String(name)) => check(r, name, path).then(|| vec![(name.clone(), 1.0)]),
         Some(Value::Table(weights)) if !weights.is_empty() => {
-            let mut out = Vec::new();
-            for (name, w) in weights {
-                let at = format!("{path}.{name}");
-                let weight = match w {
-                    Value::Integer(i) if *i > 0 => *i as f64,
-                    Value::Float(f) if *f > 0.0 && f.is_finite() => *f,
-                    other => {
-                        r.problem(
-                            &at,
-                            format!("expected a weight above 0, got {}", describe(other)),
-                        );
-                        continue;
-                    }
-                };
-                if check(r, name, &at) {
-                    out.push((name.clone(), weight));
-                }
-            }
-            (out.len() == weights.len()).then_some(out)
+            figure_numbers(r, path, weights, &judged, |w| w > 0.0, "a weight above 0")
         }
         Some(other) => {
             r.problem(
@@ -707,6 +702,38 @@ fn read_minimise(r: &mut Reader, t: &Table, measures: &[Measure]) -> Option<Vec<
             None
         }
     }
+}
+
+/// A table of figures and numbers (`{ "truth_gap.active.rms" = 1 }`): each number one that `valid`
+/// accepts (else the problem says `expected`), each figure one the measures judge, every problem at
+/// `path.figure`; `None` where any is refused.
+fn figure_numbers(
+    r: &mut Reader,
+    path: &str,
+    figures: &Table,
+    judged: &[String],
+    valid: fn(f64) -> bool,
+    expected: &str,
+) -> Option<Vec<(String, f64)>> {
+    let mut out = Vec::new();
+    for (name, value) in figures {
+        let at = format!("{path}.{name}");
+        let number = match value {
+            Value::Integer(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            _ => None,
+        };
+        if !number.is_some_and(|x| x.is_finite() && valid(x)) {
+            r.problem(&at, format!("expected {expected}, got {}", describe(value)));
+            continue;
+        }
+        if !judged.iter().any(|c| c == name) {
+            r.problem(&at, unknown_figure(name, judged));
+            continue;
+        }
+        out.extend(number.map(|x| (name.clone(), x)));
+    }
+    (out.len() == figures.len()).then_some(out)
 }
 
 /// The figures that are judged (have a goal), by column.
@@ -729,8 +756,11 @@ fn unknown_figure(name: &str, judged: &[String]) -> String {
     )
 }
 
-fn read_summary(r: &mut Reader, table: &Table, measures: &[Measure]) -> (String, Vec<String>) {
-    let t = r.table(table, "", "summary", &["rank", "pareto"]);
+/// The rank figure, the Pareto figures and the thresholds of the verdicts.
+type SummaryKeys = (String, Vec<String>, Vec<(String, f64)>);
+
+fn read_summary(r: &mut Reader, table: &Table, measures: &[Measure]) -> SummaryKeys {
+    let t = r.table(table, "", "summary", &["rank", "pareto", "threshold"]);
     let judged = judged_columns(measures);
     let rank = match r.text(&t, "summary", "rank") {
         Some(name) if judged.contains(&name) => name,
@@ -783,7 +813,29 @@ fn read_summary(r: &mut Reader, table: &Table, measures: &[Measure]) -> (String,
             Vec::new()
         }
     };
-    (rank, pareto)
+    let thresholds = match t.get("threshold") {
+        None => Vec::new(),
+        Some(Value::Table(figures)) => figure_numbers(
+            r,
+            "summary.threshold",
+            figures,
+            &judged,
+            |t| t >= 0.0,
+            "a threshold of 0 or more (a gain in distance from the figure's ideal, in its unit)",
+        )
+        .unwrap_or_default(),
+        Some(other) => {
+            r.problem(
+                "summary.threshold",
+                format!(
+                    "expected a table of figures and their thresholds, such as {{ \"truth_gap.active.rms\" = 1.0 }}, got {}",
+                    describe(other)
+                ),
+            );
+            Vec::new()
+        }
+    };
+    (rank, pareto, thresholds)
 }
 
 /// A seed twice would be one replicate counted twice (and one pair in two shards).

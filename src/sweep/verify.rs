@@ -118,10 +118,11 @@ impl Report<'_> {
         };
         let seeds = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
         format!(
-            "Verified at scale {} on seeds {} (the search: {search}, seeds {})",
+            "Verified at scale {} on seeds {} (the search: {search}, seeds {}; the verified verdicts corrected by Holm over the {} points verified)",
             s.verify.scale,
             seeds(&self.verified.seeds),
-            seeds(&self.search.seeds)
+            seeds(&self.search.seeds),
+            self.verified.ranked_points().count()
         )
     }
 

@@ -455,7 +455,7 @@ fn verification_replays_the_best_on_new_seeds_larger() {
     let out = dir.join("study");
     let said = sweep(&study, &out, &["--seeds", "1,2", "--verify"]);
     assert!(
-        said.contains("Verified at scale 0.015 on seeds 3, 4 (the search: scale 0.01, seeds 1, 2)"),
+        said.contains("Verified at scale 0.015 on seeds 3, 4 (the search: scale 0.01, seeds 1, 2; the verified verdicts corrected by Holm over the 2 points verified)"),
         "{said}"
     );
     assert!(said.contains("The ranking"), "{said}");
@@ -593,6 +593,7 @@ truth = "strenght"
 
 [summary]
 rank = "truth_gap.active.rsm"
+threshold = {{ "truth_gap.active.rms" = 1, "truth_gap.active.rsm" = 1, "truth_gap.active.players" = 2, "truth_gap.active.level" = -1 }}
 "#,
             repo("scenarios/fide-historical.toml")
         ),
@@ -617,25 +618,30 @@ rank = "truth_gap.active.rsm"
         "measure[2].kind: unknown measure \"flatnes\" (did you mean `flatness`?)",
         "summary.rank: \"truth_gap.active.rsm\" is not a figure the measures judge; the nearest: truth_gap.active.rms",
         "measure[6].truth: expected one of: equilibrium, strength, got \"strenght\"",
+        "summary.threshold.truth_gap.active.rsm: \"truth_gap.active.rsm\" is not a figure the measures judge; the nearest: truth_gap.active.rms",
+        "summary.threshold.truth_gap.active.players: \"truth_gap.active.players\" is not a figure the measures judge; the nearest:",
+        "summary.threshold.truth_gap.active.level: expected a threshold of 0 or more (a gain in distance from the figure's ideal, in its unit), got -1",
     ] {
         assert!(e.contains(expected), "{expected}\n{e}");
     }
     assert!(!e.contains("panicked"), "{e}");
+    assert!(!e.contains("summary.threshold.truth_gap.active.rms"), "{e}");
     assert!(!out.exists(), "a refused study wrote {}", out.display());
 
     let empty = write(
         &dir,
         "empty.toml",
         &format!(
-            "scenario = {:?}\n[input]\nworld = \"tiny.toml\"\n[[measure]]\nkind = \"predictive\"\nfrom = \"2003-01\"\nto = \"2003-06\"\n",
+            "scenario = {:?}\n[input]\nworld = \"tiny.toml\"\n[[measure]]\nkind = \"predictive\"\nfrom = \"2003-01\"\nto = \"2003-06\"\n[summary]\nthreshold = 3\n",
             repo("scenarios/fide-historical.toml")
         ),
     );
     let r = elosim(&["sweep", &empty, "--out", out.to_str().unwrap()]);
+    let e = text(&r.stderr);
+    assert!(e.contains("parameter: missing: the design is empty"), "{e}");
     assert!(
-        text(&r.stderr).contains("parameter: missing: the design is empty"),
-        "{}",
-        text(&r.stderr)
+        e.contains("summary.threshold: expected a table of figures and their thresholds, such as { \"truth_gap.active.rms\" = 1.0 }, got 3"),
+        "{e}"
     );
     let r = elosim(&["sweep", &empty, "--shard", "3/2"]);
     assert!(
@@ -704,5 +710,198 @@ fn a_parameter_that_changes_nothing_is_named() {
     assert!(
         said.contains("revision[2025-10].floor made no difference"),
         "{said}"
+    );
+}
+
+/// Holm's step-down adjustment, written out again: sorted ascending, the k-th of m is the running
+/// maximum of (m − k + 1)·p, capped at 1.
+fn holm(p: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let mut adjusted = vec![0.0; p.len()];
+    let mut running = 0.0f64;
+    for (k, &i) in order.iter().enumerate() {
+        running = running.max(((p.len() - k) as f64 * p[i]).min(1.0));
+        adjusted[i] = running;
+    }
+    adjusted
+}
+
+#[test]
+fn the_summary_carries_verdicts_corrected_over_the_candidates() {
+    let dir = scratch("sweep-corrected");
+    // Every player against true strength: the figure whose gains and losses this test knows.
+    let threshold = "[[measure]]\nkind = \"truth-gap\"\nname = \"gap_strength\"\nlist = \"2003-01\"\ntruth = \"strength\"\n\n[summary]\nrank = \"gap_strength.all.rms\"\npareto = [\"gap_strength.all.rms\", \"flatness.rms\", \"curve_gap.rms\"]\nthreshold = { \"gap_strength.all.rms\" = 5 }\n";
+    let study = tiny_study(&dir, threshold);
+    let out = dir.join("out");
+    let said = sweep(&study, &out, &[]);
+    assert!(
+        said.contains("Verdicts are corrected for multiplicity (Holm–Bonferroni over the 5 candidates compared with the baseline per figure")
+            && said.contains("paired t-test over 3 seeds, α 0.05")
+            && said.contains("thresholds: gap_strength.all.rms 5 (0 on every other figure)"),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "The best point's Δ is biased in its favour: it was chosen as the best of 6 points"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("`--verify` replays it on fresh seeds"),
+        "{said}"
+    );
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("Verdicts are corrected for multiplicity"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(json["alpha"], 0.05);
+    let candidates = json["candidates"].as_array().unwrap();
+    let figures = candidates[0]["figures"].as_array().unwrap().len();
+    let mut verdicts: Vec<(String, String)> = Vec::new();
+    for f in 0..figures {
+        let of = |c: &serde_json::Value| c["figures"][f].clone();
+        let name = of(&candidates[0])["name"].as_str().unwrap().to_string();
+        let tested: Vec<serde_json::Value> = candidates
+            .iter()
+            .map(of)
+            .filter(|x| !x["p_value"].is_null())
+            .collect();
+        let p: Vec<f64> = tested
+            .iter()
+            .map(|x| x["p_value"].as_f64().unwrap())
+            .collect();
+        for (x, expected) in tested.iter().zip(holm(&p)) {
+            let adjusted = x["adjusted_p_value"].as_f64().unwrap();
+            assert!(
+                (adjusted - expected).abs() <= 1e-6 * p.len() as f64,
+                "{name}: {adjusted} against {expected}"
+            );
+            assert_eq!(
+                x["method"],
+                format!("paired t over 3 seeds, Holm over {}", p.len())
+            );
+            let threshold = if name == "gap_strength.all.rms" {
+                5.0
+            } else {
+                0.0
+            };
+            assert_eq!(x["threshold"], threshold, "{name}");
+            // The verdict follows from the adjusted p-value and the gain against the threshold.
+            let change = x["distance_difference"].as_f64().unwrap();
+            let verdict = x["verdict"].as_str().unwrap();
+            let expected = match (adjusted < 0.05, change < 0.0, change.abs() > threshold) {
+                (false, _, _) => "no clear difference",
+                (true, true, true) => "better",
+                (true, true, false) => "better, below the threshold",
+                (true, false, true) => "worse",
+                (true, false, false) => "worse, below the threshold",
+            };
+            assert_eq!(verdict, expected, "{name}: {x}");
+            assert!(x["distance_difference_half_width"].as_f64().unwrap() > 0.0);
+            verdicts.push((name.clone(), verdict.to_string()));
+        }
+    }
+    // On the rank figure the threshold of 5 points parts the sure gains of over 10 points from the
+    // sure losses of under 1.
+    for wanted in ["better", "worse, below the threshold"] {
+        assert!(
+            verdicts
+                .iter()
+                .any(|(n, v)| n == "gap_strength.all.rms" && v == wanted),
+            "{wanted}: {verdicts:?}"
+        );
+    }
+    // The front's members that beat the baseline: better on a Pareto figure and worse on none.
+    let pareto: Vec<&str> = json["pareto"]["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    let beats = |id: u64| {
+        let c = candidates.iter().find(|c| c["candidate"] == id).unwrap();
+        let on: Vec<&str> = c["figures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| pareto.contains(&x["name"].as_str().unwrap()))
+            .filter_map(|x| x["verdict"].as_str())
+            .collect();
+        on.contains(&"better") && !on.contains(&"worse")
+    };
+    let front: Vec<u64> = json["pareto"]["front"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    let beating: Vec<u64> = front.iter().copied().filter(|&c| beats(c)).collect();
+    assert!(!beating.is_empty(), "{json}");
+    assert_eq!(json["pareto"]["beating"], serde_json::json!(beating));
+    assert!(
+        said.contains("Of these, beating the baseline with corrected significance (better on at least one of these figures and worse on none"),
+        "{said}"
+    );
+    // The best point's K is 15 or 25, both ends of the values searched: an edge either way.
+    let best = candidates.iter().find(|c| c["label"] == "point").unwrap();
+    let k = best["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v[0] == "revision[2002-07].k.standard")
+        .unwrap()[1]
+        .as_i64()
+        .unwrap();
+    let side = if k == 25 { "max" } else { "min" };
+    let edges = json["edges"].as_array().unwrap();
+    assert!(
+        edges.contains(&serde_json::json!({
+            "parameter": "revision[2002-07].k.standard",
+            "value": k,
+            "side": side,
+            "key_limit": false
+        })),
+        "{edges:?}"
+    );
+    let where_ = if k == 25 { "top" } else { "bottom" };
+    assert!(
+        said.contains(&format!("revision[2002-07].k.standard: the best point is at the {where_} of the values searched ({k}): the best may lie beyond; widen them")),
+        "{said}"
+    );
+}
+
+#[test]
+fn the_edge_of_the_values_searched_is_noted_only_there() {
+    let dir = scratch("sweep-edges");
+    tiny_world(&dir);
+    // A floor long after the world's last list changes nothing: every point ties, and the best is
+    // the first point, whose floor is the first value listed.
+    let study = |values: &str| {
+        format!(
+            "scenario = {:?}\n[input]\nworld = \"tiny.toml\"\nscale = 0.01\nseeds = [1, 2]\n[[parameter]]\nkey = \"revision[2025-10].floor\"\nvalues = {values}\n[[measure]]\nkind = \"predictive\"\nfrom = \"2003-01\"\nto = \"2003-06\"\n",
+            repo("scenarios/fide-historical.toml")
+        )
+    };
+    let edges = |out: &Path| -> serde_json::Value {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        json["edges"].clone()
+    };
+    let inside = write(&dir, "inside.toml", &study("[1450, 1400, 1500]"));
+    let said = sweep(&inside, &dir.join("inside"), &[]);
+    assert!(!said.contains("the best point is at the"), "{said}");
+    assert_eq!(edges(&dir.join("inside")), serde_json::json!([]));
+    // At 0, the floor's own limit: nothing to widen.
+    let limit = write(&dir, "limit.toml", &study("[0, 1400]"));
+    let said = sweep(&limit, &dir.join("limit"), &[]);
+    assert!(
+        said.contains("revision[2025-10].floor: the best point is at the bottom of the values searched (0), as far as the key goes."),
+        "{said}"
+    );
+    assert_eq!(
+        edges(&dir.join("limit")),
+        serde_json::json!([{"parameter": "revision[2025-10].floor", "value": 0, "side": "min", "key_limit": true}])
     );
 }

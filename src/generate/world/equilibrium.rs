@@ -659,6 +659,33 @@ mod tests {
         assert!(e.last_move < TOLERANCE);
     }
 
+    /// docs/sweep.md ("The truth a rating system can reach") gives what a strength gap is worth on
+    /// FIDE's curve in the built-in world: the model's own figures, colours averaged.
+    #[test]
+    fn the_docs_give_the_built_in_world_s_curve() {
+        let settings = crate::generate::world::preset("fide-2001-2025").unwrap();
+        let worth = |gap: f64| {
+            let as_white = expected_score(2000.0 + gap, 2000.0, &settings);
+            let as_black = 1.0 - expected_score(2000.0, 2000.0 + gap, &settings);
+            inverse(((as_white + as_black) / 2.0).min(fide_curve(CAP))).round()
+        };
+        let figures: Vec<String> = [100.0, 200.0, 400.0, 800.0]
+            .iter()
+            .map(|&gap| format!("{}", worth(gap)))
+            .collect();
+        let docs = include_str!("../../../docs/sweep.md").replace('\n', " ");
+        let said = format!(
+            "100 / 200 / 400 / 800 points is worth {} rating points",
+            figures.join(" / ")
+        );
+        assert!(docs.contains(&said), "docs/sweep.md should say: {said}");
+        let most = worth(5000.0);
+        assert!(
+            docs.contains(&format!("no gap is worth more than about {most}")),
+            "{most}"
+        );
+    }
+
     /// The windows gather the games rated on the 18 lists up to each January, scored at the
     /// strengths of the month they were played, and solve it when the January's month comes.
     #[test]
