@@ -615,7 +615,7 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
         },
         &crate::sweep::Quiet,
     )?;
-    let summary = crate::sweep::Summary::new(&study, &outcome.candidates, &outcome.rows);
+    let summary = crate::sweep::Summaries::new(&study, &outcome.candidates, &outcome.rows);
     crate::sweep::write_study(&dir, &summary, &outcome.rows)?;
     let wall = started.elapsed().as_secs_f64();
     let generate: f64 = outcome.worlds.iter().map(|w| w.seconds).sum();

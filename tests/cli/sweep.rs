@@ -147,7 +147,7 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
     let mut lines = csv.lines();
     let header = lines.next().unwrap();
     assert!(header.starts_with(
-        "candidate,seed,label,revision[2002-07].floor,revision[2002-07].k.standard,truth_gap.rms,truth_gap.mean,truth_gap.slope"
+        "world,candidate,seed,label,revision[2002-07].floor,revision[2002-07].k.standard,truth_gap.rms,truth_gap.mean,truth_gap.slope"
     ), "{header}");
     for column in [
         "flatness.rms",
@@ -169,8 +169,16 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
     }
     let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), 21, "{csv}");
-    assert!(rows[0].starts_with("0,1,baseline,1801,15,"), "{}", rows[0]);
-    assert!(rows[3].starts_with("1,1,point,1601,15,"), "{}", rows[3]);
+    assert!(
+        rows[0].starts_with("tiny,0,1,baseline,1801,15,"),
+        "{}",
+        rows[0]
+    );
+    assert!(
+        rows[3].starts_with("tiny,1,1,point,1601,15,"),
+        "{}",
+        rows[3]
+    );
     // The baseline against itself moved nobody.
     let column = |name: &str| header.split(',').position(|c| c == name).unwrap();
     let fields: Vec<&str> = rows[0].split(',').collect();
@@ -376,7 +384,7 @@ fn an_optimising_design_is_repeatable_and_stays_within_its_ranges() {
         .lines()
         .skip(1)
         .filter(|l| l.contains(",point,"))
-        .map(|l| l.split(',').nth(3).unwrap().parse().unwrap())
+        .map(|l| l.split(',').nth(4).unwrap().parse().unwrap())
         .collect();
     assert!(!floors.is_empty() && floors.len() <= 16, "{csv}");
     assert!(
