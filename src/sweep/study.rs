@@ -943,6 +943,7 @@ fn refuse_repeated_seeds(r: &mut Reader, at: &str, seeds: &[u64]) {
 
 fn ordinal(n: usize) -> String {
     match n {
+        1 => "first".into(),
         2 => "second".into(),
         3 => "third".into(),
         n => format!("{n}th"),

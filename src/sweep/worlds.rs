@@ -600,3 +600,110 @@ struct VerifiedWorldJson {
     name: String,
     verification: serde_json::Value,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::design;
+    use crate::sweep::study::Overrides;
+
+    /// A study of the floor on two worlds (read, never generated) judged by flatness.
+    fn study() -> Study {
+        let dir = crate::testing::scratch("sweep-worlds-agreement");
+        let repo = env!("CARGO_MANIFEST_DIR");
+        for name in ["north", "south"] {
+            std::fs::write(
+                dir.join(format!("{name}.toml")),
+                format!("name = \"{name}\"\nextends = \"{repo}/worlds/fide-2001-2025.toml\"\n[world]\nmonths = 30\n"),
+            )
+            .unwrap();
+        }
+        let file = dir.join("study.toml");
+        std::fs::write(
+            &file,
+            format!(
+                "scenario = \"{repo}/scenarios/fide-historical.toml\"\n[input]\nworlds = [\"north.toml\", \"south.toml\"]\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nvalues = [1601, 2001]\n[[measure]]\nkind = \"flatness\"\nfrom = \"2002-07\"\nto = \"2003-06\"\n"
+            ),
+        )
+        .unwrap();
+        Study::load(&file, &Overrides::default()).unwrap()
+    }
+
+    /// A row whose flatness RMS is `rms` (its other figures 0).
+    fn row(world: &str, candidate: u32, seed: u64, rms: f64) -> Row {
+        Row {
+            world: world.into(),
+            candidate,
+            seed,
+            label: String::new(),
+            values: Vec::new(),
+            figures: vec![Some(rms), Some(0.0), Some(0.0), Some(0.0)],
+            seconds: 0.0,
+            measure_seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn findings_that_hold_on_one_world_only_are_flagged() {
+        let study = study();
+        let (candidates, _) = design::candidates(&study);
+        assert_eq!(candidates.len(), 3);
+        // On both worlds candidate 1 is 1 lower than the baseline on every seed (better) and
+        // candidate 2 is 2 lower on every seed of north but 1 lower and 1 higher on south's.
+        let mut rows = Vec::new();
+        for (world, shift) in [("north", 0.0), ("south", 5.0)] {
+            for seed in 1..=4u64 {
+                let base = 10.0 + shift + seed as f64;
+                let wobble = if seed % 2 == 0 { 1.0 } else { -1.0 };
+                let two = if world == "north" { -2.0 } else { wobble };
+                rows.extend([
+                    row(world, 0, seed, base),
+                    row(world, 1, seed, base - 1.0),
+                    row(world, 2, seed, base + two),
+                ]);
+            }
+        }
+        let s = Summaries::new(&study, &candidates, &rows);
+        assert_eq!(s.worlds.len(), 2);
+        assert_eq!(
+            (s.worlds[0].world.as_str(), s.worlds[1].world.as_str()),
+            ("north", "south")
+        );
+        // Mean distances over the worlds: 1 is 1 lower on both, 2 is 2 lower on north only.
+        assert_eq!(s.order, [1, 2, 0]);
+        assert_eq!(s.ranked_points().collect::<Vec<_>>(), [1, 2]);
+        let agreement = s.agreement();
+        let on_rms: Vec<&Agreement> = agreement.iter().filter(|a| a.figure == 0).collect();
+        assert_eq!(on_rms.len(), 2);
+        assert_eq!(on_rms[0].verdicts, [Verdict::Better, Verdict::Better]);
+        assert!(on_rms[0].agree());
+        assert_eq!(on_rms[1].verdicts, [Verdict::Better, Verdict::Unclear]);
+        assert!(!on_rms[1].agree());
+        // Underdogs are 0 everywhere: the same on every world, agreeing, and no finding.
+        let underdogs = agreement.iter().find(|a| a.figure == 1).unwrap();
+        assert_eq!(underdogs.verdicts, [Verdict::Same, Verdict::Same]);
+        assert!(underdogs.agree() && !underdogs.finding());
+        let text = s.agreement_text();
+        assert!(
+            text.contains("1 of 2 do not hold on every world: 2 flatness.rms: better on north, no clear difference on south."),
+            "{text}"
+        );
+        let summary = s.text();
+        assert!(
+            summary.contains("\nWorld north\n===========\n"),
+            "{summary}"
+        );
+        let table = s.findings_table().render(&s.findings_words());
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 3, "{table}");
+        assert!(
+            lines[1].starts_with("1 ") && lines[1].trim_end().ends_with("yes"),
+            "{table}"
+        );
+        assert!(
+            lines[2].starts_with("2 ") && lines[2].trim_end().ends_with("NO"),
+            "{table}"
+        );
+        assert_eq!(s.best(1).iter().map(|c| c.id).collect::<Vec<_>>(), [0, 1]);
+    }
+}
