@@ -1,5 +1,5 @@
 //! A study file (TOML): the scenario to vary, the parameters (key paths into it with their values
-//! or ranges), the input (a generated world with its scale and seeds, or the user's own games), the
+//! or ranges), the input (generated worlds with their scale and seeds, or the user's own games), the
 //! measures, the design, and what the summary ranks by. Read like scenarios and world files: every
 //! key checked, every problem at once with its key path, before any replay runs; the command line's
 //! overrides go through the same checks.
@@ -58,8 +58,8 @@ pub struct Study {
     pub pareto: Vec<String>,
     pub verify: Verify,
     pub out: Option<PathBuf>,
-    /// SHA-256 of everything the results depend on: the study's text, the scenarios resolved, the
-    /// world's text, the input files, the scale and seeds in force, and elosim's version. Shards
+    /// SHA-256 of everything the results depend on: the study's text, the scenarios resolved,
+    /// every world as resolved, the input files, the scale and seeds in force, and elosim's version. Shards
     /// and journals of another study are refused by it.
     pub fingerprint: String,
 }
