@@ -627,8 +627,12 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
         .map(|r| r.seconds - r.measure_seconds)
         .sum();
     let measures: f64 = outcome.rows.iter().map(|r| r.measure_seconds).sum();
+    let worlds = match study.input.worlds().len() {
+        n if n > 1 => format!(" × {n} worlds"),
+        _ => String::new(),
+    };
     println!(
-        "Study {} ({}): {} × {} = {} ({}, {} from the baseline's replay) on {} threads in {:.1} s, files written",
+        "Study {} ({}): {} × {}{worlds} = {} ({}, {} from the baseline's replay) on {} threads in {:.1} s, files written",
         study.name,
         file.display(),
         counted(outcome.candidates.len() as u64, "candidate"),
