@@ -893,6 +893,10 @@ fn a_study_over_two_worlds_judges_each_and_says_where_they_agree() {
         ["tiny 1", "tiny 2", "fewer-upsets 1", "fewer-upsets 2"]
     );
     no_temporary_files(&one);
+    // The page written again from the journal is the same page.
+    let page = std::fs::read(one.join("report.html")).unwrap();
+    succeeds(&["report", one.to_str().unwrap()]);
+    assert_eq!(std::fs::read(one.join("report.html")).unwrap(), page);
 
     // Three machines, each a third of the (world, seed, candidate) triples, then joined.
     let shards: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("shard-{i}"))).collect();
@@ -1085,5 +1089,41 @@ fn bad_worlds_are_refused_at_their_key_paths_before_any_replay() {
         assert!(e.contains(expected), "{input}\n{expected}\n{e}");
         assert!(!e.contains("panicked"), "{e}");
         assert!(!out.exists(), "{input}: a refused study wrote {}", out.display());
+    }
+}
+
+#[test]
+fn an_optimising_design_minimises_over_every_world() {
+    let dir = scratch("sweep-worlds-optimise");
+    let study = two_world_study(&dir, TWO_WORLDS);
+    let text = std::fs::read_to_string(&study).unwrap().replace(
+        "[[parameter]]\nkey = \"revision[2002-07].floor\"\nvalues = [1601, 2001]",
+        "[design]\nkind = \"optimise\"\nbudget = 4\npopulation = 4\nminimise = \"flatness.rms\"\n\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nmin = 1400\nmax = 2200",
+    );
+    let study = write(&dir, "optimise.toml", &text);
+    let out = dir.join("out");
+    let said = sweep(&study, &out, &[]);
+    assert!(
+        said.contains(
+            "The optimiser minimised the mean over the worlds and seeds of 1 × flatness.rms."
+        ),
+        "{said}"
+    );
+    // Every candidate the optimiser chose is on both worlds and both seeds.
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let candidates: std::collections::BTreeSet<&str> = rows.iter().map(|r| r[1]).collect();
+    assert!(candidates.len() >= 2, "{csv}");
+    assert_eq!(rows.len(), candidates.len() * 4, "{csv}");
+    for world in ["tiny", "fewer-upsets"] {
+        assert_eq!(
+            rows.iter().filter(|r| r[0] == world).count(),
+            candidates.len() * 2,
+            "{csv}"
+        );
     }
 }
