@@ -359,7 +359,7 @@ fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Res
     let mut games = 0;
     for _ in 0..runs {
         let t = Instant::now();
-        let mut writer = WorldWriter::new(&dir, settings.start, settings.months, false)?;
+        let mut writer = WorldWriter::new(&dir, &settings, false, false)?;
         let world =
             world::generate(&settings, &mut writer, &|_, _| {}).map_err(anyhow::Error::msg)?;
         writer.finish(&world)?;
@@ -394,12 +394,7 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
     let from = history.starting_from(settings.start)?.run.from;
     if !world_dir.join("summary.json").is_file() {
         let t = Instant::now();
-        let mut writer = WorldWriter::new(
-            &world_dir,
-            settings.start,
-            settings.months,
-            args.partitioned,
-        )?;
+        let mut writer = WorldWriter::new(&world_dir, &settings, args.partitioned, false)?;
         let world =
             world::generate(&settings, &mut writer, &|_, _| {}).map_err(anyhow::Error::msg)?;
         writer.finish(&world)?;

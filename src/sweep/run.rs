@@ -516,7 +516,7 @@ impl Sweep<'_> {
                     world.settings.clone().sized(scale, seed).map_err(|e| {
                         SweepError::Simulate(SimulateError::Generate(e.to_string()))
                     })?;
-                let replica = Replica::generate(&settings, seed, &needs.truth)?;
+                let replica = Replica::generate(&settings, seed, &needs)?;
                 let line = WorldLine {
                     world: self.names[w].clone(),
                     seed,
@@ -536,7 +536,7 @@ impl Sweep<'_> {
                 world: w,
                 seed,
                 inputs,
-                truth: Truth::new(),
+                truth: Truth::default(),
             }),
             (Input::Games { .. }, None) => {
                 Err(SweepError::Refused("the games were not read".into()))

@@ -140,11 +140,11 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
     let one = dir.join("one");
     let summary = sweep(&study, &one, &["--threads", "2"]);
     assert!(
-        summary.contains("Ranked by truth_gap.rms (lower is better)"),
+        summary.contains("Ranked by truth_gap.active.rms (lower is better)"),
         "{summary}"
     );
     assert!(
-        summary.contains("Pareto front over truth_gap.rms"),
+        summary.contains("Pareto front over truth_gap.active.rms"),
         "{summary}"
     );
     // Six points (3 floors × 2 K) and the baseline on three seeds.
@@ -152,7 +152,7 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
     let mut lines = csv.lines();
     let header = lines.next().unwrap();
     assert!(header.starts_with(
-        "world,candidate,seed,label,revision[2002-07].floor,revision[2002-07].k.standard,truth_gap.rms,truth_gap.mean,truth_gap.slope"
+        "world,candidate,seed,label,revision[2002-07].floor,revision[2002-07].k.standard,truth_gap.active.rms,truth_gap.active.level,truth_gap.active.spread,truth_gap.active.slope,truth_gap.active.players,truth_gap.inactive.rms"
     ), "{header}");
     for column in [
         "flatness.rms",
@@ -285,7 +285,10 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
 #[test]
 fn the_measures_agree_with_the_reports_on_the_replays_files() {
     let dir = scratch("sweep-measures");
-    let study = tiny_study(&dir, "");
+    let study = tiny_study(
+        &dir,
+        "[[measure]]\nkind = \"truth-gap\"\nname = \"gap_strength\"\nlist = \"2003-01\"\ntruth = \"strength\"\n",
+    );
     let out = dir.join("study");
     sweep(&study, &out, &["--seeds", "1"]);
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
@@ -343,28 +346,61 @@ fn the_measures_agree_with_the_reports_on_the_replays_files() {
         (figure("predictive.log_loss") - log_loss).abs() < 1e-6,
         "{log_loss}"
     );
-    let truth = succeeds(&[
-        "compare",
-        run.to_str().unwrap(),
-        "--truth",
-        &file("truth.parquet"),
-        "--format",
-        "json",
-    ]);
-    let truth: serde_json::Value = serde_json::from_str(&truth).unwrap();
-    let january = truth[0]["years"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|y| y["month"] == "2003-01")
-        .unwrap()
-        .clone();
-    let mean = january["mean_diff"].as_f64().unwrap();
-    assert!((figure("truth_gap.mean") - mean).abs() < 0.01, "{january}");
-    assert_eq!(
-        figure("truth_gap.players"),
-        january["players"].as_f64().unwrap()
-    );
+    // The active players against their equilibrium (the world's equilibrium.parquet, solved as
+    // the study solves it), the inactive ones against strength; then all against strength.
+    for (against, measure) in [("equilibrium", "truth_gap"), ("strength", "gap_strength")] {
+        let truth = succeeds(&[
+            "compare",
+            run.to_str().unwrap(),
+            "--truth",
+            world.to_str().unwrap(),
+            "--against",
+            against,
+            "--format",
+            "json",
+        ]);
+        let truth: serde_json::Value = serde_json::from_str(&truth).unwrap();
+        let january = truth[0]["years"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|y| y["month"] == "2003-01")
+            .unwrap()
+            .clone();
+        for group in ["active", "inactive"] {
+            let players = january[group]["players"].as_f64().unwrap();
+            assert_eq!(
+                figure(&format!("{measure}.{group}.players")),
+                players,
+                "{against} {group}: {january}"
+            );
+            assert!(players > 0.0, "{against} {group}: {january}");
+            // The files hold strengths to a tenth of a point, the study's memory to f32.
+            for name in ["rms", "level"] {
+                let reported = january[group][name].as_f64().unwrap();
+                let measured = figure(&format!("{measure}.{group}.{name}"));
+                assert!(
+                    (measured - reported).abs() < 0.05,
+                    "{against} {group}.{name}: {measured} against {reported}"
+                );
+            }
+            for name in ["spread", "slope"] {
+                let reported = january[group][name].as_f64().unwrap();
+                let measured = figure(&format!("{measure}.{group}.{name}"));
+                assert!(
+                    (measured - reported).abs() < 1e-3,
+                    "{against} {group}.{name}: {measured} against {reported}"
+                );
+            }
+        }
+        let all = figure(&format!("{measure}.all.level"));
+        assert!(
+            (all - january["mean_diff"].as_f64().unwrap()).abs() < 0.01,
+            "{january}"
+        );
+    }
+    // Against the reachable truth the active players' ratings are nearer than against strength.
+    assert!(figure("truth_gap.active.rms") < figure("gap_strength.active.rms"));
 }
 
 #[test]
@@ -373,7 +409,7 @@ fn an_optimising_design_is_repeatable_and_stays_within_its_ranges() {
     let study = tiny_study(&dir, "");
     let text = std::fs::read_to_string(&study).unwrap().replace(
         "[[parameter]]\nkey = \"revision[2002-07].floor\"\nvalues = [1601, 1801, 2001]",
-        "[design]\nkind = \"optimise\"\nbudget = 8\npopulation = 4\nminimise = { \"truth_gap.rms\" = 1, \"predictive.log_loss\" = 100 }\n\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nmin = 1400\nmax = 2200",
+        "[design]\nkind = \"optimise\"\nbudget = 8\npopulation = 4\nminimise = { \"truth_gap.active.rms\" = 1, \"predictive.log_loss\" = 100 }\n\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nmin = 1400\nmax = 2200",
     );
     let study = write(&dir, "optimise.toml", &text);
     let (a, b) = (dir.join("a"), dir.join("b"));
@@ -404,7 +440,8 @@ fn an_optimising_design_is_repeatable_and_stays_within_its_ranges() {
         "{summary}"
     );
     assert!(
-        summary.contains("1 × truth_gap.rms") && summary.contains("100 × predictive.log_loss"),
+        summary.contains("1 × truth_gap.active.rms")
+            && summary.contains("100 × predictive.log_loss"),
         "{summary}"
     );
 }
@@ -561,8 +598,14 @@ kind = "predictive"
 from = "2013-01"
 to = "2013-12"
 
+[[measure]]
+kind = "truth-gap"
+name = "gap_strength"
+list = "2003-01"
+truth = "strenght"
+
 [summary]
-rank = "truth_gap.rsm"
+rank = "truth_gap.active.rsm"
 "#,
             repo("scenarios/fide-historical.toml")
         ),
@@ -585,7 +628,8 @@ rank = "truth_gap.rsm"
         "measure[4].list: 2003-06 has no list in the scenario: lists are quarterly (Jan, Apr, Jul, Oct) then",
         "measure[5].from: the window 2013-01 to 2013-12 has no list of the world, whose lists run after 2001-01 and up to 2003-06",
         "measure[2].kind: unknown measure \"flatnes\" (did you mean `flatness`?)",
-        "summary.rank: \"truth_gap.rsm\" is not a figure the measures judge; the nearest: truth_gap.rms",
+        "summary.rank: \"truth_gap.active.rsm\" is not a figure the measures judge; the nearest: truth_gap.active.rms",
+        "measure[6].truth: expected one of: equilibrium, strength, got \"strenght\"",
     ] {
         assert!(e.contains(expected), "{expected}\n{e}");
     }
