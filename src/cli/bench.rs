@@ -610,7 +610,7 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
         },
         &crate::sweep::Quiet,
     )?;
-    let summary = crate::sweep::Summary::new(&study, &outcome.candidates, &outcome.rows);
+    let summary = crate::sweep::Summaries::new(&study, &outcome.candidates, &outcome.rows);
     crate::sweep::write_study(&dir, &summary, &outcome.rows)?;
     let wall = started.elapsed().as_secs_f64();
     let generate: f64 = outcome.worlds.iter().map(|w| w.seconds).sum();
@@ -622,8 +622,12 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
         .map(|r| r.seconds - r.measure_seconds)
         .sum();
     let measures: f64 = outcome.rows.iter().map(|r| r.measure_seconds).sum();
+    let worlds = match study.input.worlds().len() {
+        n if n > 1 => format!(" × {n} worlds"),
+        _ => String::new(),
+    };
     println!(
-        "Study {} ({}): {} × {} = {} ({}, {} from the baseline's replay) on {} threads in {:.1} s, files written",
+        "Study {} ({}): {} × {}{worlds} = {} ({}, {} from the baseline's replay) on {} threads in {:.1} s, files written",
         study.name,
         file.display(),
         counted(outcome.candidates.len() as u64, "candidate"),

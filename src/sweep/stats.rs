@@ -454,6 +454,7 @@ mod tests {
 
     fn row(candidate: u32, seed: u64, value: f64) -> Row {
         Row {
+            world: String::new(),
             candidate,
             seed,
             label: String::new(),

@@ -1,5 +1,5 @@
 //! A study file (TOML): the scenario to vary, the parameters (key paths into it with their values
-//! or ranges), the input (a generated world with its scale and seeds, or the user's own games), the
+//! or ranges), the input (generated worlds with their scale and seeds, or the user's own games), the
 //! measures, the design, and what the summary ranks by. Read like scenarios and world files: every
 //! key checked, every problem at once with its key path, before any replay runs; the command line's
 //! overrides go through the same checks.
@@ -9,7 +9,7 @@
 //! references = ["../fide-historical.toml"]
 //!
 //! [input]
-//! world = "fide-2001-2025"
+//! worlds = ["fide-2001-2025", "../../worlds/refits/activity-first.toml"]
 //! scale = 0.1
 //! seeds = [1, 2, 3, 4]
 //!
@@ -62,17 +62,18 @@ pub struct Study {
     pub thresholds: Vec<(String, f64)>,
     pub verify: Verify,
     pub out: Option<PathBuf>,
-    /// SHA-256 of everything the results depend on: the study's text, the scenarios resolved, the
-    /// world's text, the input files, the scale and seeds in force, and elosim's version. Shards
+    /// SHA-256 of everything the results depend on: the study's text, the scenarios resolved,
+    /// every world as resolved, the input files, the scale and seeds in force, and elosim's version. Shards
     /// and journals of another study are refused by it.
     pub fingerprint: String,
 }
 
 /// What the candidates are replayed on.
 pub enum Input {
-    /// A generated world: each seed's world generated once and shared by every candidate.
+    /// Generated worlds (one or more, each known by its name), each on the same seeds at the same
+    /// scale: each (world, seed)'s world generated once and shared by every candidate.
     World {
-        world: Box<LoadedWorld>,
+        worlds: Vec<LoadedWorld>,
         scale: f64,
         seeds: Vec<u64>,
     },
@@ -94,6 +95,23 @@ impl Input {
 
     pub fn is_world(&self) -> bool {
         matches!(self, Input::World { .. })
+    }
+
+    /// The generated worlds, in the study's order (none for the user's games).
+    pub fn worlds(&self) -> &[LoadedWorld] {
+        match self {
+            Input::World { worlds, .. } => worlds,
+            Input::Games { .. } => &[],
+        }
+    }
+
+    /// What the rows' `world` holds, in the study's order: each world's name, or one empty name
+    /// for one history of real games (which is no world).
+    pub fn world_names(&self) -> Vec<String> {
+        match self {
+            Input::World { worlds, .. } => worlds.iter().map(|w| w.settings.name.clone()).collect(),
+            Input::Games { .. } => vec![String::new()],
+        }
     }
 }
 
@@ -165,9 +183,10 @@ const KEYS: &[&str] = &[
     "verify",
 ];
 /// The keys of `[input]` that describe a world; the others describe the user's games.
-const WORLD_KEYS: &[&str] = &["world", "scale", "seeds"];
+const WORLD_KEYS: &[&str] = &["world", "worlds", "scale", "seeds"];
 const INPUT_KEYS: &[&str] = &[
     "world",
+    "worlds",
     "scale",
     "seeds",
     "games",
@@ -366,7 +385,7 @@ fn read_input(
 ) -> Option<Input> {
     let t = r.table(table, "", "input", INPUT_KEYS);
     let path = "input";
-    let world = r.text(&t, path, "world");
+    let worlds = world_list(r, &t, path);
     let games = r.text(&t, path, "games");
     let scale = r.number(&t, path, "scale", SCALE);
     let seeds = r.wholes(&t, path, "seeds");
@@ -390,7 +409,7 @@ fn read_input(
         };
         refuse_repeated_seeds(r, &at, seeds);
     }
-    if let Some(world) = world {
+    if let Some(given) = worlds {
         for key in INPUT_KEYS.iter().filter(|k| !WORLD_KEYS.contains(k)) {
             if t.contains_key(*key) {
                 r.problem(
@@ -399,19 +418,22 @@ fn read_input(
                 );
             }
         }
-        let world = match load_world(dir, &world) {
-            Ok(w) => w,
-            Err(e) => {
-                r.problem(&at(path, "world"), e.to_string());
-                return None;
-            }
-        };
+        let worlds = load_worlds(r, dir, &given);
+        if worlds.is_empty() || worlds.len() != given.len() {
+            return None;
+        }
         let scale = scale.unwrap_or(0.1);
-        if let Err(e) = world.settings.clone().sized(scale, 1) {
-            r.problem(&at(path, "scale"), e.to_string());
+        let mut refused: Vec<String> = worlds
+            .iter()
+            .filter_map(|w| w.settings.clone().sized(scale, 1).err())
+            .map(|e| e.to_string())
+            .collect();
+        refused.dedup();
+        for e in refused {
+            r.problem(&at(path, "scale"), e);
         }
         return Some(Input::World {
-            world: Box::new(world),
+            worlds,
             scale,
             seeds: seeds.unwrap_or_else(|| vec![1, 2, 3, 4]),
         });
@@ -487,6 +509,113 @@ fn read_input(
     })
 }
 
+/// The worlds `[input]` names, each with its key path: `world` (one) or `worlds` (a list); `None`
+/// when it names none (the user's games), an empty list when what it names is refused.
+fn world_list(r: &mut Reader, t: &Table, path: &str) -> Option<Vec<(String, String)>> {
+    let one = r.text(t, path, "world");
+    let key = at(path, "worlds");
+    let items = match (one, t.get("worlds")) {
+        (one, None) => return one.map(|w| vec![(at(path, "world"), w)]),
+        (Some(_), Some(_)) => {
+            r.problem(
+                &key,
+                "give `world` (one world) or `worlds` (a list of them), not both",
+            );
+            return Some(Vec::new());
+        }
+        (None, Some(Value::Array(items))) if !items.is_empty() => items,
+        (None, Some(other)) => {
+            r.problem(
+                &key,
+                format!(
+                    "expected a list of one or more worlds (built in, such as \"fide-2001-2025\", or world files), got {}",
+                    describe(other)
+                ),
+            );
+            return Some(Vec::new());
+        }
+    };
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("{key}[{}]", i + 1);
+        match item.as_str() {
+            None => r.problem(
+                &at,
+                format!(
+                    "expected a built-in world's name or a world file, got {}",
+                    describe(item)
+                ),
+            ),
+            Some(w) => match out.iter().position(|(_, given)| given == w) {
+                Some(first) => r.problem(
+                    &at,
+                    format!(
+                        "{w:?} is given twice (also the {} value): each world is one assumption, judged once",
+                        ordinal(first + 1)
+                    ),
+                ),
+                None => out.push((at, w.to_string())),
+            },
+        }
+    }
+    Some(out)
+}
+
+/// Loads the worlds named, each refused at its key path: unreadable, named like another (a world
+/// is known by its name in the results), named so that its pictures' files cannot carry the name,
+/// or starting in another month than the first (every candidate is narrowed to that starting
+/// list).
+fn load_worlds(r: &mut Reader, dir: &Path, given: &[(String, String)]) -> Vec<LoadedWorld> {
+    let mut worlds: Vec<(&str, LoadedWorld)> = Vec::new();
+    for (at, name) in given {
+        let world = match load_world(dir, name) {
+            Ok(w) => w,
+            Err(e) => {
+                r.problem(at, e.to_string());
+                continue;
+            }
+        };
+        let named = &world.settings.name;
+        if let Some((other, _)) = worlds.iter().find(|(_, w)| w.settings.name == *named) {
+            r.problem(
+                at,
+                format!("{named:?} is also the name of the world at {other}: each world is known by its name in the results; give it another `name`"),
+            );
+            continue;
+        }
+        if given.len() > 1 && !file_stem_name(named) {
+            r.problem(
+                at,
+                format!("the world's name {named:?} names its pictures (pareto-NAME.png): expected no `/`, `\\` or control characters and no leading `.`"),
+            );
+            continue;
+        }
+        if let Some((first, w)) = worlds.first() {
+            if w.settings.start != world.settings.start {
+                r.problem(
+                    at,
+                    format!(
+                        "starts in {}, the world of {first} in {}: a study's worlds start from the same month (every candidate is narrowed to its starting list)",
+                        world.settings.start, w.settings.start
+                    ),
+                );
+                continue;
+            }
+        }
+        worlds.push((at, world));
+    }
+    worlds.into_iter().map(|(_, w)| w).collect()
+}
+
+/// Whether a name can end a file's name as it is.
+fn file_stem_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && !name
+            .chars()
+            .any(|c| c == '/' || c == '\\' || c.is_control())
+}
+
 fn read_measures(
     r: &mut Reader,
     table: &Table,
@@ -527,20 +656,33 @@ fn read_measures(
     read.into_iter().map(|(_, m)| m).collect()
 }
 
-/// The lists a measure reads must be lists of the scenario, and, on a world, months it has; the
-/// windows whose games it reads must meet the world's months.
+/// The lists a measure reads must be lists of the scenario, and, on a world, months each world
+/// has; the windows whose games it reads must meet each world's months.
 fn check_months(r: &mut Reader, path: &str, measure: &Measure, base: &Scenario, input: &Input) {
     let needs = Needs::of(std::slice::from_ref(measure));
-    if let Input::World { world, .. } = input {
+    let worlds = input.worlds();
+    // Each world's first and last months; worlds of the same months are judged once.
+    let mut spans: Vec<(String, Month, Month)> = Vec::new();
+    for w in worlds {
         let (first, last) = (
-            world.settings.start,
-            world.settings.start.plus(world.settings.months as i32 - 1),
+            w.settings.start,
+            w.settings.start.plus(w.settings.months as i32 - 1),
         );
+        if !spans.iter().any(|&(_, f, l)| (f, l) == (first, last)) {
+            let name = if worlds.len() == 1 {
+                "the world".to_string()
+            } else {
+                format!("the world {:?}", w.settings.name)
+            };
+            spans.push((name, first, last));
+        }
+    }
+    for (world, first, last) in &spans {
         for &(from, to) in &needs.windows {
-            if to <= first || from > last {
+            if to <= *first || from > *last {
                 r.problem(
                     &at(path, "from"),
-                    format!("the window {from} to {to} has no list of the world, whose lists run after {first} and up to {last}"),
+                    format!("the window {from} to {to} has no list of {world}, whose lists run after {first} and up to {last}"),
                 );
             }
         }
@@ -558,16 +700,12 @@ fn check_months(r: &mut Reader, path: &str, measure: &Measure, base: &Scenario, 
                 ),
             );
         }
-        if let Input::World { world, .. } = input {
-            let (first, last) = (
-                world.settings.start,
-                world.settings.start.plus(world.settings.months as i32 - 1),
-            );
-            if m <= first || m > last {
+        for (world, first, last) in &spans {
+            if m <= *first || m > *last {
                 r.problem(
                     &at(path, "list"),
                     format!(
-                        "{m} is outside the world, whose lists run after {first} and up to {last}"
+                        "{m} is outside {world}, whose lists run after {first} and up to {last}"
                     ),
                 );
             }
@@ -857,6 +995,7 @@ fn refuse_repeated_seeds(r: &mut Reader, at: &str, seeds: &[u64]) {
 
 fn ordinal(n: usize) -> String {
     match n {
+        1 => "first".into(),
         2 => "second".into(),
         3 => "third".into(),
         n => format!("{n}th"),
@@ -907,12 +1046,14 @@ fn fingerprint(
     }
     match input {
         Input::World {
-            world,
+            worlds,
             scale,
             seeds,
         } => {
-            // The world as its files (and those it extends) resolve it.
-            hash.update(format!("{:?}", world.settings));
+            // Each world as its files (and those it extends) resolve it, in the study's order.
+            for world in worlds {
+                hash.update(format!("{:?}", world.settings));
+            }
             hash.update(format!("{scale:?} {seeds:?}"));
         }
         Input::Games {

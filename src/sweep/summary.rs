@@ -38,6 +38,9 @@ pub struct Summary<'a> {
     /// The best point's parameters at the smallest or largest value searched.
     pub edges: Vec<Edge>,
     pub seeds: Vec<u64>,
+    /// The world of the rows (a study's summary is one world's: `worlds::Summaries` has one per
+    /// world); empty for one history of real games.
+    pub world: String,
     /// Each candidate's place in `candidates`, by id.
     index: std::collections::HashMap<u32, usize>,
     /// Per figure, every candidate's standing with its verdict corrected over the candidates.
@@ -69,15 +72,8 @@ impl<'a> Summary<'a> {
             (0..columns.len()).map(|f| table.corrected(f)).collect();
         let index = |name: &str| columns.iter().position(|(c, _, _)| c == name);
         let rank = index(&study.rank).unwrap_or(0);
-        let mut order: Vec<u32> = candidates.iter().map(|c| c.id).collect();
-        order.sort_by(|&a, &b| {
-            let (la, lb) = (table.loss(a, rank), table.loss(b, rank));
-            match (la, lb) {
-                (Some(x), Some(y)) => x.total_cmp(&y).then(a.cmp(&b)),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => a.cmp(&b),
-            }
+        let order = ranked(candidates.iter().map(|c| c.id).collect(), |c| {
+            table.loss(c, rank)
         });
         let pareto_figures: Vec<usize> = study.pareto.iter().filter_map(|p| index(p)).collect();
         let ids: Vec<u32> = candidates.iter().map(|c| c.id).collect();
@@ -124,6 +120,7 @@ impl<'a> Summary<'a> {
                 seeds.dedup();
                 seeds
             },
+            world: rows.first().map(|r| r.world.clone()).unwrap_or_default(),
         }
     }
 
@@ -158,12 +155,15 @@ impl<'a> Summary<'a> {
             .count();
         let input = match &s.input {
             Input::World {
-                world,
+                worlds,
                 scale,
                 seeds,
             } => format!(
                 "{} at scale {scale}, seeds {}",
-                world.source,
+                worlds
+                    .iter()
+                    .find(|w| w.settings.name == self.world)
+                    .map_or("", |w| w.source.as_str()),
                 seeds
                     .iter()
                     .map(u64::to_string)
@@ -246,21 +246,7 @@ impl<'a> Summary<'a> {
             }
         }
         t.push(header);
-        let mut shown = 0;
-        for (place, &id) in self.order.iter().enumerate() {
-            let c = self.candidate(id);
-            if c.kind == Kind::Point {
-                if shown >= limit {
-                    continue;
-                }
-                shown += 1;
-            }
-            let mut line = vec![(place + 1).to_string(), candidate_name(c)];
-            line.extend(
-                c.values
-                    .iter()
-                    .map(|v| v.as_ref().map_or("–".into(), value_text)),
-            );
+        for (id, mut line) in ranking_rows(&self.order, limit, |c| self.candidate(c)) {
             let s = self.standing(id, self.rank);
             line.push(interval_text(s.value));
             line.push(
@@ -356,8 +342,13 @@ impl<'a> Summary<'a> {
         }
         if let Design::Optimise { minimise, .. } = &self.study.design {
             let what: Vec<String> = minimise.iter().map(|(n, w)| format!("{w} × {n}")).collect();
+            let over = if self.study.input.worlds().len() > 1 {
+                "the worlds and seeds"
+            } else {
+                "the seeds"
+            };
             notes.push(format!(
-                "The optimiser minimised the mean over the seeds of {}.",
+                "The optimiser minimised the mean over {over} of {}.",
                 what.join(" + ")
             ));
         }
@@ -635,6 +626,45 @@ fn p_text(p: f64) -> String {
 
 fn adjusted_p_text(s: &Standing) -> String {
     s.test.map_or(String::new(), |t| p_text(t.adjusted))
+}
+
+/// The rows a ranking shows, each with its first cells (rank, candidate, its values): every
+/// candidate of `order`, but no more than `limit` points of the design.
+pub(super) fn ranking_rows<'c>(
+    order: &[u32],
+    limit: usize,
+    candidate: impl Fn(u32) -> &'c Candidate,
+) -> Vec<(u32, Vec<String>)> {
+    let mut rows = Vec::new();
+    let mut shown = 0;
+    for (place, &id) in order.iter().enumerate() {
+        let c = candidate(id);
+        if c.kind == Kind::Point {
+            if shown >= limit {
+                continue;
+            }
+            shown += 1;
+        }
+        let mut line = vec![(place + 1).to_string(), candidate_name(c)];
+        line.extend(
+            c.values
+                .iter()
+                .map(|v| v.as_ref().map_or("–".into(), value_text)),
+        );
+        rows.push((id, line));
+    }
+    rows
+}
+
+/// Candidates by a distance from the ideal, nearest first (those without one last), ties by id.
+pub(super) fn ranked(mut ids: Vec<u32>, loss: impl Fn(u32) -> Option<f64>) -> Vec<u32> {
+    ids.sort_by(|&a, &b| match (loss(a), loss(b)) {
+        (Some(x), Some(y)) => x.total_cmp(&y).then(a.cmp(&b)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(&b),
+    });
+    ids
 }
 
 /// `12`, `baseline (0)`, `fide-historical (1)`.
