@@ -594,6 +594,7 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
     let overrides = crate::sweep::Overrides {
         scale: args.scale,
         seeds: args.seeds.clone(),
+        ..Default::default()
     };
     let study = crate::sweep::Study::load(file, &overrides)?;
     let dir = args.keep.clone().unwrap_or_else(|| {

@@ -52,6 +52,13 @@ pub struct Args {
     /// search did not use, and say whether the ranking held
     #[arg(long, value_name = "K", num_args = 0..=1)]
     verify: Option<Option<usize>>,
+    /// The verification's scale instead of the study's [verify] scale (a quick check of the
+    /// verification itself)
+    #[arg(long, value_name = "SCALE")]
+    verify_scale: Option<f64>,
+    /// The verification's seeds instead of the study's [verify] seeds (comma-separated)
+    #[arg(long, value_name = "N,N", value_delimiter = ',')]
+    verify_seeds: Option<Vec<u64>>,
     /// Worker threads, 1 to 256 (or the cores if more) [default: all cores]; results are identical
     /// whatever the number
     #[arg(long, value_name = "N", value_parser = super::thread_count)]
@@ -94,6 +101,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let overrides = Overrides {
         scale: args.scale,
         seeds: args.seeds.clone(),
+        verify_scale: args.verify_scale,
+        verify_seeds: args.verify_seeds.clone(),
     };
     let study = Study::load(&file, &overrides)?;
     let out = out_dir(&args, &study);
@@ -200,9 +209,13 @@ fn study_of(dirs: &[PathBuf], file: Option<&Path>) -> anyhow::Result<Study> {
         );
     }
     // A world's scale and seeds as the journals ran them; one history of real games has neither.
+    // The verification's, as its journal ran it, where there is one.
+    let verified = dirs.first().and_then(|dir| sweep::verify_header(dir));
     let overrides = Overrides {
         scale: header.scale,
         seeds: header.scale.map(|_| header.seeds),
+        verify_scale: verified.as_ref().and_then(|h| h.scale),
+        verify_seeds: verified.map(|h| h.seeds),
     };
     Ok(Study::load(&file, &overrides)?)
 }

@@ -22,7 +22,7 @@ pub use design::{Candidate, Kind};
 pub use files::{write_report, write_study, write_timings};
 pub use html::page;
 pub use journal::{Header, Row, WorldLine};
-pub use merge::{first_header, merge, verified, write_journal, Merged};
+pub use merge::{first_header, merge, verified, verify_header, write_journal, Merged};
 pub use run::{run, search_header, shard_triples, Options, Outcome, Progress, Quiet, SweepError};
 pub use stats::{Interval, Verdict};
 pub use study::{Design, Input, Overrides, Study, StudyError};

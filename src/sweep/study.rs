@@ -159,6 +159,9 @@ pub struct Verify {
 pub struct Overrides {
     pub scale: Option<f64>,
     pub seeds: Option<Vec<u64>>,
+    /// `[verify] scale` and `seeds` instead of the file's.
+    pub verify_scale: Option<f64>,
+    pub verify_seeds: Option<Vec<u64>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -242,7 +245,7 @@ impl Study {
         let measures = read_measures(&mut r, &table, dir, input.as_ref(), base.as_ref());
         let design = read_design(&mut r, &table, &parameters, &measures);
         let (rank, pareto, thresholds) = read_summary(&mut r, &table, &measures);
-        let verify = read_verify(&mut r, &table, input.as_ref());
+        let verify = read_verify(&mut r, &table, input.as_ref(), overrides);
         if let (Some(Design::Grid), true) =
             (&design, parameters.iter().all(|p| p.count().is_some()))
         {
@@ -1002,17 +1005,43 @@ fn ordinal(n: usize) -> String {
     }
 }
 
-fn read_verify(r: &mut Reader, table: &Table, input: Option<&Input>) -> Verify {
+fn read_verify(
+    r: &mut Reader,
+    table: &Table,
+    input: Option<&Input>,
+    overrides: &Overrides,
+) -> Verify {
     let t = r.table(table, "", "verify", &["top", "scale", "seeds"]);
     let top = r.whole(&t, "verify", "top", (1, 1000)).unwrap_or(3) as usize;
-    let scale = r.number(&t, "verify", "scale", SCALE).unwrap_or(1.0);
+    let scale = r.number(&t, "verify", "scale", SCALE);
+    let scale = match overrides.verify_scale {
+        Some(s) if (SCALE.0..=SCALE.1).contains(&s) => s,
+        Some(s) => {
+            r.problem(
+                "--verify-scale",
+                format!("expected a number from {} to {}, got {s}", SCALE.0, SCALE.1),
+            );
+            1.0
+        }
+        None => scale.unwrap_or(1.0),
+    };
     let study_seeds = input.map(Input::seeds).unwrap_or_default();
-    let seeds = r.wholes(&t, "verify", "seeds").unwrap_or_else(|| {
+    let given = overrides
+        .verify_seeds
+        .clone()
+        .filter(|s| !s.is_empty())
+        .or_else(|| r.wholes(&t, "verify", "seeds"));
+    let seeds = given.unwrap_or_else(|| {
         // As many seeds as the search used (two at least), numbered after its largest.
         let next = study_seeds.iter().max().map_or(1, |m| m + 1);
         (next..next + study_seeds.len().max(2) as u64).collect()
     });
-    refuse_repeated_seeds(r, "verify.seeds", &seeds);
+    let at = if overrides.verify_seeds.is_some() {
+        "--verify-seeds"
+    } else {
+        "verify.seeds"
+    };
+    refuse_repeated_seeds(r, at, &seeds);
     Verify { top, scale, seeds }
 }
 

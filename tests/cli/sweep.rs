@@ -478,6 +478,46 @@ fn verification_replays_the_best_on_new_seeds_larger() {
     assert_eq!(verify["seeds"], serde_json::json!([3, 4]));
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("<h2>Verification</h2>"));
+
+    // The verification's scale and seeds set on the command line, and read back from its journal
+    // when the page is written again.
+    let out = dir.join("again");
+    let said = sweep(
+        &study,
+        &out,
+        &[
+            "--seeds",
+            "1,2",
+            "--verify",
+            "1",
+            "--verify-scale",
+            "0.012",
+            "--verify-seeds",
+            "8,9",
+        ],
+    );
+    assert!(
+        said.contains("Verified at scale 0.012 on seeds 8, 9 (the search: scale 0.01, seeds 1, 2"),
+        "{said}"
+    );
+    let page = std::fs::read(out.join("report.html")).unwrap();
+    succeeds(&["report", out.to_str().unwrap()]);
+    assert_eq!(std::fs::read(out.join("report.html")).unwrap(), page);
+    for (flags, expected) in [
+        (
+            ["--verify-scale", "50"],
+            "--verify-scale: expected a number from 0.0001 to 10, got 50",
+        ),
+        (
+            ["--verify-seeds", "5,5"],
+            "--verify-seeds: seed 5 is given twice",
+        ),
+    ] {
+        let mut args = vec!["sweep", study.as_str(), "--seeds", "1,2", "--verify"];
+        args.extend(flags);
+        let e = text(&elosim(&args).stderr);
+        assert!(e.contains(expected), "{expected}\n{e}");
+    }
 }
 
 #[test]
