@@ -58,9 +58,10 @@ pub const TOLERANCE: f64 = 0.01;
 const MAX_STEPS: u32 = 100;
 
 /// Conjugate-gradient iterations of one Newton step at most, and the residual they aim for,
-/// relative to the equations' own.
+/// relative to the equations' own: loose while the equations are far from solved, tight near the
+/// end (an inexact Newton method: the early steps need only a direction).
 const MAX_ITERATIONS: u32 = 2_000;
-const CG_TOLERANCE: f64 = 1e-3;
+const CG_TOLERANCE: (f64, f64) = (1e-3, 0.1);
 
 /// The largest move of one player in one Newton step: far from the solution the curve's slope
 /// says little.
@@ -304,11 +305,24 @@ impl Graph {
                 .sum()
         });
         let mut weight = vec![0.0; self.opponent.len()];
+        // Each player's games' slice of the weights, filled in parallel.
+        let mut slices: Vec<(usize, &mut [f64])> = Vec::with_capacity(n);
+        let mut rest = weight.as_mut_slice();
         for i in 0..n {
-            let games = self.start[i]..self.start[i + 1];
-            for (k, w) in games.clone().zip(&mut weight[games]) {
-                *w = self.curve.at(self.difference(rating, i, k)).1;
-            }
+            let (own, after) = rest.split_at_mut(self.degree(i));
+            slices.push((i, own));
+            rest = after;
+        }
+        {
+            use rayon::prelude::*;
+            slices
+                .into_par_iter()
+                .with_min_len(1024)
+                .for_each(|(i, own)| {
+                    for (k, w) in (self.start[i]..).zip(own.iter_mut()) {
+                        *w = self.curve.at(self.difference(rating, i, k)).1;
+                    }
+                });
         }
         // A player whose every game is beyond the cap has a flat equation: a thousandth of the
         // curve's slope between equals in each game keeps the diagonal positive (and their step
@@ -348,11 +362,11 @@ impl Graph {
 
     /// The Newton step at `l`: the linearised equations solved by conjugate gradients, each
     /// iteration preconditioned by the diagonal.
-    fn step(&self, l: &Linearised) -> Vec<f64> {
+    fn step(&self, l: &Linearised, tolerance: f64) -> Vec<f64> {
         let n = self.players();
         let mut x = vec![0.0; n];
         let mut r = l.residual.clone();
-        let target = CG_TOLERANCE * dot(&r, &r).sqrt();
+        let target = tolerance * dot(&r, &r).sqrt();
         let mut z: Vec<f64> = r.iter().zip(&l.diagonal).map(|(r, d)| r / d).collect();
         let mut p = z.clone();
         let mut rz = dot(&r, &z);
@@ -386,10 +400,13 @@ impl Graph {
     fn newton(&self, rating: &mut [f64]) -> (u32, f64) {
         let mut l = self.linearise(rating);
         let mut size = dot(&l.residual, &l.residual);
+        let first = size;
         let mut last = 0.0;
         for steps in 1..=MAX_STEPS {
+            let (tight, loose) = CG_TOLERANCE;
+            let tolerance = (size / first).sqrt().clamp(tight, loose);
             let step: Vec<f64> = self
-                .step(&l)
+                .step(&l, tolerance)
                 .into_iter()
                 .map(|s| s.clamp(-MAX_STEP, MAX_STEP))
                 .collect();
