@@ -72,7 +72,7 @@ pub fn evaluate(
     let mut observed: Vec<Observed> = measures.iter().map(|m| m.kind.empty()).collect();
     let mut games = 0;
     for &seed in seeds {
-        let replica = Replica::generate(settings, seed, &needs.truth)?;
+        let replica = Replica::generate(settings, seed, &needs)?;
         games += replica.games;
         simulate::observe(
             &scenario,

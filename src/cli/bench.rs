@@ -359,7 +359,7 @@ fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Res
     let mut games = 0;
     for _ in 0..runs {
         let t = Instant::now();
-        let mut writer = WorldWriter::new(&dir, settings.start, settings.months, false)?;
+        let mut writer = WorldWriter::new(&dir, &settings, false, false)?;
         let world =
             world::generate(&settings, &mut writer, &|_, _| {}).map_err(anyhow::Error::msg)?;
         writer.finish(&world)?;
@@ -394,12 +394,7 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
     let from = history.starting_from(settings.start)?.run.from;
     if !world_dir.join("summary.json").is_file() {
         let t = Instant::now();
-        let mut writer = WorldWriter::new(
-            &world_dir,
-            settings.start,
-            settings.months,
-            args.partitioned,
-        )?;
+        let mut writer = WorldWriter::new(&world_dir, &settings, args.partitioned, false)?;
         let world =
             world::generate(&settings, &mut writer, &|_, _| {}).map_err(anyhow::Error::msg)?;
         writer.finish(&world)?;
@@ -599,6 +594,7 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
     let overrides = crate::sweep::Overrides {
         scale: args.scale,
         seeds: args.seeds.clone(),
+        ..Default::default()
     };
     let study = crate::sweep::Study::load(file, &overrides)?;
     let dir = args.keep.clone().unwrap_or_else(|| {
@@ -615,7 +611,7 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
         },
         &crate::sweep::Quiet,
     )?;
-    let summary = crate::sweep::Summary::new(&study, &outcome.candidates, &outcome.rows);
+    let summary = crate::sweep::Summaries::new(&study, &outcome.candidates, &outcome.rows);
     crate::sweep::write_study(&dir, &summary, &outcome.rows)?;
     let wall = started.elapsed().as_secs_f64();
     let generate: f64 = outcome.worlds.iter().map(|w| w.seconds).sum();
@@ -627,8 +623,12 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
         .map(|r| r.seconds - r.measure_seconds)
         .sum();
     let measures: f64 = outcome.rows.iter().map(|r| r.measure_seconds).sum();
+    let worlds = match study.input.worlds().len() {
+        n if n > 1 => format!(" × {n} worlds"),
+        _ => String::new(),
+    };
     println!(
-        "Study {} ({}): {} × {} = {} ({}, {} from the baseline's replay) on {} threads in {:.1} s, files written",
+        "Study {} ({}): {} × {}{worlds} = {} ({}, {} from the baseline's replay) on {} threads in {:.1} s, files written",
         study.name,
         file.display(),
         counted(outcome.candidates.len() as u64, "candidate"),

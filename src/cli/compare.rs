@@ -1,6 +1,7 @@
 use std::path::PathBuf;
 
 use super::{save_plot, write_output};
+use crate::generate::world::gap::Against;
 use crate::report::compare::{explain, AgainstReports, Comparison, List, ListSource, OverTime};
 use crate::report::crosstable::Format;
 use crate::report::truth::{drift_picture, BandBy, Drift, Truth};
@@ -13,8 +14,11 @@ use crate::report::truth::{drift_picture, BandBy, Drift, Truth};
 /// RMSE, MAE, the shares within 0/±5/±10/±25 points and Spearman's rank correlation; players on one
 /// list only, with the reason a run knows (never qualified, delisted below the floor, inactive);
 /// the largest differences. With two runs, --over-time gives the monthly series and --explain ID
-/// the first list where a player's ratings differ. With --truth, each run is compared with a
-/// generated world's true strengths.
+/// the first list where a player's ratings differ. With --truth, each run's January lists are
+/// compared with a generated world's truth: the active players (a game in the window of 18 lists
+/// before the list) with their equilibrium rating, the ratings a converged system on FIDE's curve
+/// reaches from their games (or with their true strength: --against strength), the inactive ones
+/// with their true strength; as `elosim sweep`'s truth-gap measure does (docs/sweep.md).
 ///
 /// `compare RUN REPORTS` (tournament reports, TRF: a report or a directory of them) sets the run
 /// against the ratings the reports carry, each player's on FIDE's list in force at the event: per
@@ -26,11 +30,16 @@ pub struct Args {
     /// A and B, or a run and tournament reports (or, with --truth, one or more runs)
     #[arg(required = true)]
     sources: Vec<String>,
-    /// A generated world's truth.parquet: compare each run's January lists with true strength
-    #[arg(long, value_name = "FILE")]
+    /// A generated world's directory (or its truth.parquet): compare each run's January lists with
+    /// the world's truth
+    #[arg(long, value_name = "DIR")]
     truth: Option<PathBuf>,
-    /// With --truth: band players by true strength or by published rating
-    #[arg(long, value_enum, default_value_t = BandBy::Strength)]
+    /// With --truth: set the active players against their equilibrium rating (the truth a rating
+    /// system can reach, the world's equilibrium.parquet) or their true strength
+    #[arg(long, value_enum, default_value_t = Against::Equilibrium)]
+    against: Against,
+    /// With --truth: band players by their truth or by published rating
+    #[arg(long, value_enum, default_value_t = BandBy::Truth)]
     by: BandBy,
     /// With --truth: band width in rating points
     #[arg(long, default_value_t = 200)]
@@ -159,11 +168,19 @@ fn with_truth(args: &Args, truth: &std::path::Path, format: Format) -> anyhow::R
         anyhow::bail!("--width must be at least 1, got {}", args.width);
     }
     let by = args.by;
-    let truth = Truth::read(truth)?;
+    let truth = Truth::read(truth, args.against)?;
     let drifts = args
         .sources
         .iter()
-        .map(|run| Drift::measure(std::path::Path::new(run), &truth, args.width, by))
+        .map(|run| {
+            Drift::measure(
+                std::path::Path::new(run),
+                &truth,
+                args.width,
+                by,
+                args.against,
+            )
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let text = match format {
         Format::Json => {

@@ -13,7 +13,9 @@ use crate::pipeline::Progress;
 /// Writes, in the canonical formats: games.parquet (period, event, event_start, event_type, white,
 /// black, score), players.parquet (id, birth_year, sex, federation, first_month), start-list.parquet (the
 /// established pool on the first list, rated at about their true strength), truth.parquet (id,
-/// month, strength) and summary.json. The same seed and scale give byte-identical files, whatever
+/// month, strength), equilibrium.parquet (month, id, rating, games: for each January list, every
+/// player with a game in the 18 lists up to it and the rating a converged system on FIDE's curve
+/// gives them from those games, the truth a rating system can reach) and summary.json. The same seed and scale give byte-identical files, whatever
 /// the number of threads; world.toml holds every parameter of the world. Replay it with:
 ///   elosim replay scenarios/fide-historical.toml --games DIR/games.parquet
 ///     --start-list DIR/start-list.parquet --players DIR/players.parquet --from 2001-04
@@ -41,6 +43,11 @@ pub struct Args {
     /// which a replay reads list by list in bounded memory, instead of one games.parquet
     #[arg(long)]
     partitioned: bool,
+    /// Leave out equilibrium.parquet, the reachable truth of every January list (the ratings a
+    /// converged system on FIDE's curve reaches from each window's games: `compare --truth` sets
+    /// the active players against it). Solving it takes longer than generating a large world
+    #[arg(long)]
+    no_equilibrium: bool,
     /// Worker threads, 1 to 256 (or the cores if more) [default: all cores]; outputs are identical
     /// whatever the number
     #[arg(long, value_name = "N", value_parser = super::thread_count)]
@@ -58,7 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/world-{}-{}", settings.name, args.scale)));
     let started = Instant::now();
-    let mut writer = WorldWriter::new(&out, settings.start, settings.months, args.partitioned)?;
+    let mut writer = WorldWriter::new(&out, &settings, args.partitioned, !args.no_equilibrium)?;
     let bar = Bar::new(args.quiet);
     bar.stage("generating");
     let world = world::generate(&settings, &mut writer, &|done, total| {
@@ -91,12 +98,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             count((world.games as f64 / seconds) as usize)
         );
         println!(
-            "  files    {}/: {}, truth.parquet, players.parquet, start-list.parquet, world.toml, summary.json",
+            "  files    {}/: {}, truth.parquet, {}players.parquet, start-list.parquet, world.toml, summary.json",
             placed.dir.display(),
             if args.partitioned {
                 "games/period=YYYY-MM/"
             } else {
                 "games.parquet"
+            },
+            if args.no_equilibrium {
+                ""
+            } else {
+                "equilibrium.parquet, "
             }
         );
         print!("{}", kept_line(&placed.kept));

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use clap::builder::PossibleValue;
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::generate::world::gap::Against;
 use crate::model::Month;
 use crate::plot::Picture;
 use crate::report::crosstable::{Below, Expectation, Format};
@@ -45,7 +46,7 @@ macro_rules! value_enums {
     };
 }
 
-value_enums!(Format, Expectation, Below, BandBy, SystemKind);
+value_enums!(Format, Expectation, Below, BandBy, SystemKind, Against);
 
 #[derive(Parser)]
 #[command(

@@ -4,19 +4,22 @@ use super::progress::Bar;
 use super::set_threads;
 use crate::numbers::{counted, thousands};
 use crate::output::{check_destination, OutputKind};
-use crate::sweep::{self, Options, Outcome, Overrides, Study, Summary};
+use crate::sweep::{self, Options, Outcome, Overrides, Study, Summaries, Verification};
 
 /// Search regulations: replay a study's candidates on the same seeds and rank them.
 ///
 /// STUDY (TOML) names the scenario to vary (the baseline), the parameters (key paths into it, such
-/// as "event[compression 2017-01].factor", with values or ranges), the input (a generated world
-/// with its scale and seeds, or your own games), the measures (truth gap, crosstable flatness,
+/// as "event[compression 2017-01].factor", with values or ranges), the input (one or more generated
+/// worlds with their scale and seeds, or your own games), the measures (truth gap, crosstable flatness,
 /// curve gap, predictive, disruption, pool shape) and the design (grid, sobol, latin or optimise);
-/// see scenarios/studies/ and docs/sweep.md. Every candidate runs on the same seeds; each figure is
-/// reported as its mean over the seeds with a 95 % interval and as the paired difference from the
-/// baseline. Each (candidate, seed) row is appended to DIR/results.partial.jsonl as it arrives
-/// (renamed results.jsonl when all are in); then DIR gets results.parquet and results.csv (one row per candidate and seed), summary.txt,
-/// summary.md and summary.json (the ranking, the Pareto front), pictures and report.html.
+/// see scenarios/studies/ and docs/sweep.md. Every candidate runs on the same seeds of each world;
+/// each figure is reported as its mean over the seeds with a 95 % interval and as the paired
+/// difference from the baseline, world by world, with a verdict corrected for the study's many
+/// comparisons (Holm) and the practical thresholds of [summary] threshold. Each (world, candidate,
+/// seed) row is appended to DIR/results.partial.jsonl as it arrives (renamed results.jsonl when all
+/// are in); then DIR gets results.parquet and results.csv (one row per world, candidate and seed),
+/// summary.txt, summary.md and summary.json (each world's ranking and Pareto front, and whether the
+/// worlds agree), pictures and report.html.
 #[derive(clap::Args)]
 pub struct Args {
     /// The study file (TOML); with --merge it may be left out (the shards name it)
@@ -26,14 +29,14 @@ pub struct Args {
     /// output/<study name>/shard-I-of-N]
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// The world's scale instead of the study's (a quick look before the real run)
+    /// The worlds' scale instead of the study's (a quick look before the real run)
     #[arg(long, value_name = "SCALE")]
     scale: Option<f64>,
-    /// The world's seeds instead of the study's (comma-separated)
+    /// The worlds' seeds instead of the study's (comma-separated)
     #[arg(long, value_name = "N,N", value_delimiter = ',')]
     seeds: Option<Vec<u64>>,
-    /// Evaluate only the I-th of N equal shares of the (candidate, seed) pairs, for one machine of
-    /// many; join the shards' directories with --merge
+    /// Evaluate only the I-th of N equal shares of the (world, seed, candidate) triples, for one
+    /// machine of many; join the shards' directories with --merge
     #[arg(long, value_name = "I/N", value_parser = shard, conflicts_with = "merge")]
     shard: Option<(u32, u32)>,
     /// Join the shards in these directories into the study's results (the same bytes as one
@@ -44,11 +47,18 @@ pub struct Args {
     /// holds (with no journal yet, start it: a restarted shard may always pass --resume)
     #[arg(long, conflicts_with = "merge")]
     resume: bool,
-    /// Replay the best K candidates (default: the study's [verify] top, 3) and the baseline again
-    /// at the study's verification scale (default 1) on seeds the search did not use, and say
-    /// whether the ranking held
+    /// Replay the best K candidates over the worlds (default: the study's [verify] top, 3) and the
+    /// baseline again on every world at the study's verification scale (default 1) on seeds the
+    /// search did not use, and say whether the ranking held
     #[arg(long, value_name = "K", num_args = 0..=1)]
     verify: Option<Option<usize>>,
+    /// The verification's scale instead of the study's [verify] scale (a quick check of the
+    /// verification itself)
+    #[arg(long, value_name = "SCALE")]
+    verify_scale: Option<f64>,
+    /// The verification's seeds instead of the study's [verify] seeds (comma-separated)
+    #[arg(long, value_name = "N,N", value_delimiter = ',')]
+    verify_seeds: Option<Vec<u64>>,
     /// Worker threads, 1 to 256 (or the cores if more) [default: all cores]; results are identical
     /// whatever the number
     #[arg(long, value_name = "N", value_parser = super::thread_count)]
@@ -91,6 +101,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let overrides = Overrides {
         scale: args.scale,
         seeds: args.seeds.clone(),
+        verify_scale: args.verify_scale,
+        verify_seeds: args.verify_seeds.clone(),
     };
     let study = Study::load(&file, &overrides)?;
     let out = out_dir(&args, &study);
@@ -176,7 +188,7 @@ fn finish(study: &Study, outcome: &Outcome, out: &Path) -> anyhow::Result<()> {
 
 /// Writes a finished study's files and prints its summary; the names of the files.
 fn write_outputs(study: &Study, outcome: &Outcome, out: &Path) -> anyhow::Result<Vec<String>> {
-    let summary = Summary::new(study, &outcome.candidates, &outcome.rows);
+    let summary = Summaries::new(study, &outcome.candidates, &outcome.rows);
     let written = sweep::write_study(out, &summary, &outcome.rows)?;
     print!("{}", summary.text());
     Ok(written
@@ -197,9 +209,13 @@ fn study_of(dirs: &[PathBuf], file: Option<&Path>) -> anyhow::Result<Study> {
         );
     }
     // A world's scale and seeds as the journals ran them; one history of real games has neither.
+    // The verification's, as its journal ran it, where there is one.
+    let verified = dirs.first().and_then(|dir| sweep::verify_header(dir));
     let overrides = Overrides {
         scale: header.scale,
         seeds: header.scale.map(|_| header.seeds),
+        verify_scale: verified.as_ref().and_then(|h| h.scale),
+        verify_seeds: verified.map(|h| h.seeds),
     };
     Ok(Study::load(&file, &overrides)?)
 }
@@ -209,15 +225,14 @@ pub fn report(dir: &Path, out: Option<&Path>) -> anyhow::Result<PathBuf> {
     let dirs = [dir.to_path_buf()];
     let study = study_of(&dirs, None)?;
     let merged = sweep::merge(&study, &dirs)?;
-    let search = Summary::new(&study, &merged.candidates, &merged.rows);
+    let search = Summaries::new(&study, &merged.candidates, &merged.rows);
     let verified = sweep::verified(&study, dir, &merged.candidates);
     let verified_summary = verified
         .as_ref()
-        .map(|v| Summary::new(&study, &v.candidates, &v.rows));
-    let report = verified_summary.as_ref().map(|v| sweep::Report {
-        search: &search,
-        verified: v,
-    });
+        .map(|v| Summaries::new(&study, &v.candidates, &v.rows));
+    let report = verified_summary
+        .as_ref()
+        .map(|v| Verification::new(&search, v));
     let page = sweep::page(&search, report.as_ref());
     let path = out.map_or_else(|| dir.join("report.html"), Path::to_path_buf);
     crate::output::write_file(&path, page.as_bytes())?;
@@ -289,15 +304,12 @@ fn verify(
     k: usize,
     (resume, quiet): (bool, bool),
 ) -> anyhow::Result<()> {
-    let search = Summary::new(study, &outcome.candidates, &outcome.rows);
+    let search = Summaries::new(study, &outcome.candidates, &outcome.rows);
     let bar = Bar::new(quiet);
-    let verified = sweep::verify(study, &search, k, out, resume, &bar)?;
+    let verified = sweep::verify(study, search.best(k), out, resume, &bar)?;
     bar.finish();
-    let summary = Summary::new(study, &verified.candidates, &verified.rows);
-    let report = sweep::Report {
-        search: &search,
-        verified: &summary,
-    };
+    let summary = Summaries::new(study, &verified.candidates, &verified.rows);
+    let report = Verification::new(&search, &summary);
     sweep::write_report(out, &search, Some(&report))?;
     for (name, text) in [
         ("verify.txt", report.text()),

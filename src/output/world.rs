@@ -1,13 +1,15 @@
 //! Writing a generated world (`elosim generate`): `games.parquet` one row group per period once no
 //! later month can add to it, `truth.parquet` one per month, as the world is generated; then
-//! `players.parquet`, `start-list.parquet` and `summary.json`, all in a staged directory that
-//! replaces the destination only when complete.
+//! `players.parquet`, `start-list.parquet`, `equilibrium.parquet` (the reachable truth of every
+//! January list) and `summary.json`, all in a staged directory that replaces the destination only
+//! when complete.
 
 use std::path::Path;
 
 use polars::prelude::*;
 
-use crate::generate::world::{MonthBatch, Sex, World, WorldSink};
+use crate::generate::world::equilibrium::Windows;
+use crate::generate::world::{MonthBatch, Settings, Sex, World, WorldSink};
 use crate::model::{Day, EventType, Month};
 
 use super::atomic::StagedDir;
@@ -29,18 +31,27 @@ pub struct WorldWriter {
     /// Games written as a dataset partitioned by period (`games/period=YYYY-MM/`) instead.
     partitioned: bool,
     truth: Batched,
+    /// The windows of every January list after the first, for `equilibrium.parquet`.
+    windows: Windows,
     /// Games per calendar year, for the summary.
     pub games_by_year: std::collections::BTreeMap<i32, u64>,
 }
 
 impl WorldWriter {
+    /// A world's directory, its games `partitioned` or in one file, with the equilibrium ratings
+    /// of every January list after the first (`equilibrium`) or none.
     pub fn new(
         dir: &Path,
-        first: Month,
-        months: u32,
+        settings: &Settings,
         partitioned: bool,
+        equilibrium: bool,
     ) -> Result<WorldWriter, OutputError> {
+        let (first, months) = (settings.start, settings.months);
         let staged = StagedDir::new(dir, OutputKind::World)?;
+        let januaries: Vec<Month> = (1..months as i32)
+            .map(|t| first.plus(t))
+            .filter(|m| m.month() == 1 && equilibrium)
+            .collect();
         // Events end at most a month after they start, and are rated on the next list.
         let months = (0..months as i32 + 2)
             .map(|t| first.plus(t).to_string())
@@ -56,6 +67,7 @@ impl WorldWriter {
             last: first,
             partitioned,
             truth,
+            windows: Windows::new(settings, &januaries),
             games_by_year: Default::default(),
         })
     }
@@ -182,6 +194,15 @@ impl WorldWriter {
         self.games.finish()?;
         self.truth.finish()?;
         let at = |name: &str| self.staged.path.join(name);
+        if self.windows.wanted() {
+            write_equilibrium(
+                &at("equilibrium.parquet"),
+                world,
+                &self.months,
+                self.first,
+                std::mem::replace(&mut self.windows, Windows::new(&world.settings, &[])),
+            )?;
+        }
         write_players(&at("players.parquet"), world)?;
         write_start_list(&at("start-list.parquet"), world)?;
         for (name, text) in [
@@ -306,8 +327,49 @@ impl WorldWriter {
 
 impl WorldSink for WorldWriter {
     fn month(&mut self, batch: &MonthBatch) -> Result<(), String> {
+        self.windows.month(batch);
         self.write_month(batch).map_err(|e| e.to_string())
     }
+}
+
+/// `equilibrium.parquet`: for each January list after the first, every player with a game in its
+/// window (`generate::world::equilibrium`): `month`, `id`, `rating` (the equilibrium rating, as
+/// the studies compute it: unrounded), `games` (theirs in the window).
+fn write_equilibrium(
+    path: &Path,
+    world: &World,
+    months: &[String],
+    first: Month,
+    windows: Windows,
+) -> Result<(), OutputError> {
+    let (mut month, mut id, mut rating, mut games) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (m, e) in windows.finish(world.players.len()) {
+        for (p, (&r, &n)) in e.rating.iter().zip(&e.games).enumerate() {
+            if n > 0 {
+                month.push(m.since(first).clamp(0, months.len() as i32 - 1) as usize);
+                id.push(world.settings.first_id + p as u32);
+                rating.push(r);
+                games.push(n);
+            }
+        }
+    }
+    let names: Vec<&str> = months.iter().map(String::as_str).collect();
+    let mut frame = DataFrame::new(
+        id.len(),
+        vec![
+            enum_column("month", &names, month.into_iter()).map_err(table_error(path))?,
+            id_column("id", &id),
+            Float32Chunked::from_vec("rating".into(), rating)
+                .into_series()
+                .into(),
+            UInt32Chunked::from_vec("games".into(), games)
+                .into_series()
+                .into(),
+        ],
+    )
+    .map_err(table_error(path))?;
+    write_parquet(path, &mut frame)
 }
 
 fn id_column(name: &str, ids: &[u32]) -> Column {

@@ -1170,7 +1170,7 @@ fn small_world(s: &Scenario, events: bool) -> Inputs {
         .unwrap()
         .sized(0.004, 11)
         .unwrap();
-    let mut inputs = crate::simulate::Replica::generate(&settings, 11, &[])
+    let mut inputs = crate::simulate::Replica::generate(&settings, 11, &Default::default())
         .unwrap()
         .inputs;
     if !events {

@@ -63,6 +63,15 @@ impl TextTable {
         }
         out
     }
+
+    /// The table in Markdown or for a terminal (`render`).
+    pub fn written(&self, markdown: bool, left: &[usize]) -> String {
+        if markdown {
+            self.markdown(left)
+        } else {
+            self.render(left)
+        }
+    }
 }
 
 impl TextTable {

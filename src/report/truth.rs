@@ -1,14 +1,19 @@
-//! Ratings against true strength (generated worlds): on each January list, the mean published
-//! rating minus the player's true strength that month, per band of true strength. Banding by true
-//! strength keeps the bands fixed while ratings move; the overall mean does not depend on banding.
-//! A negative mean is deflation: ratings below what the players can do.
+//! Ratings against the truth (generated worlds): on each January list, each player's published
+//! rating against their truth, the active players (a game in the window before the list) against
+//! their equilibrium rating, the reachable truth (`--against equilibrium`, the default), or their
+//! true strength (`--against strength`), the inactive ones against true strength: per band, and
+//! each group's RMS, level, spread and slope, computed by the study's truth-gap measure's own sums
+//! (`simulate::measure::truth_gap`), so that a run and a study give the same figures. Banding by
+//! the truth keeps the bands fixed while ratings move; the overall mean does not depend on
+//! banding. A negative mean is deflation: ratings below the truth.
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 use serde::Serialize;
 
+use crate::generate::world::gap::{Against, GapSums, Groups};
 use crate::model::{Month, PlayerIds};
 use crate::named::named_enum;
 use crate::plot::{black, ordered, LineChart, Picture, Series};
@@ -21,71 +26,110 @@ use super::TextTable;
 use crate::numbers::{round_to, thousands};
 use crate::output::pretty_json;
 
-/// Players' true strength by month (a world's `truth.parquet`), keyed by id as text.
+/// One table of a world by month and id: a column of `truth.parquet` or `equilibrium.parquet`.
+type ByMonth = HashMap<Month, HashMap<i64, f32>>;
+
+/// What a generated world knows that no list shows: players' true strength by month
+/// (`truth.parquet`) and, on every January list, the equilibrium rating of each player with a
+/// game in the window before it (`equilibrium.parquet`); keyed by id.
 pub struct Truth {
-    by_month: HashMap<Month, HashMap<i64, f32>>,
+    strength: ByMonth,
+    /// `None` where the world has no `equilibrium.parquet` (written by an older elosim, or with
+    /// `generate --no-equilibrium`).
+    equilibrium: Option<ByMonth>,
 }
 
 impl Truth {
-    pub fn read(path: &Path) -> Result<Truth, ReportError> {
-        let table = |e: PolarsError| ReportError::Table {
-            path: path.to_path_buf(),
-            message: e.to_string(),
+    /// Reads a world's truth: `path` is its directory or its `truth.parquet`, beside which
+    /// `equilibrium.parquet` is read when there; `against` equilibrium needs it.
+    pub fn read(path: &Path, against: Against) -> Result<Truth, ReportError> {
+        let truth = if path.is_dir() {
+            path.join("truth.parquet")
+        } else {
+            path.to_path_buf()
         };
-        let file = std::fs::File::open(path).map_err(|e| ReportError::Table {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
-        let df = ParquetReader::new(file)
-            .with_columns(Some(vec!["id".into(), "month".into(), "strength".into()]))
-            .finish()
-            .map_err(table)?;
-        let months = month_column(&df, "month").map_err(table)?;
-        let ids = df
-            .column("id")
-            .and_then(|c| c.cast(&DataType::Int64))
-            .map_err(table)?;
-        let strength = df
-            .column("strength")
-            .and_then(|c| c.cast(&DataType::Float32))
-            .map_err(table)?;
-        let mut by_month: HashMap<Month, HashMap<i64, f32>> = HashMap::new();
-        for ((m, id), s) in months
-            .iter()
-            .zip(ids.i64().map_err(table)?.iter())
-            .zip(strength.f32().map_err(table)?.iter())
-        {
-            if let (Some(id), Some(s)) = (id, s) {
-                by_month.entry(*m).or_default().insert(id, s);
-            }
-        }
-        Ok(Truth { by_month })
+        let strength = read_by_month(&truth, "strength")?;
+        let beside: PathBuf = truth.with_file_name("equilibrium.parquet");
+        let equilibrium = if beside.is_file() {
+            Some(read_by_month(&beside, "rating")?)
+        } else if against == Against::Equilibrium {
+            return Err(ReportError::NotFound(format!(
+                "{}: no equilibrium.parquet beside it, so the reachable truth is not known (a world from an older elosim, or generated with --no-equilibrium): generate the world again, or compare with --against strength",
+                truth.display()
+            )));
+        } else {
+            None
+        };
+        Ok(Truth {
+            strength,
+            equilibrium,
+        })
     }
+}
+
+/// `id`, `month` and one number column of a world's table.
+fn read_by_month(path: &Path, column: &str) -> Result<ByMonth, ReportError> {
+    let table = |e: PolarsError| ReportError::Table {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let file = std::fs::File::open(path).map_err(|e| ReportError::Table {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let df = ParquetReader::new(file)
+        .with_columns(Some(vec!["id".into(), "month".into(), column.into()]))
+        .finish()
+        .map_err(table)?;
+    let months = month_column(&df, "month").map_err(table)?;
+    let ids = df
+        .column("id")
+        .and_then(|c| c.cast(&DataType::Int64))
+        .map_err(table)?;
+    let values = df
+        .column(column)
+        .and_then(|c| c.cast(&DataType::Float32))
+        .map_err(table)?;
+    let mut by_month: ByMonth = HashMap::new();
+    for ((m, id), v) in months
+        .iter()
+        .zip(ids.i64().map_err(table)?.iter())
+        .zip(values.f32().map_err(table)?.iter())
+    {
+        if let (Some(id), Some(v)) = (id, v) {
+            by_month.entry(*m).or_default().insert(id, v);
+        }
+    }
+    Ok(by_month)
 }
 
 named_enum! {
     /// What the bands group players by.
     pub enum BandBy {
-        /// True strength: fixed bands while ratings move (the default).
-        Strength = "strength",
+        /// Each player's truth (the equilibrium rating or the true strength): fixed bands while
+        /// ratings move (the default).
+        Truth = "truth",
         /// Published rating, as crosstables group players.
         Rating = "rating",
     }
 }
 
-/// Players and Σ (rating − strength) of one band of one list.
+/// Players and Σ (rating − truth) of one band of one list.
 pub type Cell = (u64, f64);
 
-/// Rating minus strength for one run: per January list, per band.
+/// Rating against the truth for one run: per January list, per band, and the groups' figures.
 #[derive(Clone, Debug)]
 pub struct Drift {
     pub name: String,
     pub by: BandBy,
+    pub against: Against,
+    /// Whether the active and inactive players are told apart (the world's equilibrium known).
+    pub split: bool,
     pub width: i32,
     /// Band lower bounds, over all years.
     pub bands: Vec<i32>,
-    /// (January, per band, all players).
-    pub years: Vec<(Month, Vec<Cell>, Cell)>,
+    /// (January, per band, all players, the groups).
+    pub years: Vec<(Month, Vec<Cell>, Cell, Groups)>,
 }
 
 /// A run's drift from the truth as `--format json` writes it.
@@ -93,6 +137,7 @@ pub struct Drift {
 pub struct DriftJson<'a> {
     run: &'a str,
     by: &'static str,
+    against: &'static str,
     width: i32,
     years: Vec<YearJson>,
 }
@@ -102,7 +147,32 @@ struct YearJson {
     month: String,
     players: u64,
     mean_diff: Option<f64>,
+    active: Option<GroupJson>,
+    inactive: Option<GroupJson>,
     bands: Vec<BandJson>,
+}
+
+/// A group's figures, as the truth-gap measure names them.
+#[derive(Serialize)]
+struct GroupJson {
+    players: u64,
+    rms: Option<f64>,
+    level: Option<f64>,
+    spread: Option<f64>,
+    slope: Option<f64>,
+}
+
+impl GroupJson {
+    fn of(g: &GapSums) -> GroupJson {
+        let r = |v: Option<f64>| v.map(|v| round_to(v, 6));
+        GroupJson {
+            players: g.players,
+            rms: r(g.rms()),
+            level: r(g.level()),
+            spread: r(g.spread()),
+            slope: r(g.slope()),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -119,6 +189,7 @@ impl Drift {
         truth: &Truth,
         width: i32,
         by: BandBy,
+        against: Against,
     ) -> Result<Drift, ReportError> {
         let run = RunFiles::open(run_dir)?;
         let lists = RunLists::read(&run, None, Columns::Ratings)?;
@@ -128,27 +199,36 @@ impl Drift {
                 run_dir.join("lists.parquet").display()
             )));
         };
-        let band = |rating: i32, strength: f32| {
-            let value = match by {
-                BandBy::Strength => strength as i32,
-                BandBy::Rating => rating,
-            };
-            value.div_euclid(width) * width
-        };
-        let mut sums: std::collections::BTreeMap<Month, HashMap<i32, Cell>> = Default::default();
+        let band = |value: f64| (value.floor() as i32).div_euclid(width) * width;
+        let mut sums: std::collections::BTreeMap<Month, (HashMap<i32, Cell>, Groups)> =
+            Default::default();
+        let no_window = HashMap::new();
         lists.walk(|t, current| -> Result<(), ReportError> {
             let m = lists.months[t];
-            let Some(truth) = truth.by_month.get(&m).filter(|_| m.month() == 1) else {
+            let Some(strengths) = truth.strength.get(&m).filter(|_| m.month() == 1) else {
                 return Ok(());
             };
+            let reached = truth
+                .equilibrium
+                .as_ref()
+                .map_or(&no_window, |e| e.get(&m).unwrap_or(&no_window));
+            let (cells, groups) = sums.entry(m).or_default();
             for p in current.players() {
-                let (Some(r), Some(&s)) = (current.rating(p), truth.get(&(ids[p as usize] as i64)))
-                else {
+                let id = ids[p as usize] as i64;
+                let (Some(r), Some(&s)) = (current.rating(p), strengths.get(&id)) else {
                     continue;
                 };
-                let cell = sums.entry(m).or_default().entry(band(r, s)).or_default();
+                let (r, s) = (f64::from(r), f64::from(s));
+                let e = reached.get(&id).map_or(f64::NAN, |&e| f64::from(e));
+                let truth = groups.add_player(r, s, e, against, |_| None);
+                let cell = cells
+                    .entry(band(match by {
+                        BandBy::Truth => truth,
+                        BandBy::Rating => r,
+                    }))
+                    .or_default();
                 cell.0 += 1;
-                cell.1 += f64::from(r) - f64::from(s);
+                cell.1 += r - truth;
             }
             Ok(())
         })?;
@@ -158,23 +238,25 @@ impl Drift {
                 run_dir.display()
             )));
         }
-        let mut bands: Vec<i32> = sums.values().flat_map(|b| b.keys().copied()).collect();
+        let mut bands: Vec<i32> = sums.values().flat_map(|b| b.0.keys().copied()).collect();
         bands.sort_unstable();
         bands.dedup();
         let years = sums
             .into_iter()
-            .map(|(m, b)| {
+            .map(|(m, (b, groups))| {
                 let cells: Vec<Cell> = bands
                     .iter()
                     .map(|k| b.get(k).copied().unwrap_or((0, 0.0)))
                     .collect();
                 let all = cells.iter().fold((0, 0.0), |a, c| (a.0 + c.0, a.1 + c.1));
-                (m, cells, all)
+                (m, cells, all, groups)
             })
             .collect();
         Ok(Drift {
             name: run.scenario.name.clone(),
             by,
+            against,
+            split: truth.equilibrium.is_some(),
             width,
             bands,
             years,
@@ -185,11 +267,19 @@ impl Drift {
         (n > 0).then(|| sum / n as f64)
     }
 
+    /// What the active players are set against, for people.
+    fn against_text(&self) -> &'static str {
+        match self.against {
+            Against::Equilibrium => "their equilibrium rating",
+            Against::Strength => "their true strength",
+        }
+    }
+
     pub fn render(&self, format: Format) -> String {
         match format {
             Format::Csv => {
                 let mut out = String::from("run,month,band_low,band_high,players,mean_diff\n");
-                for (m, cells, all) in &self.years {
+                for (m, cells, all, groups) in &self.years {
                     for (b, c) in self.bands.iter().zip(cells) {
                         if let Some(mean) = Drift::mean(*c) {
                             out.push_str(&format!(
@@ -202,6 +292,18 @@ impl Drift {
                     }
                     if let Some(mean) = Drift::mean(*all) {
                         out.push_str(&format!("{},{m},all,all,{},{mean:.2}\n", self.name, all.0));
+                    }
+                    if self.split {
+                        for (name, g) in
+                            [("active", &groups.active), ("inactive", &groups.inactive)]
+                        {
+                            if let Some(mean) = g.level() {
+                                out.push_str(&format!(
+                                    "{},{m},{name},{name},{},{mean:.2}\n",
+                                    self.name, g.players
+                                ));
+                            }
+                        }
                     }
                 }
                 out
@@ -216,24 +318,60 @@ impl Drift {
                         .map(|b| format!("{b}-{}", b + self.width - 1)),
                 );
                 table.push(header);
-                for (m, cells, all) in &self.years {
+                for (m, cells, all, _) in &self.years {
                     let mut line = vec![m.to_string(), signed(Drift::mean(*all))];
                     line.extend(cells.iter().map(|c| signed(Drift::mean(*c))));
                     table.push(line);
                 }
                 let players = self.years.last().map_or(0, |y| y.2 .0);
-                format!(
-                    "{}: published rating minus true strength (rating points), January lists, by band of {}\n\n{}\nNegative: deflation (ratings below strength). {} players compared on the last January list.\n",
+                let mut out = format!(
+                    "{}: published rating minus the truth (rating points), January lists, by band of {}; the active players (a game in the window before the list) against {}, the inactive ones against their true strength\n\n{}\nNegative: deflation (ratings below the truth). {} players compared on the last January list.\n",
                     self.name,
                     match self.by {
-                        BandBy::Strength => "true strength",
+                        BandBy::Truth => "the truth",
                         BandBy::Rating => "published rating",
                     },
+                    if self.split { self.against_text() } else { "their true strength (the world has no equilibrium.parquet: every player against strength)" },
                     table.render(&[0]),
                     thousands(players)
-                )
+                );
+                if self.split {
+                    out.push_str(&format!("\n{}", self.groups_table().render(&[0, 1])));
+                }
+                out
             }
         }
+    }
+
+    /// Each January's groups: players, RMS, level, spread and slope.
+    fn groups_table(&self) -> TextTable {
+        let mut t = TextTable::default();
+        t.push(
+            ["list", "players", "n", "RMS", "level", "spread", "slope"]
+                .map(String::from)
+                .to_vec(),
+        );
+        let fixed = |v: Option<f64>, d: usize| v.map_or("–".into(), |v| format!("{v:.d$}"));
+        for (m, _, _, groups) in &self.years {
+            for (name, g) in [
+                (
+                    format!("active (against {})", self.against_text()),
+                    &groups.active,
+                ),
+                ("inactive (against strength)".to_string(), &groups.inactive),
+            ] {
+                t.push(vec![
+                    m.to_string(),
+                    name,
+                    thousands(g.players),
+                    fixed(g.rms(), 1),
+                    signed(g.level()),
+                    fixed(g.spread(), 3),
+                    fixed(g.slope(), 3),
+                ]);
+            }
+        }
+        t
     }
 
     pub fn json(&self) -> DriftJson<'_> {
@@ -241,14 +379,17 @@ impl Drift {
         DriftJson {
             run: &self.name,
             by: self.by.name(),
+            against: self.against.name(),
             width: self.width,
             years: self
                 .years
                 .iter()
-                .map(|(m, cells, all)| YearJson {
+                .map(|(m, cells, all, groups)| YearJson {
                     month: m.to_string(),
                     players: all.0,
                     mean_diff: mean(*all),
+                    active: self.split.then(|| GroupJson::of(&groups.active)),
+                    inactive: self.split.then(|| GroupJson::of(&groups.inactive)),
                     bands: self
                         .bands
                         .iter()

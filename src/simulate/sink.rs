@@ -89,11 +89,8 @@ impl Sink for Observer<'_> {
             games: list.games,
             input: list.input,
             whole: whole_needed.then_some(&self.whole),
-            truth: self
-                .truth
-                .iter()
-                .find(|(m, _)| *m == month)
-                .map(|(_, t)| t.as_slice()),
+            truth: self.truth.strength(month),
+            equilibrium: self.truth.equilibrium(month),
             baseline,
             baseline_expected,
         };

@@ -7,10 +7,12 @@ use std::time::Instant;
 
 use std::path::Path;
 
+use crate::generate::world::equilibrium::Windows;
 use crate::generate::world::{self, MonthBatch, Settings, World, WorldError, WorldSink};
 use crate::model::{Games, Month, PlayerIds, PlayerInfo, StartEntry, StartList};
 use crate::replay::Inputs;
 
+use super::measure::Needs;
 use super::SimulateError;
 
 /// A world file or a built-in world, as read.
@@ -65,17 +67,18 @@ pub struct Replica {
 
 impl Replica {
     /// Generates the world of `settings` with `seed` (the settings' own seed is replaced), keeping
-    /// every player's strength on `truth_months` (Januaries: the world knows every player's
-    /// strength then).
+    /// what the measures `needs` of the truth: every player's strength on `needs.truth`
+    /// (Januaries: the world knows every player's strength then) and their equilibrium rating on
+    /// `needs.equilibrium`.
     pub fn generate(
         settings: &Settings,
         seed: u64,
-        truth_months: &[Month],
+        needs: &Needs,
     ) -> Result<Replica, SimulateError> {
         let started = Instant::now();
         let mut settings = settings.clone();
         settings.seed = seed;
-        let mut sink = WorldGames::keeping_truth(truth_months);
+        let mut sink = WorldGames::keeping_truth(&settings, needs);
         let world =
             world::generate(&settings, &mut sink, &|_, _| {}).map_err(SimulateError::Generate)?;
         let (inputs, truth) = sink.into_inputs(&world);
@@ -91,8 +94,7 @@ impl Replica {
 }
 
 /// Gathers a generated world's games into the engine's columns, and its players' true strength
-/// on the months asked for.
-#[derive(Default)]
+/// and equilibrium ratings on the months asked for.
 pub struct WorldGames {
     games: Games,
     /// The world's event number of the last game, to number each event once.
@@ -100,6 +102,7 @@ pub struct WorldGames {
     truth_months: Vec<Month>,
     /// Per month kept: (world id, strength) of every player present.
     truth: Vec<(Month, Vec<(u32, f32)>)>,
+    windows: Windows,
 }
 
 impl WorldSink for WorldGames {
@@ -113,6 +116,7 @@ impl WorldSink for WorldGames {
                 .collect();
             self.truth.push((batch.month, strengths));
         }
+        self.windows.month(batch);
         let g = &mut self.games;
         if g.event_names.is_empty() {
             g.event_names.push(String::new());
@@ -138,16 +142,45 @@ impl WorldSink for WorldGames {
     }
 }
 
-/// Players' true strength by dense player index (NaN: not present), for some months.
-pub type Truth = Vec<(Month, Vec<f32>)>;
+/// What a world knows that no list shows, by dense player index, on the months the measures
+/// asked for.
+#[derive(Clone, Debug, Default)]
+pub struct Truth {
+    /// Every player's true strength (NaN: not present).
+    pub strength: Vec<(Month, Vec<f32>)>,
+    /// Every player's equilibrium rating, the reachable truth (NaN: no game in the window:
+    /// `generate::world::equilibrium`).
+    pub equilibrium: Vec<(Month, Vec<f32>)>,
+}
+
+impl Truth {
+    fn find(months: &[(Month, Vec<f32>)], month: Month) -> Option<&[f32]> {
+        months
+            .iter()
+            .find(|(m, _)| *m == month)
+            .map(|(_, v)| v.as_slice())
+    }
+
+    pub fn strength(&self, month: Month) -> Option<&[f32]> {
+        Truth::find(&self.strength, month)
+    }
+
+    pub fn equilibrium(&self, month: Month) -> Option<&[f32]> {
+        Truth::find(&self.equilibrium, month)
+    }
+}
 
 impl WorldGames {
-    /// Also keeps every player's strength on these months (Januaries, when the world gives the
-    /// strength of every player present).
-    pub fn keeping_truth(months: &[Month]) -> WorldGames {
+    /// Keeps every player's strength on the months of `needs.truth` (Januaries, when the world
+    /// gives the strength of every player present), and solves their equilibrium ratings on
+    /// those of `needs.equilibrium`.
+    pub fn keeping_truth(settings: &Settings, needs: &Needs) -> WorldGames {
         WorldGames {
-            truth_months: months.to_vec(),
-            ..WorldGames::default()
+            games: Games::default(),
+            last_event: None,
+            truth_months: needs.truth.clone(),
+            truth: Vec::new(),
+            windows: Windows::new(settings, &needs.equilibrium),
         }
     }
 
@@ -182,7 +215,7 @@ impl WorldGames {
                 inactive: false,
             })
             .collect();
-        let truth = self
+        let strength = self
             .truth
             .into_iter()
             .map(|(month, strengths)| {
@@ -193,6 +226,16 @@ impl WorldGames {
                 (month, dense)
             })
             .collect();
+        let equilibrium = self
+            .windows
+            .finish(world.players.len())
+            .into_iter()
+            .map(|(month, e)| (month, e.rating))
+            .collect();
+        let truth = Truth {
+            strength,
+            equilibrium,
+        };
         let inputs = Inputs {
             games: self.games,
             players: PlayerIds::Numbers(world.players.iter().map(|p| u64::from(p.id)).collect()),

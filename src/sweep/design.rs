@@ -257,6 +257,21 @@ mod tests {
         parameter("event[compression 2017-01].factor", grain, range)
     }
 
+    /// 1000 to 1650 by 200: 1000, 1200, 1400, 1600.
+    fn stepped_floor() -> Parameter {
+        parameter(
+            "revision[2017-01].floor",
+            Domain::whole(0, 4000),
+            Values::Range {
+                min: 1000.0,
+                max: 1650.0,
+                steps: None,
+                step: Some(200.0),
+                log: false,
+            },
+        )
+    }
+
     fn floor() -> Parameter {
         let list = Values::List(vec![Value::Integer(1400), Value::Integer(1600)]);
         parameter("revision[2017-01].floor", Domain::whole(0, 4000), list)
@@ -287,17 +302,7 @@ mod tests {
             log.grid(),
             [Value::Integer(10), Value::Integer(20), Value::Integer(40)]
         );
-        let stepped = parameter(
-            "revision[2017-01].floor",
-            Domain::whole(0, 4000),
-            Values::Range {
-                min: 1000.0,
-                max: 1650.0,
-                steps: None,
-                step: Some(200.0),
-                log: false,
-            },
-        );
+        let stepped = stepped_floor();
         let floors: Vec<i64> = stepped
             .grid()
             .iter()
@@ -345,5 +350,30 @@ mod tests {
             .collect();
         strata.sort_unstable();
         assert_eq!(strata, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_values_searched_have_their_extremes() {
+        assert_eq!(factor().extremes(), Some((0.0, 0.6)));
+        assert_eq!(floor().extremes(), Some((1400.0, 1600.0)));
+        // A range by its step ends at the last value it reaches, not at its max.
+        let stepped = stepped_floor();
+        assert_eq!(stepped.extremes(), Some((1000.0, 1600.0)));
+        // A list's numbers in any order, its other values aside; one number searches no range.
+        let list = |values: Vec<Value>| {
+            parameter(
+                "revision[2017-01].initial.dummy-games",
+                Domain::whole(0, 255),
+                Values::List(values),
+            )
+            .extremes()
+        };
+        let (two, zero, four) = (Value::Integer(2), Value::Integer(0), Value::Integer(4));
+        assert_eq!(
+            list(vec![two.clone(), zero, four.clone()]),
+            Some((0.0, 4.0))
+        );
+        assert_eq!(list(vec![two.clone(), "every-game".into()]), None);
+        assert_eq!(list(vec![two, four, "every-game".into()]), Some((2.0, 4.0)));
     }
 }

@@ -1,6 +1,7 @@
 //! A finished study's files, each written under a temporary name and renamed when complete:
-//! `results.parquet` and `results.csv` (one row per (candidate, seed): `candidate`, `seed`,
-//! `label`, each parameter under its key path, each figure under `measure.figure`),
+//! `results.parquet` and `results.csv` (one row per (world, candidate, seed): `world` (left out for
+//! one history of real games, which is no world), `candidate`, `seed`, `label`, each parameter
+//! under its key path, each figure under `measure.figure`),
 //! `summary.txt`, `summary.md`, `summary.json`, the pictures and `report.html`. None of them holds
 //! a time, so the same study gives the same bytes whatever the threads, the order the rows arrived
 //! in, or the machines that shared it; the times go to `timings.json`.
@@ -16,14 +17,16 @@ use crate::output::{pretty_json, write_file, OutputError};
 
 use super::design::{value_number, value_text};
 use super::journal::{Row, WorldLine};
-use super::summary::Summary;
+use super::study::Study;
+use super::worlds::{Summaries, Verification};
 
 /// Writes every file of a finished study into `dir`; returns the files written.
 pub fn write_study(
     dir: &Path,
-    summary: &Summary<'_>,
+    summary: &Summaries<'_>,
     rows: &[Row],
 ) -> Result<Vec<PathBuf>, OutputError> {
+    let study = summary.study;
     std::fs::create_dir_all(dir).map_err(|source| OutputError::Io {
         path: dir.to_path_buf(),
         source,
@@ -31,12 +34,12 @@ pub fn write_study(
     let mut written = Vec::new();
     let parquet = dir.join("results.parquet");
     staged(&parquet, |tmp| {
-        let mut frame = results(summary, rows).map_err(table_error(tmp))?;
+        let mut frame = results(study, rows).map_err(table_error(tmp))?;
         write_parquet(tmp, &mut frame)
     })?;
     written.push(parquet);
     for (name, text) in [
-        ("results.csv", results_csv(summary, rows)),
+        ("results.csv", results_csv(study, rows)),
         ("summary.txt", summary.text()),
         ("summary.md", summary.markdown()),
         ("summary.json", summary.json()),
@@ -46,7 +49,7 @@ pub fn write_study(
         written.push(path);
     }
     written.push(write_report(dir, summary, None)?);
-    for (stem, picture) in super::pictures::pictures(summary) {
+    for (stem, picture) in summary.pictures().into_iter().flatten() {
         let path = dir.join(format!("{stem}.png"));
         picture.save(&path).map_err(|e| OutputError::Io {
             path: path.clone(),
@@ -60,8 +63,8 @@ pub fn write_study(
 /// Writes `report.html` (with the verification when there is one); returns its path.
 pub fn write_report(
     dir: &Path,
-    summary: &Summary<'_>,
-    verified: Option<&super::verify::Report<'_>>,
+    summary: &Summaries<'_>,
+    verified: Option<&Verification<'_>>,
 ) -> Result<PathBuf, OutputError> {
     let path = dir.join("report.html");
     write_file(&path, super::html::page(summary, verified).as_bytes())?;
@@ -100,8 +103,16 @@ fn numeric(rows: &[Row], k: usize) -> bool {
     })
 }
 
-fn results(summary: &Summary<'_>, rows: &[Row]) -> PolarsResult<DataFrame> {
-    let mut columns: Vec<Column> = vec![
+fn results(study: &Study, rows: &[Row]) -> PolarsResult<DataFrame> {
+    let mut columns: Vec<Column> = Vec::new();
+    if study.input.is_world() {
+        columns.push(
+            StringChunked::from_iter_values("world".into(), rows.iter().map(|r| r.world.as_str()))
+                .into_series()
+                .into(),
+        );
+    }
+    columns.extend::<[Column; 3]>([
         UInt32Chunked::from_iter_values("candidate".into(), rows.iter().map(|r| r.candidate))
             .into_series()
             .into(),
@@ -111,8 +122,8 @@ fn results(summary: &Summary<'_>, rows: &[Row]) -> PolarsResult<DataFrame> {
         StringChunked::from_iter_values("label".into(), rows.iter().map(|r| r.label.as_str()))
             .into_series()
             .into(),
-    ];
-    for (k, p) in summary.study.parameters.iter().enumerate() {
+    ]);
+    for (k, p) in study.parameters.iter().enumerate() {
         let name = p.path.to_string();
         columns.push(if numeric(rows, k) {
             Float64Chunked::from_iter_options(
@@ -130,7 +141,7 @@ fn results(summary: &Summary<'_>, rows: &[Row]) -> PolarsResult<DataFrame> {
             .into()
         });
     }
-    for (f, (name, _, _)) in summary.columns.iter().enumerate() {
+    for (f, (name, _, _)) in study.columns().iter().enumerate() {
         columns.push(
             Float64Chunked::from_iter_options(
                 name.as_str().into(),
@@ -148,10 +159,12 @@ fn csv_number(x: Option<f64>) -> String {
     x.map(|x| format!("{x}")).unwrap_or_default()
 }
 
-fn results_csv(summary: &Summary<'_>, rows: &[Row]) -> String {
-    let mut header = vec!["candidate".to_string(), "seed".into(), "label".into()];
-    header.extend(summary.study.parameters.iter().map(|p| p.path.to_string()));
-    header.extend(summary.columns.iter().map(|(n, _, _)| n.clone()));
+fn results_csv(study: &Study, rows: &[Row]) -> String {
+    let world = study.input.is_world();
+    let mut header: Vec<String> = world.then(|| "world".to_string()).into_iter().collect();
+    header.extend(["candidate".to_string(), "seed".into(), "label".into()]);
+    header.extend(study.parameters.iter().map(|p| p.path.to_string()));
+    header.extend(study.columns().into_iter().map(|(n, _, _)| n));
     let field = crate::output::tables::csv_field;
     let mut out = header
         .iter()
@@ -160,7 +173,8 @@ fn results_csv(summary: &Summary<'_>, rows: &[Row]) -> String {
         .join(",");
     out.push('\n');
     for r in rows {
-        let mut line = vec![r.candidate.to_string(), r.seed.to_string(), field(&r.label)];
+        let mut line: Vec<String> = world.then(|| field(&r.world)).into_iter().collect();
+        line.extend([r.candidate.to_string(), r.seed.to_string(), field(&r.label)]);
         line.extend(
             r.values
                 .iter()
@@ -185,6 +199,7 @@ struct Timings {
 
 #[derive(Serialize)]
 struct WorldTime {
+    world: String,
     seed: u64,
     games: u64,
     seconds: f64,
@@ -218,6 +233,7 @@ pub fn write_timings(
         worlds: worlds
             .iter()
             .map(|w| WorldTime {
+                world: w.world.clone(),
                 seed: w.seed,
                 games: w.games,
                 seconds: w.seconds,

@@ -1,6 +1,7 @@
-//! A study's journal: a header line saying which study, elosim version and shard it belongs to,
-//! then one line per (candidate, seed) as each arrives (and one per seed's world), appended and
-//! flushed line by line to `results.partial.jsonl`, renamed `results.jsonl` when every row is in.
+//! A study's journal: a header line saying which study, elosim version, worlds and shard it belongs
+//! to, then one line per (world, candidate, seed) as each arrives (and one per (world, seed)'s
+//! world generated), appended and flushed line by line to `results.partial.jsonl`, renamed
+//! `results.jsonl` when every row is in.
 //! An interrupted sweep resumes from the partial journal (`--resume`); a finished shard's journal
 //! is its results, which `--merge` joins. Numbers are written so that they read back bit
 //! for bit (an infinite factor as "inf").
@@ -20,6 +21,8 @@ pub struct Header {
     /// The study file as it was given.
     pub file: String,
     pub fingerprint: String,
+    /// The worlds' names, in the study's order (none for one history of real games).
+    pub worlds: Vec<String>,
     /// The scale and seeds in force (the command line's overrides included).
     pub scale: Option<f64>,
     pub seeds: Vec<u64>,
@@ -29,9 +32,11 @@ pub struct Header {
     pub columns: Vec<String>,
 }
 
-/// One (candidate, seed) evaluated.
+/// One (world, candidate, seed) evaluated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
+    /// The world's name (empty for one history of real games).
+    pub world: String,
     pub candidate: u32,
     pub seed: u64,
     pub label: String,
@@ -44,9 +49,11 @@ pub struct Row {
     pub measure_seconds: f64,
 }
 
-/// One seed's world, generated.
+/// One world generated on one seed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldLine {
+    /// The world's name.
+    pub world: String,
     pub seed: u64,
     pub games: u64,
     pub seconds: f64,
@@ -145,6 +152,7 @@ impl Header {
                 self.fingerprint != other.fingerprint,
                 "study files or inputs (their fingerprints)",
             ),
+            (self.worlds != other.worlds, "worlds"),
             (self.scale != other.scale, "scales"),
             (self.seeds != other.seeds, "seeds"),
             (self.shard != other.shard, "shards"),
@@ -162,6 +170,7 @@ impl Header {
             "study": self.study,
             "file": self.file,
             "fingerprint": self.fingerprint,
+            "worlds": self.worlds,
             "scale": self.scale.map(number),
             "seeds": self.seeds,
             "shard": [self.shard.0, self.shard.1],
@@ -185,6 +194,7 @@ impl Header {
             study: text("study")?,
             file: text("file")?,
             fingerprint: text("fingerprint")?,
+            worlds: texts("worlds")?,
             scale: figure(j.get("scale")?)?,
             seeds: j
                 .get("seeds")?
@@ -204,8 +214,10 @@ impl Header {
 
 impl Row {
     fn json(&self) -> Json {
+        // After the candidate: a line that begins with "world" is a world generated.
         json!({
             "candidate": self.candidate,
+            "world": self.world,
             "seed": self.seed,
             "label": self.label,
             "values": self.values.iter().map(value_json).collect::<Vec<_>>(),
@@ -217,6 +229,7 @@ impl Row {
 
     fn from_json(j: &Map<String, Json>) -> Option<Row> {
         Some(Row {
+            world: j.get("world")?.as_str()?.to_string(),
             candidate: u32::try_from(j.get("candidate")?.as_u64()?).ok()?,
             seed: j.get("seed")?.as_u64()?,
             label: j.get("label")?.as_str()?.to_string(),
@@ -234,6 +247,17 @@ impl Row {
                 .collect::<Option<_>>()?,
             seconds: j.get("seconds")?.as_f64()?,
             measure_seconds: j.get("measure_seconds")?.as_f64()?,
+        })
+    }
+}
+
+impl WorldLine {
+    fn from_json(j: &Json) -> Option<WorldLine> {
+        Some(WorldLine {
+            world: j.get("world")?.as_str()?.to_string(),
+            seed: j.get("seed")?.as_u64()?,
+            games: j.get("games")?.as_u64()?,
+            seconds: j.get("seconds")?.as_f64()?,
         })
     }
 }
@@ -295,7 +319,7 @@ impl Journal {
     }
 
     pub fn world(&mut self, w: &WorldLine) -> Result<(), JournalError> {
-        self.line(&json!({"world": w.seed, "games": w.games, "seconds": number(w.seconds)}))
+        self.line(&json!({"world": w.world, "seed": w.seed, "games": w.games, "seconds": number(w.seconds)}))
     }
 }
 
@@ -333,18 +357,23 @@ pub fn read(path: &Path) -> Result<(Read, u64), JournalError> {
         }
         let j: Json = serde_json::from_str(&text).map_err(|e| bad(n, &e.to_string()))?;
         if header.is_none() {
+            if j.get("study").is_some() && j.get("worlds").is_none() {
+                // Written before a study's rows named their world.
+                return Err(bad(
+                    n,
+                    "a journal of an earlier elosim, whose rows name no world: run the study again",
+                ));
+            }
             header = Some(Header::from_json(&j).ok_or_else(|| bad(n, "expected the header"))?);
-        } else if let Some(seed) = j.get("world").and_then(Json::as_u64) {
-            worlds.push(WorldLine {
-                seed,
-                games: j.get("games").and_then(Json::as_u64).unwrap_or(0),
-                seconds: j.get("seconds").and_then(Json::as_f64).unwrap_or(0.0),
-            });
+        } else if j.get("candidate").is_none() && j.get("world").is_some() {
+            let line = WorldLine::from_json(&j)
+                .ok_or_else(|| bad(n, "expected a world generated: world, seed, games, seconds"))?;
+            worlds.push(line);
         } else {
             let row = j.as_object().and_then(Row::from_json).ok_or_else(|| {
                 bad(
                     n,
-                    "expected a row: candidate, seed, label, values, figures, seconds",
+                    "expected a row: candidate, world, seed, label, values, figures, seconds",
                 )
             })?;
             rows.push(row);
@@ -376,6 +405,7 @@ mod tests {
             study: "s".into(),
             file: "s.toml".into(),
             fingerprint: "f".into(),
+            worlds: vec!["fide-2001-2025".into(), "fewer-upsets".into()],
             scale: Some(0.1),
             seeds: vec![1, 2],
             shard: (1, 1),
@@ -383,6 +413,7 @@ mod tests {
             columns: vec!["a.x".into(), "a.y".into(), "a.z".into()],
         };
         let row = Row {
+            world: "fewer-upsets".into(),
             candidate: 3,
             seed: 2,
             label: "point".into(),
@@ -391,7 +422,14 @@ mod tests {
             seconds: 1.5,
             measure_seconds: 0.25,
         };
+        let world = WorldLine {
+            world: "fewer-upsets".into(),
+            seed: 2,
+            games: 4_000,
+            seconds: 0.5,
+        };
         let mut journal = Journal::create(&path, &header).unwrap();
+        journal.world(&world).unwrap();
         journal.row(&row).unwrap();
         drop(journal);
         // An interrupted line at the end is left out, and appending starts where it began.
@@ -405,6 +443,7 @@ mod tests {
         let (read, kept) = read(&path).unwrap();
         assert_eq!(read.header, header);
         assert_eq!(read.rows, std::slice::from_ref(&row));
+        assert_eq!(read.worlds, [world]);
         assert!(read.cut_short);
         assert_eq!(kept, whole);
         let mut journal = Journal::append(&path, kept).unwrap();
@@ -417,5 +456,21 @@ mod tests {
         let (again, _) = super::read(&path).unwrap();
         assert_eq!(again.rows.len(), 2);
         assert!(!again.cut_short);
+    }
+
+    #[test]
+    fn a_journal_whose_rows_name_no_world_is_refused_saying_so() {
+        let dir = crate::testing::scratch("journal-old");
+        let path = dir.join(FILE);
+        std::fs::write(
+            &path,
+            "{\"elosim\":\"0.1.0\",\"study\":\"s\",\"file\":\"s.toml\",\"fingerprint\":\"f\",\"scale\":0.1,\"seeds\":[1],\"shard\":[1,1],\"parameters\":[],\"columns\":[]}\n{\"world\":1,\"games\":5,\"seconds\":0.1}\n",
+        )
+        .unwrap();
+        let e = read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("line 1: a journal of an earlier elosim, whose rows name no world"),
+            "{e}"
+        );
     }
 }

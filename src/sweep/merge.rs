@@ -1,7 +1,8 @@
 //! Joining shards (`elosim sweep --merge DIR...`): each shard's journal must belong to this study
 //! (the same files, scale, seeds and elosim version: its fingerprint) and to one cutting of it into
-//! shards; together they must hold every (candidate, seed) pair exactly once. The rows are then the
-//! rows a single machine would have written, and the files written from them the same bytes.
+//! shards; together they must hold every (world, candidate, seed) triple exactly once. The rows are
+//! then the rows a single machine would have written, and the files written from them the same
+//! bytes.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -38,8 +39,8 @@ pub fn first_header(dirs: &[PathBuf]) -> Result<Header, SweepError> {
     Ok(journal::read(&journal_path(dir)?)?.0.header)
 }
 
-/// The shards joined: the study's candidates, every row by candidate then seed, and the worlds
-/// generated.
+/// The shards joined: the study's candidates, every row by world (in the study's order), then
+/// candidate, then seed, and the worlds generated.
 pub struct Merged {
     pub candidates: Vec<Candidate>,
     pub rows: Vec<Row>,
@@ -52,7 +53,8 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
     let (mut candidates, _) = design::candidates(study);
     let mut shards: BTreeMap<u32, PathBuf> = BTreeMap::new();
     let mut count = None;
-    let mut rows: BTreeMap<(u32, u64), (Row, PathBuf)> = BTreeMap::new();
+    let names = study.input.world_names();
+    let mut rows: BTreeMap<(usize, u32, u64), (Row, PathBuf)> = BTreeMap::new();
     let mut worlds = Vec::new();
     for dir in dirs {
         let path = journal_path(dir)?;
@@ -93,12 +95,19 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
             ));
         }
         for r in read.rows {
-            let key = (r.candidate, r.seed);
+            let Some(world) = names.iter().position(|n| *n == r.world) else {
+                return refuse(format!(
+                    "{}: {} is not of the study's worlds ({})",
+                    path.display(),
+                    triple(&r.world, r.candidate, r.seed),
+                    names.join(", ")
+                ));
+            };
+            let key = (world, r.candidate, r.seed);
             if let Some((_, first)) = rows.get(&key) {
                 return refuse(format!(
-                    "candidate {} on seed {} is in {} and in {}",
-                    r.candidate,
-                    r.seed,
+                    "{} is in {} and in {}",
+                    triple(&r.world, r.candidate, r.seed),
                     first.display(),
                     path.display()
                 ));
@@ -109,7 +118,13 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
     }
     if let Design::Optimise { .. } = study.design {
         // The optimiser's points are the ones its journal holds, in the order it chose them.
-        for (_, (r, _)) in rows.range((candidates.len() as u32, 0)..) {
+        let mut chosen: Vec<&Row> = rows
+            .values()
+            .map(|(r, _)| r)
+            .filter(|r| r.candidate as usize >= candidates.len())
+            .collect();
+        chosen.sort_by_key(|r| r.candidate);
+        for r in chosen {
             if r.candidate as usize == candidates.len() {
                 candidates.push(Candidate {
                     id: r.candidate,
@@ -138,26 +153,28 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
     }
     let seeds = study.input.seeds();
     let mut missing = Vec::new();
-    for c in &candidates {
-        for &s in &seeds {
-            match rows.get(&(c.id, s)) {
-                None => missing.push(format!("candidate {} on seed {s}", c.id)),
-                Some((r, path)) if r.values != c.values || r.label != c.label() => {
-                    return refuse(format!(
-                        "{}: candidate {} is {} there and {} in the study",
-                        path.display(),
-                        c.id,
-                        r.label,
-                        c.label()
-                    ))
+    for (w, name) in names.iter().enumerate() {
+        for c in &candidates {
+            for &s in &seeds {
+                match rows.get(&(w, c.id, s)) {
+                    None => missing.push(triple(name, c.id, s)),
+                    Some((r, path)) if r.values != c.values || r.label != c.label() => {
+                        return refuse(format!(
+                            "{}: candidate {} is {} there and {} in the study",
+                            path.display(),
+                            c.id,
+                            r.label,
+                            c.label()
+                        ))
+                    }
+                    Some(_) => {}
                 }
-                Some(_) => {}
             }
         }
     }
     if !missing.is_empty() {
         return refuse(format!(
-            "{} pairs are missing (a shard did not finish?): {}{}",
+            "{} rows are missing (a shard did not finish?): {}{}",
             missing.len(),
             missing
                 .iter()
@@ -169,21 +186,25 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
         ));
     }
     let known = |c: u32| candidates.iter().any(|k| k.id == c);
-    if let Some(((c, s), (_, path))) = rows.iter().find(|((c, _), _)| !known(*c)) {
+    if let Some((r, path)) = rows.values().find(|(r, _)| !known(r.candidate)) {
         return refuse(format!(
-            "{}: candidate {c} on seed {s} is not a candidate of the study (it has {})",
+            "{}: {} is not a candidate of the study (it has {})",
             path.display(),
+            triple(&r.world, r.candidate, r.seed),
             candidates.len()
         ));
     }
-    if let Some(((c, s), (_, path))) = rows.iter().find(|((_, s), _)| !seeds.contains(s)) {
+    if let Some((r, path)) = rows.values().find(|(r, _)| !seeds.contains(&r.seed)) {
         return refuse(format!(
-            "{}: candidate {c} on seed {s}: the study's seeds are {seeds:?}",
-            path.display()
+            "{}: {}: the study's seeds are {seeds:?}",
+            path.display(),
+            triple(&r.world, r.candidate, r.seed)
         ));
     }
-    worlds.sort_by_key(|w| w.seed);
-    worlds.dedup_by_key(|w| w.seed);
+    // Each (world, seed)'s generation once, in the study's order of worlds.
+    let place = |w: &WorldLine| (names.iter().position(|n| *n == w.world), w.seed);
+    worlds.sort_by_key(place);
+    worlds.dedup_by_key(|w| place(w));
     Ok(Merged {
         candidates,
         rows: rows.into_values().map(|(r, _)| r).collect(),
@@ -191,8 +212,28 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
     })
 }
 
+/// "candidate 3 on seed 2", and "of fewer-upsets" where the row is a world's.
+fn triple(world: &str, candidate: u32, seed: u64) -> String {
+    if world.is_empty() {
+        format!("candidate {candidate} on seed {seed}")
+    } else {
+        format!("candidate {candidate} on seed {seed} of {world}")
+    }
+}
+
 /// The rows of a verification (`verify.jsonl`) of this study, and its candidates among the
 /// search's; `None` when the directory has none or one of another study.
+/// The header of the verification's journal in a study's directory, where there is one: the
+/// scale and seeds it ran.
+pub fn verify_header(dir: &Path) -> Option<Header> {
+    Some(
+        journal::read(&dir.join(super::verify::JOURNAL))
+            .ok()?
+            .0
+            .header,
+    )
+}
+
 pub fn verified(study: &Study, dir: &Path, search: &[Candidate]) -> Option<Merged> {
     let (read, _) = journal::read(&dir.join(super::verify::JOURNAL)).ok()?;
     if read.header.fingerprint != study.fingerprint {
@@ -205,8 +246,15 @@ pub fn verified(study: &Study, dir: &Path, search: &[Candidate]) -> Option<Merge
         .iter()
         .filter_map(|id| search.iter().find(|c| c.id == *id).cloned())
         .collect();
+    let names = study.input.world_names();
     let mut rows = read.rows;
-    rows.sort_by_key(|r| (r.candidate, r.seed));
+    rows.sort_by_key(|r| {
+        (
+            names.iter().position(|n| *n == r.world),
+            r.candidate,
+            r.seed,
+        )
+    });
     Some(Merged {
         candidates,
         rows,

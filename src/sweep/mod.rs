@@ -1,7 +1,8 @@
 //! Regulation studies (`elosim sweep`): hundreds of replays of a study's candidates (a base
-//! scenario with values set at key paths, reference scenarios, the baseline) on the same seeds,
-//! each judged by measures (`simulate::measure`), ranked with intervals and paired differences
-//! against the baseline, on one machine or shared among many.
+//! scenario with values set at key paths, reference scenarios, the baseline) on the same seeds of
+//! one or more worlds, each judged by measures (`simulate::measure`), ranked with intervals and
+//! paired differences against the baseline world by world, the worlds' verdicts set side by side,
+//! on one machine or shared among many.
 
 mod design;
 mod files;
@@ -15,14 +16,16 @@ mod stats;
 mod study;
 mod summary;
 mod verify;
+mod worlds;
 
 pub use design::{Candidate, Kind};
 pub use files::{write_report, write_study, write_timings};
 pub use html::page;
 pub use journal::{Header, Row, WorldLine};
-pub use merge::{first_header, merge, verified, write_journal, Merged};
-pub use run::{run, search_header, shard_pairs, Options, Outcome, Progress, Quiet, SweepError};
+pub use merge::{first_header, merge, verified, verify_header, write_journal, Merged};
+pub use run::{run, search_header, shard_triples, Options, Outcome, Progress, Quiet, SweepError};
 pub use stats::{Interval, Verdict};
 pub use study::{Design, Input, Overrides, Study, StudyError};
 pub use summary::Summary;
 pub use verify::{verify, Report};
+pub use worlds::{Agreement, Summaries, Verification};

@@ -80,6 +80,22 @@ impl Parameter {
         values
     }
 
+    /// The smallest and largest numbers searched: a range's ends (as rounded to the key's grain),
+    /// or a list's extremes; `None` for a list of fewer than two numbers.
+    pub fn extremes(&self) -> Option<(f64, f64)> {
+        let values = match &self.values {
+            Values::List(v) => v.clone(),
+            Values::Range { .. } => vec![self.at_fraction(0.0), self.at_fraction(1.0)],
+        };
+        let numbers: Vec<f64> = values
+            .iter()
+            .filter_map(|v| v.as_float().or(v.as_integer().map(|i| i as f64)))
+            .collect();
+        let low = numbers.iter().copied().reduce(f64::min)?;
+        let high = numbers.iter().copied().reduce(f64::max)?;
+        (high > low).then_some((low, high))
+    }
+
     /// The value at `u` (0–1) across the range or the list: what a space-filling or optimising
     /// design draws.
     pub fn at_fraction(&self, u: f64) -> Value {

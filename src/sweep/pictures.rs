@@ -1,7 +1,8 @@
 //! A study's pictures: a response curve per parameter (the rank figure against the parameter's
 //! value, its interval as a band, the baseline as a dashed line with its own band), a heatmap of
 //! two parameters (each cell's improvement on the baseline), and the Pareto front of two figures
-//! with the baseline and the reference scenarios labelled.
+//! with the baseline and the reference scenarios labelled, and the front's members that beat the
+//! baseline with corrected significance picked out.
 
 use toml::Value;
 
@@ -201,8 +202,8 @@ fn short(path: &str) -> &str {
 }
 
 /// The first two parameters of a grid: each cell's improvement on the baseline in the rank
-/// figure's distance from its ideal (blue better, red worse), its mean written in it, `*` where the
-/// paired difference's interval excludes zero.
+/// figure's distance from its ideal (blue better, red worse), its mean written in it, `*` where its
+/// corrected verdict is better or worse (beyond the threshold).
 fn heatmap(s: &Summary<'_>) -> Option<Picture> {
     if s.study.design != Design::Grid || s.study.parameters.len() < 2 {
         return None;
@@ -249,7 +250,7 @@ fn heatmap(s: &Summary<'_>) -> Option<Picture> {
     Some(Picture::Heatmap(Heatmap {
         title: format!("{name} by {} and {}", p.path, q.path),
         subtitle: format!(
-            "cell: mean over the seeds · colour: gain on the baseline ({}; {}) · *: the paired difference's 95 % interval excludes 0",
+            "cell: mean over the seeds · colour: gain on the baseline ({}; {}) · *: better or worse, corrected (Holm, α 0.05, beyond the threshold)",
             s.standing(0, f).value.map_or("–".into(), |i| number_text(i.mean)),
             goal.text()
         ),
@@ -275,17 +276,21 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
             continue;
         };
         let on_front = s.front.contains(&c.id);
+        let beating = s.beating.contains(&c.id);
+        // The best point and a reference keep their colours; their labels say it instead.
+        let beats = if beating { ", beats the baseline" } else { "" };
         let (colour, label) = match &c.kind {
             Kind::Baseline => (black(), Some("baseline".to_string())),
-            Kind::Reference(name) => (categorical(1), Some(name.clone())),
+            Kind::Reference(name) => (categorical(1), Some(format!("{name}{beats}"))),
             Kind::Point if Some(c.id) == best => (
                 categorical(2),
                 Some(format!(
-                    "{} (best by {})",
+                    "{} (best by {}{beats})",
                     candidate_name(c),
                     s.columns[s.rank].0
                 )),
             ),
+            Kind::Point if beating => (categorical(3), Some(candidate_name(c))),
             Kind::Point if on_front => (categorical(0), Some(candidate_name(c))),
             Kind::Point => (grey(), None),
         };
@@ -358,6 +363,10 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
             ("baseline".into(), black()),
             ("reference scenario".into(), categorical(1)),
             ("on the front (ringed)".into(), categorical(0)),
+            (
+                "on the front, beats the baseline (corrected)".into(),
+                categorical(3),
+            ),
             (format!("best by {}", s.columns[s.rank].0), categorical(2)),
             ("other candidates".into(), grey()),
         ],

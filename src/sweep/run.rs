@@ -1,8 +1,9 @@
-//! Running a study: each seed's world generated once and shared by every candidate on it (common
-//! random numbers), the baseline replayed first on each seed (the measures that compare with it
-//! read its lists), then the other candidates in parallel, each (candidate, seed) a replay in
-//! memory whose figures are appended to the journal as it arrives. The rows' order of arrival
-//! varies with the threads; the results never do: each row depends only on its candidate and seed.
+//! Running a study: each (world, seed)'s world generated once and shared by every candidate on it
+//! (common random numbers), the baseline replayed first on each (the measures that compare with it
+//! read its lists), then the other candidates in parallel, each (world, candidate, seed) a replay
+//! in memory whose figures are appended to the journal as it arrives. The rows' order of arrival
+//! varies with the threads; the results never do: each row depends only on its world, candidate
+//! and seed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -46,7 +47,7 @@ pub enum SweepError {
 #[derive(Clone, Debug)]
 pub struct Options {
     pub out: PathBuf,
-    /// (index from 1, count): evaluate this share of the (candidate, seed) pairs.
+    /// (index from 1, count): evaluate this share of the (world, seed, candidate) triples.
     pub shard: Option<(u32, u32)>,
     /// Go on with the journal in `out`.
     pub resume: bool,
@@ -67,7 +68,8 @@ impl Progress for Quiet {}
 /// What a run evaluated.
 pub struct Outcome {
     pub candidates: Vec<Candidate>,
-    /// Every row of the run (those resumed from the journal included), by candidate then seed.
+    /// Every row of the run (those resumed from the journal included), by world (in the study's
+    /// order), then candidate, then seed.
     pub rows: Vec<Row>,
     pub worlds: Vec<WorldLine>,
     /// Rows taken from the journal instead of evaluated.
@@ -76,7 +78,7 @@ pub struct Outcome {
     pub reused: usize,
     /// Points a space-filling design drew twice (after rounding to the keys' grains), dropped.
     pub repeated: usize,
-    /// Whether this run covers every (candidate, seed) pair (not a shard's share).
+    /// Whether this run covers every (world, seed, candidate) triple (not a shard's share).
     pub complete: bool,
     /// The journal's last line had been cut short by an interruption and was dropped.
     pub cut_short: bool,
@@ -89,18 +91,25 @@ struct Ready {
     scenario: Scenario,
 }
 
-/// One seed's inputs.
+/// One (world, seed)'s inputs.
 struct Source {
+    /// The world's place in the study's order.
+    world: usize,
     seed: u64,
     inputs: Inputs,
     truth: Truth,
 }
 
+/// A row's place: (world in the study's order, candidate, seed), the order of the results.
+type Key = (usize, u32, u64);
+
 /// A run in progress: the journal, the rows so far and the progress.
 struct Sweep<'a> {
     study: &'a Study,
+    /// The rows' `world` of each world, in the study's order.
+    names: Vec<String>,
     journal: Mutex<Journal>,
-    rows: Mutex<BTreeMap<(u32, u64), Row>>,
+    rows: Mutex<BTreeMap<Key, Row>>,
     total: Mutex<usize>,
     progress: &'a dyn Progress,
     /// The world's scale (`None`: the user's games).
@@ -112,16 +121,20 @@ struct Sweep<'a> {
     leader: Mutex<Leader>,
 }
 
-/// The (candidate, seed) pairs of a shard: pairs ordered by seed then candidate, cut into `count`
-/// consecutive shares, so that a shard needs few seeds' worlds.
-pub fn shard_pairs(
+/// The (world, candidate, seed) triples of a shard: ordered by world, then seed, then candidate,
+/// cut into `count` consecutive shares, so that a shard needs few (world, seed)s' generations.
+pub fn shard_triples(
     candidates: &[u32],
+    worlds: usize,
     seeds: &[u64],
     shard: Option<(u32, u32)>,
-) -> Vec<(u32, u64)> {
-    let all: Vec<(u32, u64)> = seeds
-        .iter()
-        .flat_map(|&s| candidates.iter().map(move |&c| (c, s)))
+) -> Vec<Key> {
+    let all: Vec<Key> = (0..worlds)
+        .flat_map(|w| {
+            seeds
+                .iter()
+                .flat_map(move |&s| candidates.iter().map(move |&c| (w, c, s)))
+        })
         .collect();
     match shard {
         None => all,
@@ -132,7 +145,7 @@ pub fn shard_pairs(
     }
 }
 
-/// What to evaluate: candidates on seeds at a scale, into a journal.
+/// What to evaluate: candidates on the study's worlds and these seeds at a scale, into a journal.
 pub struct Plan {
     pub candidates: Vec<Candidate>,
     pub seeds: Vec<u64>,
@@ -176,16 +189,18 @@ pub fn run(
     Ok(outcome)
 }
 
-/// Evaluates a plan: each seed's world generated once, the baseline first, then the others in
-/// parallel.
+/// Evaluates a plan: each (world, seed)'s world generated once, the baseline first, then the
+/// others in parallel.
 pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Outcome, SweepError> {
     let started = Instant::now();
     let start = start_month(study);
     let ready = resolve(study, &plan.candidates, start)?;
     let ids: Vec<u32> = plan.candidates.iter().map(|c| c.id).collect();
-    let pairs: std::collections::HashSet<(u32, u64)> = shard_pairs(&ids, &plan.seeds, plan.shard)
-        .into_iter()
-        .collect();
+    let names = study.input.world_names();
+    let triples: std::collections::HashSet<Key> =
+        shard_triples(&ids, names.len(), &plan.seeds, plan.shard)
+            .into_iter()
+            .collect();
     let header = header(study, &plan);
     let (journal, resumed_rows, cut_short) = open_journal(&plan.journal, &header, plan.resume)?;
     check_resumed(&resumed_rows, &plan.candidates)?;
@@ -194,16 +209,16 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
     for r in &resumed_rows {
         leader.add(r);
     }
+    let resumed_rows = resumed_rows
+        .into_iter()
+        .map(|r| Ok((key(&names, &r)?, r)))
+        .collect::<Result<_, SweepError>>()?;
     let sweep = Sweep {
         study,
+        names,
         journal: Mutex::new(journal),
-        rows: Mutex::new(
-            resumed_rows
-                .into_iter()
-                .map(|r| ((r.candidate, r.seed), r))
-                .collect(),
-        ),
-        total: Mutex::new(pairs.len()),
+        rows: Mutex::new(resumed_rows),
+        total: Mutex::new(triples.len()),
         progress,
         scale: plan.scale,
         columns: study.columns().len(),
@@ -222,25 +237,28 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
         Input::World { .. } => None,
     };
     let mut kept: Vec<(Source, Option<Baseline>)> = Vec::new();
-    for &seed in &plan.seeds {
-        let pending: Vec<&Ready> = ready
-            .iter()
-            .filter(|r| {
-                pairs.contains(&(r.candidate.id, seed)) && !sweep.done(r.candidate.id, seed)
-            })
-            .collect();
-        if pending.is_empty() && !plan.optimise {
-            continue;
-        }
-        let source = sweep.source(seed, &mut games, &mut worlds)?;
-        let baseline = sweep.baseline(&ready[0], &source, pairs.contains(&(0, seed)))?;
-        let others: Vec<&Ready> = pending
-            .into_iter()
-            .filter(|r| r.candidate.id != 0)
-            .collect();
-        sweep.evaluate(&others, &source, baseline.as_ref())?;
-        if plan.optimise {
-            kept.push((source, baseline));
+    for w in 0..sweep.names.len() {
+        for &seed in &plan.seeds {
+            let pending: Vec<&Ready> = ready
+                .iter()
+                .filter(|r| {
+                    let id = r.candidate.id;
+                    triples.contains(&(w, id, seed)) && !sweep.done((w, id, seed))
+                })
+                .collect();
+            if pending.is_empty() && !plan.optimise {
+                continue;
+            }
+            let source = sweep.source(w, seed, &mut games, &mut worlds)?;
+            let baseline = sweep.baseline(&ready[0], &source, triples.contains(&(w, 0, seed)))?;
+            let others: Vec<&Ready> = pending
+                .into_iter()
+                .filter(|r| r.candidate.id != 0)
+                .collect();
+            sweep.evaluate(&others, &source, baseline.as_ref())?;
+            if plan.optimise {
+                kept.push((source, baseline));
+            }
         }
     }
     let mut candidates = plan.candidates;
@@ -278,13 +296,24 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
     })
 }
 
-/// The month of the world's starting list, to which every scenario is narrowed; `None` for the
-/// user's games, which run as their scenarios say.
+/// The month of the worlds' starting list (the study refuses worlds that start in different
+/// months), to which every scenario is narrowed; `None` for the user's games, which run as their
+/// scenarios say.
 fn start_month(study: &Study) -> Option<crate::model::Month> {
-    match &study.input {
-        Input::World { world, .. } => Some(world.settings.start),
-        Input::Games { .. } => None,
-    }
+    study.input.worlds().first().map(|w| w.settings.start)
+}
+
+/// A row's place in the results, by its world's place in the study's order.
+fn key(names: &[String], row: &Row) -> Result<Key, SweepError> {
+    let world = names.iter().position(|n| *n == row.world).ok_or_else(|| {
+        SweepError::Refused(format!(
+            "a row of candidate {} is of the world {:?}, which is none of the study's ({}): start again without --resume",
+            row.candidate,
+            row.world,
+            names.join(", ")
+        ))
+    })?;
+    Ok((world, row.candidate, row.seed))
 }
 
 /// Every candidate's scenario, resolved before any replay: every problem at once.
@@ -359,6 +388,12 @@ pub fn search_header(study: &Study) -> Header {
         study: study.name.clone(),
         file: study.file.display().to_string(),
         fingerprint: study.fingerprint.clone(),
+        worlds: study
+            .input
+            .worlds()
+            .iter()
+            .map(|w| w.settings.name.clone())
+            .collect(),
         scale: match &study.input {
             Input::World { scale, .. } => Some(*scale),
             Input::Games { .. } => None,
@@ -453,32 +488,37 @@ fn check_resumed(rows: &[Row], candidates: &[Candidate]) -> Result<(), SweepErro
 }
 
 impl Sweep<'_> {
-    fn done(&self, candidate: u32, seed: u64) -> bool {
+    fn done(&self, key: Key) -> bool {
         self.rows
             .lock()
-            .map(|rows| rows.contains_key(&(candidate, seed)))
+            .map(|rows| rows.contains_key(&key))
             .unwrap_or(false)
     }
 
-    /// A seed's world, generated (and its line journaled), or the user's games.
+    /// A (world, seed)'s world, generated (and its line journaled), or the user's games.
     fn source(
         &self,
+        w: usize,
         seed: u64,
         games: &mut Option<Inputs>,
         worlds: &mut Vec<WorldLine>,
     ) -> Result<Source, SweepError> {
         match (&self.study.input, games.take()) {
-            (Input::World { world, .. }, _) => {
+            (Input::World { worlds: all, .. }, _) => {
+                let world = &all[w];
                 let scale = self.scale.unwrap_or(1.0);
-                self.progress
-                    .stage(&format!("generating the world of seed {seed}"));
+                self.progress.stage(&format!(
+                    "generating the world {} of seed {seed}",
+                    self.names[w]
+                ));
                 let needs = simulate::Needs::of(&self.study.measures);
                 let settings =
                     world.settings.clone().sized(scale, seed).map_err(|e| {
                         SweepError::Simulate(SimulateError::Generate(e.to_string()))
                     })?;
-                let replica = Replica::generate(&settings, seed, &needs.truth)?;
+                let replica = Replica::generate(&settings, seed, &needs)?;
                 let line = WorldLine {
+                    world: self.names[w].clone(),
                     seed,
                     games: replica.games,
                     seconds: replica.seconds,
@@ -486,15 +526,17 @@ impl Sweep<'_> {
                 self.lock_journal()?.world(&line)?;
                 worlds.push(line);
                 Ok(Source {
+                    world: w,
                     seed,
                     inputs: replica.inputs,
                     truth: replica.truth,
                 })
             }
             (Input::Games { .. }, Some(inputs)) => Ok(Source {
+                world: w,
                 seed,
                 inputs,
-                truth: Truth::new(),
+                truth: Truth::default(),
             }),
             (Input::Games { .. }, None) => {
                 Err(SweepError::Refused("the games were not read".into()))
@@ -506,8 +548,8 @@ impl Sweep<'_> {
         self.journal.lock().map_err(|_| poisoned())
     }
 
-    /// Replays the baseline on a seed where its row is wanted or other candidates compare with
-    /// its lists; returns the lists they compare with.
+    /// Replays the baseline on a (world, seed) where its row is wanted or other candidates
+    /// compare with its lists; returns the lists they compare with.
     fn baseline(
         &self,
         baseline: &Ready,
@@ -515,7 +557,7 @@ impl Sweep<'_> {
         wanted: bool,
     ) -> Result<Option<Baseline>, SweepError> {
         let compared = simulate::Needs::of(&self.study.measures).baseline();
-        let pending = wanted && !self.done(0, source.seed);
+        let pending = wanted && !self.done((source.world, 0, source.seed));
         if !compared && !pending {
             return Ok(None);
         }
@@ -526,7 +568,7 @@ impl Sweep<'_> {
         Ok(lists)
     }
 
-    /// Evaluates candidates on one seed, in parallel.
+    /// Evaluates candidates on one (world, seed), in parallel.
     fn evaluate(
         &self,
         candidates: &[&Ready],
@@ -537,7 +579,7 @@ impl Sweep<'_> {
             .rows
             .lock()
             .map_err(|_| poisoned())?
-            .get(&(0, source.seed))
+            .get(&(source.world, 0, source.seed))
             .cloned();
         candidates.par_iter().try_for_each(|ready| {
             // A point that sets the base scenario's own values is the baseline's replay again:
@@ -562,7 +604,7 @@ impl Sweep<'_> {
         })
     }
 
-    /// One replay of one candidate on one seed, and its row.
+    /// One replay of one candidate on one (world, seed), and its row.
     fn replay(
         &self,
         ready: &Ready,
@@ -593,6 +635,7 @@ impl Sweep<'_> {
             )));
         }
         let row = Row {
+            world: self.names[source.world].clone(),
             candidate: ready.candidate.id,
             seed: source.seed,
             label: ready.candidate.label(),
@@ -609,15 +652,15 @@ impl Sweep<'_> {
         self.lock_journal()?.row(&row)?;
         let best = self.leader.lock().map_err(|_| poisoned())?.add(&row);
         let mut rows = self.rows.lock().map_err(|_| poisoned())?;
-        rows.insert((row.candidate, row.seed), row);
+        rows.insert(key(&self.names, &row)?, row);
         let total = self.total.lock().map(|t| *t).unwrap_or(0);
         self.progress.rows(rows.len(), total, &best);
         Ok(())
     }
 
     /// An optimising design: CMA-ES over the unit cube of the parameters' ranges, each candidate's
-    /// objective the mean over the seeds of the weighted distances of its figures from their
-    /// ideals; a point met again is not evaluated again.
+    /// objective the mean over the worlds and seeds of the weighted distances of its figures from
+    /// their ideals; a point met again is not evaluated again.
     fn optimise(
         &self,
         mut candidates: Vec<Candidate>,
@@ -654,7 +697,7 @@ impl Sweep<'_> {
             for (source, baseline) in sources {
                 let pending: Vec<&Ready> = fresh
                     .iter()
-                    .filter(|r| !self.done(r.candidate.id, source.seed))
+                    .filter(|r| !self.done((source.world, r.candidate.id, source.seed)))
                     .collect();
                 self.evaluate(&pending, source, baseline.as_ref())?;
             }
@@ -703,8 +746,11 @@ impl Sweep<'_> {
     }
 
     /// Each candidate's objective: the weighted sum of its figures' mean distances from their
-    /// ideals over the seeds (a candidate without a figure counts as very bad).
+    /// ideals over the worlds and seeds (each world's mean over its seeds, averaged over the
+    /// worlds, which have the same seeds); a candidate without a figure on a world counts as very
+    /// bad.
     fn objectives(&self, ids: &[u32], weights: &[(usize, f64)]) -> Result<Vec<f64>, SweepError> {
+        // By world, then candidate, then seed: each world's rows are consecutive.
         let kept: Vec<Row> = self
             .rows
             .lock()
@@ -712,14 +758,25 @@ impl Sweep<'_> {
             .values()
             .cloned()
             .collect();
-        let goals = self.study.columns().iter().map(|(_, g, _)| *g).collect();
-        let table = Table::new(&kept, goals);
+        let goals: Vec<_> = self.study.columns().iter().map(|(_, g, _)| *g).collect();
+        let tables: Vec<Table> = kept
+            .chunk_by(|a, b| a.world == b.world)
+            .map(|rows| Table::new(rows, goals.clone()))
+            .collect();
+        let worlds = self.names.len() as f64;
         Ok(ids
             .iter()
             .map(|&id| {
                 weights
                     .iter()
-                    .map(|&(f, w)| w * table.loss(id, f).unwrap_or(f64::MAX / 1e6))
+                    .map(|&(f, w)| {
+                        let losses: Option<Vec<f64>> =
+                            tables.iter().map(|t| t.loss(id, f)).collect();
+                        let mean = losses
+                            .filter(|l| l.len() == self.names.len())
+                            .map(|l| l.iter().sum::<f64>() / worlds);
+                        w * mean.unwrap_or(f64::MAX / 1e6)
+                    })
                     .sum()
             })
             .collect())
@@ -731,8 +788,8 @@ fn poisoned() -> SweepError {
     SweepError::Refused("a replay failed on another thread while the rows were being kept".into())
 }
 
-/// The best candidate so far by the rank figure's mean distance from its ideal over the seeds
-/// done, kept row by row (ordered, so that each row costs a logarithm, not a scan of every row).
+/// The best candidate so far by the rank figure's mean distance from its ideal over the worlds
+/// and seeds done, kept row by row (ordered, so that each row costs a logarithm, not a scan of every row).
 struct Leader {
     /// The rank figure's column and goal, its name.
     figure: Option<(usize, crate::simulate::Goal)>,
@@ -763,7 +820,7 @@ impl Leader {
         }
     }
 
-    /// Takes in a row; "best so far: candidate 12 (truth_gap.rms 21.300)".
+    /// Takes in a row; "best so far: candidate 12 (truth_gap.active.rms 21.300)".
     fn add(&mut self, row: &Row) -> String {
         let Some((f, goal)) = self.figure else {
             return String::new();

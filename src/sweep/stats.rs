@@ -1,11 +1,18 @@
 //! What a study's rows say: each figure's mean over the seeds with a 95 % interval, and its paired
 //! difference from the baseline on the same seeds (common random numbers: the world is the same,
-//! only the regulations differ, so the difference has far less noise than either figure). A
-//! candidate beats the baseline on a figure only where the interval of the paired difference of
-//! their distances from the ideal excludes zero. Intervals are Student's t over the seeds (n − 1
-//! degrees of freedom): with 4 seeds the half-width is 3.18 standard errors.
+//! only the regulations differ, so the difference has far less noise than either figure).
+//! Intervals are Student's t over the seeds (n − 1 degrees of freedom): with 4 seeds the
+//! half-width is 3.18 standard errors.
+//!
+//! A study compares many candidates with the baseline, so at 5 % a comparison some would look
+//! better or worse by chance alone. Each comparison is a paired t-test of the per-seed differences
+//! in distance from the ideal, and its p-value is adjusted by Holm's step-down procedure over every
+//! candidate compared on the figure; a candidate is better or worse only where the adjusted p-value
+//! is below α and its mean gain exceeds the figure's practical threshold.
 
 use std::collections::BTreeMap;
+
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 use crate::simulate::Goal;
 
@@ -26,10 +33,7 @@ impl Interval {
             return None;
         }
         let mean = values.iter().sum::<f64>() / n as f64;
-        let half = (n >= 2).then(|| {
-            let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-            t95(n - 1) * (variance / n as f64).sqrt()
-        });
+        let half = (n >= 2).then(|| t95(n - 1) * standard_error(values, mean));
         Some(Interval { mean, half, n })
     }
 
@@ -42,29 +46,129 @@ impl Interval {
     }
 }
 
-/// The two-sided 95 % quantile of Student's t with `df` degrees of freedom.
+/// The standard error of the mean of two values or more: the sample SD over √n.
+fn standard_error(values: &[f64], mean: f64) -> f64 {
+    let n = values.len();
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    (variance / n as f64).sqrt()
+}
+
+/// The two-sided 95 % quantile of Student's t with `df` degrees of freedom (NaN for none).
 pub fn t95(df: usize) -> f64 {
-    const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-        2.052, 2.048, 2.045, 2.042,
-    ];
-    match df {
-        0 => f64::NAN,
-        1..=30 => TABLE[df - 1],
-        // Beyond the table, interpolated in 1/df towards the normal's 1.960 (within 0.002).
-        _ => 1.960 + (2.042 - 1.960) * 30.0 / df as f64,
+    StudentsT::new(0.0, 1.0, df as f64).map_or(f64::NAN, |t| t.inverse_cdf(0.975))
+}
+
+/// The level below which an adjusted p-value makes a verdict.
+pub const ALPHA: f64 = 0.05;
+
+/// The two-sided p-value of a mean difference from zero with this standard error: Student's t
+/// with `df` degrees of freedom, or the normal without.
+fn two_sided_p(mean: f64, se: f64, df: Option<usize>) -> f64 {
+    if se == 0.0 {
+        // No spread at all: the same difference on every seed is the t-test's limit (certain),
+        // and no difference is no evidence.
+        return if mean == 0.0 { 1.0 } else { 0.0 };
+    }
+    let statistic = (mean / se).abs();
+    let tail = match df {
+        Some(df) => StudentsT::new(0.0, 1.0, df as f64).map_or(f64::NAN, |t| t.sf(statistic)),
+        None => Normal::standard().sf(statistic),
+    };
+    (2.0 * tail).min(1.0)
+}
+
+/// Holm's step-down adjustment (Holm 1979) of m p-values, returned in their order: with the
+/// p-values sorted, p(1) ≤ … ≤ p(m), the k-th's adjusted value is the largest of (m − j + 1)·p(j)
+/// over j ≤ k, capped at 1. It keeps the chance of any false verdict among the m at α at most,
+/// as Bonferroni's m·p does, and never says less than it.
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let m = p.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]).then(a.cmp(&b)));
+    let mut adjusted = vec![1.0; m];
+    let mut running: f64 = 0.0;
+    for (k, &i) in order.iter().enumerate() {
+        running = running.max(((m - k) as f64 * p[i]).min(1.0));
+        adjusted[i] = running;
+    }
+    adjusted
+}
+
+/// What a paired difference was tested by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Statistic {
+    /// Student's t of the per-seed differences, n − 1 degrees of freedom.
+    T,
+    /// One history: the difference over its per-game paired standard error, against the normal.
+    Z,
+}
+
+/// The paired test of a candidate against the baseline on one figure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Test {
+    /// Candidate minus baseline in distance from the ideal, paired by seed (below 0: nearer the
+    /// ideal), with its 95 % interval.
+    pub distance: Interval,
+    pub statistic: Statistic,
+    /// The two-sided p-value of the paired test.
+    pub p: f64,
+    /// `p` adjusted by Holm's procedure over the `family` candidates compared on the figure (`p`
+    /// itself in a family of one).
+    pub adjusted: f64,
+    pub family: usize,
+    /// The gain in distance from the ideal that a verdict of better or worse needs.
+    pub threshold: f64,
+}
+
+impl Test {
+    fn alone(distance: Interval, statistic: Statistic, p: f64, threshold: f64) -> Test {
+        Test {
+            distance,
+            statistic,
+            p,
+            adjusted: p,
+            family: 1,
+            threshold,
+        }
+    }
+
+    /// Better or worse where the adjusted p-value is below α, beyond the threshold or within it.
+    pub fn verdict(&self) -> Verdict {
+        let change = self.distance.mean;
+        if !(self.adjusted < ALPHA && change != 0.0) {
+            return Verdict::Unclear;
+        }
+        match (change < 0.0, change.abs() > self.threshold) {
+            (true, true) => Verdict::Better,
+            (true, false) => Verdict::BetterBelowThreshold,
+            (false, true) => Verdict::Worse,
+            (false, false) => Verdict::WorseBelowThreshold,
+        }
+    }
+
+    /// `paired t over 8 seeds, Holm over 36`.
+    pub fn method(&self) -> String {
+        let test = match self.statistic {
+            Statistic::T => format!("paired t over {} seeds", self.distance.n),
+            Statistic::Z => "paired z by the per-game standard error".to_string(),
+        };
+        format!("{test}, Holm over {}", self.family)
     }
 }
 
 /// How a candidate stands against the baseline on one figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// The interval of the paired difference in distance from the ideal lies below zero.
+    /// Nearer the ideal: the adjusted p-value of the paired difference in distance from the ideal
+    /// is below α, and the gain exceeds the figure's threshold.
     Better,
-    /// … above zero.
+    /// … further from it.
     Worse,
-    /// It includes zero.
+    /// Surely nearer the ideal, but by no more than the threshold: too little to matter.
+    BetterBelowThreshold,
+    /// Surely further from it, by no more than the threshold.
+    WorseBelowThreshold,
+    /// The adjusted p-value is α or more.
     Unclear,
     /// Identical on every seed.
     Same,
@@ -81,6 +185,8 @@ impl Verdict {
         match self {
             Verdict::Better => "better",
             Verdict::Worse => "worse",
+            Verdict::BetterBelowThreshold => "better, below the threshold",
+            Verdict::WorseBelowThreshold => "worse, below the threshold",
             Verdict::Unclear => "no clear difference",
             Verdict::Same => "the same",
             Verdict::BetterNoInterval => "better (no interval)",
@@ -91,12 +197,21 @@ impl Verdict {
 }
 
 /// One candidate's standing on one figure.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Standing {
     pub value: Option<Interval>,
     /// Candidate minus baseline, paired by seed.
     pub difference: Option<Interval>,
+    /// The paired test, where there is one: not for the baseline, a figure not judged, a
+    /// candidate identical to the baseline, or a single seed.
+    pub test: Option<Test>,
     pub verdict: Verdict,
+}
+
+/// Whether a candidate beats the baseline with corrected significance on these verdicts: better
+/// on at least one and worse on none (a difference within its threshold counts as neither).
+pub fn beats(verdicts: &[Verdict]) -> bool {
+    verdicts.contains(&Verdict::Better) && !verdicts.contains(&Verdict::Worse)
 }
 
 /// Each candidate's rows, by seed, and the figures' goals.
@@ -107,6 +222,8 @@ pub struct Table<'a> {
     pub errors: Vec<Option<(usize, f64)>>,
     /// The rows are one history of real games (not a world's seeds): the standard errors apply.
     pub one_history: bool,
+    /// Per figure, the gain in distance from the ideal a verdict of better or worse needs.
+    pub thresholds: Vec<f64>,
     /// Candidate → seed → row.
     pub rows: BTreeMap<u32, BTreeMap<u64, &'a Row>>,
 }
@@ -118,10 +235,12 @@ impl<'a> Table<'a> {
             by.entry(r.candidate).or_default().insert(r.seed, r);
         }
         let errors = vec![None; goals.len()];
+        let thresholds = vec![0.0; goals.len()];
         Table {
             goals,
             errors,
             one_history: false,
+            thresholds,
             rows: by,
         }
     }
@@ -146,7 +265,29 @@ impl<'a> Table<'a> {
         (!losses.is_empty()).then(|| losses.iter().sum::<f64>() / losses.len() as f64)
     }
 
-    /// The candidate's standing on a figure against candidate 0, the baseline.
+    /// Every candidate's standing on a figure, each p-value adjusted by Holm's procedure over all
+    /// the candidates that have one (the design's points and the references compared with the
+    /// baseline: those identical to it, or without the figure, test nothing).
+    pub fn corrected(&self, figure: usize) -> BTreeMap<u32, Standing> {
+        let mut standings: BTreeMap<u32, Standing> = self
+            .rows
+            .keys()
+            .map(|&c| (c, self.standing(c, figure)))
+            .collect();
+        let p: Vec<f64> = standings.values().filter_map(|s| Some(s.test?.p)).collect();
+        let tested = standings.values_mut().filter(|s| s.test.is_some());
+        for (standing, adjusted) in tested.zip(holm(&p)) {
+            if let Some(test) = standing.test.as_mut() {
+                test.adjusted = adjusted;
+                test.family = p.len();
+                standing.verdict = test.verdict();
+            }
+        }
+        standings
+    }
+
+    /// The candidate's standing on a figure against candidate 0, the baseline, compared alone
+    /// (uncorrected: a family of one).
     pub fn standing(&self, candidate: u32, figure: usize) -> Standing {
         let own = self.values(candidate, figure);
         let value = own
@@ -158,6 +299,7 @@ impl<'a> Table<'a> {
             return Standing {
                 value,
                 difference: None,
+                test: None,
                 verdict: Verdict::None,
             };
         }
@@ -172,6 +314,7 @@ impl<'a> Table<'a> {
             return Standing {
                 value,
                 difference: None,
+                test: None,
                 verdict: Verdict::None,
             };
         };
@@ -184,6 +327,7 @@ impl<'a> Table<'a> {
             return Standing {
                 value,
                 difference: Interval::of(&differences),
+                test: None,
                 verdict: if goal == Goal::Shown {
                     Verdict::None
                 } else {
@@ -195,67 +339,92 @@ impl<'a> Table<'a> {
             (&differences[..], &losses[..], &own[..], self.one_history)
         {
             if let Some(se) = self.paired_se(candidate, *seed, figure) {
-                return one_history(value, *d, *loss, se);
+                return one_history(value, *d, *loss, se, self.threshold(figure));
             }
         }
         let difference = Interval::of(&differences);
-        let verdict = verdict(goal, &losses);
+        let test = (goal != Goal::Shown)
+            .then(|| paired_t(&losses, self.threshold(figure)))
+            .flatten();
+        let verdict = match test {
+            Some(test) => test.verdict(),
+            None if goal == Goal::Shown => Verdict::None,
+            None => direction(&losses),
+        };
         Standing {
             value,
             difference,
+            test,
             verdict,
         }
     }
 }
 
 impl Table<'_> {
+    /// The gain in distance from the ideal a verdict on the figure needs (0 where none is set).
+    fn threshold(&self, figure: usize) -> f64 {
+        self.thresholds.get(figure).copied().unwrap_or(0.0)
+    }
+
     /// The standard error of a figure's paired difference within one replay, where the measure
     /// gives one.
     fn paired_se(&self, candidate: u32, seed: u64, figure: usize) -> Option<f64> {
         let (column, factor) = self.errors.get(figure).copied().flatten()?;
         let row = self.rows.get(&candidate)?.get(&seed)?;
-        Some(row.figures[column]? * factor)
+        Some(row.figures[column]? * factor).filter(|se| se.is_finite() && *se >= 0.0)
     }
 }
 
-/// One history: the difference judged by its standard error within the replay (1.96 of them for
-/// 95 %), the games taken as independent.
-fn one_history(value: Option<Interval>, difference: f64, loss: f64, se: f64) -> Standing {
+/// One history: the difference judged by its standard error within the replay (z against the
+/// normal; its interval 1.96 of them for 95 %), the games taken as independent.
+fn one_history(
+    value: Option<Interval>,
+    difference: f64,
+    loss: f64,
+    se: f64,
+    threshold: f64,
+) -> Standing {
     let half = 1.96 * se;
+    let interval = |mean| Interval {
+        mean,
+        half: Some(half),
+        n: 1,
+    };
+    let test = Test::alone(
+        interval(loss),
+        Statistic::Z,
+        two_sided_p(loss, se, None),
+        threshold,
+    );
     let verdict = if loss == 0.0 && difference == 0.0 {
         Verdict::Same
-    } else if loss + half < 0.0 {
-        Verdict::Better
-    } else if loss - half > 0.0 {
-        Verdict::Worse
     } else {
-        Verdict::Unclear
+        test.verdict()
     };
     Standing {
         value,
-        difference: Some(Interval {
-            mean: difference,
-            half: Some(half),
-            n: 1,
-        }),
+        difference: Some(interval(difference)),
+        test: Some(test),
         verdict,
     }
 }
 
-fn verdict(goal: Goal, losses: &[f64]) -> Verdict {
-    if goal == Goal::Shown || losses.is_empty() {
-        return Verdict::None;
-    }
-    let Some(i) = Interval::of(losses) else {
-        return Verdict::None;
-    };
-    match (i.low(), i.high()) {
-        (Some(_), Some(high)) if high < 0.0 => Verdict::Better,
-        (Some(low), Some(_)) if low > 0.0 => Verdict::Worse,
-        (Some(_), Some(_)) => Verdict::Unclear,
-        _ if i.mean < 0.0 => Verdict::BetterNoInterval,
-        _ if i.mean > 0.0 => Verdict::WorseNoInterval,
-        _ => Verdict::Unclear,
+/// The paired t-test of the per-seed differences in distance from the ideal (none with fewer than
+/// two seeds).
+fn paired_t(losses: &[f64], threshold: f64) -> Option<Test> {
+    let distance = Interval::of(losses).filter(|i| i.n >= 2)?;
+    let se = standard_error(losses, distance.mean);
+    let p = two_sided_p(distance.mean, se, Some(losses.len() - 1));
+    Some(Test::alone(distance, Statistic::T, p, threshold))
+}
+
+/// Which way a single comparison went, with nothing to tell whether by more than noise.
+fn direction(losses: &[f64]) -> Verdict {
+    match Interval::of(losses) {
+        Some(i) if i.mean < 0.0 => Verdict::BetterNoInterval,
+        Some(i) if i.mean > 0.0 => Verdict::WorseNoInterval,
+        Some(_) => Verdict::Unclear,
+        None => Verdict::None,
     }
 }
 
@@ -285,6 +454,7 @@ mod tests {
 
     fn row(candidate: u32, seed: u64, value: f64) -> Row {
         Row {
+            world: String::new(),
             candidate,
             seed,
             label: String::new(),
@@ -297,12 +467,28 @@ mod tests {
 
     #[test]
     fn an_interval_by_hand() {
-        // Mean 2, sample SD 1, n 4: t₃ 3.182 × 1 / 2.
+        // Mean 2, sample SD √(2/3), n 4: t₃ 3.182446 × SD / 2.
         let i = Interval::of(&[1.0, 2.0, 3.0, 2.0]).unwrap();
         assert_eq!(i.mean, 2.0);
         let sd = (2.0f64 / 3.0).sqrt();
-        assert!((i.half.unwrap() - 3.182 * sd / 2.0).abs() < 1e-12);
+        assert!((i.half.unwrap() - 3.182446305 * sd / 2.0).abs() < 1e-9);
         assert_eq!(Interval::of(&[5.0]).unwrap().half, None);
+    }
+
+    #[test]
+    fn students_t_quantiles_as_published() {
+        // Two-sided 95 % quantiles of Student's t, as the published tables give them (12.706,
+        // 3.182, 2.365, 2.042, 1.962) to six decimals.
+        for (df, t) in [
+            (1, 12.706205),
+            (3, 3.182446),
+            (7, 2.364624),
+            (30, 2.042272),
+            (1000, 1.962339),
+        ] {
+            assert!((t95(df) - t).abs() < 1e-6, "{df}: {}", t95(df));
+        }
+        assert!(t95(0).is_nan());
     }
 
     #[test]
@@ -366,6 +552,10 @@ mod tests {
         let s = table.standing(1, 0);
         assert_eq!(s.verdict, Verdict::Better);
         assert!((s.difference.unwrap().half.unwrap() - 0.00098).abs() < 1e-12);
+        // z = −0.002 / 0.0005 = −4: two-sided p 6.3e-5 by the normal.
+        let test = s.test.unwrap();
+        assert_eq!(test.statistic, Statistic::Z);
+        assert!((test.p - 6.334e-5).abs() < 1e-7, "{}", test.p);
         // 0.0005 lower is within 1.96 × 0.0005: no clear difference.
         assert_eq!(table.standing(2, 0).verdict, Verdict::Unclear);
         // Without a standard error, one history says only which way.
@@ -375,6 +565,140 @@ mod tests {
         table.errors = vec![Some((1, 1.0)), None];
         table.one_history = false;
         assert_eq!(table.standing(1, 0).verdict, Verdict::BetterNoInterval);
+    }
+
+    #[test]
+    fn holms_adjustment_by_hand() {
+        // Sorted 0.005, 0.01, 0.03, 0.04: × 4, 3, 2, 1 = 0.02, 0.03, 0.06, 0.04, then the running
+        // maximum (0.04 → 0.06), returned in the given order.
+        let adjusted = holm(&[0.01, 0.04, 0.03, 0.005]);
+        let expected = [0.03, 0.06, 0.06, 0.02];
+        for (a, e) in adjusted.iter().zip(expected) {
+            assert!((a - e).abs() < 1e-12, "{adjusted:?}");
+        }
+        // Capped at 1; ties adjusted alike whatever their order; none at all is none.
+        assert_eq!(holm(&[0.5, 0.9]), [1.0, 1.0]);
+        assert_eq!(holm(&[0.02, 0.01, 0.02]), [0.04, 0.03, 0.04]);
+        assert!(holm(&[]).is_empty());
+    }
+
+    #[test]
+    fn p_values_of_known_statistics() {
+        // t = 2.776 with 4 degrees of freedom is the two-sided 5 % point (Student's table).
+        assert!((two_sided_p(2.776, 1.0, Some(4)) - 0.05).abs() < 1e-4);
+        assert!((two_sided_p(-2.776, 1.0, Some(4)) - 0.05).abs() < 1e-4);
+        // The normal's 1.96 likewise, and 2.576 its 1 % point.
+        assert!((two_sided_p(1.96, 1.0, None) - 0.05).abs() < 1e-4);
+        assert!((two_sided_p(2.576, 1.0, None) - 0.01).abs() < 1e-4);
+        // With 3 degrees of freedom the two-sided p of t = 3√3 has a closed form:
+        // 1 − (2/π)(atan 3 + 3/10) = 0.013847.
+        let closed = 1.0 - 2.0 / std::f64::consts::PI * (3.0f64.atan() + 0.3);
+        assert!((two_sided_p(3.0 * 3.0f64.sqrt(), 1.0, Some(3)) - closed).abs() < 1e-9);
+        assert!((closed - 0.013847).abs() < 1e-6);
+        // No spread: a constant difference is certain, none at all no evidence.
+        assert_eq!(two_sided_p(-1.0, 0.0, Some(3)), 0.0);
+        assert_eq!(two_sided_p(0.0, 0.0, Some(3)), 1.0);
+    }
+
+    /// The baseline at 10, 20, 30, 40 on four seeds, and each candidate's differences from it.
+    fn against(differences: &[[f64; 4]]) -> Vec<Row> {
+        let mut rows: Vec<Row> = (1..=4u64).map(|s| row(0, s, 10.0 * s as f64)).collect();
+        for (c, d) in differences.iter().enumerate() {
+            rows.extend(
+                (1..=4u64).map(|s| row(c as u32 + 1, s, 10.0 * s as f64 + d[s as usize - 1])),
+            );
+        }
+        rows
+    }
+
+    #[test]
+    fn many_comparisons_need_more_than_one_would() {
+        // Each candidate 1.5 lower on average, t = 3√3 on 3 degrees of freedom: p = 0.0138,
+        // better alone; five such comparisons at once, Holm's 5 × 0.0138 = 0.069 is not.
+        let rows = against(&[[-1.0, -2.0, -1.0, -2.0]; 5]);
+        let table = Table::new(&rows, vec![Goal::Lower]);
+        let alone = table.standing(1, 0);
+        assert_eq!(alone.verdict, Verdict::Better);
+        let test = alone.test.unwrap();
+        assert!((test.p - 0.013847).abs() < 1e-6);
+        assert_eq!((test.adjusted, test.family), (test.p, 1));
+        let corrected = table.corrected(0);
+        for c in 1..=5 {
+            let s = corrected[&c];
+            let test = s.test.unwrap();
+            assert_eq!(s.verdict, Verdict::Unclear, "{c}");
+            assert!((test.adjusted - 5.0 * 0.013847).abs() < 1e-5);
+            assert_eq!(test.family, 5);
+            assert_eq!(test.method(), "paired t over 4 seeds, Holm over 5");
+        }
+        assert_eq!(corrected[&0].verdict, Verdict::None);
+        assert_eq!(corrected[&0].test, None);
+        // A candidate identical to the baseline tests nothing and does not widen the family.
+        let rows = against(&[[-1.0, -2.0, -1.0, -2.0], [0.0; 4], [-1.0, -2.0, -1.0, -2.0]]);
+        let corrected = Table::new(&rows, vec![Goal::Lower]).corrected(0);
+        assert_eq!(corrected[&2].verdict, Verdict::Same);
+        assert_eq!(corrected[&2].test, None);
+        assert_eq!(corrected[&1].test.unwrap().family, 2);
+        assert_eq!(corrected[&1].verdict, Verdict::Better);
+    }
+
+    #[test]
+    fn a_threshold_tells_a_sure_gain_too_small_to_matter() {
+        let rows = against(&[
+            // Surely nearer (t ≈ −19), by 0.55: within a threshold of 1.
+            [-0.5, -0.6, -0.5, -0.6],
+            // Surely nearer by 2.05: beyond it.
+            [-2.0, -2.1, -2.0, -2.1],
+            // Surely further by 0.55.
+            [0.5, 0.6, 0.5, 0.6],
+            // Surely further by 2.05.
+            [2.0, 2.1, 2.0, 2.1],
+            // Exactly 1 nearer on every seed: a gain equal to the threshold does not exceed it.
+            [-1.0; 4],
+        ]);
+        let mut table = Table::new(&rows, vec![Goal::Lower]);
+        let verdicts = |t: &Table| -> Vec<Verdict> {
+            t.corrected(0).values().skip(1).map(|s| s.verdict).collect()
+        };
+        assert_eq!(
+            verdicts(&table),
+            [
+                Verdict::Better,
+                Verdict::Better,
+                Verdict::Worse,
+                Verdict::Worse,
+                Verdict::Better
+            ]
+        );
+        table.thresholds = vec![1.0];
+        assert_eq!(
+            verdicts(&table),
+            [
+                Verdict::BetterBelowThreshold,
+                Verdict::Better,
+                Verdict::WorseBelowThreshold,
+                Verdict::Worse,
+                Verdict::BetterBelowThreshold
+            ]
+        );
+        let test = table.corrected(0)[&1].test.unwrap();
+        assert!(test.adjusted < ALPHA && test.threshold == 1.0);
+        assert!((test.distance.mean + 0.55).abs() < 1e-12);
+        assert_eq!(
+            Verdict::BetterBelowThreshold.text(),
+            "better, below the threshold"
+        );
+    }
+
+    #[test]
+    fn beating_the_baseline_needs_a_better_and_no_worse() {
+        use Verdict::*;
+        assert!(beats(&[Better, Unclear, Same]));
+        assert!(beats(&[Better, WorseBelowThreshold]));
+        assert!(!beats(&[Better, Worse]));
+        assert!(!beats(&[BetterBelowThreshold, Unclear]));
+        assert!(!beats(&[BetterNoInterval, BetterNoInterval]));
+        assert!(!beats(&[]));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! A study file (TOML): the scenario to vary, the parameters (key paths into it with their values
-//! or ranges), the input (a generated world with its scale and seeds, or the user's own games), the
+//! or ranges), the input (generated worlds with their scale and seeds, or the user's own games), the
 //! measures, the design, and what the summary ranks by. Read like scenarios and world files: every
 //! key checked, every problem at once with its key path, before any replay runs; the command line's
 //! overrides go through the same checks.
@@ -9,7 +9,7 @@
 //! references = ["../fide-historical.toml"]
 //!
 //! [input]
-//! world = "fide-2001-2025"
+//! worlds = ["fide-2001-2025", "../../worlds/refits/activity-first.toml"]
 //! scale = 0.1
 //! seeds = [1, 2, 3, 4]
 //!
@@ -56,19 +56,24 @@ pub struct Study {
     pub rank: String,
     /// The two or three figures of the Pareto front.
     pub pareto: Vec<String>,
+    /// The gain in distance from the ideal a verdict of better or worse needs, by figure (0 for
+    /// a figure not named): a practical threshold, so that a sure but negligible difference says
+    /// so.
+    pub thresholds: Vec<(String, f64)>,
     pub verify: Verify,
     pub out: Option<PathBuf>,
-    /// SHA-256 of everything the results depend on: the study's text, the scenarios resolved, the
-    /// world's text, the input files, the scale and seeds in force, and elosim's version. Shards
+    /// SHA-256 of everything the results depend on: the study's text, the scenarios resolved,
+    /// every world as resolved, the input files, the scale and seeds in force, and elosim's version. Shards
     /// and journals of another study are refused by it.
     pub fingerprint: String,
 }
 
 /// What the candidates are replayed on.
 pub enum Input {
-    /// A generated world: each seed's world generated once and shared by every candidate.
+    /// Generated worlds (one or more, each known by its name), each on the same seeds at the same
+    /// scale: each (world, seed)'s world generated once and shared by every candidate.
     World {
-        world: Box<LoadedWorld>,
+        worlds: Vec<LoadedWorld>,
         scale: f64,
         seeds: Vec<u64>,
     },
@@ -90,6 +95,23 @@ impl Input {
 
     pub fn is_world(&self) -> bool {
         matches!(self, Input::World { .. })
+    }
+
+    /// The generated worlds, in the study's order (none for the user's games).
+    pub fn worlds(&self) -> &[LoadedWorld] {
+        match self {
+            Input::World { worlds, .. } => worlds,
+            Input::Games { .. } => &[],
+        }
+    }
+
+    /// What the rows' `world` holds, in the study's order: each world's name, or one empty name
+    /// for one history of real games (which is no world).
+    pub fn world_names(&self) -> Vec<String> {
+        match self {
+            Input::World { worlds, .. } => worlds.iter().map(|w| w.settings.name.clone()).collect(),
+            Input::Games { .. } => vec![String::new()],
+        }
     }
 }
 
@@ -137,6 +159,9 @@ pub struct Verify {
 pub struct Overrides {
     pub scale: Option<f64>,
     pub seeds: Option<Vec<u64>>,
+    /// `[verify] scale` and `seeds` instead of the file's.
+    pub verify_scale: Option<f64>,
+    pub verify_seeds: Option<Vec<u64>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -161,9 +186,10 @@ const KEYS: &[&str] = &[
     "verify",
 ];
 /// The keys of `[input]` that describe a world; the others describe the user's games.
-const WORLD_KEYS: &[&str] = &["world", "scale", "seeds"];
+const WORLD_KEYS: &[&str] = &["world", "worlds", "scale", "seeds"];
 const INPUT_KEYS: &[&str] = &[
     "world",
+    "worlds",
     "scale",
     "seeds",
     "games",
@@ -218,8 +244,8 @@ impl Study {
             .unwrap_or_default();
         let measures = read_measures(&mut r, &table, dir, input.as_ref(), base.as_ref());
         let design = read_design(&mut r, &table, &parameters, &measures);
-        let (rank, pareto) = read_summary(&mut r, &table, &measures);
-        let verify = read_verify(&mut r, &table, input.as_ref());
+        let (rank, pareto, thresholds) = read_summary(&mut r, &table, &measures);
+        let verify = read_verify(&mut r, &table, input.as_ref(), overrides);
         if let (Some(Design::Grid), true) =
             (&design, parameters.iter().all(|p| p.count().is_some()))
         {
@@ -253,6 +279,7 @@ impl Study {
             design,
             rank,
             pareto,
+            thresholds,
             verify,
             out,
             fingerprint,
@@ -262,6 +289,14 @@ impl Study {
     /// Every figure's column, in the measures' order, with its goal.
     pub fn columns(&self) -> Vec<(String, Goal, &'static str)> {
         columns(&self.measures)
+    }
+
+    /// The threshold of a figure's verdicts (0 unless `[summary] threshold` names it).
+    pub fn threshold(&self, figure: &str) -> f64 {
+        self.thresholds
+            .iter()
+            .find(|(name, _)| name == figure)
+            .map_or(0.0, |(_, t)| *t)
     }
 
     /// For each column, the column of its paired difference's standard error within one replay
@@ -353,7 +388,7 @@ fn read_input(
 ) -> Option<Input> {
     let t = r.table(table, "", "input", INPUT_KEYS);
     let path = "input";
-    let world = r.text(&t, path, "world");
+    let worlds = world_list(r, &t, path);
     let games = r.text(&t, path, "games");
     let scale = r.number(&t, path, "scale", SCALE);
     let seeds = r.wholes(&t, path, "seeds");
@@ -377,7 +412,7 @@ fn read_input(
         };
         refuse_repeated_seeds(r, &at, seeds);
     }
-    if let Some(world) = world {
+    if let Some(given) = worlds {
         for key in INPUT_KEYS.iter().filter(|k| !WORLD_KEYS.contains(k)) {
             if t.contains_key(*key) {
                 r.problem(
@@ -386,19 +421,22 @@ fn read_input(
                 );
             }
         }
-        let world = match load_world(dir, &world) {
-            Ok(w) => w,
-            Err(e) => {
-                r.problem(&at(path, "world"), e.to_string());
-                return None;
-            }
-        };
+        let worlds = load_worlds(r, dir, &given);
+        if worlds.is_empty() || worlds.len() != given.len() {
+            return None;
+        }
         let scale = scale.unwrap_or(0.1);
-        if let Err(e) = world.settings.clone().sized(scale, 1) {
-            r.problem(&at(path, "scale"), e.to_string());
+        let mut refused: Vec<String> = worlds
+            .iter()
+            .filter_map(|w| w.settings.clone().sized(scale, 1).err())
+            .map(|e| e.to_string())
+            .collect();
+        refused.dedup();
+        for e in refused {
+            r.problem(&at(path, "scale"), e);
         }
         return Some(Input::World {
-            world: Box::new(world),
+            worlds,
             scale,
             seeds: seeds.unwrap_or_else(|| vec![1, 2, 3, 4]),
         });
@@ -474,6 +512,113 @@ fn read_input(
     })
 }
 
+/// The worlds `[input]` names, each with its key path: `world` (one) or `worlds` (a list); `None`
+/// when it names none (the user's games), an empty list when what it names is refused.
+fn world_list(r: &mut Reader, t: &Table, path: &str) -> Option<Vec<(String, String)>> {
+    let one = r.text(t, path, "world");
+    let key = at(path, "worlds");
+    let items = match (one, t.get("worlds")) {
+        (one, None) => return one.map(|w| vec![(at(path, "world"), w)]),
+        (Some(_), Some(_)) => {
+            r.problem(
+                &key,
+                "give `world` (one world) or `worlds` (a list of them), not both",
+            );
+            return Some(Vec::new());
+        }
+        (None, Some(Value::Array(items))) if !items.is_empty() => items,
+        (None, Some(other)) => {
+            r.problem(
+                &key,
+                format!(
+                    "expected a list of one or more worlds (built in, such as \"fide-2001-2025\", or world files), got {}",
+                    describe(other)
+                ),
+            );
+            return Some(Vec::new());
+        }
+    };
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("{key}[{}]", i + 1);
+        match item.as_str() {
+            None => r.problem(
+                &at,
+                format!(
+                    "expected a built-in world's name or a world file, got {}",
+                    describe(item)
+                ),
+            ),
+            Some(w) => match out.iter().position(|(_, given)| given == w) {
+                Some(first) => r.problem(
+                    &at,
+                    format!(
+                        "{w:?} is given twice (also the {} value): each world is one assumption, judged once",
+                        ordinal(first + 1)
+                    ),
+                ),
+                None => out.push((at, w.to_string())),
+            },
+        }
+    }
+    Some(out)
+}
+
+/// Loads the worlds named, each refused at its key path: unreadable, named like another (a world
+/// is known by its name in the results), named so that its pictures' files cannot carry the name,
+/// or starting in another month than the first (every candidate is narrowed to that starting
+/// list).
+fn load_worlds(r: &mut Reader, dir: &Path, given: &[(String, String)]) -> Vec<LoadedWorld> {
+    let mut worlds: Vec<(&str, LoadedWorld)> = Vec::new();
+    for (at, name) in given {
+        let world = match load_world(dir, name) {
+            Ok(w) => w,
+            Err(e) => {
+                r.problem(at, e.to_string());
+                continue;
+            }
+        };
+        let named = &world.settings.name;
+        if let Some((other, _)) = worlds.iter().find(|(_, w)| w.settings.name == *named) {
+            r.problem(
+                at,
+                format!("{named:?} is also the name of the world at {other}: each world is known by its name in the results; give it another `name`"),
+            );
+            continue;
+        }
+        if given.len() > 1 && !file_stem_name(named) {
+            r.problem(
+                at,
+                format!("the world's name {named:?} names its pictures (pareto-NAME.png): expected no `/`, `\\` or control characters and no leading `.`"),
+            );
+            continue;
+        }
+        if let Some((first, w)) = worlds.first() {
+            if w.settings.start != world.settings.start {
+                r.problem(
+                    at,
+                    format!(
+                        "starts in {}, the world of {first} in {}: a study's worlds start from the same month (every candidate is narrowed to its starting list)",
+                        world.settings.start, w.settings.start
+                    ),
+                );
+                continue;
+            }
+        }
+        worlds.push((at, world));
+    }
+    worlds.into_iter().map(|(_, w)| w).collect()
+}
+
+/// Whether a name can end a file's name as it is.
+fn file_stem_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && !name
+            .chars()
+            .any(|c| c == '/' || c == '\\' || c.is_control())
+}
+
 fn read_measures(
     r: &mut Reader,
     table: &Table,
@@ -514,20 +659,33 @@ fn read_measures(
     read.into_iter().map(|(_, m)| m).collect()
 }
 
-/// The lists a measure reads must be lists of the scenario, and, on a world, months it has; the
-/// windows whose games it reads must meet the world's months.
+/// The lists a measure reads must be lists of the scenario, and, on a world, months each world
+/// has; the windows whose games it reads must meet each world's months.
 fn check_months(r: &mut Reader, path: &str, measure: &Measure, base: &Scenario, input: &Input) {
     let needs = Needs::of(std::slice::from_ref(measure));
-    if let Input::World { world, .. } = input {
+    let worlds = input.worlds();
+    // Each world's first and last months; worlds of the same months are judged once.
+    let mut spans: Vec<(String, Month, Month)> = Vec::new();
+    for w in worlds {
         let (first, last) = (
-            world.settings.start,
-            world.settings.start.plus(world.settings.months as i32 - 1),
+            w.settings.start,
+            w.settings.start.plus(w.settings.months as i32 - 1),
         );
+        if !spans.iter().any(|&(_, f, l)| (f, l) == (first, last)) {
+            let name = if worlds.len() == 1 {
+                "the world".to_string()
+            } else {
+                format!("the world {:?}", w.settings.name)
+            };
+            spans.push((name, first, last));
+        }
+    }
+    for (world, first, last) in &spans {
         for &(from, to) in &needs.windows {
-            if to <= first || from > last {
+            if to <= *first || from > *last {
                 r.problem(
                     &at(path, "from"),
-                    format!("the window {from} to {to} has no list of the world, whose lists run after {first} and up to {last}"),
+                    format!("the window {from} to {to} has no list of {world}, whose lists run after {first} and up to {last}"),
                 );
             }
         }
@@ -545,16 +703,12 @@ fn check_months(r: &mut Reader, path: &str, measure: &Measure, base: &Scenario, 
                 ),
             );
         }
-        if let Input::World { world, .. } = input {
-            let (first, last) = (
-                world.settings.start,
-                world.settings.start.plus(world.settings.months as i32 - 1),
-            );
-            if m <= first || m > last {
+        for (world, first, last) in &spans {
+            if m <= *first || m > *last {
                 r.problem(
                     &at(path, "list"),
                     format!(
-                        "{m} is outside the world, whose lists run after {first} and up to {last}"
+                        "{m} is outside {world}, whose lists run after {first} and up to {last}"
                     ),
                 );
             }
@@ -671,30 +825,12 @@ fn read_minimise(r: &mut Reader, t: &Table, measures: &[Measure]) -> Option<Vec<
     };
     match t.get("minimise") {
         None => {
-            r.problem(path, format!("missing: an optimise design minimises a figure, such as \"{}\", or a table of figures and weights", judged.first().map_or("truth_gap.rms", String::as_str)));
+            r.problem(path, format!("missing: an optimise design minimises a figure, such as \"{}\", or a table of figures and weights", judged.first().map_or("truth_gap.active.rms", String::as_str)));
             None
         }
         Some(Value::String(name)) => check(r, name, path).then(|| vec![(name.clone(), 1.0)]),
         Some(Value::Table(weights)) if !weights.is_empty() => {
-            let mut out = Vec::new();
-            for (name, w) in weights {
-                let at = format!("{path}.{name}");
-                let weight = match w {
-                    Value::Integer(i) if *i > 0 => *i as f64,
-                    Value::Float(f) if *f > 0.0 && f.is_finite() => *f,
-                    other => {
-                        r.problem(
-                            &at,
-                            format!("expected a weight above 0, got {}", describe(other)),
-                        );
-                        continue;
-                    }
-                };
-                if check(r, name, &at) {
-                    out.push((name.clone(), weight));
-                }
-            }
-            (out.len() == weights.len()).then_some(out)
+            figure_numbers(r, path, weights, &judged, |w| w > 0.0, "a weight above 0")
         }
         Some(other) => {
             r.problem(
@@ -707,6 +843,38 @@ fn read_minimise(r: &mut Reader, t: &Table, measures: &[Measure]) -> Option<Vec<
             None
         }
     }
+}
+
+/// A table of figures and numbers (`{ "truth_gap.active.rms" = 1 }`): each number one that `valid`
+/// accepts (else the problem says `expected`), each figure one the measures judge, every problem at
+/// `path.figure`; `None` where any is refused.
+fn figure_numbers(
+    r: &mut Reader,
+    path: &str,
+    figures: &Table,
+    judged: &[String],
+    valid: fn(f64) -> bool,
+    expected: &str,
+) -> Option<Vec<(String, f64)>> {
+    let mut out = Vec::new();
+    for (name, value) in figures {
+        let at = format!("{path}.{name}");
+        let number = match value {
+            Value::Integer(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            _ => None,
+        };
+        if !number.is_some_and(|x| x.is_finite() && valid(x)) {
+            r.problem(&at, format!("expected {expected}, got {}", describe(value)));
+            continue;
+        }
+        if !judged.iter().any(|c| c == name) {
+            r.problem(&at, unknown_figure(name, judged));
+            continue;
+        }
+        out.extend(number.map(|x| (name.clone(), x)));
+    }
+    (out.len() == figures.len()).then_some(out)
 }
 
 /// The figures that are judged (have a goal), by column.
@@ -729,8 +897,11 @@ fn unknown_figure(name: &str, judged: &[String]) -> String {
     )
 }
 
-fn read_summary(r: &mut Reader, table: &Table, measures: &[Measure]) -> (String, Vec<String>) {
-    let t = r.table(table, "", "summary", &["rank", "pareto"]);
+/// The rank figure, the Pareto figures and the thresholds of the verdicts.
+type SummaryKeys = (String, Vec<String>, Vec<(String, f64)>);
+
+fn read_summary(r: &mut Reader, table: &Table, measures: &[Measure]) -> SummaryKeys {
+    let t = r.table(table, "", "summary", &["rank", "pareto", "threshold"]);
     let judged = judged_columns(measures);
     let rank = match r.text(&t, "summary", "rank") {
         Some(name) if judged.contains(&name) => name,
@@ -783,7 +954,29 @@ fn read_summary(r: &mut Reader, table: &Table, measures: &[Measure]) -> (String,
             Vec::new()
         }
     };
-    (rank, pareto)
+    let thresholds = match t.get("threshold") {
+        None => Vec::new(),
+        Some(Value::Table(figures)) => figure_numbers(
+            r,
+            "summary.threshold",
+            figures,
+            &judged,
+            |t| t >= 0.0,
+            "a threshold of 0 or more (a gain in distance from the figure's ideal, in its unit)",
+        )
+        .unwrap_or_default(),
+        Some(other) => {
+            r.problem(
+                "summary.threshold",
+                format!(
+                    "expected a table of figures and their thresholds, such as {{ \"truth_gap.active.rms\" = 1.0 }}, got {}",
+                    describe(other)
+                ),
+            );
+            Vec::new()
+        }
+    };
+    (rank, pareto, thresholds)
 }
 
 /// A seed twice would be one replicate counted twice (and one pair in two shards).
@@ -805,23 +998,50 @@ fn refuse_repeated_seeds(r: &mut Reader, at: &str, seeds: &[u64]) {
 
 fn ordinal(n: usize) -> String {
     match n {
+        1 => "first".into(),
         2 => "second".into(),
         3 => "third".into(),
         n => format!("{n}th"),
     }
 }
 
-fn read_verify(r: &mut Reader, table: &Table, input: Option<&Input>) -> Verify {
+fn read_verify(
+    r: &mut Reader,
+    table: &Table,
+    input: Option<&Input>,
+    overrides: &Overrides,
+) -> Verify {
     let t = r.table(table, "", "verify", &["top", "scale", "seeds"]);
     let top = r.whole(&t, "verify", "top", (1, 1000)).unwrap_or(3) as usize;
-    let scale = r.number(&t, "verify", "scale", SCALE).unwrap_or(1.0);
+    let scale = r.number(&t, "verify", "scale", SCALE);
+    let scale = match overrides.verify_scale {
+        Some(s) if (SCALE.0..=SCALE.1).contains(&s) => s,
+        Some(s) => {
+            r.problem(
+                "--verify-scale",
+                format!("expected a number from {} to {}, got {s}", SCALE.0, SCALE.1),
+            );
+            1.0
+        }
+        None => scale.unwrap_or(1.0),
+    };
     let study_seeds = input.map(Input::seeds).unwrap_or_default();
-    let seeds = r.wholes(&t, "verify", "seeds").unwrap_or_else(|| {
+    let given = overrides
+        .verify_seeds
+        .clone()
+        .filter(|s| !s.is_empty())
+        .or_else(|| r.wholes(&t, "verify", "seeds"));
+    let seeds = given.unwrap_or_else(|| {
         // As many seeds as the search used (two at least), numbered after its largest.
         let next = study_seeds.iter().max().map_or(1, |m| m + 1);
         (next..next + study_seeds.len().max(2) as u64).collect()
     });
-    refuse_repeated_seeds(r, "verify.seeds", &seeds);
+    let at = if overrides.verify_seeds.is_some() {
+        "--verify-seeds"
+    } else {
+        "verify.seeds"
+    };
+    refuse_repeated_seeds(r, at, &seeds);
     Verify { top, scale, seeds }
 }
 
@@ -855,12 +1075,14 @@ fn fingerprint(
     }
     match input {
         Input::World {
-            world,
+            worlds,
             scale,
             seeds,
         } => {
-            // The world as its files (and those it extends) resolve it.
-            hash.update(format!("{:?}", world.settings));
+            // Each world as its files (and those it extends) resolve it, in the study's order.
+            for world in worlds {
+                hash.update(format!("{:?}", world.settings));
+            }
             hash.update(format!("{scale:?} {seeds:?}"));
         }
         Input::Games {

@@ -1,9 +1,11 @@
 //! What a finished study says, computed once from its rows and shown as text, Markdown, JSON,
-//! pictures and the HTML page: every candidate ranked by one figure with its interval and its
-//! paired difference from the baseline, the Pareto front over two or three figures, and the
-//! parameters whose values made no difference.
+//! pictures and the HTML page: every candidate ranked by one figure with its interval, its paired
+//! difference from the baseline and the verdict corrected for the study's many comparisons, the
+//! Pareto front over two or three figures (and which of its members surely beat the baseline),
+//! the best point's parameters at the edge of what was searched, and the parameters whose values
+//! made no difference.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -11,10 +13,10 @@ use crate::numbers::round_to;
 use crate::report::TextTable;
 use crate::simulate::Goal;
 
-use super::design::{value_text, Candidate, Kind};
+use super::design::{value_number, value_text, Candidate, Kind};
 use super::journal::{value_json, Row};
-use super::stats::{pareto, Interval, Standing, Table, Verdict};
-use super::study::{Design, Input, Study};
+use super::stats::{beats, pareto, Interval, Standing, Table, Verdict, ALPHA};
+use super::study::{Design, Input, Study, Values};
 
 /// A finished study's figures, ranked.
 pub struct Summary<'a> {
@@ -28,11 +30,34 @@ pub struct Summary<'a> {
     pub order: Vec<u32>,
     pub pareto_figures: Vec<usize>,
     pub front: Vec<u32>,
+    /// The front's members that beat the baseline with corrected significance (`stats::beats` on
+    /// the Pareto figures).
+    pub beating: Vec<u32>,
     /// Parameters whose values gave identical figures on every seed wherever only they changed.
     pub inert: Vec<String>,
+    /// The best point's parameters at the smallest or largest value searched.
+    pub edges: Vec<Edge>,
     pub seeds: Vec<u64>,
+    /// The world of the rows (a study's summary is one world's: `worlds::Summaries` has one per
+    /// world); empty for one history of real games.
+    pub world: String,
     /// Each candidate's place in `candidates`, by id.
     index: std::collections::HashMap<u32, usize>,
+    /// Per figure, every candidate's standing with its verdict corrected over the candidates.
+    standings: Vec<BTreeMap<u32, Standing>>,
+}
+
+/// A parameter of the best point at the smallest or largest value searched: the best may lie
+/// beyond.
+pub struct Edge {
+    pub parameter: String,
+    pub value: toml::Value,
+    /// At the largest value searched (else the smallest).
+    pub top: bool,
+    /// The value is as far as the key goes, so the search cannot be widened that way.
+    pub key_limit: bool,
+    /// The values searched were a list (else a range).
+    pub list: bool,
 }
 
 impl<'a> Summary<'a> {
@@ -42,22 +67,35 @@ impl<'a> Summary<'a> {
         let mut table = Table::new(rows, goals);
         table.errors = study.paired_errors();
         table.one_history = !study.input.is_world();
+        table.thresholds = columns.iter().map(|(n, _, _)| study.threshold(n)).collect();
+        let standings: Vec<BTreeMap<u32, Standing>> =
+            (0..columns.len()).map(|f| table.corrected(f)).collect();
         let index = |name: &str| columns.iter().position(|(c, _, _)| c == name);
         let rank = index(&study.rank).unwrap_or(0);
-        let mut order: Vec<u32> = candidates.iter().map(|c| c.id).collect();
-        order.sort_by(|&a, &b| {
-            let (la, lb) = (table.loss(a, rank), table.loss(b, rank));
-            match (la, lb) {
-                (Some(x), Some(y)) => x.total_cmp(&y).then(a.cmp(&b)),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => a.cmp(&b),
-            }
+        let order = ranked(candidates.iter().map(|c| c.id).collect(), |c| {
+            table.loss(c, rank)
         });
         let pareto_figures: Vec<usize> = study.pareto.iter().filter_map(|p| index(p)).collect();
         let ids: Vec<u32> = candidates.iter().map(|c| c.id).collect();
         let front = pareto(&table, &ids, &pareto_figures);
+        let beating = front
+            .iter()
+            .copied()
+            .filter(|c| {
+                let verdicts: Vec<Verdict> = pareto_figures
+                    .iter()
+                    .filter_map(|&f| Some(standings[f].get(c)?.verdict))
+                    .collect();
+                beats(&verdicts)
+            })
+            .collect();
         let inert = inert(study, candidates, rows);
+        let best = order
+            .iter()
+            .filter_map(|&id| candidates.iter().find(|c| c.id == id))
+            .find(|c| c.kind == Kind::Point)
+            .filter(|c| table.loss(c.id, rank).is_some());
+        let edges = best.map(|c| edges(study, c)).unwrap_or_default();
         Summary {
             study,
             candidates,
@@ -67,7 +105,10 @@ impl<'a> Summary<'a> {
             order,
             pareto_figures,
             front,
+            beating,
             inert,
+            edges,
+            standings,
             index: candidates
                 .iter()
                 .enumerate()
@@ -79,6 +120,7 @@ impl<'a> Summary<'a> {
                 seeds.dedup();
                 seeds
             },
+            world: rows.first().map(|r| r.world.clone()).unwrap_or_default(),
         }
     }
 
@@ -95,8 +137,13 @@ impl<'a> Summary<'a> {
             .filter(|&c| self.candidate(c).kind == Kind::Point)
     }
 
+    /// A candidate's standing on a figure, its verdict corrected over the study's candidates.
     pub fn standing(&self, candidate: u32, figure: usize) -> Standing {
-        self.table.standing(candidate, figure)
+        self.standings
+            .get(figure)
+            .and_then(|s| s.get(&candidate))
+            .copied()
+            .unwrap_or_else(|| self.table.standing(candidate, figure))
     }
 
     pub(super) fn headline(&self) -> String {
@@ -108,12 +155,15 @@ impl<'a> Summary<'a> {
             .count();
         let input = match &s.input {
             Input::World {
-                world,
+                worlds,
                 scale,
                 seeds,
             } => format!(
                 "{} at scale {scale}, seeds {}",
-                world.source,
+                worlds
+                    .iter()
+                    .find(|w| w.settings.name == self.world)
+                    .map_or("", |w| w.source.as_str()),
                 seeds
                     .iter()
                     .map(u64::to_string)
@@ -139,11 +189,41 @@ impl<'a> Summary<'a> {
     pub(super) fn explanation(&self) -> String {
         let (name, goal, _) = &self.columns[self.rank];
         let intervals = match self.seeds.len() {
-            1 if self.study.input.is_world() => "one seed: figures have no interval and differences from the baseline no verdict's certainty; give more seeds".to_string(),
-            1 => "one history: no seeds, so figures have no interval; a difference from the baseline has one only where its measure gives the standard error of the paired per-game difference (predictive: ± 1.96 of them, the games taken as independent), and otherwise no verdict's certainty".to_string(),
-            n => format!("± is the half-width of the 95 % interval over the {n} seeds (Student's t); Δ is the candidate minus the baseline on the same seeds, and the verdict says whether the interval of the paired difference (in distance from the ideal) excludes zero"),
+            1 if self.study.input.is_world() => "one seed: figures have no interval and differences from the baseline no verdict's certainty; give more seeds.".to_string(),
+            1 => format!("one history: no seeds, so figures have no interval; a difference from the baseline has one only where its measure gives the standard error of the paired per-game difference (predictive: ± 1.96 of them, the games taken as independent), and otherwise no verdict's certainty.{}", self.correction("on each figure with such a standard error", "paired z-test by the per-game standard error")),
+            n => format!("± is the half-width of the 95 % interval over the {n} seeds (Student's t); Δ is the candidate minus the baseline on the same seeds.{}", self.correction("per figure", &format!("paired t-test over {n} seeds"))),
         };
-        format!("Ranked by {name} ({}); {intervals}.", goal.text())
+        format!("Ranked by {name} ({}); {intervals}", goal.text())
+    }
+
+    /// How the verdicts were reached, where any figure was tested: the test, Holm's correction over
+    /// the candidates compared, α and the thresholds in force.
+    fn correction(&self, figures: &str, test: &str) -> String {
+        let families: BTreeSet<usize> = self
+            .standings
+            .iter()
+            .flat_map(|s| s.values().filter_map(|s| Some(s.test?.family)))
+            .collect();
+        let (Some(fewest), Some(most)) = (families.first(), families.last()) else {
+            return String::new();
+        };
+        let fewer = if fewest == most {
+            ""
+        } else {
+            " On a figure where some candidates equal the baseline on every seed or lack the figure, the correction is over fewer."
+        };
+        let named: Vec<String> = self
+            .study
+            .thresholds
+            .iter()
+            .map(|(figure, t)| format!("{figure} {t}"))
+            .collect();
+        let thresholds = if named.is_empty() {
+            "none (0 on every figure: any sure gain counts)".to_string()
+        } else {
+            format!("{} (0 on every other figure)", named.join(", "))
+        };
+        format!(" Verdicts are corrected for multiplicity (Holm–Bonferroni over the {most} candidates compared with the baseline {figures}, {test}, α {ALPHA}): better or worse where the adjusted p-value of the paired difference in distance from the ideal is below {ALPHA} and the mean gain exceeds the figure's threshold, \"below the threshold\" where it does not; thresholds: {thresholds}.{fewer}")
     }
 
     /// The ranking as a table: rank, candidate, its values, the rank figure, Δ and verdict, and
@@ -154,28 +234,19 @@ impl<'a> Summary<'a> {
         let mut header: Vec<String> = vec!["rank".into(), "candidate".into()];
         header.extend(self.study.parameters.iter().map(|p| p.path.to_string()));
         let rank_name = &self.columns[self.rank].0;
-        header.extend([rank_name.clone(), "Δ baseline".into(), "verdict".into()]);
+        header.extend([
+            rank_name.clone(),
+            "Δ baseline".into(),
+            "verdict".into(),
+            "adjusted p".into(),
+        ]);
         for &f in &self.pareto_figures {
             if f != self.rank {
                 header.push(self.columns[f].0.clone());
             }
         }
         t.push(header);
-        let mut shown = 0;
-        for (place, &id) in self.order.iter().enumerate() {
-            let c = self.candidate(id);
-            if c.kind == Kind::Point {
-                if shown >= limit {
-                    continue;
-                }
-                shown += 1;
-            }
-            let mut line = vec![(place + 1).to_string(), candidate_name(c)];
-            line.extend(
-                c.values
-                    .iter()
-                    .map(|v| v.as_ref().map_or("–".into(), value_text)),
-            );
+        for (id, mut line) in ranking_rows(&self.order, limit, |c| self.candidate(c)) {
             let s = self.standing(id, self.rank);
             line.push(interval_text(s.value));
             line.push(
@@ -183,6 +254,7 @@ impl<'a> Summary<'a> {
                     .map_or("".into(), |d| signed_interval_text(Some(d))),
             );
             line.push(s.verdict.text().to_string());
+            line.push(adjusted_p_text(&s));
             for &f in &self.pareto_figures {
                 if f != self.rank {
                     line.push(interval_text(self.standing(id, f).value));
@@ -210,10 +282,20 @@ impl<'a> Summary<'a> {
                 names.join(", ")
             );
         }
+        let beating: Vec<String> = self
+            .beating
+            .iter()
+            .map(|&c| candidate_name(self.candidate(c)))
+            .collect();
         format!(
-            "Pareto front over {} (no other candidate is as good on all and better on one): {}.",
+            "Pareto front over {} (no other candidate is as good on all and better on one): {}. Of these, beating the baseline with corrected significance (better on at least one of these figures and worse on none, by the corrected verdicts with their thresholds): {}.",
             names.join(", "),
-            front.join(", ")
+            front.join(", "),
+            if beating.is_empty() {
+                "none".to_string()
+            } else {
+                beating.join(", ")
+            }
         )
     }
 
@@ -226,6 +308,7 @@ impl<'a> Summary<'a> {
             "Δ baseline".into(),
             "verdict".into(),
             "better".into(),
+            "adjusted p".into(),
         ]);
         for (f, (name, goal, unit)) in self.columns.iter().enumerate() {
             if *goal == Goal::Shown {
@@ -246,6 +329,7 @@ impl<'a> Summary<'a> {
                     .map_or("".into(), |d| signed_interval_text(Some(d))),
                 s.verdict.text().into(),
                 goal.text().into(),
+                adjusted_p_text(&s),
             ]);
         }
         t
@@ -258,10 +342,25 @@ impl<'a> Summary<'a> {
         }
         if let Design::Optimise { minimise, .. } = &self.study.design {
             let what: Vec<String> = minimise.iter().map(|(n, w)| format!("{w} × {n}")).collect();
+            let over = if self.study.input.worlds().len() > 1 {
+                "the worlds and seeds"
+            } else {
+                "the seeds"
+            };
             notes.push(format!(
-                "The optimiser minimised the mean over the seeds of {}.",
+                "The optimiser minimised the mean over {over} of {}.",
                 what.join(" + ")
             ));
+        }
+        notes.extend(self.edges.iter().map(Edge::text));
+        let points = self.ranked_points().count();
+        if points > 1 {
+            let remedy = if self.study.input.is_world() {
+                "`--verify` replays it on fresh seeds, which do not share the bias"
+            } else {
+                "one history has no fresh seeds to verify on: only other games would tell"
+            };
+            notes.push(format!("The best point's Δ is biased in its favour: it was chosen as the best of {points} points on these same results, so its lead includes their luck (the winner's curse), which the correction for multiplicity does not remove; {remedy}."));
         }
         notes
     }
@@ -353,6 +452,16 @@ impl<'a> Summary<'a> {
                                     .and_then(|i| i.half)
                                     .map(|h| round_to(h, 6)),
                                 verdict: (s.verdict != Verdict::None).then(|| s.verdict.text()),
+                                distance_difference: s.test.map(|t| round_to(t.distance.mean, 6)),
+                                distance_difference_half_width: s
+                                    .test
+                                    .and_then(|t| t.distance.half)
+                                    .map(|h| round_to(h, 6)),
+                                p_value: s.test.map(|t| round_to(t.p, 6)),
+                                adjusted_p_value: s.test.map(|t| round_to(t.adjusted, 6)),
+                                method: s.test.map(|t| t.method()),
+                                threshold: (*goal != Goal::Shown)
+                                    .then(|| self.study.threshold(name)),
                             }
                         })
                         .collect(),
@@ -367,6 +476,7 @@ impl<'a> Summary<'a> {
             design: self.study.design.name(),
             seeds: &self.seeds,
             rank: &self.columns[self.rank].0,
+            alpha: ALPHA,
             pareto: PairJson {
                 figures: self
                     .pareto_figures
@@ -374,8 +484,19 @@ impl<'a> Summary<'a> {
                     .map(|&f| self.columns[f].0.clone())
                     .collect(),
                 front: self.front.clone(),
+                beating: self.beating.clone(),
             },
             no_difference: &self.inert,
+            edges: self
+                .edges
+                .iter()
+                .map(|e| EdgeJson {
+                    parameter: e.parameter.clone(),
+                    value: value_json(&Some(e.value.clone())),
+                    side: if e.top { "max" } else { "min" },
+                    key_limit: e.key_limit,
+                })
+                .collect(),
             candidates,
         })
     }
@@ -390,8 +511,11 @@ struct SummaryJson<'a> {
     design: &'static str,
     seeds: &'a [u64],
     rank: &'a str,
+    /// The level of the corrected verdicts.
+    alpha: f64,
     pareto: PairJson,
     no_difference: &'a [String],
+    edges: Vec<EdgeJson>,
     candidates: Vec<CandidateJson>,
 }
 
@@ -399,6 +523,16 @@ struct SummaryJson<'a> {
 struct PairJson {
     figures: Vec<String>,
     front: Vec<u32>,
+    /// The front's members that beat the baseline with corrected significance.
+    beating: Vec<u32>,
+}
+
+#[derive(Serialize)]
+struct EdgeJson {
+    parameter: String,
+    value: serde_json::Value,
+    side: &'static str,
+    key_limit: bool,
 }
 
 #[derive(Serialize)]
@@ -419,6 +553,118 @@ struct FigureJson {
     difference: Option<f64>,
     difference_half_width: Option<f64>,
     verdict: Option<&'static str>,
+    /// Candidate minus baseline in distance from the ideal, what the test and threshold judge.
+    distance_difference: Option<f64>,
+    distance_difference_half_width: Option<f64>,
+    p_value: Option<f64>,
+    /// Holm's adjustment over the candidates compared on the figure.
+    adjusted_p_value: Option<f64>,
+    method: Option<String>,
+    threshold: Option<f64>,
+}
+
+impl Edge {
+    /// `event[compression 2017-01].factor: the best point is at the top of the range searched
+    /// (0.6): the best may lie beyond; widen it upwards.`
+    fn text(&self) -> String {
+        let (side, way) = if self.top {
+            ("top", "upwards")
+        } else {
+            ("bottom", "downwards")
+        };
+        let searched = if self.list { "values" } else { "range" };
+        let advice = if self.key_limit {
+            ", as far as the key goes".to_string()
+        } else {
+            let them = if self.list { "them" } else { "it" };
+            format!(": the best may lie beyond; widen {them} {way}")
+        };
+        format!(
+            "{}: the best point is at the {side} of the {searched} searched ({}){advice}.",
+            self.parameter,
+            value_text(&self.value)
+        )
+    }
+}
+
+/// The best point's parameters at the smallest or largest number searched.
+fn edges(study: &Study, best: &Candidate) -> Vec<Edge> {
+    study
+        .parameters
+        .iter()
+        .zip(&best.values)
+        .filter_map(|(p, v)| {
+            let x = value_number(v)?;
+            let (low, high) = p.extremes()?;
+            let top = x >= high;
+            if !top && x > low {
+                return None;
+            }
+            let key_limit = p
+                .domain
+                .bounds()
+                .is_some_and(|(min, max)| if top { x >= max } else { x <= min });
+            Some(Edge {
+                parameter: p.path.to_string(),
+                value: v.clone()?,
+                top,
+                key_limit,
+                list: matches!(p.values, Values::List(_)),
+            })
+        })
+        .collect()
+}
+
+/// A p-value for people: three decimals, or `< 0.001`.
+fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        "< 0.001".into()
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+fn adjusted_p_text(s: &Standing) -> String {
+    s.test.map_or(String::new(), |t| p_text(t.adjusted))
+}
+
+/// The rows a ranking shows, each with its first cells (rank, candidate, its values): every
+/// candidate of `order`, but no more than `limit` points of the design.
+pub(super) fn ranking_rows<'c>(
+    order: &[u32],
+    limit: usize,
+    candidate: impl Fn(u32) -> &'c Candidate,
+) -> Vec<(u32, Vec<String>)> {
+    let mut rows = Vec::new();
+    let mut shown = 0;
+    for (place, &id) in order.iter().enumerate() {
+        let c = candidate(id);
+        if c.kind == Kind::Point {
+            if shown >= limit {
+                continue;
+            }
+            shown += 1;
+        }
+        let mut line = vec![(place + 1).to_string(), candidate_name(c)];
+        line.extend(
+            c.values
+                .iter()
+                .map(|v| v.as_ref().map_or("–".into(), value_text)),
+        );
+        rows.push((id, line));
+    }
+    rows
+}
+
+/// Candidates by a distance from the ideal, nearest first (those without one last), ties by id.
+pub(super) fn ranked(mut ids: Vec<u32>, loss: impl Fn(u32) -> Option<f64>) -> Vec<u32> {
+    ids.sort_by(|&a, &b| match (loss(a), loss(b)) {
+        (Some(x), Some(y)) => x.total_cmp(&y).then(a.cmp(&b)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(&b),
+    });
+    ids
 }
 
 /// `12`, `baseline (0)`, `fide-historical (1)`.

@@ -1,5 +1,6 @@
-//! Verification (`--verify K`): the search's best K points and the baseline replayed again at the
-//! study's verification scale (1 by default: FIDE's size) on seeds the search did not use. A search
+//! Verification (`--verify K`): the search's best K points (over the worlds) and the baseline
+//! replayed again on every world at the study's verification scale (1 by default: FIDE's size) on
+//! seeds the search did not use. A search
 //! at a reduced scale on a few seeds can favour the seeds' luck or the small world's quirks; the
 //! ranking holds when the verified order of the K is the search's and each verdict against the
 //! baseline stands.
@@ -24,11 +25,11 @@ fn decisive(v: Verdict) -> bool {
     matches!(v, Verdict::Better | Verdict::Worse)
 }
 
-/// Replays the best `k` points of `search` and the baseline on the verification seeds.
+/// Replays `candidates` (the baseline and the search's best points over the worlds:
+/// `Summaries::best`) on the verification seeds of every world.
 pub fn verify(
     study: &Study,
-    search: &Summary<'_>,
-    k: usize,
+    candidates: Vec<Candidate>,
     out: &Path,
     resume: bool,
     progress: &dyn Progress,
@@ -45,13 +46,6 @@ pub fn verify(
             study.file.display()
         )));
     }
-    let mut candidates: Vec<Candidate> = vec![search.candidate(0).clone()];
-    candidates.extend(
-        search
-            .ranked_points()
-            .take(k)
-            .map(|id| search.candidate(id).clone()),
-    );
     let plan = Plan {
         candidates,
         seeds: study.verify.seeds.clone(),
@@ -118,10 +112,11 @@ impl Report<'_> {
         };
         let seeds = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
         format!(
-            "Verified at scale {} on seeds {} (the search: {search}, seeds {})",
+            "Verified at scale {} on seeds {} (the search: {search}, seeds {}; the verified verdicts corrected by Holm over the {} points verified)",
             s.verify.scale,
             seeds(&self.verified.seeds),
-            seeds(&self.search.seeds)
+            seeds(&self.search.seeds),
+            self.verified.ranked_points().count()
         )
     }
 

@@ -1,6 +1,7 @@
-//! `elosim sweep` on a small world (30 months from January 2001 at a hundredth of FIDE's size) and
-//! on the Kaggle 2010 games: the results' table, the same bytes whatever the threads, shards or
-//! interruptions, the measures against the reports that compute them from files, and bad studies.
+//! `elosim sweep` on a small world (30 months from January 2001 at a hundredth of FIDE's size), on
+//! two such worlds, and on the Kaggle 2010 games: the results' table, the same bytes whatever the
+//! threads, shards or interruptions, the measures against the reports that compute them from
+//! files, each world's summary and their agreement, and bad studies.
 
 use std::path::{Path, PathBuf};
 
@@ -104,7 +105,11 @@ const OUTPUTS: &[&str] = &[
 ];
 
 fn same_outputs(a: &Path, b: &Path) {
-    for name in OUTPUTS {
+    same_files(a, b, OUTPUTS);
+}
+
+fn same_files(a: &Path, b: &Path, names: &[&str]) {
+    for name in names {
         let (x, y) = (std::fs::read(a.join(name)), std::fs::read(b.join(name)));
         assert!(
             x.is_ok() && x.as_ref().ok() == y.as_ref().ok(),
@@ -135,11 +140,11 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
     let one = dir.join("one");
     let summary = sweep(&study, &one, &["--threads", "2"]);
     assert!(
-        summary.contains("Ranked by truth_gap.rms (lower is better)"),
+        summary.contains("Ranked by truth_gap.active.rms (lower is better)"),
         "{summary}"
     );
     assert!(
-        summary.contains("Pareto front over truth_gap.rms"),
+        summary.contains("Pareto front over truth_gap.active.rms"),
         "{summary}"
     );
     // Six points (3 floors × 2 K) and the baseline on three seeds.
@@ -147,7 +152,7 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
     let mut lines = csv.lines();
     let header = lines.next().unwrap();
     assert!(header.starts_with(
-        "candidate,seed,label,revision[2002-07].floor,revision[2002-07].k.standard,truth_gap.rms,truth_gap.mean,truth_gap.slope"
+        "world,candidate,seed,label,revision[2002-07].floor,revision[2002-07].k.standard,truth_gap.active.rms,truth_gap.active.level,truth_gap.active.spread,truth_gap.active.slope,truth_gap.active.players,truth_gap.inactive.rms"
     ), "{header}");
     for column in [
         "flatness.rms",
@@ -169,8 +174,16 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
     }
     let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), 21, "{csv}");
-    assert!(rows[0].starts_with("0,1,baseline,1801,15,"), "{}", rows[0]);
-    assert!(rows[3].starts_with("1,1,point,1601,15,"), "{}", rows[3]);
+    assert!(
+        rows[0].starts_with("tiny,0,1,baseline,1801,15,"),
+        "{}",
+        rows[0]
+    );
+    assert!(
+        rows[3].starts_with("tiny,1,1,point,1601,15,"),
+        "{}",
+        rows[3]
+    );
     // The baseline against itself moved nobody.
     let column = |name: &str| header.split(',').position(|c| c == name).unwrap();
     let fields: Vec<&str> = rows[0].split(',').collect();
@@ -272,7 +285,10 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
 #[test]
 fn the_measures_agree_with_the_reports_on_the_replays_files() {
     let dir = scratch("sweep-measures");
-    let study = tiny_study(&dir, "");
+    let study = tiny_study(
+        &dir,
+        "[[measure]]\nkind = \"truth-gap\"\nname = \"gap_strength\"\nlist = \"2003-01\"\ntruth = \"strength\"\n",
+    );
     let out = dir.join("study");
     sweep(&study, &out, &["--seeds", "1"]);
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
@@ -330,28 +346,61 @@ fn the_measures_agree_with_the_reports_on_the_replays_files() {
         (figure("predictive.log_loss") - log_loss).abs() < 1e-6,
         "{log_loss}"
     );
-    let truth = succeeds(&[
-        "compare",
-        run.to_str().unwrap(),
-        "--truth",
-        &file("truth.parquet"),
-        "--format",
-        "json",
-    ]);
-    let truth: serde_json::Value = serde_json::from_str(&truth).unwrap();
-    let january = truth[0]["years"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|y| y["month"] == "2003-01")
-        .unwrap()
-        .clone();
-    let mean = january["mean_diff"].as_f64().unwrap();
-    assert!((figure("truth_gap.mean") - mean).abs() < 0.01, "{january}");
-    assert_eq!(
-        figure("truth_gap.players"),
-        january["players"].as_f64().unwrap()
-    );
+    // The active players against their equilibrium (the world's equilibrium.parquet, solved as
+    // the study solves it), the inactive ones against strength; then all against strength.
+    for (against, measure) in [("equilibrium", "truth_gap"), ("strength", "gap_strength")] {
+        let truth = succeeds(&[
+            "compare",
+            run.to_str().unwrap(),
+            "--truth",
+            world.to_str().unwrap(),
+            "--against",
+            against,
+            "--format",
+            "json",
+        ]);
+        let truth: serde_json::Value = serde_json::from_str(&truth).unwrap();
+        let january = truth[0]["years"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|y| y["month"] == "2003-01")
+            .unwrap()
+            .clone();
+        for group in ["active", "inactive"] {
+            let players = january[group]["players"].as_f64().unwrap();
+            assert_eq!(
+                figure(&format!("{measure}.{group}.players")),
+                players,
+                "{against} {group}: {january}"
+            );
+            assert!(players > 0.0, "{against} {group}: {january}");
+            // The files hold strengths to a tenth of a point, the study's memory to f32.
+            for name in ["rms", "level"] {
+                let reported = january[group][name].as_f64().unwrap();
+                let measured = figure(&format!("{measure}.{group}.{name}"));
+                assert!(
+                    (measured - reported).abs() < 0.05,
+                    "{against} {group}.{name}: {measured} against {reported}"
+                );
+            }
+            for name in ["spread", "slope"] {
+                let reported = january[group][name].as_f64().unwrap();
+                let measured = figure(&format!("{measure}.{group}.{name}"));
+                assert!(
+                    (measured - reported).abs() < 1e-3,
+                    "{against} {group}.{name}: {measured} against {reported}"
+                );
+            }
+        }
+        let all = figure(&format!("{measure}.all.level"));
+        assert!(
+            (all - january["mean_diff"].as_f64().unwrap()).abs() < 0.01,
+            "{january}"
+        );
+    }
+    // Against the reachable truth the active players' ratings are nearer than against strength.
+    assert!(figure("truth_gap.active.rms") < figure("gap_strength.active.rms"));
 }
 
 #[test]
@@ -360,7 +409,7 @@ fn an_optimising_design_is_repeatable_and_stays_within_its_ranges() {
     let study = tiny_study(&dir, "");
     let text = std::fs::read_to_string(&study).unwrap().replace(
         "[[parameter]]\nkey = \"revision[2002-07].floor\"\nvalues = [1601, 1801, 2001]",
-        "[design]\nkind = \"optimise\"\nbudget = 8\npopulation = 4\nminimise = { \"truth_gap.rms\" = 1, \"predictive.log_loss\" = 100 }\n\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nmin = 1400\nmax = 2200",
+        "[design]\nkind = \"optimise\"\nbudget = 8\npopulation = 4\nminimise = { \"truth_gap.active.rms\" = 1, \"predictive.log_loss\" = 100 }\n\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nmin = 1400\nmax = 2200",
     );
     let study = write(&dir, "optimise.toml", &text);
     let (a, b) = (dir.join("a"), dir.join("b"));
@@ -376,7 +425,7 @@ fn an_optimising_design_is_repeatable_and_stays_within_its_ranges() {
         .lines()
         .skip(1)
         .filter(|l| l.contains(",point,"))
-        .map(|l| l.split(',').nth(3).unwrap().parse().unwrap())
+        .map(|l| l.split(',').nth(4).unwrap().parse().unwrap())
         .collect();
     assert!(!floors.is_empty() && floors.len() <= 16, "{csv}");
     assert!(
@@ -391,7 +440,8 @@ fn an_optimising_design_is_repeatable_and_stays_within_its_ranges() {
         "{summary}"
     );
     assert!(
-        summary.contains("1 × truth_gap.rms") && summary.contains("100 × predictive.log_loss"),
+        summary.contains("1 × truth_gap.active.rms")
+            && summary.contains("100 × predictive.log_loss"),
         "{summary}"
     );
 }
@@ -418,7 +468,7 @@ fn verification_replays_the_best_on_new_seeds_larger() {
     let out = dir.join("study");
     let said = sweep(&study, &out, &["--seeds", "1,2", "--verify"]);
     assert!(
-        said.contains("Verified at scale 0.015 on seeds 3, 4 (the search: scale 0.01, seeds 1, 2)"),
+        said.contains("Verified at scale 0.015 on seeds 3, 4 (the search: scale 0.01, seeds 1, 2; the verified verdicts corrected by Holm over the 2 points verified)"),
         "{said}"
     );
     assert!(said.contains("The ranking"), "{said}");
@@ -428,6 +478,46 @@ fn verification_replays_the_best_on_new_seeds_larger() {
     assert_eq!(verify["seeds"], serde_json::json!([3, 4]));
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("<h2>Verification</h2>"));
+
+    // The verification's scale and seeds set on the command line, and read back from its journal
+    // when the page is written again.
+    let out = dir.join("again");
+    let said = sweep(
+        &study,
+        &out,
+        &[
+            "--seeds",
+            "1,2",
+            "--verify",
+            "1",
+            "--verify-scale",
+            "0.012",
+            "--verify-seeds",
+            "8,9",
+        ],
+    );
+    assert!(
+        said.contains("Verified at scale 0.012 on seeds 8, 9 (the search: scale 0.01, seeds 1, 2"),
+        "{said}"
+    );
+    let page = std::fs::read(out.join("report.html")).unwrap();
+    succeeds(&["report", out.to_str().unwrap()]);
+    assert_eq!(std::fs::read(out.join("report.html")).unwrap(), page);
+    for (flags, expected) in [
+        (
+            ["--verify-scale", "50"],
+            "--verify-scale: expected a number from 0.0001 to 10, got 50",
+        ),
+        (
+            ["--verify-seeds", "5,5"],
+            "--verify-seeds: seed 5 is given twice",
+        ),
+    ] {
+        let mut args = vec!["sweep", study.as_str(), "--seeds", "1,2", "--verify"];
+        args.extend(flags);
+        let e = text(&elosim(&args).stderr);
+        assert!(e.contains(expected), "{expected}\n{e}");
+    }
 }
 
 #[test]
@@ -548,8 +638,15 @@ kind = "predictive"
 from = "2013-01"
 to = "2013-12"
 
+[[measure]]
+kind = "truth-gap"
+name = "gap_strength"
+list = "2003-01"
+truth = "strenght"
+
 [summary]
-rank = "truth_gap.rsm"
+rank = "truth_gap.active.rsm"
+threshold = {{ "truth_gap.active.rms" = 1, "truth_gap.active.rsm" = 1, "truth_gap.active.players" = 2, "truth_gap.active.level" = -1 }}
 "#,
             repo("scenarios/fide-historical.toml")
         ),
@@ -572,26 +669,32 @@ rank = "truth_gap.rsm"
         "measure[4].list: 2003-06 has no list in the scenario: lists are quarterly (Jan, Apr, Jul, Oct) then",
         "measure[5].from: the window 2013-01 to 2013-12 has no list of the world, whose lists run after 2001-01 and up to 2003-06",
         "measure[2].kind: unknown measure \"flatnes\" (did you mean `flatness`?)",
-        "summary.rank: \"truth_gap.rsm\" is not a figure the measures judge; the nearest: truth_gap.rms",
+        "summary.rank: \"truth_gap.active.rsm\" is not a figure the measures judge; the nearest: truth_gap.active.rms",
+        "measure[6].truth: expected one of: equilibrium, strength, got \"strenght\"",
+        "summary.threshold.truth_gap.active.rsm: \"truth_gap.active.rsm\" is not a figure the measures judge; the nearest: truth_gap.active.rms",
+        "summary.threshold.truth_gap.active.players: \"truth_gap.active.players\" is not a figure the measures judge; the nearest:",
+        "summary.threshold.truth_gap.active.level: expected a threshold of 0 or more (a gain in distance from the figure's ideal, in its unit), got -1",
     ] {
         assert!(e.contains(expected), "{expected}\n{e}");
     }
     assert!(!e.contains("panicked"), "{e}");
+    assert!(!e.contains("summary.threshold.truth_gap.active.rms"), "{e}");
     assert!(!out.exists(), "a refused study wrote {}", out.display());
 
     let empty = write(
         &dir,
         "empty.toml",
         &format!(
-            "scenario = {:?}\n[input]\nworld = \"tiny.toml\"\n[[measure]]\nkind = \"predictive\"\nfrom = \"2003-01\"\nto = \"2003-06\"\n",
+            "scenario = {:?}\n[input]\nworld = \"tiny.toml\"\n[[measure]]\nkind = \"predictive\"\nfrom = \"2003-01\"\nto = \"2003-06\"\n[summary]\nthreshold = 3\n",
             repo("scenarios/fide-historical.toml")
         ),
     );
     let r = elosim(&["sweep", &empty, "--out", out.to_str().unwrap()]);
+    let e = text(&r.stderr);
+    assert!(e.contains("parameter: missing: the design is empty"), "{e}");
     assert!(
-        text(&r.stderr).contains("parameter: missing: the design is empty"),
-        "{}",
-        text(&r.stderr)
+        e.contains("summary.threshold: expected a table of figures and their thresholds, such as { \"truth_gap.active.rms\" = 1.0 }, got 3"),
+        "{e}"
     );
     let r = elosim(&["sweep", &empty, "--shard", "3/2"]);
     assert!(
@@ -661,4 +764,649 @@ fn a_parameter_that_changes_nothing_is_named() {
         said.contains("revision[2025-10].floor made no difference"),
         "{said}"
     );
+}
+
+/// Holm's step-down adjustment, written out again: sorted ascending, the k-th of m is the running
+/// maximum of (m − k + 1)·p, capped at 1.
+fn holm(p: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let mut adjusted = vec![0.0; p.len()];
+    let mut running = 0.0f64;
+    for (k, &i) in order.iter().enumerate() {
+        running = running.max(((p.len() - k) as f64 * p[i]).min(1.0));
+        adjusted[i] = running;
+    }
+    adjusted
+}
+
+#[test]
+fn the_summary_carries_verdicts_corrected_over_the_candidates() {
+    let dir = scratch("sweep-corrected");
+    // Every player against true strength: the figure whose gains and losses this test knows.
+    let threshold = "[[measure]]\nkind = \"truth-gap\"\nname = \"gap_strength\"\nlist = \"2003-01\"\ntruth = \"strength\"\n\n[summary]\nrank = \"gap_strength.all.rms\"\npareto = [\"gap_strength.all.rms\", \"flatness.rms\", \"curve_gap.rms\"]\nthreshold = { \"gap_strength.all.rms\" = 5 }\n";
+    let study = tiny_study(&dir, threshold);
+    let out = dir.join("out");
+    let said = sweep(&study, &out, &[]);
+    assert!(
+        said.contains("Verdicts are corrected for multiplicity (Holm–Bonferroni over the 5 candidates compared with the baseline per figure")
+            && said.contains("paired t-test over 3 seeds, α 0.05")
+            && said.contains("thresholds: gap_strength.all.rms 5 (0 on every other figure)"),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "The best point's Δ is biased in its favour: it was chosen as the best of 6 points"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("`--verify` replays it on fresh seeds"),
+        "{said}"
+    );
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("Verdicts are corrected for multiplicity"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(json["alpha"], 0.05);
+    let candidates = json["candidates"].as_array().unwrap();
+    let figures = candidates[0]["figures"].as_array().unwrap().len();
+    let mut verdicts: Vec<(String, String)> = Vec::new();
+    for f in 0..figures {
+        let of = |c: &serde_json::Value| c["figures"][f].clone();
+        let name = of(&candidates[0])["name"].as_str().unwrap().to_string();
+        let tested: Vec<serde_json::Value> = candidates
+            .iter()
+            .map(of)
+            .filter(|x| !x["p_value"].is_null())
+            .collect();
+        let p: Vec<f64> = tested
+            .iter()
+            .map(|x| x["p_value"].as_f64().unwrap())
+            .collect();
+        for (x, expected) in tested.iter().zip(holm(&p)) {
+            let adjusted = x["adjusted_p_value"].as_f64().unwrap();
+            assert!(
+                (adjusted - expected).abs() <= 1e-6 * p.len() as f64,
+                "{name}: {adjusted} against {expected}"
+            );
+            assert_eq!(
+                x["method"],
+                format!("paired t over 3 seeds, Holm over {}", p.len())
+            );
+            let threshold = if name == "gap_strength.all.rms" {
+                5.0
+            } else {
+                0.0
+            };
+            assert_eq!(x["threshold"], threshold, "{name}");
+            // The verdict follows from the adjusted p-value and the gain against the threshold.
+            let change = x["distance_difference"].as_f64().unwrap();
+            let verdict = x["verdict"].as_str().unwrap();
+            let expected = match (adjusted < 0.05, change < 0.0, change.abs() > threshold) {
+                (false, _, _) => "no clear difference",
+                (true, true, true) => "better",
+                (true, true, false) => "better, below the threshold",
+                (true, false, true) => "worse",
+                (true, false, false) => "worse, below the threshold",
+            };
+            assert_eq!(verdict, expected, "{name}: {x}");
+            assert!(x["distance_difference_half_width"].as_f64().unwrap() > 0.0);
+            verdicts.push((name.clone(), verdict.to_string()));
+        }
+    }
+    // On the rank figure the threshold of 5 points parts the sure gains of over 10 points from the
+    // sure losses of under 1.
+    for wanted in ["better", "worse, below the threshold"] {
+        assert!(
+            verdicts
+                .iter()
+                .any(|(n, v)| n == "gap_strength.all.rms" && v == wanted),
+            "{wanted}: {verdicts:?}"
+        );
+    }
+    // The front's members that beat the baseline: better on a Pareto figure and worse on none.
+    let pareto: Vec<&str> = json["pareto"]["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    let beats = |id: u64| {
+        let c = candidates.iter().find(|c| c["candidate"] == id).unwrap();
+        let on: Vec<&str> = c["figures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| pareto.contains(&x["name"].as_str().unwrap()))
+            .filter_map(|x| x["verdict"].as_str())
+            .collect();
+        on.contains(&"better") && !on.contains(&"worse")
+    };
+    let front: Vec<u64> = json["pareto"]["front"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    let beating: Vec<u64> = front.iter().copied().filter(|&c| beats(c)).collect();
+    assert!(!beating.is_empty(), "{json}");
+    assert_eq!(json["pareto"]["beating"], serde_json::json!(beating));
+    assert!(
+        said.contains("Of these, beating the baseline with corrected significance (better on at least one of these figures and worse on none"),
+        "{said}"
+    );
+    // The best point's K is 15 or 25, both ends of the values searched: an edge either way.
+    let best = candidates.iter().find(|c| c["label"] == "point").unwrap();
+    let k = best["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v[0] == "revision[2002-07].k.standard")
+        .unwrap()[1]
+        .as_i64()
+        .unwrap();
+    let side = if k == 25 { "max" } else { "min" };
+    let edges = json["edges"].as_array().unwrap();
+    assert!(
+        edges.contains(&serde_json::json!({
+            "parameter": "revision[2002-07].k.standard",
+            "value": k,
+            "side": side,
+            "key_limit": false
+        })),
+        "{edges:?}"
+    );
+    let where_ = if k == 25 { "top" } else { "bottom" };
+    assert!(
+        said.contains(&format!("revision[2002-07].k.standard: the best point is at the {where_} of the values searched ({k}): the best may lie beyond; widen them")),
+        "{said}"
+    );
+}
+
+#[test]
+fn the_edge_of_the_values_searched_is_noted_only_there() {
+    let dir = scratch("sweep-edges");
+    tiny_world(&dir);
+    // A floor long after the world's last list changes nothing: every point ties, and the best is
+    // the first point, whose floor is the first value listed.
+    let study = |values: &str| {
+        format!(
+            "scenario = {:?}\n[input]\nworld = \"tiny.toml\"\nscale = 0.01\nseeds = [1, 2]\n[[parameter]]\nkey = \"revision[2025-10].floor\"\nvalues = {values}\n[[measure]]\nkind = \"predictive\"\nfrom = \"2003-01\"\nto = \"2003-06\"\n",
+            repo("scenarios/fide-historical.toml")
+        )
+    };
+    let edges = |out: &Path| -> serde_json::Value {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        json["edges"].clone()
+    };
+    let inside = write(&dir, "inside.toml", &study("[1450, 1400, 1500]"));
+    let said = sweep(&inside, &dir.join("inside"), &[]);
+    assert!(!said.contains("the best point is at the"), "{said}");
+    assert_eq!(edges(&dir.join("inside")), serde_json::json!([]));
+    // At 0, the floor's own limit: nothing to widen.
+    let limit = write(&dir, "limit.toml", &study("[0, 1400]"));
+    let said = sweep(&limit, &dir.join("limit"), &[]);
+    assert!(
+        said.contains("revision[2025-10].floor: the best point is at the bottom of the values searched (0), as far as the key goes."),
+        "{said}"
+    );
+    assert_eq!(
+        edges(&dir.join("limit")),
+        serde_json::json!([{"parameter": "revision[2025-10].floor", "value": 0, "side": "min", "key_limit": true}])
+    );
+}
+
+/// The small world with one key changed: a tenth of the games decided by no strength instead of
+/// the built-in world's 17.5 %.
+fn fewer_upsets_world(dir: &Path) -> String {
+    write(
+        dir,
+        "fewer-upsets.toml",
+        &format!(
+            "name = \"fewer-upsets\"\nextends = {:?}\n[world]\nmonths = 30\n[games]\nupset_share = 0.1\n",
+            repo("worlds/fide-2001-2025.toml")
+        ),
+    )
+}
+
+/// Three candidates (the October 2002 floor at 1601 and 2001 beside the baseline's 1801) on two
+/// worlds, two seeds each, judged by measures that need no truth.
+fn two_world_study(dir: &Path, input: &str) -> String {
+    tiny_world(dir);
+    fewer_upsets_world(dir);
+    write(
+        dir,
+        "worlds-study.toml",
+        &format!(
+            r#"name = "two-worlds"
+scenario = {:?}
+
+[input]
+{input}
+scale = 0.01
+seeds = [1, 2]
+
+[[parameter]]
+key = "revision[2002-07].floor"
+values = [1601, 2001]
+
+[[measure]]
+kind = "flatness"
+from = "2002-07"
+to = "2003-06"
+lowest = 1800
+min-games = 20
+
+[[measure]]
+kind = "predictive"
+from = "2003-01"
+to = "2003-06"
+
+[[measure]]
+kind = "disruption"
+list = "2003-04"
+
+[verify]
+scale = 0.01
+"#,
+            repo("scenarios/fide-historical.toml")
+        ),
+    )
+}
+
+const TWO_WORLDS: &str = "worlds = [\"tiny.toml\", \"fewer-upsets.toml\"]";
+
+/// Every file a finished study of the two worlds writes, but its journal and its timings.
+const TWO_WORLD_OUTPUTS: &[&str] = &[
+    "results.parquet",
+    "results.csv",
+    "summary.txt",
+    "summary.md",
+    "summary.json",
+    "report.html",
+    "response-1-tiny.png",
+    "response-1-fewer-upsets.png",
+    "pareto-tiny.png",
+    "pareto-fewer-upsets.png",
+];
+
+fn json_file(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn file_says(path: &Path, expected: &[&str]) {
+    let text = std::fs::read_to_string(path).unwrap();
+    for e in expected {
+        assert!(text.contains(e), "{} lacks {e:?}:\n{text}", path.display());
+    }
+}
+
+/// A candidate's entry in one world's summary of a `summary.json`.
+fn world_candidate<'j>(
+    world: &'j serde_json::Value,
+    candidate: &serde_json::Value,
+) -> &'j serde_json::Value {
+    world["summary"]["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["candidate"] == *candidate)
+        .unwrap()
+}
+
+#[test]
+fn a_study_over_two_worlds_judges_each_and_says_where_they_agree() {
+    let dir = scratch("sweep-worlds");
+    let study = two_world_study(&dir, TWO_WORLDS);
+    let one = dir.join("one");
+    let said = sweep(&study, &one, &["--threads", "2"]);
+    assert!(
+        said.contains("on 2 worlds, each at scale 0.01 on seeds 1, 2: tiny ("),
+        "{said}"
+    );
+
+    // Rows by world in the study's order, then candidate, then seed.
+    let csv = std::fs::read_to_string(one.join("results.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header = lines.next().unwrap();
+    assert!(
+        header.starts_with("world,candidate,seed,label,revision[2002-07].floor,flatness.rms,"),
+        "{header}"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let places: Vec<String> = rows.iter().map(|r| r[..3].join(",")).collect();
+    let mut expected = Vec::new();
+    for world in ["tiny", "fewer-upsets"] {
+        for candidate in 0..3 {
+            for seed in 1..=2 {
+                expected.push(format!("{world},{candidate},{seed}"));
+            }
+        }
+    }
+    assert_eq!(places, expected, "{csv}");
+    // The worlds differ: the baseline's crosstable on the same seed is another.
+    let flatness = header.split(',').position(|c| c == "flatness.rms").unwrap();
+    assert_ne!(rows[0][flatness], rows[6][flatness], "{csv}");
+
+    // A summary per world, as a single world's, and the agreement between them.
+    file_says(
+        &one.join("summary.txt"),
+        &[
+            "Candidates are ordered over the worlds by the mean of each world's mean distance from the ideal on flatness.rms",
+            "Agreement between the worlds on flatness.rms, predictive.log_loss, disruption.mean_abs:",
+            "\nWorld tiny\n==========\nStudy two-worlds",
+            "\nWorld fewer-upsets\n==================\nStudy two-worlds",
+            "Pareto front over flatness.rms, predictive.log_loss, disruption.mean_abs",
+        ],
+    );
+    let json = json_file(&one.join("summary.json"));
+    let worlds = json["worlds"].as_array().unwrap();
+    let names: Vec<&str> = worlds.iter().map(|w| w["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["tiny", "fewer-upsets"]);
+    assert!(worlds[1]["source"]
+        .as_str()
+        .unwrap()
+        .ends_with("fewer-upsets.toml"));
+    // Each agreement is the worlds' own verdicts, and agrees exactly when they are the same.
+    let agreement = json["agreement"].as_array().unwrap();
+    assert!(!agreement.is_empty());
+    for a in agreement {
+        let (candidate, figure) = (&a["candidate"], a["figure"].as_str().unwrap());
+        let verdicts: Vec<&serde_json::Value> = names.iter().map(|n| &a["verdicts"][n]).collect();
+        for (w, verdict) in worlds.iter().zip(&verdicts) {
+            let own = world_candidate(w, candidate)["figures"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["name"] == figure)
+                .unwrap()["verdict"]
+                .clone();
+            assert_eq!(**verdict, own, "{a}");
+        }
+        assert_eq!(
+            a["agree"].as_bool().unwrap(),
+            verdicts[0] == verdicts[1],
+            "{a}"
+        );
+    }
+    // The order over the worlds: by the mean of the worlds' means of flatness.rms (lower is better).
+    let mean = |w: &serde_json::Value, candidate: &serde_json::Value| {
+        world_candidate(w, candidate)["figures"][0]["mean"]
+            .as_f64()
+            .unwrap()
+    };
+    let order = json["order"].as_array().unwrap();
+    assert_eq!(order.len(), 3);
+    let distances: Vec<f64> = order
+        .iter()
+        .map(|o| o["mean_distance"].as_f64().unwrap())
+        .collect();
+    assert!(distances.windows(2).all(|d| d[0] <= d[1]), "{distances:?}");
+    for o in order {
+        let both = (mean(&worlds[0], &o["candidate"]) + mean(&worlds[1], &o["candidate"])) / 2.0;
+        assert!(
+            (o["mean_distance"].as_f64().unwrap() - both).abs() < 1e-5,
+            "{o}"
+        );
+    }
+    // Each picture world by world, side by side on the page with the agreement.
+    assert!(!one.join("pareto.png").exists());
+    file_says(
+        &one.join("report.html"),
+        &[
+            "<h2>Agreement between the worlds</h2>",
+            "<h2>World tiny</h2>",
+            "<h2>World fewer-upsets</h2>",
+            "<div class=\"half\"><figure>",
+        ],
+    );
+    // Each (world, seed) generated once.
+    let timings = json_file(&one.join("timings.json"));
+    let generated: Vec<String> = timings["worlds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| format!("{} {}", w["world"].as_str().unwrap(), w["seed"]))
+        .collect();
+    assert_eq!(
+        generated,
+        ["tiny 1", "tiny 2", "fewer-upsets 1", "fewer-upsets 2"]
+    );
+    no_temporary_files(&one);
+    // The page written again from the journal is the same page.
+    let page = std::fs::read(one.join("report.html")).unwrap();
+    succeeds(&["report", one.to_str().unwrap()]);
+    assert_eq!(std::fs::read(one.join("report.html")).unwrap(), page);
+
+    // Three machines, each a third of the (world, seed, candidate) triples, then joined.
+    let shards: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("shard-{i}"))).collect();
+    for (i, shard) in shards.iter().enumerate() {
+        sweep(
+            &study,
+            shard,
+            &["--shard", &format!("{}/3", i + 1), "--threads", "1"],
+        );
+    }
+    // The first shard's four triples are all the first world's: it generates no other.
+    let first = std::fs::read_to_string(shards[0].join("results.jsonl")).unwrap();
+    assert!(!first.contains("\"world\":\"fewer-upsets\""), "{first}");
+    let merged = dir.join("merged");
+    let mut args = vec![
+        "sweep",
+        "--quiet",
+        "--out",
+        merged.to_str().unwrap(),
+        "--merge",
+    ];
+    args.extend(shards.iter().map(|s| s.to_str().unwrap()));
+    succeeds(&args);
+    same_files(&one, &merged, TWO_WORLD_OUTPUTS);
+
+    // Interrupted in the second world (the last line cut short), then resumed.
+    let resumed = dir.join("resumed");
+    std::fs::create_dir_all(&resumed).unwrap();
+    let journal = std::fs::read_to_string(one.join("results.jsonl")).unwrap();
+    let kept: Vec<&str> = journal
+        .lines()
+        .filter(|l| !l.starts_with("{\"world\""))
+        .take(8)
+        .collect();
+    assert!(
+        kept[7].contains("\"world\":\"fewer-upsets\""),
+        "{}",
+        kept[7]
+    );
+    let cut = format!("{}\n{}", kept.join("\n"), &kept[7][..20]);
+    std::fs::write(resumed.join("results.partial.jsonl"), cut).unwrap();
+    let said = sweep(&study, &resumed, &["--resume"]);
+    assert!(
+        said.contains("12 rows in") && said.contains("7 resumed from the journal"),
+        "{said}"
+    );
+    same_files(&one, &resumed, TWO_WORLD_OUTPUTS);
+
+    // The best point over the worlds verified on new seeds of every world.
+    let said = sweep(&study, &one, &["--resume", "--verify", "1"]);
+    assert!(
+        said.contains("World tiny. Verified at scale 0.01 on seeds 3, 4"),
+        "{said}"
+    );
+    assert!(said.contains("World fewer-upsets. Verified"), "{said}");
+    let verify = json_file(&one.join("verify.json"));
+    let verified: Vec<&str> = verify["worlds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(verified, ["tiny", "fewer-upsets"]);
+    let best = &json["order"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["label"] == "point")
+        .unwrap()["candidate"];
+    for w in verify["worlds"].as_array().unwrap() {
+        let candidates: Vec<&serde_json::Value> = w["verification"]["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| &c["candidate"])
+            .collect();
+        assert_eq!(candidates.len(), 2, "{w}");
+        assert!(candidates.contains(&best), "{w}");
+    }
+    let held = verify["held"].as_bool().unwrap();
+    let said_held = said.contains("The ranking held on every world.");
+    assert_eq!(held, said_held, "{said}");
+}
+
+#[test]
+fn one_world_in_a_list_is_the_single_world_study() {
+    let dir = scratch("sweep-one-world");
+    let listed = two_world_study(&dir, "worlds = [\"tiny.toml\"]");
+    let (a, b) = (dir.join("listed"), dir.join("single"));
+    sweep(&listed, &a, &[]);
+    let single = two_world_study(&dir, "world = \"tiny.toml\"");
+    sweep(&single, &b, &[]);
+    // The study files' texts differ, and with them the fingerprint and the page that shows them.
+    same_files(
+        &a,
+        &b,
+        &["results.csv", "summary.txt", "summary.md", "pareto.png"],
+    );
+    let without_fingerprint = |dir: &Path| {
+        let mut json = json_file(&dir.join("summary.json"));
+        json.as_object_mut().unwrap().remove("fingerprint");
+        json
+    };
+    assert_eq!(without_fingerprint(&a), without_fingerprint(&b));
+    // The single world's summary: no order over worlds, no agreement, no world sections.
+    let summary = std::fs::read_to_string(a.join("summary.txt")).unwrap();
+    assert!(summary.starts_with("Study two-worlds ("), "{summary}");
+    assert!(
+        summary.contains("tiny.toml at scale 0.01, seeds 1, 2\nRanked by flatness.rms"),
+        "{summary}"
+    );
+    for absent in ["Agreement", "World tiny", "over the worlds"] {
+        assert!(!summary.contains(absent), "{absent}\n{summary}");
+    }
+    let json = json_file(&a.join("summary.json"));
+    assert!(json.get("worlds").is_none() && json.get("agreement").is_none());
+    assert_eq!(json["candidates"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn bad_worlds_are_refused_at_their_key_paths_before_any_replay() {
+    let dir = scratch("sweep-bad-worlds");
+    write(
+        &dir,
+        "slash.toml",
+        &format!(
+            "name = \"a/b\"\nextends = {:?}\n[world]\nmonths = 30\n",
+            repo("worlds/fide-2001-2025.toml")
+        ),
+    );
+    write(
+        &dir,
+        "also-tiny.toml",
+        &format!(
+            "name = \"tiny\"\nextends = {:?}\n[world]\nmonths = 30\n[games]\nupset_share = 0.1\n",
+            repo("worlds/fide-2001-2025.toml")
+        ),
+    );
+    write(
+        &dir,
+        "later.toml",
+        &format!(
+            "name = \"later\"\nextends = {:?}\n[world]\nstart = \"2002-01\"\nmonths = 30\n",
+            repo("worlds/fide-2001-2025.toml")
+        ),
+    );
+    for (input, expected) in [
+        (
+            "world = \"tiny.toml\"\nworlds = [\"fewer-upsets.toml\"]",
+            "input.worlds: give `world` (one world) or `worlds` (a list of them), not both",
+        ),
+        (
+            "worlds = []",
+            "input.worlds: expected a list of one or more worlds",
+        ),
+        (
+            "worlds = \"tiny.toml\"",
+            "input.worlds: expected a list of one or more worlds (built in, such as \"fide-2001-2025\", or world files), got",
+        ),
+        (
+            "worlds = [\"fide-2001-2025\", \"tiny.toml\", \"fide-2001-2025\"]",
+            "input.worlds[3]: \"fide-2001-2025\" is given twice (also the first value)",
+        ),
+        (
+            "worlds = [\"tiny.toml\", 7]",
+            "input.worlds[2]: expected a built-in world's name or a world file, got",
+        ),
+        (
+            "worlds = [\"tiny.toml\", \"also-tiny.toml\"]",
+            "input.worlds[2]: \"tiny\" is also the name of the world at input.worlds[1]",
+        ),
+        (
+            "worlds = [\"tiny.toml\", \"slash.toml\"]",
+            "input.worlds[2]: the world's name \"a/b\" names its pictures",
+        ),
+        (
+            "worlds = [\"tiny.toml\", \"nowhere.toml\"]",
+            "input.worlds[2]: \"nowhere.toml\" is neither a world file nor a built-in world",
+        ),
+        (
+            "worlds = [\"tiny.toml\", \"later.toml\"]",
+            "input.worlds[2]: starts in 2002-01, the world of input.worlds[1] in 2001-01",
+        ),
+    ] {
+        let study = two_world_study(&dir, input);
+        let out = dir.join("out");
+        let r = elosim(&["sweep", &study, "--quiet", "--out", out.to_str().unwrap()]);
+        let e = text(&r.stderr);
+        assert!(!r.status.success(), "{input}: the study ran");
+        assert!(e.contains(expected), "{input}\n{expected}\n{e}");
+        assert!(!e.contains("panicked"), "{e}");
+        assert!(!out.exists(), "{input}: a refused study wrote {}", out.display());
+    }
+}
+
+#[test]
+fn an_optimising_design_minimises_over_every_world() {
+    let dir = scratch("sweep-worlds-optimise");
+    let study = two_world_study(&dir, TWO_WORLDS);
+    let text = std::fs::read_to_string(&study).unwrap().replace(
+        "[[parameter]]\nkey = \"revision[2002-07].floor\"\nvalues = [1601, 2001]",
+        "[design]\nkind = \"optimise\"\nbudget = 4\npopulation = 4\nminimise = \"flatness.rms\"\n\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nmin = 1400\nmax = 2200",
+    );
+    let study = write(&dir, "optimise.toml", &text);
+    let out = dir.join("out");
+    let said = sweep(&study, &out, &[]);
+    assert!(
+        said.contains(
+            "The optimiser minimised the mean over the worlds and seeds of 1 × flatness.rms."
+        ),
+        "{said}"
+    );
+    // Every candidate the optimiser chose is on both worlds and both seeds.
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let candidates: std::collections::BTreeSet<&str> = rows.iter().map(|r| r[1]).collect();
+    assert!(candidates.len() >= 2, "{csv}");
+    assert_eq!(rows.len(), candidates.len() * 4, "{csv}");
+    for world in ["tiny", "fewer-upsets"] {
+        assert_eq!(
+            rows.iter().filter(|r| r[0] == world).count(),
+            candidates.len() * 2,
+            "{csv}"
+        );
+    }
 }

@@ -25,10 +25,18 @@
 //!
 //! The equations fix only differences: each connected group of players (who met, directly or
 //! through others) is anchored so that its mean equals the mean true strength of its players on
-//! the January list's month, as Elo's points are zero-sum. The left-hand sides are the gradient of
-//! a convex function, solved by Gauss–Seidel: each player in turn is moved by a Newton step on their
-//! own equation (the sum of E − F over their games divided by the sum of F's slope), until no
-//! player moves by more than [`TOLERANCE`] in a sweep.
+//! the January list's month, as Elo's points are zero-sum. (The built-in world's zones never meet:
+//! its pool is `events.zones` × scale groups, each anchored on its own.)
+//!
+//! How it is solved: the left-hand sides are the gradient of a convex function of the ratings
+//! (Σ over games of G(r_w − r_b) − E·(r_w − r_b), G' = F), whose Hessian is the graph Laplacian of
+//! the games weighted by F's slope. Newton's method: each step solves that Laplacian system by
+//! conjugate gradients preconditioned by its diagonal, then halves the step until the equations'
+//! residuals shrink; it stops when no player's rating moves by more than [`TOLERANCE`]. Simpler
+//! player-by-player Newton steps (Gauss–Seidel) converge too, but the pool's pairings follow
+//! strength (Swiss sections, ratings-cut events), so the mode that stretches the whole scale relaxes
+//! only a few players per sweep: 70–380 sweeps a window at a tenth of FIDE's size, against a
+//! handful of Newton steps.
 
 use statrs::function::erf::erfc;
 
@@ -46,10 +54,17 @@ pub const WINDOW: i32 = 18;
 /// No player moves by more than this in the last sweep (rating points).
 pub const TOLERANCE: f64 = 0.01;
 
-/// Sweeps before the solution is given as it stands (its largest last move is reported).
-const MAX_SWEEPS: u32 = 20_000;
+/// Newton steps before the solution is given as it stands (its last largest move is reported).
+const MAX_STEPS: u32 = 100;
 
-/// The largest move of one Newton step: far from the solution the curve's slope says little.
+/// Conjugate-gradient iterations of one Newton step at most, and the residual they aim for,
+/// relative to the equations' own: loose while the equations are far from solved, tight near the
+/// end (an inexact Newton method: the early steps need only a direction).
+const MAX_ITERATIONS: u32 = 2_000;
+const CG_TOLERANCE: (f64, f64) = (1e-3, 0.1);
+
+/// The largest move of one player in one Newton step: far from the solution the curve's slope
+/// says little.
 const MAX_STEP: f64 = 100.0;
 
 /// FIDE's curve: σ = 200·√2, so Φ(d/σ) = ½·erfc(−d/400).
@@ -71,6 +86,44 @@ fn fide_slope(diff: f64) -> f64 {
     (-0.5 * z * z).exp() / (SIGMA * (2.0 * std::f64::consts::PI).sqrt())
 }
 
+/// [`fide_curve`] and [`fide_slope`] tabulated every 1/32 point from 0 to the cap and interpolated
+/// linearly (within 2e-9 of the curve): the solver evaluates them for every game at every step.
+struct Curve {
+    value: Vec<f64>,
+    slope: Vec<f64>,
+}
+
+const PER_POINT: f64 = 32.0;
+
+impl Curve {
+    fn new() -> Curve {
+        let n = (CAP * PER_POINT) as usize + 2;
+        let at = |k: usize| k as f64 / PER_POINT;
+        Curve {
+            value: (0..n).map(|k| fide_curve(at(k))).collect(),
+            slope: (0..n).map(|k| fide_slope(at(k))).collect(),
+        }
+    }
+
+    /// F(d) and F'(d).
+    fn at(&self, diff: f64) -> (f64, f64) {
+        let x = diff.abs().min(CAP) * PER_POINT;
+        let k = (x as usize).min(self.value.len() - 2);
+        let f = x - k as f64;
+        let value = self.value[k] + f * (self.value[k + 1] - self.value[k]);
+        let slope = if diff.abs() >= CAP {
+            0.0
+        } else {
+            self.slope[k] + f * (self.slope[k + 1] - self.slope[k])
+        };
+        if diff >= 0.0 {
+            (value, slope)
+        } else {
+            (1.0 - value, slope)
+        }
+    }
+}
+
 /// One game of a window: the players by dense index and White's expected score.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WindowGame {
@@ -86,8 +139,8 @@ pub struct Equilibrium {
     pub rating: Vec<f32>,
     /// Each player's games in the window.
     pub games: Vec<u32>,
-    /// Gauss–Seidel sweeps made, and the largest move of the last one.
-    pub sweeps: u32,
+    /// Newton steps made, and the largest move of the last one.
+    pub steps: u32,
     pub last_move: f64,
     /// Groups of players who met (directly or through others), and the players outside the
     /// largest: each group is anchored on its own.
@@ -108,18 +161,8 @@ impl Equilibrium {
 pub fn solve(players: usize, games: &[WindowGame], anchor: &[f32]) -> Equilibrium {
     let graph = Graph::new(players, games);
     let start = |i: usize| f64::from(anchor.get(i).copied().unwrap_or(f32::NAN));
-    let mut rating: Vec<f64> = (0..players)
-        .map(|i| if start(i).is_finite() { start(i) } else { 0.0 })
-        .collect();
-    let mut sweeps = 0;
-    let mut last_move = 0.0;
-    while sweeps < MAX_SWEEPS {
-        last_move = graph.sweep(&mut rating);
-        sweeps += 1;
-        if last_move < TOLERANCE {
-            break;
-        }
-    }
+    let mut rating = first_guess(&graph, &start);
+    let (steps, last_move) = graph.newton(&mut rating);
     let group = graph.groups();
     let groups = group
         .iter()
@@ -154,7 +197,7 @@ pub fn solve(players: usize, games: &[WindowGame], anchor: &[f32]) -> Equilibriu
     Equilibrium {
         rating,
         games: (0..players).map(|i| graph.degree(i) as u32).collect(),
-        sweeps,
+        steps,
         last_move,
         groups,
         outside_largest: sizes.iter().sum::<usize>() - largest,
@@ -163,11 +206,40 @@ pub fn solve(players: usize, games: &[WindowGame], anchor: &[f32]) -> Equilibriu
 
 const NONE: u32 = u32::MAX;
 
+/// Where Newton's method starts: the true strengths squeezed towards their mean by a third, about
+/// where the world's flatter curve puts them (a 400-point gap in strength is worth about 283 on
+/// FIDE's curve), so that the first steps are not spent bringing games back within the cap.
+fn first_guess(graph: &Graph, strength: &impl Fn(usize) -> f64) -> Vec<f64> {
+    let known: Vec<f64> = (0..graph.players())
+        .filter(|&i| graph.degree(i) > 0)
+        .map(strength)
+        .filter(|s| s.is_finite())
+        .collect();
+    let mean = known.iter().sum::<f64>() / known.len().max(1) as f64;
+    (0..graph.players())
+        .map(|i| match strength(i) {
+            s if s.is_finite() => mean + SQUEEZE * (s - mean),
+            _ => mean,
+        })
+        .collect()
+}
+
+const SQUEEZE: f64 = 0.7;
+
 /// Each player's games as (opponent, own expected score), players' games consecutive.
 struct Graph {
     start: Vec<usize>,
     opponent: Vec<u32>,
     expected: Vec<f64>,
+    curve: Curve,
+}
+
+/// The equations at some ratings: each player's residual Σ (E − F) and the Laplacian's weights
+/// (F's slope in each game) with its diagonal.
+struct Linearised {
+    residual: Vec<f64>,
+    weight: Vec<f64>,
+    diagonal: Vec<f64>,
 }
 
 impl Graph {
@@ -197,44 +269,177 @@ impl Graph {
             start,
             opponent,
             expected,
+            curve: Curve::new(),
         }
+    }
+
+    fn players(&self) -> usize {
+        self.start.len() - 1
     }
 
     fn degree(&self, i: usize) -> usize {
         self.start[i + 1] - self.start[i]
     }
 
-    /// One Gauss–Seidel sweep: each player moved by a Newton step on their own equation, the
-    /// others as they stand; the largest move.
-    fn sweep(&self, rating: &mut [f64]) -> f64 {
-        // Where every game is beyond the cap the curve is flat: a slope as at the cap's edge keeps
-        // the step finite, and the step's bound keeps it modest.
-        let floor = fide_slope(CAP - 1e-9);
-        let mut largest = 0.0f64;
-        for i in 0..rating.len() {
-            let games = self.start[i]..self.start[i + 1];
-            if games.is_empty() {
-                continue;
-            }
-            let own = rating[i];
-            let (mut residual, mut slope) = (0.0, 0.0);
-            for k in games.clone() {
-                let diff = own - rating[self.opponent[k] as usize];
-                residual += self.expected[k] - fide_curve(diff);
-                slope += fide_slope(diff);
-            }
-            let slope = slope.max(floor * games.len() as f64);
-            let step = (residual / slope).clamp(-MAX_STEP, MAX_STEP);
-            rating[i] = own + step;
-            largest = largest.max(step.abs());
+    /// Player by player (in parallel: each player's sums in their own order, so the same bits
+    /// whatever the threads), `each(i, games)` into `out[i]`.
+    fn per_player<T: Send>(
+        &self,
+        out: &mut [T],
+        each: impl Fn(usize, std::ops::Range<usize>) -> T + Sync,
+    ) {
+        use rayon::prelude::*;
+        out.par_iter_mut()
+            .enumerate()
+            .with_min_len(1024)
+            .for_each(|(i, o)| *o = each(i, self.start[i]..self.start[i + 1]));
+    }
+
+    /// The residuals, weights and diagonal at `rating`.
+    fn linearise(&self, rating: &[f64]) -> Linearised {
+        let n = self.players();
+        let mut residual = vec![0.0; n];
+        self.per_player(&mut residual, |i, games| {
+            games
+                .map(|k| self.expected[k] - self.curve.at(self.difference(rating, i, k)).0)
+                .sum()
+        });
+        let mut weight = vec![0.0; self.opponent.len()];
+        // Each player's games' slice of the weights, filled in parallel.
+        let mut slices: Vec<(usize, &mut [f64])> = Vec::with_capacity(n);
+        let mut rest = weight.as_mut_slice();
+        for i in 0..n {
+            let (own, after) = rest.split_at_mut(self.degree(i));
+            slices.push((i, own));
+            rest = after;
         }
-        largest
+        {
+            use rayon::prelude::*;
+            slices
+                .into_par_iter()
+                .with_min_len(1024)
+                .for_each(|(i, own)| {
+                    for (k, w) in (self.start[i]..).zip(own.iter_mut()) {
+                        *w = self.curve.at(self.difference(rating, i, k)).1;
+                    }
+                });
+        }
+        // A player whose every game is beyond the cap has a flat equation: a thousandth of the
+        // curve's slope between equals in each game keeps the diagonal positive (and their step
+        // finite; its bound keeps it modest) without moving the solution, where residuals are 0.
+        let floor = 1e-3 * fide_slope(0.0);
+        let mut diagonal = vec![0.0; n];
+        self.per_player(&mut diagonal, |_, games| {
+            if games.is_empty() {
+                // No game, no equation: a diagonal of 1 leaves the rating where it is.
+                return 1.0;
+            }
+            let n = games.len() as f64;
+            games.map(|k| weight[k]).sum::<f64>() + floor * n
+        });
+        Linearised {
+            residual,
+            weight,
+            diagonal,
+        }
+    }
+
+    /// A player's rating minus the opponent's in their `k`-th game.
+    fn difference(&self, rating: &[f64], i: usize, k: usize) -> f64 {
+        rating[i] - rating[self.opponent[k] as usize]
+    }
+
+    /// The linearised equations' matrix times `x`: the weighted Laplacian plus the diagonal's
+    /// floor.
+    fn apply(&self, l: &Linearised, x: &[f64], out: &mut [f64]) {
+        self.per_player(out, |i, games| {
+            let off: f64 = games
+                .map(|k| l.weight[k] * x[self.opponent[k] as usize])
+                .sum();
+            l.diagonal[i] * x[i] - off
+        });
+    }
+
+    /// The Newton step at `l`: the linearised equations solved by conjugate gradients, each
+    /// iteration preconditioned by the diagonal.
+    fn step(&self, l: &Linearised, tolerance: f64) -> Vec<f64> {
+        let n = self.players();
+        let mut x = vec![0.0; n];
+        let mut r = l.residual.clone();
+        let target = tolerance * dot(&r, &r).sqrt();
+        let mut z: Vec<f64> = r.iter().zip(&l.diagonal).map(|(r, d)| r / d).collect();
+        let mut p = z.clone();
+        let mut rz = dot(&r, &z);
+        let mut ap = vec![0.0; n];
+        for _ in 0..MAX_ITERATIONS {
+            if dot(&r, &r).sqrt() <= target {
+                break;
+            }
+            self.apply(l, &p, &mut ap);
+            let alpha = rz / dot(&p, &ap);
+            for i in 0..n {
+                x[i] += alpha * p[i];
+                r[i] -= alpha * ap[i];
+            }
+            for i in 0..n {
+                z[i] = r[i] / l.diagonal[i];
+            }
+            let next = dot(&r, &z);
+            let beta = next / rz;
+            rz = next;
+            for i in 0..n {
+                p[i] = z[i] + beta * p[i];
+            }
+        }
+        x
+    }
+
+    /// Newton's method from `rating`: each step bounded per player and halved until the
+    /// equations' residuals shrink; stops when no player moves by more than the tolerance. The
+    /// steps made and the largest move of the last.
+    fn newton(&self, rating: &mut [f64]) -> (u32, f64) {
+        let mut l = self.linearise(rating);
+        let mut size = dot(&l.residual, &l.residual);
+        let first = size;
+        let mut last = 0.0;
+        for steps in 1..=MAX_STEPS {
+            let (tight, loose) = CG_TOLERANCE;
+            let tolerance = (size / first).sqrt().clamp(tight, loose);
+            let step: Vec<f64> = self
+                .step(&l, tolerance)
+                .into_iter()
+                .map(|s| s.clamp(-MAX_STEP, MAX_STEP))
+                .collect();
+            let mut scale = 1.0;
+            loop {
+                let moved: Vec<f64> = rating
+                    .iter()
+                    .zip(&step)
+                    .map(|(r, s)| r + scale * s)
+                    .collect();
+                let next = self.linearise(&moved);
+                let next_size = dot(&next.residual, &next.residual);
+                // Halving stops where a step is below the tolerance anyway.
+                if next_size < size || scale * MAX_STEP < TOLERANCE {
+                    last = step.iter().fold(0.0f64, |m, s| m.max((scale * s).abs()));
+                    rating.copy_from_slice(&moved);
+                    l = next;
+                    size = next_size;
+                    break;
+                }
+                scale /= 2.0;
+            }
+            if last < TOLERANCE {
+                return (steps, last);
+            }
+        }
+        (MAX_STEPS, last)
     }
 
     /// Each player's group (players who met directly or through others), numbered in order of
     /// their first player; `NONE` for players without games.
     fn groups(&self) -> Vec<u32> {
-        let players = self.start.len() - 1;
+        let players = self.players();
         let mut group = vec![NONE; players];
         let mut next = 0;
         let mut stack = Vec::new();
@@ -257,6 +462,11 @@ impl Graph {
         }
         group
     }
+}
+
+/// Σ a·b, in order (the same bits whatever the threads).
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// Gathers, month by month as a world is generated, the games of the windows of some January
@@ -464,6 +674,33 @@ mod tests {
         let gap = f64::from(e.rating[0] - e.rating[1]);
         assert!(gap >= CAP - 0.05, "{gap}");
         assert!(e.last_move < TOLERANCE);
+    }
+
+    /// docs/sweep.md ("The truth a rating system can reach") gives what a strength gap is worth on
+    /// FIDE's curve in the built-in world: the model's own figures, colours averaged.
+    #[test]
+    fn the_docs_give_the_built_in_world_s_curve() {
+        let settings = crate::generate::world::preset("fide-2001-2025").unwrap();
+        let worth = |gap: f64| {
+            let as_white = expected_score(2000.0 + gap, 2000.0, &settings);
+            let as_black = 1.0 - expected_score(2000.0, 2000.0 + gap, &settings);
+            inverse(((as_white + as_black) / 2.0).min(fide_curve(CAP))).round()
+        };
+        let figures: Vec<String> = [100.0, 200.0, 400.0, 800.0]
+            .iter()
+            .map(|&gap| format!("{}", worth(gap)))
+            .collect();
+        let docs = include_str!("../../../docs/sweep.md").replace('\n', " ");
+        let said = format!(
+            "100 / 200 / 400 / 800 points is worth {} rating points",
+            figures.join(" / ")
+        );
+        assert!(docs.contains(&said), "docs/sweep.md should say: {said}");
+        let most = worth(5000.0);
+        assert!(
+            docs.contains(&format!("no gap is worth more than about {most}")),
+            "{most}"
+        );
     }
 
     /// The windows gather the games rated on the 18 lists up to each January, scored at the

@@ -13,6 +13,7 @@
 pub mod equilibrium;
 mod events;
 pub mod file;
+pub mod gap;
 pub mod params;
 mod people;
 mod play;

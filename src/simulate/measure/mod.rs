@@ -116,6 +116,9 @@ pub struct Needs {
     pub lists: Vec<Month>,
     /// Months whose true strengths a measure reads (a generated world only).
     pub truth: Vec<Month>,
+    /// Januaries whose equilibrium ratings, the reachable truth, a measure reads (a generated
+    /// world only: solved once per seed, `generate::world::equilibrium`).
+    pub equilibrium: Vec<Month>,
     /// Months whose list a measure sets against the baseline's on the same seed.
     pub baseline: Vec<Month>,
     /// Whether a measure sets each game's expected score against the baseline's on the same seed.
@@ -136,7 +139,12 @@ impl Needs {
         for m in measures {
             m.kind.needs(&mut needs);
         }
-        for months in [&mut needs.lists, &mut needs.truth, &mut needs.baseline] {
+        for months in [
+            &mut needs.lists,
+            &mut needs.truth,
+            &mut needs.equilibrium,
+            &mut needs.baseline,
+        ] {
             months.sort();
             months.dedup();
         }
@@ -155,6 +163,9 @@ pub struct ListView<'a> {
     /// Every player's true strength this month by player index (NaN: not present), on the months
     /// of `Needs::truth`.
     pub truth: Option<&'a [f32]>,
+    /// Every player's equilibrium rating by player index (NaN: no game in the window), on the
+    /// months of `Needs::equilibrium`.
+    pub equilibrium: Option<&'a [f32]>,
     /// The baseline's rating of each player on this list (`None`: not on it), on the months of
     /// `Needs::baseline`.
     pub baseline: Option<&'a [Option<i32>]>,
@@ -574,6 +585,7 @@ pub(crate) mod testing {
         pub ratings: Vec<Option<i32>>,
         pub games: Vec<Game>,
         pub truth: Option<Vec<f32>>,
+        pub equilibrium: Option<Vec<f32>>,
         pub baseline: Option<Vec<Option<i32>>>,
         pub baseline_expected: Option<Vec<f64>>,
     }
@@ -646,6 +658,7 @@ pub(crate) mod testing {
             input: &input,
             whole: Some(whole),
             truth: None,
+            equilibrium: None,
             baseline: None,
             baseline_expected: None,
         };
@@ -668,6 +681,7 @@ pub(crate) mod testing {
                 input: &self.input,
                 whole: Some(&self.whole),
                 truth: self.lists.truth.as_deref(),
+                equilibrium: self.lists.equilibrium.as_deref(),
                 baseline: self.lists.baseline.as_deref(),
                 baseline_expected: self.lists.baseline_expected.as_deref(),
             }
