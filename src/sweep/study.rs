@@ -9,9 +9,9 @@
 //! references = ["../fide-historical.toml"]
 //!
 //! [input]
-//! worlds = ["fide-2001-2025", "../../worlds/refits/activity-first.toml"]
+//! worlds = ["fide-2001-2025", "fide-2001-2025-activity", "fide-2001-2025-form"]
 //! scale = 0.1
-//! seeds = [1, 2, 3, 4]
+//! seeds = [1, 2, 3, 4, 5, 6, 7, 8]
 //!
 //! [[parameter]]
 //! key = "event[compression 2017-01].factor"

@@ -6,6 +6,7 @@ mod bad_input;
 mod common;
 mod compressed;
 mod datasets;
+mod docs_figures;
 mod lists;
 mod plots;
 mod regressions;

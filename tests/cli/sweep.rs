@@ -5,14 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{elosim, scratch, succeeds, text, write};
-
-fn repo(path: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(path)
-        .display()
-        .to_string()
-}
+use crate::common::{elosim, repo, scratch, succeeds, text, write};
 
 /// The built-in world cut to 30 months (January 2001 to June 2003).
 fn tiny_world(dir: &Path) -> String {

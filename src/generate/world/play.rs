@@ -235,6 +235,28 @@ mod tests {
         assert!((far - bound).abs() < 1e-6, "{far} {bound}");
     }
 
+    /// docs/generate.md ("Three worlds") gives what a favourite scores between true strengths in
+    /// the default world and in the form world, White's move aside: the model's own figures.
+    #[test]
+    fn the_docs_give_each_world_s_curve() {
+        let scores = |name: &str| {
+            let settings = Settings {
+                white_advantage: 0.0,
+                ..crate::generate::world::preset(name).unwrap()
+            };
+            [100.0, 200.0, 400.0, 800.0]
+                .map(|gap| format!("{:.3}", expected_score(2000.0 + gap, 2000.0, &settings)))
+                .join(" / ")
+        };
+        let said = format!(
+            "a favourite by 100 / 200 / 400 / 800 points scores {} in the default world and {} in the form world",
+            scores("fide-2001-2025"),
+            scores("fide-2001-2025-form")
+        );
+        let docs = include_str!("../../../docs/generate.md").replace('\n', " ");
+        assert!(docs.contains(&said), "docs/generate.md should say: {said}");
+    }
+
     #[test]
     fn upsets_give_the_underdog_a_share_of_lost_causes() {
         let mut settings = crate::generate::world::preset("fide-2001-2025").unwrap();

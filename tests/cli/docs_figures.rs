@@ -1,0 +1,932 @@
+//! The figures of docs/sweep.md and of docs/generate.md's "Three worlds", regenerated from the
+//! current build: the script behind every table and picture of the worked studies, so that no
+//! number there is edited by hand.
+//!
+//! ```sh
+//! cargo test --release --locked --test cli docs_figures::regenerate -- --ignored --nocapture
+//! ```
+//!
+//! runs the shipped studies as a user does (`elosim sweep STUDY --verify`: three worlds × eight
+//! seeds at a tenth of FIDE's size, the best three verified at FIDE's size on eight fresh seeds),
+//! the study on the Kaggle games, and the calibration's evaluation of each built-in world at FIDE's
+//! size on four seeds no calibration used (`elosim calibrate … --evaluate`); then rewrites each
+//! block of the docs between `<!-- figures: NAME … -->` and `<!-- end NAME -->`, each headed by
+//! its commands, the commit and the date, and the pictures in docs/sweep/. It took about two and a
+//! half hours on this repository's 2-core machine. The same code runs with the tests at a small
+//! scale on copies of the docs (`the_docs_figures_regenerate_at_a_small_scale`), so that the
+//! script cannot rot.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::{scratch, succeeds};
+
+/// A path in the repository.
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(crate::common::repo(path))
+}
+
+/// How large the runs are.
+struct Plan {
+    /// `--scale`, `--seeds`, `--verify-scale`, `--verify-seeds` for the studies (none: the
+    /// study's own).
+    overrides: Vec<String>,
+    /// The calibration's evaluation: scale and seeds.
+    evaluate_scale: f64,
+    evaluate_seeds: Vec<u64>,
+    /// Where the studies and evaluations write.
+    out: PathBuf,
+    /// Take each command's output from the last run's records (`out/runs/`) instead of running it
+    /// again: the docs written anew from the same runs.
+    reuse: bool,
+}
+
+/// A figure shown in a study's table: its column, header, decimals, and whether its paired
+/// difference and verdict are shown beside its mean.
+#[derive(Clone, Copy)]
+struct Column {
+    figure: &'static str,
+    header: &'static str,
+    decimals: usize,
+    difference: bool,
+}
+
+const fn column(
+    figure: &'static str,
+    header: &'static str,
+    decimals: usize,
+    difference: bool,
+) -> Column {
+    Column {
+        figure,
+        header,
+        decimals,
+        difference,
+    }
+}
+
+/// A shipped study as the docs show it.
+struct StudyDoc {
+    block: &'static str,
+    file: &'static str,
+    /// Points shown whatever their rank: a name and the parameters' values.
+    shown: &'static [(&'static str, &'static [f64])],
+    columns: &'static [Column],
+    /// Figures whose verdicts make the findings: each with the figure that states the same under
+    /// the other truth (every player against strength), when there is one.
+    findings: &'static [(&'static str, Option<&'static str>)],
+    /// A study of a generated world (seeds, scale, a verification), or one history of real games.
+    world: bool,
+}
+
+const TRUTH_COLUMNS: [Column; 4] = [
+    column("truth_gap.active.rms", "active RMS", 1, true),
+    column("truth_gap.active.slope", "active slope", 3, false),
+    column("truth_gap.active.level", "active level", 1, false),
+    column("truth_strength.all.rms", "all vs strength RMS", 1, true),
+];
+
+const COMPRESSION: StudyDoc = StudyDoc {
+    block: "compression",
+    file: "scenarios/studies/sonas-2017-compression.toml",
+    shown: &[
+        ("no compression", &[0.0, 2000.0]),
+        ("0.6 below 1900", &[0.6, 1900.0]),
+        ("0.5 below 2000", &[0.5, 2000.0]),
+        ("0.6 below 2000", &[0.6, 2000.0]),
+        ("0.5 below 2100", &[0.5, 2100.0]),
+        ("0.6 below 2200", &[0.6, 2200.0]),
+    ],
+    columns: &[
+        TRUTH_COLUMNS[0],
+        TRUTH_COLUMNS[1],
+        TRUTH_COLUMNS[2],
+        TRUTH_COLUMNS[3],
+        column("flatness.rms", "flatness RMS", 2, true),
+        column("predictive.log_loss", "log loss", 4, true),
+        column("disruption.mean_abs", "list moved", 1, false),
+    ],
+    findings: &[
+        ("truth_gap.active.rms", Some("truth_strength.all.rms")),
+        ("flatness.rms", None),
+        ("predictive.log_loss", None),
+    ],
+    world: true,
+};
+
+const FIRST_RATINGS: StudyDoc = StudyDoc {
+    block: "first-ratings",
+    file: "scenarios/studies/sonas-2017-first-ratings.toml",
+    shown: &[
+        ("0 draws, floor 1600", &[0.0, 1600.0]),
+        ("0 draws, floor 1500", &[0.0, 1500.0]),
+        ("1 draw, floor 1600", &[1.0, 1600.0]),
+        ("2 draws, floor 1600", &[2.0, 1600.0]),
+        ("3 draws, floor 1400", &[3.0, 1400.0]),
+        ("4 draws, floor 1200", &[4.0, 1200.0]),
+        ("2 draws, floor 1000", &[2.0, 1000.0]),
+        ("0 draws, floor 1000", &[0.0, 1000.0]),
+    ],
+    columns: &[
+        TRUTH_COLUMNS[0],
+        TRUTH_COLUMNS[1],
+        TRUTH_COLUMNS[2],
+        TRUTH_COLUMNS[3],
+        column("predictive.log_loss", "log loss", 4, true),
+        column("flatness.rms", "flatness RMS", 2, true),
+        column("disruption.mean_abs", "list moved", 1, false),
+    ],
+    findings: &[
+        ("truth_gap.active.rms", Some("truth_strength.all.rms")),
+        ("flatness.rms", None),
+        ("predictive.log_loss", None),
+    ],
+    world: true,
+};
+
+const KAGGLE: StudyDoc = StudyDoc {
+    block: "kaggle",
+    file: "scenarios/studies/kaggle2010-k.toml",
+    shown: &[
+        ("40 / 40", &[40.0, 40.0]),
+        ("30 / 30", &[30.0, 30.0]),
+        ("30 / 20", &[30.0, 20.0]),
+        ("10 / 20", &[10.0, 20.0]),
+    ],
+    columns: &[
+        column("predictive.log_loss", "log loss", 4, true),
+        column("predictive.deviance", "deviance", 2, false),
+        column("flatness.rms", "flatness RMS", 2, false),
+        column("flatness.underdogs", "underdogs", 2, false),
+    ],
+    findings: &[("predictive.log_loss", None)],
+    world: false,
+};
+
+/// What one study run left: its summary, verification and timings, and the run's record.
+struct Ran {
+    summary: Value,
+    verify: Option<Value>,
+    timings: Value,
+    record: Record,
+}
+
+/// A command run for the docs, as `out/runs/KEY.json` keeps it: what a user types, what it
+/// printed, how long it took, and the commit and day it ran at.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Record {
+    command: String,
+    said: String,
+    seconds: f64,
+    commit: String,
+    day: String,
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!("{}: {e}", path.display());
+    }))
+    .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Runs `elosim` with `args` (or, with `plan.reuse`, takes the last run's record of it), keeping
+/// its record as `out/runs/KEY.json`; the command as a user types it (paths in the repository
+/// relative, `--quiet` and `--out` left out).
+fn run(plan: &Plan, key: &str, args: &[String]) -> Record {
+    let path = plan.out.join("runs").join(format!("{key}.json"));
+    if plan.reuse {
+        return serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+    let started = std::time::Instant::now();
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let said = succeeds(&refs);
+    let mut shown = Vec::new();
+    let mut skip = false;
+    for a in args {
+        if std::mem::take(&mut skip) || a == "--quiet" {
+            continue;
+        }
+        if a == "--out" {
+            skip = true;
+            continue;
+        }
+        shown.push(a.replace(&format!("{}/", env!("CARGO_MANIFEST_DIR")), ""));
+    }
+    let record = Record {
+        command: format!("elosim {}", shown.join(" ")),
+        said,
+        seconds: started.elapsed().as_secs_f64(),
+        commit: commit(),
+        day: chrono::Utc::now().format("%Y-%m-%d").to_string(),
+    };
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, serde_json::to_string_pretty(&record).unwrap()).unwrap();
+    record
+}
+
+/// The repository's commit, short.
+fn commit() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map_or("unknown".into(), |o| {
+            String::from_utf8_lossy(&o.stdout).trim().to_string()
+        })
+}
+
+fn run_study(plan: &Plan, doc: &StudyDoc) -> Ran {
+    let out = plan.out.join(doc.block);
+    let mut args: Vec<String> = vec![
+        "sweep".into(),
+        repo(doc.file).display().to_string(),
+        "--quiet".into(),
+        "--out".into(),
+        out.display().to_string(),
+    ];
+    if doc.world {
+        args.extend(plan.overrides.iter().cloned());
+        args.push("--verify".into());
+    }
+    let record = run(plan, doc.block, &args);
+    Ran {
+        summary: read_json(&out.join("summary.json")),
+        verify: doc.world.then(|| read_json(&out.join("verify.json"))),
+        timings: read_json(&out.join("timings.json")),
+        record,
+    }
+}
+
+/// One world's summary and its name, whether the study had one world or several.
+fn world_summaries(summary: &Value) -> Vec<(String, &Value)> {
+    match summary["worlds"].as_array() {
+        Some(worlds) => worlds
+            .iter()
+            .map(|w| (w["name"].as_str().unwrap_or("").to_string(), &w["summary"]))
+            .collect(),
+        None => vec![(String::new(), summary)],
+    }
+}
+
+fn candidates(summary: &Value) -> &[Value] {
+    summary["candidates"].as_array().map_or(&[], Vec::as_slice)
+}
+
+/// A candidate's entry by id.
+fn candidate(summary: &Value, id: u64) -> Option<&Value> {
+    candidates(summary).iter().find(|c| c["candidate"] == id)
+}
+
+fn figure<'a>(c: &'a Value, name: &str) -> Option<&'a Value> {
+    c["figures"].as_array()?.iter().find(|f| f["name"] == name)
+}
+
+/// The candidates a table shows: the baseline, the references, the best three points over the
+/// worlds, and the study's named points; each with its name.
+fn shown(doc: &StudyDoc, summary: &Value) -> Vec<(u64, String)> {
+    let first = &world_summaries(summary)[0].1;
+    let order: Vec<u64> = match summary["order"].as_array() {
+        Some(order) => order
+            .iter()
+            .filter_map(|o| o["candidate"].as_u64())
+            .collect(),
+        None => candidates(first)
+            .iter()
+            .filter_map(|c| c["candidate"].as_u64())
+            .collect(),
+    };
+    let label = |id: u64| {
+        candidate(first, id)
+            .and_then(|c| c["label"].as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    let values = |id: u64| -> Vec<f64> {
+        candidate(first, id)
+            .and_then(|c| c["values"].as_array())
+            .map(|v| v.iter().filter_map(|p| p[1].as_f64()).collect())
+            .unwrap_or_default()
+    };
+    let text = |id: u64| {
+        values(id)
+            .iter()
+            .map(|v| format!("{v}"))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    let over = if summary["worlds"].is_array() {
+        " over the worlds"
+    } else {
+        ""
+    };
+    let mut out: Vec<(u64, String)> = vec![(0, format!("**baseline** ({})", text(0)))];
+    for &id in &order {
+        if label(id).starts_with("reference") {
+            out.push((id, label(id).replace("reference ", "") + " (reference)"));
+        }
+    }
+    let points: Vec<u64> = order
+        .iter()
+        .copied()
+        .filter(|&id| label(id) == "point")
+        .collect();
+    for (place, &id) in points.iter().take(3).enumerate() {
+        let named = doc
+            .shown
+            .iter()
+            .find(|(_, v)| values(id) == *v)
+            .map_or(text(id), |(n, _)| n.to_string());
+        out.push((id, format!("{named} (best {}{over})", place + 1)));
+    }
+    for (name, v) in doc.shown {
+        if let Some(&id) = points.iter().find(|&&id| values(id) == *v) {
+            if !out.iter().any(|(o, _)| *o == id) {
+                out.push((id, name.to_string()));
+            }
+        }
+    }
+    out
+}
+
+fn number(v: &Value, decimals: usize) -> String {
+    v.as_f64().map_or("–".into(), |x| format!("{x:.decimals$}"))
+}
+
+/// A verdict as a table cell: short words.
+fn verdict_text(v: &Value) -> &str {
+    match v.as_str() {
+        Some("better") => "better",
+        Some("worse") => "worse",
+        Some("no clear difference") => "unclear",
+        Some("the same") => "same",
+        Some("better, below the threshold") => "better (small)",
+        Some("worse, below the threshold") => "worse (small)",
+        Some(other) => other,
+        None => "",
+    }
+}
+
+/// One world's table of the shown candidates.
+fn world_table(doc: &StudyDoc, summary: &Value, rows: &[(u64, String)]) -> String {
+    let mut header = vec!["candidate".to_string()];
+    let mut rule = vec!["---".to_string()];
+    for c in doc.columns {
+        header.push(c.header.to_string());
+        rule.push("---:".into());
+        if c.difference {
+            header.push("Δ".into());
+            rule.push("---:".into());
+        }
+    }
+    let mut out = format!("| {} |\n|{}|\n", header.join(" | "), rule.join("|"));
+    for (id, name) in rows {
+        let Some(c) = candidate(summary, *id) else {
+            continue;
+        };
+        let mut cells = vec![name.clone()];
+        for col in doc.columns {
+            let f = figure(c, col.figure);
+            let mean = f.map_or("–".into(), |f| {
+                let m = number(&f["mean"], col.decimals);
+                match f["half_width"].as_f64() {
+                    Some(h) if *id == 0 => format!("{m} ± {h:.prec$}", prec = col.decimals),
+                    _ => m,
+                }
+            });
+            cells.push(mean);
+            if col.difference {
+                cells.push(f.map_or(String::new(), |f| match f["difference"].as_f64() {
+                    Some(d) if *id != 0 => {
+                        let half = f["difference_half_width"]
+                            .as_f64()
+                            .map_or(String::new(), |h| {
+                                format!(" ± {h:.prec$}", prec = col.decimals)
+                            });
+                        format!(
+                            "{d:+.prec$}{half} {}",
+                            verdict_text(&f["verdict"]),
+                            prec = col.decimals
+                        )
+                    }
+                    _ => String::new(),
+                }));
+            }
+        }
+        out.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    out
+}
+
+/// The findings of the shown candidates on each finding figure: the verdict on each world (and,
+/// for the truth gap, under the other truth), and whether it holds on every one.
+fn findings(doc: &StudyDoc, summary: &Value, rows: &[(u64, String)]) -> String {
+    let worlds = world_summaries(summary);
+    let several = worlds.len() > 1;
+    let mut header = vec!["candidate".to_string(), "figure".into()];
+    header.extend(worlds.iter().map(|(w, _)| {
+        if w.is_empty() {
+            "verdict".to_string()
+        } else {
+            w.clone()
+        }
+    }));
+    if several {
+        header.push("holds everywhere".into());
+    }
+    let mut out = format!(
+        "| {} |\n|{}|\n",
+        header.join(" | "),
+        vec!["---"; header.len()].join("|")
+    );
+    let mut holding = Vec::new();
+    for (id, name) in rows.iter().filter(|(id, _)| *id != 0) {
+        for (fig, other) in doc.findings {
+            let figures: Vec<&str> = std::iter::once(*fig).chain(*other).collect();
+            for f in &figures {
+                let verdicts: Vec<String> = worlds
+                    .iter()
+                    .map(|(_, s)| {
+                        candidate(s, *id)
+                            .and_then(|c| figure(c, f))
+                            .map_or(String::new(), |f| verdict_text(&f["verdict"]).to_string())
+                    })
+                    .collect();
+                let decisive = |v: &String| v == "better" || v == "worse";
+                let holds = decisive(&verdicts[0]) && verdicts.iter().all(|v| *v == verdicts[0]);
+                if verdicts.iter().any(decisive) {
+                    let holds_cell = match (several, holds) {
+                        (false, _) => String::new(),
+                        (true, true) => " yes |".into(),
+                        (true, false) => " **no** |".into(),
+                    };
+                    out.push_str(&format!(
+                        "| {name} | {f} | {} |{holds_cell}\n",
+                        verdicts.join(" | ")
+                    ));
+                }
+                if holds {
+                    holding.push((*id, name.clone(), f.to_string(), verdicts[0].clone()));
+                }
+            }
+        }
+    }
+    // A finding about the truth holds under both truths when its figure and the other agree.
+    let mut robust = Vec::new();
+    for (id, name, f, v) in &holding {
+        let (fig, other) = match doc.findings.iter().find(|(fig, _)| fig == f) {
+            Some(pair) => pair,
+            None => continue,
+        };
+        let both = other.is_none_or(|o| {
+            holding
+                .iter()
+                .any(|(i, _, g, w)| i == id && g == o && w == v)
+        });
+        if both {
+            robust.push(format!(
+                "{name}: {v} on {fig}{}",
+                other.map_or(String::new(), |o| format!(" and {o}"))
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "\nFindings that hold{}{}, after Holm's correction: {}.\n",
+        if several { " on every world" } else { "" },
+        if doc.findings.iter().any(|(_, o)| o.is_some()) {
+            " and under both truths (the truth gap against the equilibrium and every player against strength)"
+        } else {
+            ""
+        },
+        if robust.is_empty() {
+            "none".to_string()
+        } else {
+            robust.join("; ")
+        }
+    ));
+    out
+}
+
+fn verification(verify: &Value) -> String {
+    let worlds: Vec<(String, &Value)> = match verify["worlds"].as_array() {
+        Some(w) => w
+            .iter()
+            .map(|w| {
+                (
+                    w["name"].as_str().unwrap_or("").to_string(),
+                    &w["verification"],
+                )
+            })
+            .collect(),
+        None => vec![(String::new(), verify)],
+    };
+    let mut out = String::new();
+    for (name, v) in worlds {
+        let ids = |key: &str| -> String {
+            v[key]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default()
+        };
+        let candidates: Vec<String> = v["candidates"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter(|c| c["candidate"] != 0)
+                    .map(|c| {
+                        format!(
+                            "{}: {} ({} {})",
+                            c["candidate"],
+                            number(&c["verified_mean"], 2),
+                            c["verified_difference"]
+                                .as_f64()
+                                .map_or(String::new(), |d| format!("{d:+.2}")),
+                            verdict_text(&c["verified_verdict"])
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "- {}at scale {} on seeds {}: the search's order {}, verified {}; {} ({})\n",
+            if name.is_empty() {
+                String::new()
+            } else {
+                format!("**{name}** ")
+            },
+            v["scale"],
+            ids("seeds"),
+            ids("search_order"),
+            ids("verified_order"),
+            if v["held"] == true {
+                "the ranking held"
+            } else {
+                "the ranking **did not hold**"
+            },
+            candidates.join("; ")
+        ));
+    }
+    out
+}
+
+/// A study's block: each world's table, the findings, the verification, the pictures.
+fn study_block(doc: &StudyDoc, ran: &Ran) -> String {
+    let rows = shown(doc, &ran.summary);
+    let mut out = String::new();
+    let worlds = world_summaries(&ran.summary);
+    for (name, summary) in &worlds {
+        if !name.is_empty() {
+            out.push_str(&format!("**World {name}**\n\n"));
+        }
+        out.push_str(&world_table(doc, summary, &rows));
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "Each cell: the mean over the seeds (the baseline's with its 95 % interval); Δ the paired difference from the baseline with its 95 % interval and the verdict, corrected for multiplicity ({}).\n\n",
+        worlds[0].1["candidates"][0]["figures"]
+            .as_array()
+            .and_then(|f| f.iter().find_map(|f| f["method"].as_str()))
+            .unwrap_or("no test")
+    ));
+    out.push_str(&findings(doc, &ran.summary, &rows));
+    if let Some(v) = &ran.verify {
+        out.push_str(&format!("\n**Verified:**\n\n{}", verification(v)));
+    }
+    out
+}
+
+/// The line that heads a block: the runs it comes from.
+fn provenance(records: &[&Record]) -> String {
+    let runs: Vec<String> = records
+        .iter()
+        .map(|r| format!("`{}` ({:.0} s)", r.command, r.seconds))
+        .collect();
+    let first = records.first();
+    format!(
+        "*Regenerated on {} at commit {} by `cargo test --release --locked --test cli docs_figures::regenerate -- --ignored`, which ran {}.*\n\n",
+        first.map_or("", |r| r.day.as_str()),
+        first.map_or("", |r| r.commit.as_str()),
+        runs.join(", ")
+    )
+}
+
+/// Where a study's time went, from its `timings.json`.
+fn speed(doc: &StudyDoc, ran: &Ran) -> String {
+    let t = &ran.timings;
+    let worlds = t["worlds"].as_array().map_or(0, Vec::len);
+    let generation: f64 = t["worlds"].as_array().map_or(0.0, |w| {
+        w.iter().filter_map(|w| w["seconds"].as_f64()).sum()
+    });
+    let generated = if worlds > 0 {
+        format!("{worlds} worlds generated in {generation:.1} s, ")
+    } else {
+        String::new()
+    };
+    format!(
+        "- `{}`: {:.0} s in all; the search {:.0} s: {}{} replays of {:.2} s on average (their measures {:.3} s){}\n",
+        ran.record.command,
+        ran.record.seconds,
+        t["seconds"].as_f64().unwrap_or(0.0),
+        generated,
+        t["replays"],
+        t["replay_seconds"]["mean"].as_f64().unwrap_or(0.0),
+        t["measure_seconds"]["mean"].as_f64().unwrap_or(0.0),
+        if doc.world {
+            "; the verification the rest"
+        } else {
+            ""
+        },
+    )
+}
+
+/// The built-in worlds, each evaluated against the calibration's targets.
+const WORLDS: &[&str] = &[
+    "fide-2001-2025",
+    "fide-2001-2025-activity",
+    "fide-2001-2025-form",
+];
+
+/// The text after `key` in `line` up to the next `·` or end.
+fn after<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split_once(key).map_or("–", |(_, rest)| {
+        rest.split(" · ").next().unwrap_or("–").trim()
+    })
+}
+
+/// The first word after `key` in `line` (up to a space, `,` or `;`).
+fn word<'a>(line: &'a str, key: &str) -> &'a str {
+    after(line, key)
+        .split([' ', ',', ';'])
+        .next()
+        .unwrap_or("–")
+}
+
+/// One evaluation's printed figures as a table row.
+fn evaluation_row(world: &str, seed: u64, said: &str) -> String {
+    let line = |start: &str| {
+        said.lines()
+            .find(|l| l.trim_start().starts_with(start))
+            .unwrap_or("")
+    };
+    let first = said.lines().next().unwrap_or("");
+    let table = |name: &str| {
+        let l = line(name);
+        format!(
+            "{}, {}, ×{}",
+            word(l, "RMSE "),
+            word(l, "signs "),
+            word(l, " · games ×")
+        )
+    };
+    let played = line("players who played");
+    let activity = line("activity on 2025-02:");
+    let within: Vec<&str> = activity
+        .split(" of 12")
+        .filter_map(|part| part.rsplit(' ').next())
+        .take(2)
+        .collect();
+    format!(
+        "| {world} | {seed} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        word(first, "objective "),
+        table("2008-2012:"),
+        table("2021-2023:"),
+        word(played, ": "),
+        word(played, "K 10 "),
+        within.join(" / "),
+        after(line("list 2008-01:"), "list 2008-01: ").replace(" counts within 15 %", ""),
+        after(line("fide-pool.csv:"), "fide-pool.csv: ").replace(" counts within 15 %", ""),
+        first.split_once('(').map_or("–", |(_, rest)| rest
+            .split(" games")
+            .next()
+            .unwrap_or("–")),
+    )
+}
+
+/// docs/generate.md's block: each built-in world evaluated on the seeds.
+fn worlds_block(plan: &Plan) -> String {
+    let mut table = String::from(
+        "| world | seed | objective | 2008–2012: RMSE, signs, games against Sonas's | 2021–2023: RMSE, signs, games | players who played per list against FIDE's | K 10 | February 2025, bands within 15 % (share who played / games per player) | January 2008 list, bands within 15 % | pool figures within 15 % | games 2001–2025 |\n|---|---:|---:|---|---|---:|---:|---|---|---|---:|\n",
+    );
+    let mut records = Vec::new();
+    for world in WORLDS {
+        for &seed in &plan.evaluate_seeds {
+            let args: Vec<String> = [
+                "calibrate",
+                &repo("worlds/fide-2001-2025.calibrate.toml")
+                    .display()
+                    .to_string(),
+                "--evaluate",
+                "--world",
+                world,
+                "--scale",
+                &plan.evaluate_scale.to_string(),
+                "--seeds",
+                &seed.to_string(),
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+            let record = run(plan, &format!("evaluate-{world}-{seed}"), &args);
+            table.push_str(&evaluation_row(world, seed, &record.said));
+            records.push(record);
+        }
+    }
+    format!("{}{table}", provenance(&records.iter().collect::<Vec<_>>()))
+}
+
+/// Every block, by name and file, with its content.
+fn regenerate_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
+    let mut blocks = Vec::new();
+    let mut timings = String::new();
+    for doc in [&COMPRESSION, &FIRST_RATINGS, &KAGGLE] {
+        let ran = run_study(plan, doc);
+        let block = format!("{}{}", provenance(&[&ran.record]), study_block(doc, &ran));
+        timings.push_str(&speed(doc, &ran));
+        blocks.push((doc.block, "docs/sweep.md", block));
+        copy_pictures(plan, doc);
+    }
+    blocks.push(("speed", "docs/sweep.md", timings));
+    blocks.push(("worlds", "docs/generate.md", worlds_block(plan)));
+    blocks
+}
+
+/// The study's pictures, kept in `plan.out/pictures/` named for the docs (`compression-pareto-
+/// fide-2001-2025.png`).
+fn copy_pictures(plan: &Plan, doc: &StudyDoc) {
+    let dir = plan.out.join(doc.block);
+    let pictures = plan.out.join("pictures");
+    std::fs::create_dir_all(&pictures).unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".png") && (name.starts_with("pareto") || name.starts_with("heatmap")) {
+            std::fs::copy(
+                dir.join(&name),
+                pictures.join(format!("{}-{name}", doc.block)),
+            )
+            .unwrap();
+        }
+    }
+}
+
+/// `text` with each block's content between its markers replaced; panics naming a block the text
+/// lacks.
+fn splice(text: &str, name: &str, content: &str) -> String {
+    let begin = format!("<!-- figures: {name} ");
+    let end = format!("<!-- end {name} -->");
+    let start = text
+        .find(&begin)
+        .unwrap_or_else(|| panic!("no `{begin}…-->` marker"));
+    let open = start + text[start..].find("-->").unwrap() + 3;
+    let close = text[open..]
+        .find(&end)
+        .unwrap_or_else(|| panic!("no `{end}` marker"))
+        + open;
+    format!(
+        "{}\n{}\n{}",
+        &text[..open],
+        content.trim_end(),
+        &text[close..]
+    )
+}
+
+/// Every block spliced into the docs' texts: (file, new text).
+fn spliced(blocks: &[(&str, &str, String)]) -> Vec<(PathBuf, String)> {
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
+    for (name, file, content) in blocks {
+        let path = repo(file);
+        let at = match files.iter().position(|(p, _)| *p == path) {
+            Some(at) => at,
+            None => {
+                files.push((path.clone(), std::fs::read_to_string(&path).unwrap()));
+                files.len() - 1
+            }
+        };
+        files[at].1 = splice(&files[at].1, name, content);
+    }
+    files
+}
+
+/// An evaluation's printed figures, as `elosim calibrate --evaluate` prints them, in the table.
+#[test]
+fn an_evaluation_s_figures_make_its_row() {
+    let said = "fide-2001-2025 at scale 1 with seeds [7]: objective 2.152 (53,826,890 games, 198.9 s)
+  2008-2012: RMSE 2.07 over 164 cells · signs 162/164 · coverage 166/166 · worst row ×1.50 · games ×1.61 (worst row ×2.41)
+  2021-2023: RMSE 1.75 over 230 cells · signs 226/230 · coverage 230/230 · worst row ×1.82 · games ×2.22 (worst row ×3.03)
+  list 2008-01: 7 of 12 counts within 15 % · worst 1500-1599 on 2008-01: ×2.11
+  fide-pool.csv: 5 of 6 counts within 15 % · worst 1000-1099 on 2023-07: ×1.89
+  players who played on 116 lists: ×1.40 FIDE's on average, worst 2021-07: ×9.42; K 10 ×2.90, K 40 ×1.19; K 10 share ×2.14
+  activity on 2025-02: 0 of 12 bands' shares who played and 1 of 12 games per player who played within 15 % (run / real) · 1400: 0.254 / 0.112 played
+";
+    assert_eq!(
+        evaluation_row("fide-2001-2025", 7, said),
+        "| fide-2001-2025 | 7 | 2.152 | 2.07, 162/164, ×1.61 | 1.75, 226/230, ×2.22 | ×1.40 | ×2.90 | 0 / 1 | 7 of 12 | 5 of 6 | 53,826,890 |\n"
+    );
+}
+
+/// At a small scale, on copies: every block regenerated and spliced where its markers are, and
+/// the pictures made.
+#[test]
+fn the_docs_figures_regenerate_at_a_small_scale() {
+    let plan = Plan {
+        overrides: [
+            "--scale",
+            "0.002",
+            "--seeds",
+            "1",
+            "--verify-scale",
+            "0.002",
+            "--verify-seeds",
+            "2",
+            "--threads",
+            "2",
+        ]
+        .map(String::from)
+        .to_vec(),
+        evaluate_scale: 0.005,
+        evaluate_seeds: vec![7],
+        out: scratch("docs-figures"),
+        reuse: false,
+    };
+    let blocks = regenerate_blocks(&plan);
+    for (path, text) in spliced(&blocks) {
+        for (name, _, content) in &blocks {
+            if text.contains(&format!("<!-- figures: {name} ")) {
+                assert!(
+                    text.contains(content.trim_end()),
+                    "{name} in {}",
+                    path.display()
+                );
+            }
+        }
+    }
+    let (_, _, compression) = &blocks[0];
+    for expected in [
+        "**World fide-2001-2025**",
+        "**World fide-2001-2025-activity**",
+        "| **baseline** (0.4 / 2000) |",
+        "fide-historical (reference)",
+        "best 1 over the worlds",
+        "Findings that hold on every world and under both truths",
+        "**Verified:**",
+        "at scale 0.002 on seeds 2",
+    ] {
+        assert!(compression.contains(expected), "{expected}\n{compression}");
+    }
+    let (_, _, worlds) = blocks.iter().find(|(n, _, _)| *n == "worlds").unwrap();
+    assert!(
+        worlds.contains("| fide-2001-2025-activity | 7 |"),
+        "{worlds}"
+    );
+    let pictures = std::fs::read_dir(plan.out.join("pictures"))
+        .unwrap()
+        .count();
+    assert!(pictures >= 2 * WORLDS.len(), "{pictures} pictures");
+    // Written anew from the records, without running anything: the same blocks.
+    let again = regenerate_blocks(&Plan {
+        reuse: true,
+        ..plan
+    });
+    assert!(blocks == again);
+}
+
+/// The real run: rewrites docs/sweep.md's and docs/generate.md's blocks and docs/sweep/'s
+/// pictures from the studies as shipped.
+#[test]
+#[ignore = "about two and a half hours: cargo test --release --locked --test cli docs_figures::regenerate -- --ignored"]
+fn regenerate() {
+    write_docs(false);
+}
+
+/// The docs written anew from the last real run's outputs and records, without running anything:
+/// for a change to how the figures are shown.
+#[test]
+#[ignore = "after `regenerate`: cargo test --release --locked --test cli docs_figures::rewrite_from_the_last_run -- --ignored"]
+fn rewrite_from_the_last_run() {
+    write_docs(true);
+}
+
+fn write_docs(reuse: bool) {
+    let plan = Plan {
+        overrides: Vec::new(),
+        evaluate_scale: 1.0,
+        evaluate_seeds: vec![7, 42, 99, 2024],
+        out: repo("output/docs-figures"),
+        reuse,
+    };
+    let blocks = regenerate_blocks(&plan);
+    for (path, text) in spliced(&blocks) {
+        std::fs::write(&path, text).unwrap();
+    }
+    for entry in std::fs::read_dir(plan.out.join("pictures")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), repo("docs/sweep").join(entry.file_name())).unwrap();
+    }
+}
