@@ -80,11 +80,21 @@ struct StudyDoc {
     world: bool,
 }
 
-const TRUTH_COLUMNS: [Column; 4] = [
+/// What the two studies of Sonas's reform show of each candidate, and judge their findings by.
+const REFORM_COLUMNS: [Column; 7] = [
     column("truth_gap.active.rms", "active RMS", 1, true),
     column("truth_gap.active.slope", "active slope", 3, false),
     column("truth_gap.active.level", "active level", 1, false),
     column("truth_strength.all.rms", "all vs strength RMS", 1, true),
+    column("flatness.rms", "flatness RMS", 2, true),
+    column("predictive.log_loss", "log loss", 4, true),
+    column("disruption.mean_abs", "list moved", 1, false),
+];
+
+const REFORM_FINDINGS: [(&str, Option<&str>); 3] = [
+    ("truth_gap.active.rms", Some("truth_strength.all.rms")),
+    ("flatness.rms", None),
+    ("predictive.log_loss", None),
 ];
 
 const COMPRESSION: StudyDoc = StudyDoc {
@@ -98,20 +108,8 @@ const COMPRESSION: StudyDoc = StudyDoc {
         ("0.5 below 2100", &[0.5, 2100.0]),
         ("0.6 below 2200", &[0.6, 2200.0]),
     ],
-    columns: &[
-        TRUTH_COLUMNS[0],
-        TRUTH_COLUMNS[1],
-        TRUTH_COLUMNS[2],
-        TRUTH_COLUMNS[3],
-        column("flatness.rms", "flatness RMS", 2, true),
-        column("predictive.log_loss", "log loss", 4, true),
-        column("disruption.mean_abs", "list moved", 1, false),
-    ],
-    findings: &[
-        ("truth_gap.active.rms", Some("truth_strength.all.rms")),
-        ("flatness.rms", None),
-        ("predictive.log_loss", None),
-    ],
+    columns: &REFORM_COLUMNS,
+    findings: &REFORM_FINDINGS,
     world: true,
 };
 
@@ -128,20 +126,8 @@ const FIRST_RATINGS: StudyDoc = StudyDoc {
         ("2 draws, floor 1000", &[2.0, 1000.0]),
         ("0 draws, floor 1000", &[0.0, 1000.0]),
     ],
-    columns: &[
-        TRUTH_COLUMNS[0],
-        TRUTH_COLUMNS[1],
-        TRUTH_COLUMNS[2],
-        TRUTH_COLUMNS[3],
-        column("predictive.log_loss", "log loss", 4, true),
-        column("flatness.rms", "flatness RMS", 2, true),
-        column("disruption.mean_abs", "list moved", 1, false),
-    ],
-    findings: &[
-        ("truth_gap.active.rms", Some("truth_strength.all.rms")),
-        ("flatness.rms", None),
-        ("predictive.log_loss", None),
-    ],
+    columns: &REFORM_COLUMNS,
+    findings: &REFORM_FINDINGS,
     world: true,
 };
 
