@@ -13,8 +13,8 @@ use crate::pipeline::Progress;
 /// Writes, in the canonical formats: games.parquet (period, event, event_start, event_type, white,
 /// black, score), players.parquet (id, birth_year, sex, federation, first_month), start-list.parquet (the
 /// established pool on the first list, rated at about their true strength), truth.parquet (id,
-/// month, strength), equilibrium.parquet (month, id, rating, games: for each January list, every
-/// player with a game in the 18 lists up to it and the rating a converged system on FIDE's curve
+/// month, strength), equilibrium.parquet (month, id, rating, games: for each January list after
+/// the first, every player with a game in the 18 lists up to it and the rating a converged system on FIDE's curve
 /// gives them from those games, the truth a rating system can reach) and summary.json. The same seed and scale give byte-identical files, whatever
 /// the number of threads; world.toml holds every parameter of the world. Replay it with:
 ///   elosim replay scenarios/fide-historical.toml --games DIR/games.parquet

@@ -54,10 +54,10 @@ pub struct Args {
     verify: Option<Option<usize>>,
     /// The verification's scale instead of the study's [verify] scale (a quick check of the
     /// verification itself)
-    #[arg(long, value_name = "SCALE")]
+    #[arg(long, value_name = "SCALE", requires = "verify")]
     verify_scale: Option<f64>,
     /// The verification's seeds instead of the study's [verify] seeds (comma-separated)
-    #[arg(long, value_name = "N,N", value_delimiter = ',')]
+    #[arg(long, value_name = "N,N", value_delimiter = ',', requires = "verify")]
     verify_seeds: Option<Vec<u64>>,
     /// Worker threads, 1 to 256 (or the cores if more) [default: all cores]; results are identical
     /// whatever the number

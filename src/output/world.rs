@@ -8,7 +8,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use crate::generate::world::equilibrium::Windows;
+use crate::generate::world::equilibrium::{Equilibrium, Windows};
 use crate::generate::world::{MonthBatch, Settings, Sex, World, WorldSink};
 use crate::model::{Day, EventType, Month};
 
@@ -190,17 +190,20 @@ impl WorldWriter {
         if let Some(last) = self.held.iter().map(|g| g.period).max() {
             self.write_games(last)?;
         }
-        let summary = self.summary(world);
+        let wanted = self.windows.wanted();
+        let solved = std::mem::replace(&mut self.windows, Windows::new(&world.settings, &[]))
+            .finish(world.players.len());
+        let summary = self.summary(world, &solved);
         self.games.finish()?;
         self.truth.finish()?;
         let at = |name: &str| self.staged.path.join(name);
-        if self.windows.wanted() {
+        if wanted {
             write_equilibrium(
                 &at("equilibrium.parquet"),
                 world,
                 &self.months,
                 self.first,
-                std::mem::replace(&mut self.windows, Windows::new(&world.settings, &[])),
+                &solved,
             )?;
         }
         write_players(&at("players.parquet"), world)?;
@@ -283,6 +286,20 @@ struct WorldSummary<'a> {
     start_list: usize,
     games: u64,
     years: Vec<YearCounts>,
+    /// Each January's equilibrium, as solved.
+    equilibrium: Vec<Solved>,
+}
+
+/// How one January's equilibrium was solved: its players with a game in the window, the groups
+/// of players who met, and Newton's steps.
+#[derive(serde::Serialize)]
+struct Solved {
+    month: String,
+    players: usize,
+    groups: usize,
+    outside_largest: usize,
+    steps: u32,
+    last_move: f64,
 }
 
 #[derive(serde::Serialize)]
@@ -294,7 +311,7 @@ struct YearCounts {
 
 impl WorldWriter {
     /// What was generated, year by year (no timing, so that equal seeds give equal files).
-    fn summary(&self, world: &World) -> String {
+    fn summary(&self, world: &World, solved: &[(Month, Equilibrium)]) -> String {
         let s = &world.settings;
         let mut newcomers: std::collections::BTreeMap<i32, u64> = Default::default();
         for p in world.players.iter().skip(world.start_list.len()) {
@@ -321,13 +338,24 @@ impl WorldWriter {
                     new_players: newcomers.get(&year).copied().unwrap_or(0),
                 })
                 .collect(),
+            equilibrium: solved
+                .iter()
+                .map(|(m, e)| Solved {
+                    month: m.to_string(),
+                    players: e.players(),
+                    groups: e.groups,
+                    outside_largest: e.outside_largest,
+                    steps: e.steps,
+                    last_move: crate::numbers::round_to(e.last_move, 6),
+                })
+                .collect(),
         })
     }
 }
 
 impl WorldSink for WorldWriter {
     fn month(&mut self, batch: &MonthBatch) -> Result<(), String> {
-        self.windows.month(batch);
+        self.windows.month(batch)?;
         self.write_month(batch).map_err(|e| e.to_string())
     }
 }
@@ -340,11 +368,11 @@ fn write_equilibrium(
     world: &World,
     months: &[String],
     first: Month,
-    windows: Windows,
+    solved: &[(Month, Equilibrium)],
 ) -> Result<(), OutputError> {
     let (mut month, mut id, mut rating, mut games) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for (m, e) in windows.finish(world.players.len()) {
+    for (m, e) in solved {
         for (p, (&r, &n)) in e.rating.iter().zip(&e.games).enumerate() {
             if n > 0 {
                 month.push(m.since(first).clamp(0, months.len() as i32 - 1) as usize);

@@ -91,13 +91,24 @@ fn read_by_month(path: &Path, column: &str) -> Result<ByMonth, ReportError> {
         .and_then(|c| c.cast(&DataType::Float32))
         .map_err(table)?;
     let mut by_month: ByMonth = HashMap::new();
-    for ((m, id), v) in months
+    let bad = |row: usize, message: String| ReportError::Table {
+        path: path.to_path_buf(),
+        message: format!("row {}: {message}", row + 1),
+    };
+    for (row, ((m, id), v)) in months
         .iter()
         .zip(ids.i64().map_err(table)?.iter())
         .zip(values.f32().map_err(table)?.iter())
+        .enumerate()
     {
-        if let (Some(id), Some(v)) = (id, v) {
-            by_month.entry(*m).or_default().insert(id, v);
+        let (Some(id), Some(v)) = (id, v.filter(|v| v.is_finite())) else {
+            return Err(bad(
+                row,
+                format!("expected an id and a number in `{column}`, got an empty or not-a-number value: is this a world's file as elosim generate writes it?"),
+            ));
+        };
+        if by_month.entry(*m).or_default().insert(id, v).is_some() {
+            return Err(bad(row, format!("id {id} is given twice on {m}")));
         }
     }
     Ok(by_month)
@@ -500,10 +511,15 @@ pub fn drift_picture(drifts: &[Drift], min_players: u64) -> Picture {
         .map(|y| y.0.year())
         .max()
         .unwrap_or(first + 1);
+    // What the truth is: the active players' equilibrium or every player's strength.
+    let truth = match drifts.first().map(|d| (d.against, d.split)) {
+        Some((Against::Equilibrium, true)) => "the truth (the active players' equilibrium)",
+        _ => "true strength",
+    };
     Picture::Lines(LineChart {
-        title: "Published rating minus true strength, January lists".to_string(),
+        title: format!("Published rating minus {truth}, January lists"),
         x_label: "year (January list)".to_string(),
-        y_label: "mean rating − true strength (rating points)".to_string(),
+        y_label: format!("mean rating − {truth} (rating points)"),
         x_range: (f64::from(first), f64::from(last.max(first + 1))),
         y_range: (low - 20.0, high + 20.0),
         series,

@@ -116,7 +116,7 @@ impl WorldSink for WorldGames {
                 .collect();
             self.truth.push((batch.month, strengths));
         }
-        self.windows.month(batch);
+        self.windows.month(batch)?;
         let g = &mut self.games;
         if g.event_names.is_empty() {
             g.event_names.push(String::new());

@@ -221,8 +221,6 @@ fn triple(world: &str, candidate: u32, seed: u64) -> String {
     }
 }
 
-/// The rows of a verification (`verify.jsonl`) of this study, and its candidates among the
-/// search's; `None` when the directory has none or one of another study.
 /// The header of the verification's journal in a study's directory, where there is one: the
 /// scale and seeds it ran.
 pub fn verify_header(dir: &Path) -> Option<Header> {
@@ -234,6 +232,8 @@ pub fn verify_header(dir: &Path) -> Option<Header> {
     )
 }
 
+/// The rows of a verification (`verify.jsonl`) of this study, and its candidates among the
+/// search's; `None` when the directory has none or one of another study.
 pub fn verified(study: &Study, dir: &Path, search: &[Candidate]) -> Option<Merged> {
     let (read, _) = journal::read(&dir.join(super::verify::JOURNAL)).ok()?;
     if read.header.fingerprint != study.fingerprint {

@@ -250,9 +250,10 @@ fn heatmap(s: &Summary<'_>) -> Option<Picture> {
     Some(Picture::Heatmap(Heatmap {
         title: format!("{name} by {} and {}", p.path, q.path),
         subtitle: format!(
-            "cell: mean over the seeds · colour: gain on the baseline ({}; {}) · *: better or worse, corrected (Holm, α 0.05, beyond the threshold)",
+            "cell: mean over the seeds · colour: gain on the baseline ({}; {}) · *: better or worse, corrected (Holm, α {}, beyond the threshold)",
             s.standing(0, f).value.map_or("–".into(), |i| number_text(i.mean)),
-            goal.text()
+            goal.text(),
+            super::stats::ALPHA
         ),
         corner: format!("{} ↓  {} →", short(&p.path.to_string()), short(&q.path.to_string())),
         columns: columns.iter().map(value_text).collect(),

@@ -763,18 +763,16 @@ impl Sweep<'_> {
             .chunk_by(|a, b| a.world == b.world)
             .map(|rows| Table::new(rows, goals.clone()))
             .collect();
-        let worlds = self.names.len() as f64;
+        // Every world's rows, or the candidate counts as very bad.
+        let complete = tables.len() == self.names.len();
         Ok(ids
             .iter()
             .map(|&id| {
                 weights
                     .iter()
                     .map(|&(f, w)| {
-                        let losses: Option<Vec<f64>> =
-                            tables.iter().map(|t| t.loss(id, f)).collect();
-                        let mean = losses
-                            .filter(|l| l.len() == self.names.len())
-                            .map(|l| l.iter().sum::<f64>() / worlds);
+                        let mean = super::stats::mean_of_all(tables.iter().map(|t| t.loss(id, f)))
+                            .filter(|_| complete);
                         w * mean.unwrap_or(f64::MAX / 1e6)
                     })
                     .sum()

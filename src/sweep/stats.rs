@@ -396,11 +396,8 @@ fn one_history(
         two_sided_p(loss, se, None),
         threshold,
     );
-    let verdict = if loss == 0.0 && difference == 0.0 {
-        Verdict::Same
-    } else {
-        test.verdict()
-    };
+    // A difference of 0 on the one history has returned "the same" before.
+    let verdict = test.verdict();
     Standing {
         value,
         difference: Some(interval(difference)),
@@ -426,6 +423,13 @@ fn direction(losses: &[f64]) -> Verdict {
         Some(_) => Verdict::Unclear,
         None => Verdict::None,
     }
+}
+
+/// The mean of values that must all be there (a candidate's distance on every world): `None`
+/// where one is missing or there are none.
+pub fn mean_of_all(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
+    let values: Vec<f64> = values.collect::<Option<_>>()?;
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
 /// The candidates no other beats on every one of `figures` (by mean distance from the ideal) while

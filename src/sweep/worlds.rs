@@ -465,12 +465,7 @@ impl<'a> Summaries<'a> {
 /// A candidate's mean over the worlds of its mean distance from the ideal on each world's rank
 /// figure; `None` where a world lacks it.
 fn mean_loss(worlds: &[Summary<'_>], candidate: u32) -> Option<f64> {
-    let losses: Option<Vec<f64>> = worlds
-        .iter()
-        .map(|s| s.table.loss(candidate, s.rank))
-        .collect();
-    let losses = losses.filter(|l| !l.is_empty())?;
-    Some(losses.iter().sum::<f64>() / losses.len() as f64)
+    super::stats::mean_of_all(worlds.iter().map(|s| s.table.loss(candidate, s.rank)))
 }
 
 /// A verdict in a sentence: the baseline's own (none) as "no verdict".

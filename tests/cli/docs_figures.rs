@@ -81,10 +81,11 @@ struct StudyDoc {
 }
 
 /// What the two studies of Sonas's reform show of each candidate, and judge their findings by.
-const REFORM_COLUMNS: [Column; 7] = [
+const REFORM_COLUMNS: [Column; 8] = [
     column("truth_gap.active.rms", "active RMS", 1, true),
     column("truth_gap.active.slope", "active slope", 3, false),
     column("truth_gap.active.level", "active level", 1, false),
+    column("truth_gap.active.spread", "active spread", 3, false),
     column("truth_strength.all.rms", "all vs strength RMS", 1, true),
     column("flatness.rms", "flatness RMS", 2, true),
     column("predictive.log_loss", "log loss", 4, true),
@@ -442,7 +443,14 @@ fn findings(doc: &StudyDoc, summary: &Value, rows: &[(u64, String)]) -> String {
                     })
                     .collect();
                 let decisive = |v: &String| v == "better" || v == "worse";
-                let holds = decisive(&verdicts[0]) && verdicts.iter().all(|v| *v == verdicts[0]);
+                // Whether the worlds agree is the summary's own word (its `agreement`).
+                let agree = !several
+                    || summary["agreement"].as_array().is_some_and(|a| {
+                        a.iter().any(|x| {
+                            x["candidate"] == *id && x["figure"] == *f && x["agree"] == true
+                        })
+                    });
+                let holds = decisive(&verdicts[0]) && agree;
                 if verdicts.iter().any(decisive) {
                     let holds_cell = match (several, holds) {
                         (false, _) => String::new(),
@@ -563,6 +571,40 @@ fn verification(verify: &Value) -> String {
     out
 }
 
+/// How much Holm's correction took away on the first finding figure, world by world: the
+/// candidates that differ from the baseline at p < 0.05 before and after it.
+fn correction(doc: &StudyDoc, summary: &Value) -> String {
+    let (figure_name, _) = doc.findings[0];
+    let counts: Vec<String> =
+        world_summaries(summary)
+            .iter()
+            .map(|(world, s)| {
+                let tested: Vec<&Value> = candidates(s)
+                    .iter()
+                    .filter_map(|c| figure(c, figure_name))
+                    .filter(|f| f["p_value"].is_number())
+                    .collect();
+                let below = |key: &str| {
+                    tested
+                        .iter()
+                        .filter(|f| f[key].as_f64() < Some(0.05))
+                        .count()
+                };
+                format!(
+                "{}{} of the {} candidates compared at p < 0.05 before the correction, {} after it",
+                if world.is_empty() { String::new() } else { format!("{world}: ") },
+                below("p_value"),
+                tested.len(),
+                below("adjusted_p_value")
+            )
+            })
+            .collect();
+    format!(
+        "\nOn {figure_name}, differing from the baseline: {}.\n",
+        counts.join("; ")
+    )
+}
+
 /// A study's block: each world's table, the findings, the verification, the pictures.
 fn study_block(doc: &StudyDoc, ran: &Ran) -> String {
     let rows = shown(doc, &ran.summary);
@@ -577,12 +619,15 @@ fn study_block(doc: &StudyDoc, ran: &Ran) -> String {
     }
     out.push_str(&format!(
         "Each cell: the mean over the seeds (the baseline's with its 95 % interval); Δ the paired difference from the baseline with its 95 % interval and the verdict, corrected for multiplicity ({}).\n\n",
-        worlds[0].1["candidates"][0]["figures"]
-            .as_array()
-            .and_then(|f| f.iter().find_map(|f| f["method"].as_str()))
+        candidates(worlds[0].1)
+            .iter()
+            .filter_map(|c| c["figures"].as_array())
+            .flatten()
+            .find_map(|f| f["method"].as_str())
             .unwrap_or("no test")
     ));
     out.push_str(&findings(doc, &ran.summary, &rows));
+    out.push_str(&correction(doc, &ran.summary));
     if let Some(v) = &ran.verify {
         out.push_str(&format!("\n**Verified:**\n\n{}", verification(v)));
     }
@@ -783,6 +828,20 @@ fn splice(text: &str, name: &str, content: &str) -> String {
     )
 }
 
+/// A text with every block's content left out: what a regeneration must not change.
+fn outside_blocks(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("<!-- figures: ") {
+        let open = start + rest[start..].find("-->").unwrap() + 3;
+        out.push_str(&rest[..open]);
+        let close = open + rest[open..].find("<!-- end ").unwrap();
+        rest = &rest[close..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Every block spliced into the docs' texts: (file, new text).
 fn spliced(blocks: &[(&str, &str, String)]) -> Vec<(PathBuf, String)> {
     let mut files: Vec<(PathBuf, String)> = Vec::new();
@@ -842,17 +901,26 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
         reuse: false,
     };
     let blocks = regenerate_blocks(&plan);
+    // Every block has its markers in its file, and nothing outside the blocks changes.
     for (path, text) in spliced(&blocks) {
-        for (name, _, content) in &blocks {
-            if text.contains(&format!("<!-- figures: {name} ")) {
-                assert!(
-                    text.contains(content.trim_end()),
-                    "{name} in {}",
-                    path.display()
-                );
-            }
-        }
+        let before = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            outside_blocks(&text),
+            outside_blocks(&before),
+            "{}",
+            path.display()
+        );
     }
+    let marked: usize = ["docs/sweep.md", "docs/generate.md"]
+        .iter()
+        .map(|f| {
+            std::fs::read_to_string(repo(f))
+                .unwrap()
+                .matches("<!-- figures: ")
+                .count()
+        })
+        .sum();
+    assert_eq!(marked, blocks.len());
     let (_, _, compression) = &blocks[0];
     for expected in [
         "**World fide-2001-2025**",
@@ -910,6 +978,13 @@ fn write_docs(reuse: bool) {
     let blocks = regenerate_blocks(&plan);
     for (path, text) in spliced(&blocks) {
         std::fs::write(&path, text).unwrap();
+    }
+    // docs/sweep/ holds the studies' pictures only: the last run's replace them all.
+    for entry in std::fs::read_dir(repo("docs/sweep")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "png") {
+            std::fs::remove_file(path).unwrap();
+        }
     }
     for entry in std::fs::read_dir(plan.out.join("pictures")).unwrap() {
         let entry = entry.unwrap();

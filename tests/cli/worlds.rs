@@ -20,6 +20,7 @@ fn a_generated_world_is_repeatable_and_replays() {
     for file in [
         "games.parquet",
         "truth.parquet",
+        "equilibrium.parquet",
         "players.parquet",
         "start-list.parquet",
         "world.toml",
@@ -34,6 +35,34 @@ fn a_generated_world_is_repeatable_and_replays() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(a.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["first_month"], "2001-01");
+    // Every January after the first solved, and said so.
+    let solved = summary["equilibrium"].as_array().unwrap();
+    assert_eq!(solved.len(), 24, "{summary}");
+    assert_eq!(solved[0]["month"], "2002-01");
+    assert!(
+        solved
+            .iter()
+            .all(|e| e["players"].as_u64().unwrap() > 0 && e["last_move"].as_f64().unwrap() < 0.01),
+        "{summary}"
+    );
+    // Without it: no equilibrium.parquet, and compare --truth says what to do.
+    let without = dir.join("without");
+    succeeds(&[
+        "generate",
+        "--scale",
+        "0.003",
+        "--seed",
+        "7",
+        "--quiet",
+        "--no-equilibrium",
+        "--out",
+        without.to_str().unwrap(),
+    ]);
+    assert!(!without.join("equilibrium.parquet").exists());
+    assert_eq!(
+        std::fs::read(without.join("games.parquet")).unwrap(),
+        std::fs::read(a.join("games.parquet")).unwrap()
+    );
     assert_eq!(summary["last_month"], "2025-12");
     assert!(summary["games"].as_u64().unwrap() > 10_000, "{summary}");
     let run = dir.join("run");
@@ -114,6 +143,24 @@ fn a_generated_world_is_repeatable_and_replays() {
         sonas.to_str().unwrap(),
     ]);
     let (history_run, sonas_run) = (run.to_str().unwrap(), sonas.to_str().unwrap());
+    let refused = elosim(&["compare", history_run, "--truth", without.to_str().unwrap()]);
+    assert!(
+        text(&refused.stderr).contains("no equilibrium.parquet beside it, so the reachable truth is not known (a world from an older elosim, or generated with --no-equilibrium): generate the world again, or compare with --against strength"),
+        "{}",
+        text(&refused.stderr)
+    );
+    let by_strength = succeeds(&[
+        "compare",
+        history_run,
+        "--truth",
+        without.to_str().unwrap(),
+        "--against",
+        "strength",
+    ]);
+    assert!(
+        by_strength.contains("every player against strength"),
+        "{by_strength}"
+    );
     let series = succeeds(&[
         "compare",
         history_run,

@@ -4,7 +4,7 @@
 //! has a form from event to event, a share of games is decided as between equals, White has the
 //! move: `play::expected_score`), and a rating only knows the games played, among the opponents
 //! met. A strength gap of 400 points is worth about 283 rating points on FIDE's curve, and no gap
-//! is worth more than about 385 (docs/sweep.md, "The truth a rating system can reach").
+//! is worth more than about 383 (docs/sweep.md, "The truth a rating system can reach").
 //!
 //! For a January list, the *equilibrium rating* of each player who played in the window of
 //! [`WINDOW`] lists up to it is the solution of FIDE's equations with every result replaced by its
@@ -38,11 +38,9 @@
 //! only a few players per sweep: 70–380 sweeps a window at a tenth of FIDE's size, against a
 //! handful of Newton steps.
 
-use statrs::function::erf::erfc;
-
 use crate::model::Month;
 
-use super::play::expected_score;
+use super::play::{expected, expected_score, SIGMA};
 use super::{MonthBatch, Settings};
 
 /// Lists in a January's window: the list itself and the 17 before it, a year and a half of games.
@@ -51,10 +49,11 @@ use super::{MonthBatch, Settings};
 /// the strengths move little within it (a junior improving 100 points a year moves about 75 in it).
 pub const WINDOW: i32 = 18;
 
-/// No player moves by more than this in the last sweep (rating points).
+/// The solution is reached when a full Newton step moves no player by more than this (rating
+/// points).
 pub const TOLERANCE: f64 = 0.01;
 
-/// Newton steps before the solution is given as it stands (its last largest move is reported).
+/// Newton steps before the solve gives up (as not converged: an error).
 const MAX_STEPS: u32 = 100;
 
 /// Conjugate-gradient iterations of one Newton step at most, and the residual they aim for,
@@ -67,26 +66,35 @@ const CG_TOLERANCE: (f64, f64) = (1e-3, 0.1);
 /// says little.
 const MAX_STEP: f64 = 100.0;
 
-/// FIDE's curve: σ = 200·√2, so Φ(d/σ) = ½·erfc(−d/400).
-const SIGMA: f64 = 282.842_712_474_619;
+/// The 400-point rule (reference §3.4): a difference counted as at most 400 points.
 const CAP: f64 = 400.0;
 
 /// FIDE's expected score for a rating `diff` points above the opponent's, the difference counted
-/// as at most 400 points.
+/// as at most 400 points: the world's own normal curve (`play::expected`), capped.
 pub fn fide_curve(diff: f64) -> f64 {
-    0.5 * erfc(-diff.clamp(-CAP, CAP) / 400.0)
+    expected(diff.clamp(-CAP, CAP))
 }
 
-/// The slope of [`fide_curve`]: the normal density within the cap, 0 beyond it.
-fn fide_slope(diff: f64) -> f64 {
-    if diff.abs() >= CAP {
-        return 0.0;
-    }
+/// The normal curve's density at `diff`, uncapped: the slope of [`fide_curve`] within the cap.
+fn density(diff: f64) -> f64 {
     let z = diff / SIGMA;
     (-0.5 * z * z).exp() / (SIGMA * (2.0 * std::f64::consts::PI).sqrt())
 }
 
-/// [`fide_curve`] and [`fide_slope`] tabulated every 1/32 point from 0 to the cap and interpolated
+/// The integral of [`fide_curve`] from 0 to `diff`: d·Φ(d/σ) + σ·(φ(d/σ) − φ(0)) within the cap,
+/// straight beyond it (the curve is flat there). The equations are the gradient of Σ over games
+/// of G(r_white − r_black) − E·(r_white − r_black), which each Newton step must lower.
+fn integral(diff: f64) -> f64 {
+    let within = |d: f64| d * expected(d) + SIGMA * SIGMA * (density(d) - density(0.0));
+    if diff.abs() <= CAP {
+        within(diff)
+    } else {
+        let edge = CAP.copysign(diff);
+        within(edge) + fide_curve(edge) * (diff - edge)
+    }
+}
+
+/// [`fide_curve`] and its slope tabulated every 1/32 point from 0 to the cap and interpolated
 /// linearly (within 2e-9 of the curve): the solver evaluates them for every game at every step.
 struct Curve {
     value: Vec<f64>,
@@ -99,13 +107,15 @@ impl Curve {
     fn new() -> Curve {
         let n = (CAP * PER_POINT) as usize + 2;
         let at = |k: usize| k as f64 / PER_POINT;
+        // The slope tabulated uncapped, so that interpolation next to the cap meets no 0.
         Curve {
             value: (0..n).map(|k| fide_curve(at(k))).collect(),
-            slope: (0..n).map(|k| fide_slope(at(k))).collect(),
+            slope: (0..n).map(|k| density(at(k))).collect(),
         }
     }
 
     /// F(d) and F'(d).
+    #[inline]
     fn at(&self, diff: f64) -> (f64, f64) {
         let x = diff.abs().min(CAP) * PER_POINT;
         let k = (x as usize).min(self.value.len() - 2);
@@ -139,9 +149,11 @@ pub struct Equilibrium {
     pub rating: Vec<f32>,
     /// Each player's games in the window.
     pub games: Vec<u32>,
-    /// Newton steps made, and the largest move of the last one.
+    /// Newton steps made, the largest move of the last one, and whether that was a full step
+    /// within the tolerance (the solution reached).
     pub steps: u32,
     pub last_move: f64,
+    pub converged: bool,
     /// Groups of players who met (directly or through others), and the players outside the
     /// largest: each group is anchored on its own.
     pub groups: usize,
@@ -162,7 +174,7 @@ pub fn solve(players: usize, games: &[WindowGame], anchor: &[f32]) -> Equilibriu
     let graph = Graph::new(players, games);
     let start = |i: usize| f64::from(anchor.get(i).copied().unwrap_or(f32::NAN));
     let mut rating = first_guess(&graph, &start);
-    let (steps, last_move) = graph.newton(&mut rating);
+    let (steps, last_move, converged) = graph.newton(&mut rating);
     let group = graph.groups();
     let groups = group
         .iter()
@@ -199,6 +211,7 @@ pub fn solve(players: usize, games: &[WindowGame], anchor: &[f32]) -> Equilibriu
         games: (0..players).map(|i| graph.degree(i) as u32).collect(),
         steps,
         last_move,
+        converged,
         groups,
         outside_largest: sizes.iter().sum::<usize>() - largest,
     }
@@ -327,7 +340,7 @@ impl Graph {
         // A player whose every game is beyond the cap has a flat equation: a thousandth of the
         // curve's slope between equals in each game keeps the diagonal positive (and their step
         // finite; its bound keeps it modest) without moving the solution, where residuals are 0.
-        let floor = 1e-3 * fide_slope(0.0);
+        let floor = 1e-3 * density(0.0);
         let mut diagonal = vec![0.0; n];
         self.per_player(&mut diagonal, |_, games| {
             if games.is_empty() {
@@ -394,10 +407,29 @@ impl Graph {
         x
     }
 
-    /// Newton's method from `rating`: each step bounded per player and halved until the
-    /// equations' residuals shrink; stops when no player moves by more than the tolerance. The
-    /// steps made and the largest move of the last.
-    fn newton(&self, rating: &mut [f64]) -> (u32, f64) {
+    /// How much moving from `rating` to `moved` lowers the convex function whose gradient the
+    /// equations are (negative: lowered): Σ over games of ΔG − E·Δd, each game's change computed
+    /// on its own so that no total of millions of terms is subtracted from another.
+    fn change(&self, rating: &[f64], moved: &[f64]) -> f64 {
+        let mut per_player = vec![0.0; self.players()];
+        self.per_player(&mut per_player, |i, games| {
+            games
+                .map(|k| {
+                    let (d, e) = (self.difference(rating, i, k), self.difference(moved, i, k));
+                    integral(e) - integral(d) - self.expected[k] * (e - d)
+                })
+                .sum()
+        });
+        // Each game is counted from both sides, each side the same change.
+        per_player.iter().sum::<f64>() / 2.0
+    }
+
+    /// Newton's method from `rating`: each step bounded per player, then halved until it lowers
+    /// the convex function whose gradient the equations are (Armijo's condition) or the equations'
+    /// residuals shrink (near the solution, where the function's change is lost in rounding). It
+    /// has converged when a full step moves no player by more than the tolerance. The steps made,
+    /// the largest move of the last, and whether it converged.
+    fn newton(&self, rating: &mut [f64]) -> (u32, f64, bool) {
         let mut l = self.linearise(rating);
         let mut size = dot(&l.residual, &l.residual);
         let first = size;
@@ -405,11 +437,24 @@ impl Graph {
         for steps in 1..=MAX_STEPS {
             let (tight, loose) = CG_TOLERANCE;
             let tolerance = (size / first).sqrt().clamp(tight, loose);
-            let step: Vec<f64> = self
-                .step(&l, tolerance)
-                .into_iter()
-                .map(|s| s.clamp(-MAX_STEP, MAX_STEP))
-                .collect();
+            let bounded = |step: Vec<f64>| -> Vec<f64> {
+                step.into_iter()
+                    .map(|s| s.clamp(-MAX_STEP, MAX_STEP))
+                    .collect()
+            };
+            let mut step = bounded(self.step(&l, tolerance));
+            let mut descent = dot(&l.residual, &step);
+            if descent.is_nan() || descent <= 0.0 {
+                // The bounds turned the step uphill: the preconditioned residuals are downhill.
+                step = bounded(
+                    l.residual
+                        .iter()
+                        .zip(&l.diagonal)
+                        .map(|(r, d)| r / d)
+                        .collect(),
+                );
+                descent = dot(&l.residual, &step);
+            }
             let mut scale = 1.0;
             loop {
                 let moved: Vec<f64> = rating
@@ -419,8 +464,11 @@ impl Graph {
                     .collect();
                 let next = self.linearise(&moved);
                 let next_size = dot(&next.residual, &next.residual);
-                // Halving stops where a step is below the tolerance anyway.
-                if next_size < size || scale * MAX_STEP < TOLERANCE {
+                // The function's change costs a pass over the games: only when the residuals
+                // did not shrink.
+                let accept =
+                    next_size < size || self.change(rating, &moved) <= -1e-4 * scale * descent;
+                if accept {
                     last = step.iter().fold(0.0f64, |m, s| m.max((scale * s).abs()));
                     rating.copy_from_slice(&moved);
                     l = next;
@@ -428,12 +476,16 @@ impl Graph {
                     break;
                 }
                 scale /= 2.0;
+                if scale * MAX_STEP < TOLERANCE * 1e-6 {
+                    // No step, however short, lowers anything: stalled.
+                    return (steps, last, false);
+                }
             }
-            if last < TOLERANCE {
-                return (steps, last);
+            if scale == 1.0 && last < TOLERANCE {
+                return (steps, last, true);
             }
         }
-        (MAX_STEPS, last)
+        (MAX_STEPS, last, false)
     }
 
     /// Each player's group (players who met directly or through others), numbered in order of
@@ -507,10 +559,11 @@ impl Windows {
         !self.januaries.is_empty()
     }
 
-    /// Takes in one month of the world (months in order).
-    pub fn month(&mut self, batch: &MonthBatch) {
+    /// Takes in one month of the world (months in order); an equilibrium that did not converge is
+    /// an error.
+    pub fn month(&mut self, batch: &MonthBatch) -> Result<(), String> {
         if !self.wanted() {
-            return;
+            return Ok(());
         }
         let first = self.settings.first_id;
         for (&id, &s) in batch.truth_id.iter().zip(&batch.truth_strength) {
@@ -530,6 +583,12 @@ impl Windows {
                 .map(|(_, g)| *g)
                 .collect();
             let solved = solve(self.strength.len(), &games, &self.strength);
+            if !solved.converged {
+                return Err(format!(
+                    "the equilibrium ratings of the {month} list did not converge ({} Newton steps, the last moving a player by {:.3} points): this is a bug in elosim, please report it with the world file",
+                    solved.steps, solved.last_move
+                ));
+            }
             self.solved.push((month, solved));
         }
         let later: Vec<Month> = self
@@ -559,6 +618,7 @@ impl Windows {
                 },
             ));
         }
+        Ok(())
     }
 
     /// Each January's equilibrium, its vectors as long as the world's `players`.
@@ -609,17 +669,30 @@ mod tests {
     fn the_curve_is_fides_table_smoothly() {
         // Table 8.1.2 rounds this curve: 100 points → .64, 200 → .76, 400 → .92; beyond 400 the
         // difference counts as 400.
-        assert!((fide_curve(0.0) - 0.5).abs() < 1e-15);
+        assert!((fide_curve(0.0) - 0.5).abs() < 1e-7);
         assert!((fide_curve(100.0) - 0.64).abs() < 0.005);
         assert!((fide_curve(200.0) - 0.76).abs() < 0.005);
         assert!((fide_curve(400.0) - 0.9214).abs() < 0.0001);
         assert_eq!(fide_curve(700.0), fide_curve(400.0));
         assert!((fide_curve(-150.0) + fide_curve(150.0) - 1.0).abs() < 1e-15);
-        // The slope is the curve's derivative within the cap.
-        let h = 1e-4;
-        let numeric = (fide_curve(120.0 + h) - fide_curve(120.0 - h)) / (2.0 * h);
-        assert!((fide_slope(120.0) - numeric).abs() < 1e-9);
-        assert_eq!(fide_slope(450.0), 0.0);
+        // The table's slope is the curve's derivative within the cap, up to its last 1/32 point,
+        // and 0 beyond; its value the curve's.
+        let curve = Curve::new();
+        let derivative = |x: f64| (fide_curve(x + 0.01) - fide_curve(x - 0.01)) / 0.02;
+        for x in [-250.0, 0.0, 120.0, 399.99] {
+            let (value, slope) = curve.at(x);
+            assert!((value - fide_curve(x)).abs() < 1e-8, "{x}");
+            assert!((slope - density(x)).abs() < 1e-9, "{x}: {slope}");
+            // The world's erfc (Numerical Recipes', within 1.2e-7 of the true one) has a kink at
+            // 0 where its slope is 0.1 % off the density's: harmless to Newton's steps.
+            assert!((slope - derivative(x)).abs() < 2e-6, "{x}: {slope}");
+        }
+        assert_eq!(curve.at(450.0), (fide_curve(400.0), 0.0));
+        // The integral's derivative is the curve, within the cap and beyond it.
+        for x in [-600.0, -120.0, 0.5, 250.0, 401.0, 900.0] {
+            let slope = (integral(x + 0.01) - integral(x - 0.01)) / 0.02;
+            assert!((slope - fide_curve(x)).abs() < 1e-7, "{x}: {slope}");
+        }
     }
 
     /// Two players: the gap at which FIDE's curve gives the stronger their expected score, the
@@ -703,6 +776,96 @@ mod tests {
         );
     }
 
+    /// A generated world's January: the solve converges, and at its ratings every player's own
+    /// equation is solved (their Newton step alone would move them by under a tenth of a point);
+    /// each group's mean is its players' mean strength.
+    #[test]
+    fn a_generated_world_s_equilibrium_solves_its_equations() {
+        let mut settings = crate::generate::world::preset("fide-2001-2025")
+            .unwrap()
+            .sized(0.003, 5)
+            .unwrap();
+        settings.months = 26;
+        let january = settings.start.plus(24);
+        struct Sink {
+            windows: Windows,
+            games: Vec<(Month, WindowGame)>,
+            strength: Vec<f32>,
+            at_january: Vec<f32>,
+        }
+        impl super::super::WorldSink for Sink {
+            fn month(&mut self, batch: &MonthBatch) -> Result<(), String> {
+                let first = self.windows.settings.first_id;
+                for (&id, &s) in batch.truth_id.iter().zip(&batch.truth_strength) {
+                    let i = (id - first) as usize;
+                    self.strength
+                        .resize(self.strength.len().max(i + 1), f32::NAN);
+                    self.strength[i] = s;
+                }
+                if batch.month.month() == 1 {
+                    self.at_january = self.strength.clone();
+                }
+                for i in 0..batch.white.len() {
+                    let (w, b) = (batch.white[i] - first, batch.black[i] - first);
+                    let expected = expected_score(
+                        f64::from(self.strength[w as usize]),
+                        f64::from(self.strength[b as usize]),
+                        &self.windows.settings,
+                    );
+                    let game = WindowGame {
+                        white: w,
+                        black: b,
+                        expected,
+                    };
+                    self.games.push((batch.period[i], game));
+                }
+                self.windows.month(batch)
+            }
+        }
+        let mut sink = Sink {
+            windows: Windows::new(&settings, &[january]),
+            games: Vec::new(),
+            strength: Vec::new(),
+            at_january: Vec::new(),
+        };
+        let world = crate::generate::world::generate(&settings, &mut sink, &|_, _| {}).unwrap();
+        let solved = sink.windows.finish(world.players.len());
+        let e = &solved[0].1;
+        assert!(
+            e.converged && e.steps < MAX_STEPS,
+            "{} {}",
+            e.steps,
+            e.last_move
+        );
+        let games: Vec<WindowGame> = sink
+            .games
+            .iter()
+            .filter(|(list, _)| in_window(*list, january))
+            .map(|(_, g)| *g)
+            .collect();
+        assert!(games.len() > 1000, "{}", games.len());
+        let graph = Graph::new(world.players.len(), &games);
+        let rating: Vec<f64> = e.rating.iter().map(|&r| f64::from(r)).collect();
+        let l = graph.linearise(&rating);
+        let worst = (0..graph.players())
+            .filter(|&i| graph.degree(i) > 0)
+            .map(|i| (l.residual[i] / l.diagonal[i]).abs())
+            .fold(0.0f64, f64::max);
+        assert!(
+            worst < 0.1,
+            "a player's own step would move them {worst} points"
+        );
+        let group = graph.groups();
+        let largest = group[games[0].white as usize];
+        let (mut r, mut s, mut n) = (0.0, 0.0, 0.0);
+        for i in (0..graph.players()).filter(|&i| group[i] == largest) {
+            r += rating[i];
+            s += f64::from(sink.at_january[i]);
+            n += 1.0;
+        }
+        assert!(((r - s) / n).abs() < 0.01, "{} {}", r / n, s / n);
+    }
+
     /// The windows gather the games rated on the 18 lists up to each January, scored at the
     /// strengths of the month they were played, and solve it when the January's month comes.
     #[test]
@@ -729,23 +892,31 @@ mod tests {
             truth_strength: strengths.to_vec(),
         };
         // Rated on July 2021: before the window (its first list is August 2021).
-        windows.month(&batch(
-            Month::new(2021, 6).unwrap(),
-            Month::new(2021, 7).unwrap(),
-            [2400.0, 1600.0],
-        ));
+        windows
+            .month(&batch(
+                Month::new(2021, 6).unwrap(),
+                Month::new(2021, 7).unwrap(),
+                [2400.0, 1600.0],
+            ))
+            .unwrap();
         // Rated on August 2021 and on January 2023: in it, at 100 points apart.
-        windows.month(&batch(
-            Month::new(2021, 7).unwrap(),
-            Month::new(2021, 8).unwrap(),
-            [2050.0, 1950.0],
-        ));
-        windows.month(&batch(
-            Month::new(2022, 12).unwrap(),
-            january,
-            [2050.0, 1950.0],
-        ));
-        windows.month(&batch(january, january.plus(1), [2000.0, 2000.0]));
+        windows
+            .month(&batch(
+                Month::new(2021, 7).unwrap(),
+                Month::new(2021, 8).unwrap(),
+                [2050.0, 1950.0],
+            ))
+            .unwrap();
+        windows
+            .month(&batch(
+                Month::new(2022, 12).unwrap(),
+                january,
+                [2050.0, 1950.0],
+            ))
+            .unwrap();
+        windows
+            .month(&batch(january, january.plus(1), [2000.0, 2000.0]))
+            .unwrap();
         let solved = windows.finish(3);
         assert_eq!(
             solved.len(),

@@ -2,9 +2,12 @@
 
 use super::{Settings, SplitMix64};
 
+/// The SD of the normal curve that FIDE's table 8.1.2 tabulates (reference §2): 200·√2.
+pub const SIGMA: f64 = 282.842_712_474_619;
+
 /// The expected score of a player `diff` points stronger: the normal curve with σ = 200·√2 that
 /// FIDE's table 8.1.2 tabulates (reference §2), so that true strengths live on the rating scale
-/// the FIDE engine assumes.
+/// the FIDE engine assumes. Φ(d/σ) = ½·erfc(−d/(σ·√2)) = ½·erfc(−d/400).
 pub fn expected(diff: f64) -> f64 {
     0.5 * erfc(-diff / 400.0)
 }
@@ -16,7 +19,7 @@ pub fn expected(diff: f64) -> f64 {
 /// σ = 200·√2 to √(σ² + 2·form_sd²): E Φ((x + X)/σ) = Φ(x/√(σ² + τ²)) for X normal with SD τ. The
 /// draws do not move it: a draw replaces half a win and half a loss.
 pub fn expected_score(white: f64, black: f64, settings: &Settings) -> f64 {
-    let sigma_squared = 2.0 * 200.0 * 200.0;
+    let sigma_squared = SIGMA * SIGMA;
     let widen = (sigma_squared / (sigma_squared + 2.0 * settings.form_sd.powi(2))).sqrt();
     let u = settings.upset_share;
     let decided = expected((white - black + settings.white_advantage) * widen);
