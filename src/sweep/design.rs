@@ -101,10 +101,13 @@ pub fn value_number(v: &Option<Value>) -> Option<f64> {
     }
 }
 
+/// The baseline's id: every study's candidate 0, the base scenario as it stands.
+pub const BASELINE: u32 = 0;
+
 /// The baseline and the reference scenarios: the rows every study has.
 pub fn fixed(study: &Study) -> Vec<Candidate> {
     let mut out = vec![Candidate {
-        id: 0,
+        id: BASELINE,
         kind: Kind::Baseline,
         values: study
             .parameters

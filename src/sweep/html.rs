@@ -99,10 +99,10 @@ fn best_point(s: &Summary<'_>, h: &str) -> String {
     };
     let c = s.candidate(best);
     format!(
-        "<{h}>The best point against the baseline</{h}>\n<p>{} ({}), every judged figure: its mean over the seeds, the paired difference from the baseline, the verdict and its p-value adjusted for the study's many comparisons.</p>\n{}",
+        "<{h}>The best point against the baseline</{h}>\n<p>{} ({}), every judged figure: its mean over the seeds, the baseline's, the paired difference from the baseline, the verdict and its p-value adjusted for the study's many comparisons.</p>\n{}",
         escape(&candidate_name(c)),
         escape(&c.values_text(s.study)),
-        s.figures_of(best).html(&[0, 3, 4])
+        s.figures_of(best).html(&Summary::FIGURES_OF_WORDS)
     )
 }
 

@@ -16,6 +16,7 @@ use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 use crate::simulate::Goal;
 
+use super::design::BASELINE;
 use super::journal::Row;
 
 /// A mean with the half-width of its 95 % interval (`None` with fewer than two values).
@@ -295,7 +296,7 @@ impl<'a> Table<'a> {
             .map(|(_, v)| *v)
             .collect::<Option<Vec<f64>>>()
             .and_then(|v| Interval::of(&v));
-        if candidate == 0 {
+        if candidate == BASELINE {
             return Standing {
                 value,
                 difference: None,

@@ -13,7 +13,7 @@ use crate::numbers::round_to;
 use crate::report::TextTable;
 use crate::simulate::Goal;
 
-use super::design::{value_number, value_text, Candidate, Kind};
+use super::design::{value_number, value_text, Candidate, Kind, BASELINE};
 use super::journal::{value_json, Row};
 use super::stats::{beats, pareto, Interval, Standing, Table, Verdict, ALPHA};
 use super::study::{Design, Input, Study, Values};
@@ -299,12 +299,17 @@ impl<'a> Summary<'a> {
         )
     }
 
-    /// Every judged figure of one candidate against the baseline.
+    /// The columns of `figures_of` that are words, aligned left: the figure, the verdict, its goal.
+    pub(super) const FIGURES_OF_WORDS: [usize; 3] = [0, 4, 5];
+
+    /// Every judged figure of one candidate beside the baseline's: where a study's verdicts are
+    /// read with the baseline's own figures (its slope against the truth, say) in view.
     pub(super) fn figures_of(&self, id: u32) -> TextTable {
         let mut t = TextTable::default();
         t.push(vec![
             "figure".into(),
             "value".into(),
+            "baseline".into(),
             "Δ baseline".into(),
             "verdict".into(),
             "better".into(),
@@ -325,6 +330,7 @@ impl<'a> Summary<'a> {
                     }
                 ),
                 interval_text(s.value),
+                interval_text(self.standing(BASELINE, f).value),
                 s.difference
                     .map_or("".into(), |d| signed_interval_text(Some(d))),
                 s.verdict.text().into(),
@@ -404,12 +410,12 @@ impl<'a> Summary<'a> {
         out.push_str(&format!("\n{}\n", self.front_text()));
         if let Some(best) = self.ranked_points().next() {
             out.push_str(&format!(
-                "\nThe best point, {} ({}), on every figure:\n{}",
+                "\nThe best point, {} ({}), on every figure, beside the baseline:\n{}",
                 candidate_name(self.candidate(best)),
                 self.candidate(best).values_text(self.study),
                 if markdown { "\n" } else { "" }
             ));
-            out.push_str(&table(self.figures_of(best), &[0, 3, 4]));
+            out.push_str(&table(self.figures_of(best), &Self::FIGURES_OF_WORDS));
         }
         for n in self.notes() {
             out.push_str(&format!("\n{n}\n"));

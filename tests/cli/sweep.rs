@@ -797,6 +797,34 @@ fn the_summary_carries_verdicts_corrected_over_the_candidates() {
         said.contains("`--verify` replays it on fresh seeds"),
         "{said}"
     );
+    // The best point's table gives the baseline's own figure beside it: value − Δ is the baseline.
+    let best = said
+        .split_once("on every figure, beside the baseline:")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no best point's table: {said}"));
+    let row = best
+        .lines()
+        .find(|l| l.trim_start().starts_with("gap_strength.all.rms"))
+        .unwrap_or_else(|| panic!("no rank figure in the best point's table: {best}"));
+    let cells: Vec<&str> = row
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    let mean = |cell: &str| -> f64 {
+        cell.split(" ± ")
+            .next()
+            .unwrap()
+            .trim_start_matches('+')
+            .parse()
+            .unwrap()
+    };
+    let (value, baseline, change) = (mean(cells[1]), mean(cells[2]), mean(cells[3]));
+    assert!(change != 0.0, "{row}");
+    assert!(
+        (value - change - baseline).abs() < 0.02 * baseline.abs().max(1.0),
+        "{row}"
+    );
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("Verdicts are corrected for multiplicity"));
     let json: serde_json::Value =
