@@ -274,65 +274,90 @@ fn figure<'a>(c: &'a Value, name: &str) -> Option<&'a Value> {
 
 /// The candidates a table shows: the baseline, the references, the best three points over the
 /// worlds, and the study's named points; each with its name.
-fn shown(doc: &StudyDoc, summary: &Value) -> Vec<(u64, String)> {
-    let first = &world_summaries(summary)[0].1;
-    let order: Vec<u64> = match summary["order"].as_array() {
+/// The study's candidates in its order (over the worlds where it has several).
+fn order(summary: &Value) -> Vec<u64> {
+    match summary["order"].as_array() {
         Some(order) => order
             .iter()
             .filter_map(|o| o["candidate"].as_u64())
             .collect(),
-        None => candidates(first)
+        None => candidates(world_summaries(summary)[0].1)
             .iter()
             .filter_map(|c| c["candidate"].as_u64())
             .collect(),
-    };
-    let label = |id: u64| {
-        candidate(first, id)
-            .and_then(|c| c["label"].as_str())
-            .unwrap_or("")
-            .to_string()
-    };
-    let values = |id: u64| -> Vec<f64> {
-        candidate(first, id)
-            .and_then(|c| c["values"].as_array())
-            .map(|v| v.iter().filter_map(|p| p[1].as_f64()).collect())
-            .unwrap_or_default()
-    };
-    let text = |id: u64| {
-        values(id)
-            .iter()
-            .map(|v| format!("{v}"))
-            .collect::<Vec<_>>()
-            .join(" / ")
-    };
+    }
+}
+
+/// A candidate's label in the summary: `point`, `baseline` or `reference NAME`.
+fn label(summary: &Value, id: u64) -> String {
+    candidate(world_summaries(summary)[0].1, id)
+        .and_then(|c| c["label"].as_str())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// A candidate's values of the study's parameters, in the study's order.
+fn values(summary: &Value, id: u64) -> Vec<f64> {
+    candidate(world_summaries(summary)[0].1, id)
+        .and_then(|c| c["values"].as_array())
+        .map(|v| v.iter().filter_map(|p| p[1].as_f64()).collect())
+        .unwrap_or_default()
+}
+
+/// A candidate's values as the tables write them: `0.4 / 2000`.
+fn values_text(summary: &Value, id: u64) -> String {
+    values(summary, id)
+        .iter()
+        .map(|v| format!("{v}"))
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// A candidate as the docs name it: a reference by its scenario, a point by its name in the
+/// study's `shown` or else by its values.
+fn name(doc: &StudyDoc, summary: &Value, id: u64) -> String {
+    let label = label(summary, id);
+    if let Some(reference) = label.strip_prefix("reference ") {
+        return format!("{reference} (reference)");
+    }
+    let own = values(summary, id);
+    doc.shown
+        .iter()
+        .find(|(_, v)| own == *v)
+        .map_or_else(|| values_text(summary, id), |(n, _)| n.to_string())
+}
+
+/// The rows of a study's tables: the baseline, the references, the best three points and the
+/// study's `shown` points.
+fn shown(doc: &StudyDoc, summary: &Value) -> Vec<(u64, String)> {
+    let order = order(summary);
     let over = if summary["worlds"].is_array() {
         " over the worlds"
     } else {
         ""
     };
-    let mut out: Vec<(u64, String)> = vec![(0, format!("**baseline** ({})", text(0)))];
+    let mut out: Vec<(u64, String)> =
+        vec![(0, format!("**baseline** ({})", values_text(summary, 0)))];
     for &id in &order {
-        if label(id).starts_with("reference") {
-            out.push((id, label(id).replace("reference ", "") + " (reference)"));
+        if label(summary, id).starts_with("reference") {
+            out.push((id, name(doc, summary, id)));
         }
     }
     let points: Vec<u64> = order
         .iter()
         .copied()
-        .filter(|&id| label(id) == "point")
+        .filter(|&id| label(summary, id) == "point")
         .collect();
     for (place, &id) in points.iter().take(3).enumerate() {
-        let named = doc
-            .shown
-            .iter()
-            .find(|(_, v)| values(id) == *v)
-            .map_or(text(id), |(n, _)| n.to_string());
-        out.push((id, format!("{named} (best {}{over})", place + 1)));
+        out.push((
+            id,
+            format!("{} (best {}{over})", name(doc, summary, id), place + 1),
+        ));
     }
-    for (name, v) in doc.shown {
-        if let Some(&id) = points.iter().find(|&&id| values(id) == *v) {
+    for (named, v) in doc.shown {
+        if let Some(&id) = points.iter().find(|&&id| values(summary, id) == *v) {
             if !out.iter().any(|(o, _)| *o == id) {
-                out.push((id, name.to_string()));
+                out.push((id, named.to_string()));
             }
         }
     }
@@ -408,8 +433,38 @@ fn world_table(doc: &StudyDoc, summary: &Value, rows: &[(u64, String)]) -> Strin
     out
 }
 
+/// A candidate's verdict on a figure, world by world, in short words.
+fn verdicts(summary: &Value, id: u64, figure_name: &str) -> Vec<String> {
+    world_summaries(summary)
+        .iter()
+        .map(|(_, s)| {
+            candidate(s, id)
+                .and_then(|c| figure(c, figure_name))
+                .map_or(String::new(), |f| verdict_text(&f["verdict"]).to_string())
+        })
+        .collect()
+}
+
+/// A better or worse verdict, beyond the threshold: what a finding is.
+fn decisive(verdict: &str) -> bool {
+    verdict == "better" || verdict == "worse"
+}
+
+/// The candidate's finding on the figure, where it has one that holds on every world: its
+/// verdict. Whether the worlds agree is the summary's own word (its `agreement`).
+fn holding(summary: &Value, id: u64, figure_name: &str) -> Option<String> {
+    let first = verdicts(summary, id, figure_name).swap_remove(0);
+    let agree = !summary["worlds"].is_array()
+        || summary["agreement"].as_array().is_some_and(|a| {
+            a.iter()
+                .any(|x| x["candidate"] == id && x["figure"] == figure_name && x["agree"] == true)
+        });
+    (decisive(&first) && agree).then_some(first)
+}
+
 /// The findings of the shown candidates on each finding figure: the verdict on each world (and,
-/// for the truth gap, under the other truth), and whether it holds on every one.
+/// for the truth gap, under the other truth), and whether it holds on every one; then every
+/// candidate's findings that hold everywhere.
 fn findings(doc: &StudyDoc, summary: &Value, rows: &[(u64, String)]) -> String {
     let worlds = world_summaries(summary);
     let several = worlds.len() > 1;
@@ -429,30 +484,12 @@ fn findings(doc: &StudyDoc, summary: &Value, rows: &[(u64, String)]) -> String {
         header.join(" | "),
         vec!["---"; header.len()].join("|")
     );
-    let mut holding = Vec::new();
     for (id, name) in rows.iter().filter(|(id, _)| *id != 0) {
         for (fig, other) in doc.findings {
-            let figures: Vec<&str> = std::iter::once(*fig).chain(*other).collect();
-            for f in &figures {
-                let verdicts: Vec<String> = worlds
-                    .iter()
-                    .map(|(_, s)| {
-                        candidate(s, *id)
-                            .and_then(|c| figure(c, f))
-                            .map_or(String::new(), |f| verdict_text(&f["verdict"]).to_string())
-                    })
-                    .collect();
-                let decisive = |v: &String| v == "better" || v == "worse";
-                // Whether the worlds agree is the summary's own word (its `agreement`).
-                let agree = !several
-                    || summary["agreement"].as_array().is_some_and(|a| {
-                        a.iter().any(|x| {
-                            x["candidate"] == *id && x["figure"] == *f && x["agree"] == true
-                        })
-                    });
-                let holds = decisive(&verdicts[0]) && agree;
-                if verdicts.iter().any(decisive) {
-                    let holds_cell = match (several, holds) {
+            for f in std::iter::once(*fig).chain(*other) {
+                let verdicts = verdicts(summary, *id, f);
+                if verdicts.iter().any(|v| decisive(v)) {
+                    let holds_cell = match (several, holding(summary, *id, f).is_some()) {
                         (false, _) => String::new(),
                         (true, true) => " yes |".into(),
                         (true, false) => " **no** |".into(),
@@ -462,46 +499,57 @@ fn findings(doc: &StudyDoc, summary: &Value, rows: &[(u64, String)]) -> String {
                         verdicts.join(" | ")
                     ));
                 }
-                if holds {
-                    holding.push((*id, name.clone(), f.to_string(), verdicts[0].clone()));
-                }
             }
         }
     }
-    // A finding about the truth holds under both truths when its figure and the other agree.
-    let mut robust = Vec::new();
-    for (id, name, f, v) in &holding {
-        let (fig, other) = match doc.findings.iter().find(|(fig, _)| fig == f) {
-            Some(pair) => pair,
-            None => continue,
-        };
-        let both = other.is_none_or(|o| {
-            holding
-                .iter()
-                .any(|(i, _, g, w)| i == id && g == o && w == v)
-        });
-        if both {
-            robust.push(format!(
-                "{name}: {v} on {fig}{}",
+    out.push_str(&robust_findings(doc, summary));
+    out
+}
+
+/// Every candidate's findings that hold on every world, and for a truth figure under the other
+/// truth too, grouped by what they say: `better on flatness.rms: 0.4 / 2100, …`.
+fn robust_findings(doc: &StudyDoc, summary: &Value) -> String {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (fig, other) in doc.findings {
+        for wanted in ["better", "worse"] {
+            let said = format!(
+                "{wanted} on {fig}{}",
                 other.map_or(String::new(), |o| format!(" and {o}"))
-            ));
+            );
+            let names: Vec<String> = order(summary)
+                .into_iter()
+                .filter(|&id| id != 0)
+                .filter(|&id| {
+                    std::iter::once(*fig)
+                        .chain(*other)
+                        .all(|f| holding(summary, id, f).as_deref() == Some(wanted))
+                })
+                .map(|id| name(doc, summary, id))
+                .collect();
+            if !names.is_empty() {
+                groups.push((said, names));
+            }
         }
     }
-    out.push_str(&format!(
-        "\nFindings that hold{}{}, after Holm's correction: {}.\n",
+    let several = summary["worlds"].is_array();
+    format!(
+        "\nFindings that hold{}{}, after Holm's correction, over every candidate of the study: {}.\n",
         if several { " on every world" } else { "" },
         if doc.findings.iter().any(|(_, o)| o.is_some()) {
             " and under both truths (the truth gap against the equilibrium and every player against strength)"
         } else {
             ""
         },
-        if robust.is_empty() {
+        if groups.is_empty() {
             "none".to_string()
         } else {
-            robust.join("; ")
+            groups
+                .iter()
+                .map(|(said, names)| format!("{said}: {}", names.join(", ")))
+                .collect::<Vec<_>>()
+                .join("; ")
         }
-    ));
-    out
+    )
 }
 
 fn verification(verify: &Value) -> String {
