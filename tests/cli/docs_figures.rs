@@ -11,8 +11,8 @@
 //! the study on the Kaggle games, and the calibration's evaluation of each built-in world at FIDE's
 //! size on four seeds no calibration used (`elosim calibrate … --evaluate`); then rewrites each
 //! block of the docs between `<!-- figures: NAME … -->` and `<!-- end NAME -->`, each headed by
-//! its commands, the commit and the date, and the pictures in docs/sweep/. It took about two and a
-//! half hours on this repository's 2-core machine. The same code runs with the tests at a small
+//! its commands, the commit and the date, and the pictures in docs/sweep/. It took 81 minutes
+//! (4,854 s, commit bd2ada2) on this repository's 2-core machine. The same code runs with the tests at a small
 //! scale on copies of the docs (`the_docs_figures_regenerate_at_a_small_scale`), so that the
 //! script cannot rot.
 
@@ -70,6 +70,8 @@ const fn column(
 struct StudyDoc {
     block: &'static str,
     file: &'static str,
+    /// What a candidate's values are, as its name gives them: `factor / threshold`.
+    values: &'static str,
     /// Points shown whatever their rank: a name and the parameters' values.
     shown: &'static [(&'static str, &'static [f64])],
     columns: &'static [Column],
@@ -100,14 +102,15 @@ const REFORM_FINDINGS: [(&str, Option<&str>); 3] = [
 
 const COMPRESSION: StudyDoc = StudyDoc {
     block: "compression",
+    values: "compression factor / threshold",
     file: "scenarios/studies/sonas-2017-compression.toml",
     shown: &[
-        ("no compression", &[0.0, 2000.0]),
-        ("0.6 below 1900", &[0.6, 1900.0]),
-        ("0.5 below 2000", &[0.5, 2000.0]),
-        ("0.6 below 2000", &[0.6, 2000.0]),
-        ("0.5 below 2100", &[0.5, 2100.0]),
-        ("0.6 below 2200", &[0.6, 2200.0]),
+        ("no compression (0 / 2000)", &[0.0, 2000.0]),
+        ("0.6 / 1900", &[0.6, 1900.0]),
+        ("0.5 / 2000", &[0.5, 2000.0]),
+        ("0.6 / 2000", &[0.6, 2000.0]),
+        ("0.5 / 2100", &[0.5, 2100.0]),
+        ("0.6 / 2200", &[0.6, 2200.0]),
     ],
     columns: &REFORM_COLUMNS,
     findings: &REFORM_FINDINGS,
@@ -116,16 +119,17 @@ const COMPRESSION: StudyDoc = StudyDoc {
 
 const FIRST_RATINGS: StudyDoc = StudyDoc {
     block: "first-ratings",
+    values: "hypothetical draws / floor",
     file: "scenarios/studies/sonas-2017-first-ratings.toml",
     shown: &[
-        ("0 draws, floor 1600", &[0.0, 1600.0]),
-        ("0 draws, floor 1500", &[0.0, 1500.0]),
-        ("1 draw, floor 1600", &[1.0, 1600.0]),
-        ("2 draws, floor 1600", &[2.0, 1600.0]),
-        ("3 draws, floor 1400", &[3.0, 1400.0]),
-        ("4 draws, floor 1200", &[4.0, 1200.0]),
-        ("2 draws, floor 1000", &[2.0, 1000.0]),
-        ("0 draws, floor 1000", &[0.0, 1000.0]),
+        ("0 / 1600", &[0.0, 1600.0]),
+        ("0 / 1500", &[0.0, 1500.0]),
+        ("1 / 1600", &[1.0, 1600.0]),
+        ("2 / 1600", &[2.0, 1600.0]),
+        ("3 / 1400", &[3.0, 1400.0]),
+        ("4 / 1200", &[4.0, 1200.0]),
+        ("2 / 1000", &[2.0, 1000.0]),
+        ("0 / 1000", &[0.0, 1000.0]),
     ],
     columns: &REFORM_COLUMNS,
     findings: &REFORM_FINDINGS,
@@ -134,6 +138,7 @@ const FIRST_RATINGS: StudyDoc = StudyDoc {
 
 const KAGGLE: StudyDoc = StudyDoc {
     block: "kaggle",
+    values: "K of established players / K of new players",
     file: "scenarios/studies/kaggle2010-k.toml",
     shown: &[
         ("40 / 40", &[40.0, 40.0]),
@@ -552,7 +557,13 @@ fn robust_findings(doc: &StudyDoc, summary: &Value) -> String {
     )
 }
 
-fn verification(verify: &Value) -> String {
+/// The verification, world by world: the orders and each candidate verified, named as the tables
+/// name them.
+fn verification(doc: &StudyDoc, summary: &Value, verify: &Value) -> String {
+    let named = |c: &Value| {
+        c.as_u64()
+            .map_or(c.to_string(), |id| name(doc, summary, id))
+    };
     let worlds: Vec<(String, &Value)> = match verify["worlds"].as_array() {
         Some(w) => w
             .iter()
@@ -567,15 +578,10 @@ fn verification(verify: &Value) -> String {
     };
     let mut out = String::new();
     for (name, v) in worlds {
-        let ids = |key: &str| -> String {
+        let ids = |key: &str, named: &dyn Fn(&Value) -> String| -> String {
             v[key]
                 .as_array()
-                .map(|a| {
-                    a.iter()
-                        .map(|c| c.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
+                .map(|a| a.iter().map(named).collect::<Vec<_>>().join(", "))
                 .unwrap_or_default()
         };
         let candidates: Vec<String> = v["candidates"]
@@ -586,7 +592,7 @@ fn verification(verify: &Value) -> String {
                     .map(|c| {
                         format!(
                             "{}: {} ({} {})",
-                            c["candidate"],
+                            named(&c["candidate"]),
                             number(&c["verified_mean"], 2),
                             c["verified_difference"]
                                 .as_f64()
@@ -605,9 +611,9 @@ fn verification(verify: &Value) -> String {
                 format!("**{name}** ")
             },
             v["scale"],
-            ids("seeds"),
-            ids("search_order"),
-            ids("verified_order"),
+            ids("seeds", &|c| c.to_string()),
+            ids("search_order", &named),
+            ids("verified_order", &named),
             if v["held"] == true {
                 "the ranking held"
             } else {
@@ -666,7 +672,8 @@ fn study_block(doc: &StudyDoc, ran: &Ran) -> String {
         out.push('\n');
     }
     out.push_str(&format!(
-        "Each cell: the mean over the seeds (the baseline's with its 95 % interval); Δ the paired difference from the baseline with its 95 % interval and the verdict, corrected for multiplicity ({}).\n\n",
+        "A point is named by its {}. Each cell: the mean over the seeds (the baseline's with its 95 % interval); Δ the paired difference from the baseline with its 95 % interval and the verdict, corrected for multiplicity ({}).\n\n",
+        doc.values,
         candidates(worlds[0].1)
             .iter()
             .filter_map(|c| c["figures"].as_array())
@@ -677,7 +684,10 @@ fn study_block(doc: &StudyDoc, ran: &Ran) -> String {
     out.push_str(&findings(doc, &ran.summary, &rows));
     out.push_str(&correction(doc, &ran.summary));
     if let Some(v) = &ran.verify {
-        out.push_str(&format!("\n**Verified:**\n\n{}", verification(v)));
+        out.push_str(&format!(
+            "\n**Verified:**\n\n{}",
+            verification(doc, &ran.summary, v)
+        ));
     }
     out
 }
@@ -686,7 +696,7 @@ fn study_block(doc: &StudyDoc, ran: &Ran) -> String {
 fn provenance(records: &[&Record]) -> String {
     let runs: Vec<String> = records
         .iter()
-        .map(|r| format!("`{}` ({:.0} s)", r.command, r.seconds))
+        .map(|r| format!("`{}` ({} s)", r.command, seconds(r.seconds)))
         .collect();
     let first = records.first();
     format!(
@@ -695,6 +705,15 @@ fn provenance(records: &[&Record]) -> String {
         first.map_or("", |r| r.commit.as_str()),
         runs.join(", ")
     )
+}
+
+/// A duration as the docs give it: whole seconds, tenths below ten.
+fn seconds(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.1}")
+    } else {
+        format!("{s:.0}")
+    }
 }
 
 /// Where a study's time went, from its `timings.json`.
@@ -710,10 +729,10 @@ fn speed(doc: &StudyDoc, ran: &Ran) -> String {
         String::new()
     };
     format!(
-        "- `{}`: {:.0} s in all; the search {:.0} s: {}{} replays of {:.2} s on average (their measures {:.3} s){}\n",
+        "- `{}`: {} s in all; the search {} s: {}{} replays of {:.2} s on average (their measures {:.3} s){}\n",
         ran.record.command,
-        ran.record.seconds,
-        t["seconds"].as_f64().unwrap_or(0.0),
+        seconds(ran.record.seconds),
+        seconds(t["seconds"].as_f64().unwrap_or(0.0)),
         generated,
         t["replays"],
         t["replay_seconds"]["mean"].as_f64().unwrap_or(0.0),
@@ -1002,7 +1021,7 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
 /// The real run: rewrites docs/sweep.md's and docs/generate.md's blocks and docs/sweep/'s
 /// pictures from the studies as shipped.
 #[test]
-#[ignore = "about two and a half hours: cargo test --release --locked --test cli docs_figures::regenerate -- --ignored"]
+#[ignore = "81 minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate -- --ignored"]
 fn regenerate() {
     write_docs(false);
 }
