@@ -238,7 +238,13 @@ impl Scenario {
     /// The text of `scenario.resolved.toml`: every rule of every era, events, data and window, from
     /// which the run can be repeated alone.
     pub fn resolved_toml(&self) -> String {
-        resolved::write(self)
+        resolved::write(self, resolved::Files::Named)
+    }
+
+    /// The rules alone: `resolved_toml` without the paths of its files, the same wherever the
+    /// scenario was read from (what a study's fingerprint counts).
+    pub fn rules_toml(&self) -> String {
+        resolved::write(self, resolved::Files::Left)
     }
 
     /// The rules era by era, for people (`elosim check`).

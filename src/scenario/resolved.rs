@@ -13,7 +13,7 @@ fn string(text: &str) -> Value {
     Value::String(text.to_string())
 }
 
-fn path(p: &Path) -> Value {
+fn absolute_path(p: &Path) -> Value {
     if p.as_os_str() == super::REPORTED {
         return string(super::REPORTED);
     }
@@ -24,14 +24,30 @@ fn path(p: &Path) -> Value {
     )
 }
 
-pub fn write(s: &Scenario) -> String {
+/// Whether the resolved text names the scenario's files, as a run's `scenario.resolved.toml` must
+/// to be repeated, or leaves them out, as what a study's results depend on must: the files' contents
+/// count there, never where they were found.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Files {
+    Named,
+    Left,
+}
+
+pub fn write(s: &Scenario, files: Files) -> String {
     let mut out = String::new();
     let w = &mut out;
+    let path = |p: &Path| match files {
+        Files::Named => absolute_path(p),
+        Files::Left => string(""),
+    };
     let _ = writeln!(
         w,
         "# Resolved by elosim {} from {}:",
         env!("CARGO_PKG_VERSION"),
-        s.file.display()
+        match files {
+            Files::Named => s.file.display().to_string(),
+            Files::Left => "a scenario".to_string(),
+        }
     );
     let _ = writeln!(
         w,

@@ -1069,9 +1069,9 @@ fn fingerprint(
         }
         hash.update(format!("{} {kind:?}", m.name));
     }
-    hash.update(base.base().resolved_toml());
+    hash.update(base.base().rules_toml());
     for (_, scenario) in references {
-        hash.update(scenario.resolved_toml());
+        hash.update(scenario.rules_toml());
     }
     match input {
         Input::World {

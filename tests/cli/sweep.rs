@@ -126,6 +126,61 @@ fn sweep(study: &str, out: &Path, more: &[&str]) -> String {
     succeeds(&args)
 }
 
+/// A study named by another path, from another folder, is the same study: the fingerprint counts
+/// its files' contents, never their paths as typed, so its shards merge.
+#[test]
+fn a_study_run_from_another_folder_is_the_same_study() {
+    let dir = scratch("sweep-folders");
+    let study = tiny_study(&dir, "");
+    // The base scenario named relative to the study, as the shipped studies name theirs.
+    write(
+        &dir,
+        "history.toml",
+        &format!(
+            "name = \"history\"\nextends = {:?}\n",
+            repo("scenarios/fide-historical.toml")
+        ),
+    );
+    let study_text = std::fs::read_to_string(&study).unwrap().replace(
+        &format!("scenario = {:?}", repo("scenarios/fide-historical.toml")),
+        "scenario = \"history.toml\"",
+    );
+    assert!(study_text.contains("scenario = \"history.toml\""));
+    write(&dir, "study.toml", &study_text);
+    sweep(&study, &dir.join("shard-1"), &["--shard", "1/2"]);
+    let from_its_folder = std::process::Command::new(env!("CARGO_BIN_EXE_elosim"))
+        .args([
+            "sweep",
+            "study.toml",
+            "--quiet",
+            "--shard",
+            "2/2",
+            "--out",
+            "shard-2",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        from_its_folder.status.success(),
+        "{}",
+        text(&from_its_folder.stderr)
+    );
+    let merged = dir.join("merged");
+    succeeds(&[
+        "sweep",
+        "--quiet",
+        "--out",
+        merged.to_str().unwrap(),
+        "--merge",
+        dir.join("shard-1").to_str().unwrap(),
+        dir.join("shard-2").to_str().unwrap(),
+    ]);
+    let one = dir.join("one");
+    sweep(&study, &one, &[]);
+    same_files(&one, &merged, &["results.parquet", "results.csv"]);
+}
+
 #[test]
 fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() {
     let dir = scratch("sweep-bytes");
