@@ -769,11 +769,7 @@ fn word<'a>(line: &'a str, key: &str) -> &'a str {
 
 /// One evaluation's printed figures as a table row.
 fn evaluation_row(world: &str, seed: u64, said: &str) -> String {
-    let line = |start: &str| {
-        said.lines()
-            .find(|l| l.trim_start().starts_with(start))
-            .unwrap_or("")
-    };
+    let line = |start: &str| line_of(said, start);
     let first = said.lines().next().unwrap_or("");
     let table = |name: &str| {
         let l = line(name);
@@ -808,13 +804,17 @@ fn evaluation_row(world: &str, seed: u64, said: &str) -> String {
     )
 }
 
-/// docs/generate.md's block: each built-in world evaluated on the seeds.
-fn worlds_block(plan: &Plan) -> String {
-    let mut table = String::from(
-        "| world | seed | objective | 2008–2012: RMSE, signs, games against Sonas's | 2021–2023: RMSE, signs, games | players who played per list against FIDE's | K 10 | February 2025, bands within 15 % (share who played / games per player) | January 2008 list, bands within 15 % | pool figures within 15 % | games 2001–2025 |\n|---|---:|---:|---|---|---:|---:|---|---|---|---:|\n",
-    );
-    let mut records = Vec::new();
-    for world in WORLDS {
+/// One evaluation of a built-in world against the calibration's targets.
+struct Evaluation {
+    world: &'static str,
+    seed: u64,
+    record: Record,
+}
+
+/// Each built-in world evaluated on the plan's seeds, one run each.
+fn evaluations(plan: &Plan) -> Vec<Evaluation> {
+    let mut out = Vec::new();
+    for &world in WORLDS {
         for &seed in &plan.evaluate_seeds {
             let args: Vec<String> = [
                 "calibrate",
@@ -833,11 +833,149 @@ fn worlds_block(plan: &Plan) -> String {
             .map(|s| s.to_string())
             .collect();
             let record = run(plan, &format!("evaluate-{world}-{seed}"), &args);
-            table.push_str(&evaluation_row(world, seed, &record.said));
-            records.push(record);
+            out.push(Evaluation {
+                world,
+                seed,
+                record,
+            });
         }
     }
-    format!("{}{table}", provenance(&records.iter().collect::<Vec<_>>()))
+    out
+}
+
+/// docs/generate.md's block: each built-in world evaluated on the seeds.
+fn worlds_block(evaluations: &[Evaluation]) -> String {
+    let mut table = String::from(
+        "| world | seed | objective | 2008–2012: RMSE, signs, games against Sonas's | 2021–2023: RMSE, signs, games | players who played per list against FIDE's | K 10 | February 2025, bands within 15 % (share who played / games per player) | January 2008 list, bands within 15 % | pool figures within 15 % | games 2001–2025 |\n|---|---:|---:|---|---|---:|---:|---|---|---|---:|\n",
+    );
+    for e in evaluations {
+        table.push_str(&evaluation_row(e.world, e.seed, &e.record.said));
+    }
+    let records: Vec<&Record> = evaluations.iter().map(|e| &e.record).collect();
+    format!("{}{table}", provenance(&records))
+}
+
+/// The default world's evaluations, seed by seed.
+fn default_world(evaluations: &[Evaluation]) -> Vec<&Evaluation> {
+    evaluations
+        .iter()
+        .filter(|e| e.world == WORLDS[0])
+        .collect()
+}
+
+/// The evaluation's line that starts with `start`.
+fn line_of<'a>(said: &'a str, start: &str) -> &'a str {
+    said.lines()
+        .find(|l| l.trim_start().starts_with(start))
+        .unwrap_or("")
+}
+
+/// docs/generate.md's block: the default world's players who played per list against FIDE's, year
+/// by year, seed by seed (`… · by year: 2015 ×1.16, …` of each evaluation).
+fn played_block(evaluations: &[Evaluation]) -> String {
+    let runs = default_world(evaluations);
+    let by_year = |said: &str| -> Vec<(String, String)> {
+        after(line_of(said, "players who played"), "by year: ")
+            .split(", ")
+            .filter_map(|y| y.split_once(' '))
+            .map(|(year, ratio)| (year.to_string(), ratio.to_string()))
+            .collect()
+    };
+    let seeds: Vec<String> = runs.iter().map(|e| e.seed.to_string()).collect();
+    let mut out = format!(
+        "| year | world / FIDE, seed {} |\n|---|{}\n",
+        seeds.join(" / "),
+        "---:|"
+    );
+    let years = runs.first().map_or(Vec::new(), |e| by_year(&e.record.said));
+    for (year, _) in &years {
+        let ratios: Vec<String> = runs
+            .iter()
+            .map(|e| {
+                by_year(&e.record.said)
+                    .into_iter()
+                    .find(|(y, _)| y == year)
+                    .map_or("–".into(), |(_, r)| r)
+            })
+            .collect();
+        out.push_str(&format!("| {year} | {} |\n", ratios.join(" / ")));
+    }
+    let records: Vec<&Record> = runs.iter().map(|e| &e.record).collect();
+    format!("{}{out}", provenance(&records))
+}
+
+/// One band of February 2025 as an evaluation prints it: `1400: 0.253 / 0.112 played, 6.51 / 4.54
+/// games` (the world's, FIDE's).
+struct Band {
+    from: u32,
+    played: (f64, f64),
+    games: (f64, f64),
+}
+
+fn bands(said: &str) -> Vec<Band> {
+    let pair = |text: &str| -> Option<(f64, f64)> {
+        let (a, b) = text.split_once(" / ")?;
+        Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+    };
+    line_of(said, "activity on 2025-02:")
+        .split(" · ")
+        .skip(1)
+        .filter_map(|band| {
+            let (from, rest) = band.split_once(": ")?;
+            let (played, games) = rest.split_once(" played, ")?;
+            Some(Band {
+                from: from.trim().parse().ok()?,
+                played: pair(played)?,
+                games: pair(games.trim_end_matches(" games"))?,
+            })
+        })
+        .collect()
+}
+
+/// docs/generate.md's block: the default world's February 2025 list against FIDE's, band by band:
+/// FIDE's share who played and games per player who played, the world's mean over the seeds, its
+/// ratio to FIDE's and its range.
+fn activity_block(evaluations: &[Evaluation]) -> String {
+    let runs = default_world(evaluations);
+    let per_seed: Vec<Vec<Band>> = runs.iter().map(|e| bands(&e.record.said)).collect();
+    let mut out = format!(
+        "| band | FIDE: share who played | world (mean of {} seeds; range) | FIDE: games per player who played | world (mean; range) |\n|---|---:|---:|---:|---:|\n",
+        runs.len()
+    );
+    let Some(first) = per_seed.first() else {
+        return out;
+    };
+    let world = |i: usize, of: fn(&Band) -> (f64, f64), decimals: usize| -> String {
+        let values: Vec<f64> = per_seed
+            .iter()
+            .filter_map(|b| b.get(i))
+            .map(|b| of(b).0)
+            .collect();
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        let (low, high) = values
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(l, h), v| (l.min(*v), h.max(*v)));
+        format!(
+            "{mean:.decimals$} (×{:.2}; {low:.decimals$}–{high:.decimals$})",
+            mean / of(&first[i]).1
+        )
+    };
+    for (i, band) in first.iter().enumerate() {
+        let name = if i + 1 == first.len() {
+            format!("{}+", band.from)
+        } else {
+            format!("{}–{}", band.from, band.from + 99)
+        };
+        out.push_str(&format!(
+            "| {name} | {:.3} | {} | {:.2} | {} |\n",
+            band.played.1,
+            world(i, |b| b.played, 3),
+            band.games.1,
+            world(i, |b| b.games, 2),
+        ));
+    }
+    let records: Vec<&Record> = runs.iter().map(|e| &e.record).collect();
+    format!("{}{out}", provenance(&records))
 }
 
 /// Every block, by name and file, with its content.
@@ -852,7 +990,10 @@ fn regenerate_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
         copy_pictures(plan, doc);
     }
     blocks.push(("speed", "docs/sweep.md", timings));
-    blocks.push(("worlds", "docs/generate.md", worlds_block(plan)));
+    let evaluated = evaluations(plan);
+    blocks.push(("worlds", "docs/generate.md", worlds_block(&evaluated)));
+    blocks.push(("played", "docs/generate.md", played_block(&evaluated)));
+    blocks.push(("activity", "docs/generate.md", activity_block(&evaluated)));
     blocks
 }
 
@@ -1001,10 +1142,22 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
     ] {
         assert!(compression.contains(expected), "{expected}\n{compression}");
     }
-    let (_, _, worlds) = blocks.iter().find(|(n, _, _)| *n == "worlds").unwrap();
+    let block = |name: &str| &blocks.iter().find(|(n, _, _)| *n == name).unwrap().2;
+    let worlds = block("worlds");
     assert!(
         worlds.contains("| fide-2001-2025-activity | 7 |"),
         "{worlds}"
+    );
+    // The default world's activity, from the same evaluations: a row a year and a row a band.
+    assert!(
+        block("played").contains("\n| 2016 | ×"),
+        "{}",
+        block("played")
+    );
+    assert!(
+        block("activity").contains("\n| 1400–1499 | 0.112 | "),
+        "{}",
+        block("activity")
     );
     let pictures = std::fs::read_dir(plan.out.join("pictures"))
         .unwrap()
