@@ -105,6 +105,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         verify_seeds: args.verify_seeds.clone(),
     };
     let study = Study::load(&file, &overrides)?;
+    if args.verify.is_some() {
+        sweep::verifiable(&study)?;
+    }
     let out = out_dir(&args, &study);
     refuse_other_outputs(&out)?;
     let bar = Bar::new(args.quiet);

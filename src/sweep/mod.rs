@@ -27,5 +27,5 @@ pub use run::{run, search_header, shard_triples, Options, Outcome, Progress, Qui
 pub use stats::{Interval, Verdict};
 pub use study::{Design, Input, Overrides, Study, StudyError};
 pub use summary::Summary;
-pub use verify::{verify, Report};
+pub use verify::{verifiable, verify, Report};
 pub use worlds::{Agreement, Summaries, Verification};

@@ -152,6 +152,8 @@ pub struct Verify {
     pub top: usize,
     pub scale: f64,
     pub seeds: Vec<u64>,
+    /// Where the seeds were given, for a refusal to name: `--verify-seeds` or `verify.seeds`.
+    pub seeds_from: &'static str,
 }
 
 /// What the command line sets instead of the file; checked as the file's values are.
@@ -1042,7 +1044,12 @@ fn read_verify(
         "verify.seeds"
     };
     refuse_repeated_seeds(r, at, &seeds);
-    Verify { top, scale, seeds }
+    Verify {
+        top,
+        scale,
+        seeds,
+        seeds_from: at,
+    }
 }
 
 /// SHA-256 of what a study's results depend on.

@@ -25,6 +25,26 @@ fn decisive(v: Verdict) -> bool {
     matches!(v, Verdict::Better | Verdict::Worse)
 }
 
+/// Whether the study can be verified: a generated world (the user's games are one history), on
+/// seeds the search did not see. Checked before the search as well, so that a refusal costs no
+/// replay.
+pub fn verifiable(study: &Study) -> Result<(), SweepError> {
+    if !study.input.is_world() {
+        return Err(SweepError::Refused(
+            "--verify replays a generated world on other seeds; the user's games are one history with no other seeds to verify on".into(),
+        ));
+    }
+    let searched = study.input.seeds();
+    if let Some(used) = study.verify.seeds.iter().find(|s| searched.contains(s)) {
+        return Err(SweepError::Refused(format!(
+            "{}: {}: seed {used} is one the search used (its seeds: {searched:?}); verification needs seeds it did not see",
+            study.file.display(),
+            study.verify.seeds_from
+        )));
+    }
+    Ok(())
+}
+
 /// Replays `candidates` (the baseline and the search's best points over the worlds:
 /// `Summaries::best`) on the verification seeds of every world.
 pub fn verify(
@@ -34,18 +54,7 @@ pub fn verify(
     resume: bool,
     progress: &dyn Progress,
 ) -> Result<Outcome, SweepError> {
-    if !study.input.is_world() {
-        return Err(SweepError::Refused(
-            "--verify replays a generated world on other seeds; the user's games are one history with no other seeds to verify on".into(),
-        ));
-    }
-    let searched = study.input.seeds();
-    if let Some(used) = study.verify.seeds.iter().find(|s| searched.contains(s)) {
-        return Err(SweepError::Refused(format!(
-            "{}: verify.seeds: seed {used} is one the search used (its seeds: {searched:?}); verification needs seeds it did not see",
-            study.file.display()
-        )));
-    }
+    verifiable(study)?;
     let plan = Plan {
         candidates,
         seeds: study.verify.seeds.clone(),

@@ -560,11 +560,26 @@ fn verification_replays_the_best_on_new_seeds_larger() {
             ["--verify-seeds", "5,5"],
             "--verify-seeds: seed 5 is given twice",
         ),
+        (
+            ["--verify-seeds", "2,9"],
+            "--verify-seeds: seed 2 is one the search used (its seeds: [1, 2])",
+        ),
     ] {
-        let mut args = vec!["sweep", study.as_str(), "--seeds", "1,2", "--verify"];
+        // Refused before the search: nothing replayed, nothing written.
+        let refused = dir.join("refused");
+        let mut args = vec![
+            "sweep",
+            study.as_str(),
+            "--seeds",
+            "1,2",
+            "--verify",
+            "--out",
+            refused.to_str().unwrap(),
+        ];
         args.extend(flags);
         let e = text(&elosim(&args).stderr);
         assert!(e.contains(expected), "{expected}\n{e}");
+        assert!(!refused.exists(), "{expected}: {}", refused.display());
     }
 }
 
@@ -627,6 +642,23 @@ to = "2020-11"
     );
     assert!(e.contains("measure[1].kind: truth-gap needs the players' true strengths, which only a generated world has"), "{e}");
     assert!(!dir.join("bad").exists());
+    // One history has no other seeds to verify on: refused before the search replays anything.
+    let verified = dir.join("verified");
+    let r = elosim(&[
+        "sweep",
+        &study,
+        "--quiet",
+        "--verify",
+        "--out",
+        verified.to_str().unwrap(),
+    ]);
+    assert!(!r.status.success());
+    let e = text(&r.stderr);
+    assert!(
+        e.contains("the user's games are one history with no other seeds to verify on"),
+        "{e}"
+    );
+    assert!(!verified.exists());
 }
 
 #[test]
