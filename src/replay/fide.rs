@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::{Games, Month, PlayerId, SideRecord};
+use crate::rules::floor::is_listed;
 use crate::rules::period::is_inactive;
 use crate::rules::EventTiming;
 use crate::rules::{DelistedGames, KRule, Regulations};
@@ -322,7 +323,7 @@ fn apply_outcome(
             state.last_rated_game[p] = Some(month);
             state.history[p].total_games += games;
             let rating = state.list[p].rating + change;
-            if rating < rules.floor {
+            if !is_listed(rating, rules.floor) {
                 // Reference §5: "shown as unrated on the next list … treated in the same manner as
                 // any other unrated player".
                 state.list[p].rated = false;

@@ -2,6 +2,7 @@
 //! rating (reference §6).
 
 use crate::model::Month;
+use crate::rules::floor::is_listed;
 use crate::rules::{PooledResults, Regulations};
 
 use super::state::PoolEntry;
@@ -25,7 +26,7 @@ impl Pooled {
     /// The first rating, when the pool qualifies: enough games, and a rating at least the floor
     /// ("The rating must be at least 1400", 2024 §7.1.4).
     pub fn qualifies(&self, regs: &Regulations) -> Option<i32> {
-        self.rating.filter(|&r| r >= regs.floor)
+        self.rating.filter(|&r| is_listed(r, regs.floor))
     }
 }
 

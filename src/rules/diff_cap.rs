@@ -57,17 +57,28 @@ impl DiffCap {
         }
     }
 
-    /// Among a player's differences in one event, the index of the game that gets the one upgrade:
-    /// the greatest limited difference; the first of equals.
-    pub fn upgraded_game(&self, diffs: impl IntoIterator<Item = i32>) -> Option<usize> {
-        let mut best: Option<(usize, i32)> = None;
-        for (i, d) in diffs.into_iter().enumerate() {
-            if self.limited(d) && best.is_none_or(|(_, b)| d.abs() > b) {
-                best = Some((i, d.abs()));
+    /// Among a player's games of one event, `(index, own rating, difference)`, the index of the game
+    /// that gets the one upgrade: the greatest difference the scope limits, among the games the cap
+    /// covers; the first of equals.
+    pub fn upgraded_game(
+        &self,
+        games: impl IntoIterator<Item = (usize, i32, i32)>,
+    ) -> Option<usize> {
+        let mut best: Option<(i32, usize)> = None;
+        for (i, own, diff) in games {
+            if self.covers(own) && self.limited(diff) && takes_upgrade(diff, i, best) {
+                best = Some((diff, i));
             }
         }
-        best.map(|(i, _)| i)
+        best.map(|(_, i)| i)
     }
+}
+
+/// Whether a game of difference `diff`, read at `at`, takes its event's one upgrade from the best
+/// so far (its difference and when it was read): the greater difference, the first read of equals
+/// (reference §3.4, 2022–24). Rating a list whole and rating it in pieces both choose by this.
+pub fn takes_upgrade<T: Ord>(diff: i32, at: T, best: Option<(i32, T)>) -> bool {
+    best.is_none_or(|(d, t)| diff.abs() > d.abs() || (diff.abs() == d.abs() && at < t))
 }
 
 #[cfg(test)]
@@ -103,18 +114,50 @@ mod tests {
         assert_eq!(fide_pd(-c.clamp(413)), 8);
     }
 
+    /// A player rated 2000 in every game, against opponents `diffs` below.
+    fn games(diffs: &[i32]) -> Vec<(usize, i32, i32)> {
+        diffs
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| (i, 2000, d))
+            .collect()
+    }
+
     #[test]
     fn once_per_event_picks_the_greatest_difference() {
         let fav = cap(400, CapScope::OncePerEventFavourite, 0);
-        assert_eq!(fav.upgraded_game([450, 520, -600, 120, 520]), Some(1));
         assert_eq!(
-            fav.upgraded_game([300, -700]),
+            fav.upgraded_game(games(&[450, 520, -600, 120, 520])),
+            Some(1)
+        );
+        assert_eq!(
+            fav.upgraded_game(games(&[300, -700])),
             None,
             "the underdog is capped in every game"
         );
         assert!(!fav.limited(-700));
         let both = cap(400, CapScope::OncePerEventBoth, 0);
-        assert_eq!(both.upgraded_game([450, 520, -600]), Some(2));
-        assert_eq!(cap(400, CapScope::EveryGame, 0).upgraded_game([500]), None);
+        assert_eq!(both.upgraded_game(games(&[450, 520, -600])), Some(2));
+        assert_eq!(
+            cap(400, CapScope::EveryGame, 0).upgraded_game(games(&[500])),
+            None
+        );
+    }
+
+    #[test]
+    fn the_upgrade_skips_games_the_cap_does_not_cover() {
+        // From October 2025 a player rated 2650+ uses the true difference (S1 §8.3.1): their games
+        // take no upgrade, whatever the difference.
+        let c = cap(400, CapScope::OncePerEventBoth, 2650);
+        assert_eq!(c.upgraded_game([(0, 2700, 600), (1, 2600, 450)]), Some(1));
+        assert_eq!(c.upgraded_game([(0, 2700, 600)]), None);
+    }
+
+    #[test]
+    fn the_first_read_of_equal_differences_takes_the_upgrade() {
+        assert!(takes_upgrade(520, 3, None));
+        assert!(takes_upgrade(-600, 3, Some((520, 1))));
+        assert!(!takes_upgrade(520, 3, Some((520, 1))));
+        assert!(takes_upgrade(520, 0, Some((-520, 1))));
     }
 }

@@ -4,6 +4,7 @@
 //! applies the outcomes.
 
 use crate::model::{Day, HalfPoints, PlayerId, SideRecord};
+use crate::rules::diff_cap::takes_upgrade;
 use crate::rules::expected::fide_pd;
 use crate::rules::rounding::round_hundredths;
 use crate::rules::{DiffCap, PooledResults, Regulations, Rounding, Timeline};
@@ -129,30 +130,22 @@ fn rated_side(
     }
 }
 
-/// Under a once-per-event scope, whether game `i` is the one of its event that gets the upgrade:
-/// the greatest limited difference, the first of equals (reference §3.4, 2022–24).
+/// Under a once-per-event scope, whether game `i` is the one of its event that gets the upgrade
+/// (`DiffCap::upgraded_game`, reference §3.4, 2022–24).
 fn is_upgraded_game(cap: &DiffCap, own: i32, i: usize, sides: &[SideInput]) -> bool {
     let (event, era) = (sides[i].event, sides[i].era);
     // Each game's difference from its own rating, which an event's games share; a period's games
     // without an event may start under different lists and eras, and the upgrade is the rule of
     // one era, chosen among its games.
-    let differences = sides
+    let games = sides
         .iter()
         .enumerate()
         .filter(|(_, o)| o.event == event && o.era == era)
         .filter_map(|(j, o)| {
             let own = o.own.map_or(own, |(r, _)| r);
-            cap.covers(own).then_some((j, own - o.opponent?))
+            Some((j, own, own - o.opponent?))
         });
-    let mut upgraded = None;
-    let mut best = 0;
-    for (j, d) in differences {
-        if cap.limited(d) && (upgraded.is_none() || d.abs() > best) {
-            upgraded = Some(j);
-            best = d.abs();
-        }
-    }
-    upgraded == Some(i)
+    cap.upgraded_game(games) == Some(i)
 }
 
 /// The first side of each event, in order (all of a period's games without an event form one).
@@ -334,7 +327,7 @@ impl Upgrade {
     /// Whether this game, rather than `other`, gets its event's upgrade: the greater difference,
     /// the first in the list's order of equals (reference §3.4, 2022–24).
     fn beats(self, other: Upgrade) -> bool {
-        self.size > other.size || (self.size == other.size && self.at < other.at)
+        takes_upgrade(self.size, self.at, Some((other.size, other.at)))
     }
 }
 
