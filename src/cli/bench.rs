@@ -21,6 +21,7 @@ use crate::report::histogram::{run_lists, Histogram, Months};
 /// the best and median of several runs: the engine alone (inputs already read), the whole replay
 /// (parse, replay, every output written), and the crosstable, curve and histogram of the run.
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("instead").multiple(false)))]
 pub struct Args {
     #[arg(long, default_value_t = 1_000_000)]
     games: usize,
@@ -44,32 +45,32 @@ pub struct Args {
     threads: Option<usize>,
     /// Instead: time `elosim generate` of the fide-2001-2025 world at this scale (1.0: about 42.7
     /// million games), written to a temporary directory
-    #[arg(long, value_name = "SCALE")]
+    #[arg(long, value_name = "SCALE", group = "instead")]
     world: Option<f64>,
     /// Instead: replay the fide-2001-2025 world at this scale (generated once into --keep DIR, or a
     /// temporary directory) under scenarios/fide-historical.toml, and print each stage's time, the
     /// engine's games per second and the whole replay's peak memory
-    #[arg(long, value_name = "SCALE")]
+    #[arg(long, value_name = "SCALE", group = "instead")]
     replay_world: Option<f64>,
     /// With --replay-world: the world's games as a dataset partitioned by period, replayed list by
     /// list
-    #[arg(long)]
+    #[arg(long, requires = "replay_world")]
     partitioned: bool,
     /// Instead: time the whole replay of the generated file with a starting list of its players,
     /// then with N more players on it who never play, and print what they cost (a list costs what
     /// changed on it, so they should cost little more than reading them)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", group = "instead")]
     idle: Option<usize>,
     /// Instead: write the generated games as a dataset partitioned by period, each period in N
     /// files, and time `elosim replay` of it with every list rated file by file (--piece-games 0),
     /// in a process of its own: its time and peak memory (`--months 1 --games 100000000 --players
     /// 10000000` is a month of Lichess's size)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", group = "instead")]
     pieces: Option<usize>,
     /// Instead: run this study (elosim sweep) into a temporary directory (or --keep DIR), with
     /// --scale and --seeds if given, and print where its time went: the worlds' generation, the
     /// replays and the measures
-    #[arg(long, value_name = "STUDY")]
+    #[arg(long, value_name = "STUDY", group = "instead")]
     sweep: Option<PathBuf>,
     /// With --sweep: the worlds' scale instead of the study's
     #[arg(long, value_name = "SCALE", requires = "sweep")]

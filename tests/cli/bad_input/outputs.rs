@@ -248,6 +248,26 @@ fn threads_are_bounded_the_same_for_every_command() {
 }
 
 #[test]
+fn bench_runs_one_of_its_modes_and_refuses_two() {
+    // `bench --sweep S --world 1` once ran the study and ignored --world.
+    refused(
+        &["bench", "--sweep", "study.toml", "--world", "1"],
+        &["the argument '--sweep <STUDY>' cannot be used with '--world <SCALE>'"],
+    );
+    refused(
+        &["bench", "--idle", "10", "--pieces", "2"],
+        &["cannot be used with"],
+    );
+    refused(
+        &["bench", "--partitioned"],
+        &[
+            "the following required arguments were not provided",
+            "--replay-world <SCALE>",
+        ],
+    );
+}
+
+#[test]
 fn a_scale_beyond_a_hundred_fides_is_refused_and_leaves_nothing() {
     let dir = scratch("outputs-scale");
     let out = dir.join("world");
