@@ -242,6 +242,25 @@ impl Reader {
         }
     }
 
+    /// A command-line value given in place of a file's number: itself where it lies from `min` to
+    /// `max`; out of range, a problem at its flag and None, so that the file's value stands.
+    pub fn overridden(
+        &mut self,
+        flag: &str,
+        value: Option<f64>,
+        (min, max): (f64, f64),
+    ) -> Option<f64> {
+        let v = value?;
+        if (min..=max).contains(&v) {
+            return Some(v);
+        }
+        self.problem(
+            flag,
+            format!("expected a number from {min} to {max}, got {v}"),
+        );
+        None
+    }
+
     /// A whole number from `min` to `max`.
     pub fn whole(
         &mut self,

@@ -30,7 +30,7 @@ use crate::keys::{at, problem_list, read_file, FileError, Problem, Reader};
 use crate::numbers::counted;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::simulate::measure::Measure;
-use crate::simulate::{load_world, LoadedWorld};
+use crate::simulate::{load_world, LoadedWorld, SCALE};
 
 use super::evaluate::{Objective, Target};
 
@@ -123,9 +123,6 @@ fn target_kind(table: &Table) -> &'static str {
     }
 }
 
-/// A range for the scale, shared by the file and `--scale`.
-pub const SCALE: (f64, f64) = (1e-4, 10.0);
-
 impl Calibration {
     pub fn load(path: &Path, overrides: &Overrides) -> Result<Calibration, ConfigError> {
         let (_, table) = read_file(path, "calibration file")?;
@@ -137,7 +134,9 @@ impl Calibration {
         r.require(&table, "", "world", "a world file or a built-in world");
         r.require(&table, "", "scenario", "the path of a scenario");
         let scale = r.number(&table, "", "scale", SCALE).unwrap_or(0.1);
-        let scale = checked_override(&mut r, "--scale", overrides.scale, scale, SCALE);
+        let scale = r
+            .overridden("--scale", overrides.scale, SCALE)
+            .unwrap_or(scale);
         let seeds = r.wholes(&table, "", "seeds").unwrap_or_else(|| vec![1]);
         let seeds = overrides
             .seeds
@@ -145,13 +144,9 @@ impl Calibration {
             .filter(|s| !s.is_empty())
             .unwrap_or(seeds);
         let budget = r.whole(&table, "", "budget", (1, 1_000_000)).unwrap_or(200) as usize;
-        let budget = checked_override(
-            &mut r,
-            "--budget",
-            overrides.budget.map(|b| b as f64),
-            budget as f64,
-            (1.0, 1e6),
-        ) as usize;
+        let budget = r
+            .overridden("--budget", overrides.budget.map(|b| b as f64), (1.0, 1e6))
+            .map_or(budget, |b| b as usize);
         let seed = r.whole(&table, "", "seed", (0, u64::MAX >> 1)).unwrap_or(1);
         let step = r.number(&table, "", "step", (1e-4, 1.0)).unwrap_or(0.25);
         let share_weight = r
@@ -216,27 +211,6 @@ impl Calibration {
             parameters,
             out,
         })
-    }
-}
-
-/// A command-line value in place of the file's, checked against the same range.
-fn checked_override(
-    r: &mut Reader,
-    flag: &str,
-    value: Option<f64>,
-    file: f64,
-    (min, max): (f64, f64),
-) -> f64 {
-    match value {
-        Some(v) if (min..=max).contains(&v) => v,
-        Some(v) => {
-            r.problem(
-                flag,
-                format!("expected a number from {min} to {max}, got {v}"),
-            );
-            file
-        }
-        None => file,
     }
 }
 

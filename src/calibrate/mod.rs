@@ -8,7 +8,7 @@ mod evaluate;
 mod files;
 mod search;
 
-pub use config::{Bounded, Calibration, ConfigError, Overrides, SCALE};
+pub use config::{Bounded, Calibration, ConfigError, Overrides};
 pub use evaluate::{evaluate, Evaluation, Objective, Target};
 pub use files::write_calibration;
 pub use search::{significant, Fit, Record};

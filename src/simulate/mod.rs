@@ -9,6 +9,11 @@ pub mod measure;
 mod sink;
 mod world;
 
+/// The range of a world's scale where a study or a calibration generates it: each candidate or
+/// evaluation generates a world, so ten times FIDE's size is the most either takes (`elosim
+/// generate`, one world, goes to a hundred).
+pub const SCALE: (f64, f64) = (1e-4, 10.0);
+
 pub use evaluate::{observe, Compare, Observation};
 pub use measure::{Figure, Goal, Measure, MeasureKind, Needs, Observed};
 pub use sink::Baseline;

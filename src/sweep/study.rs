@@ -34,7 +34,7 @@ use crate::keys::{at, describe, problem_list, read_file, FileError, Problem, Rea
 use crate::model::Month;
 use crate::scenario::{GameFormat, Scenario, ScenarioError, ScenarioFiles};
 use crate::simulate::measure::{check_names, Goal, Measure, MeasureKind, Needs};
-use crate::simulate::{load_world, LoadedWorld};
+use crate::simulate::{load_world, LoadedWorld, SCALE};
 
 use super::parameter::read_parameters;
 pub use super::parameter::{Parameter, Values};
@@ -212,8 +212,6 @@ const DESIGN_KEYS: &[&str] = &[
 ];
 const DESIGN_KINDS: &[&str] = &["grid", "sobol", "latin", "optimise"];
 
-/// A world's scale, as calibration and generation take it.
-pub const SCALE: (f64, f64) = (1e-4, 10.0);
 /// Candidates a grid may have before it is refused as a mistake.
 const MAX_CANDIDATES: usize = 100_000;
 
@@ -394,17 +392,7 @@ fn read_input(
     let games = r.text(&t, path, "games");
     let scale = r.number(&t, path, "scale", SCALE);
     let seeds = r.wholes(&t, path, "seeds");
-    let scale = match overrides.scale {
-        Some(s) if (SCALE.0..=SCALE.1).contains(&s) => Some(s),
-        Some(s) => {
-            r.problem(
-                "--scale",
-                format!("expected a number from {} to {}, got {s}", SCALE.0, SCALE.1),
-            );
-            scale
-        }
-        None => scale,
-    };
+    let scale = r.overridden("--scale", overrides.scale, SCALE).or(scale);
     let seeds = overrides.seeds.clone().filter(|s| !s.is_empty()).or(seeds);
     if let Some(seeds) = &seeds {
         let at = if overrides.seeds.is_some() {
@@ -1016,17 +1004,10 @@ fn read_verify(
     let t = r.table(table, "", "verify", &["top", "scale", "seeds"]);
     let top = r.whole(&t, "verify", "top", (1, 1000)).unwrap_or(3) as usize;
     let scale = r.number(&t, "verify", "scale", SCALE);
-    let scale = match overrides.verify_scale {
-        Some(s) if (SCALE.0..=SCALE.1).contains(&s) => s,
-        Some(s) => {
-            r.problem(
-                "--verify-scale",
-                format!("expected a number from {} to {}, got {s}", SCALE.0, SCALE.1),
-            );
-            1.0
-        }
-        None => scale.unwrap_or(1.0),
-    };
+    let scale = r
+        .overridden("--verify-scale", overrides.verify_scale, SCALE)
+        .or(scale)
+        .unwrap_or(1.0);
     let study_seeds = input.map(Input::seeds).unwrap_or_default();
     let given = overrides
         .verify_seeds
