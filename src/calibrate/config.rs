@@ -29,6 +29,7 @@ use crate::generate::world::{Settings, WorldError};
 use crate::keys::{at, problem_list, read_file, FileError, Problem, Reader};
 use crate::numbers::counted;
 use crate::scenario::{Scenario, ScenarioError};
+use crate::simulate::cmaes::SearchSettings;
 use crate::simulate::measure::Measure;
 use crate::simulate::{load_world, LoadedWorld, SCALE};
 
@@ -148,17 +149,14 @@ impl Calibration {
             .overridden("--budget", overrides.budget.map(|b| b as f64), (1.0, 1e6))
             .map_or(budget, |b| b as usize);
         let seed = r.whole(&table, "", "seed", (0, u64::MAX >> 1)).unwrap_or(1);
-        let step = r.number(&table, "", "step", (1e-4, 1.0)).unwrap_or(0.25);
         let share_weight = r
             .number(&table, "", "share_weight", (0.0, 1e6))
             .unwrap_or(Objective::default().share_weight);
         let out = r.text(&table, "", "out").map(PathBuf::from);
         let targets = read_targets(&mut r, &table, dir);
         let parameters = read_parameters(&mut r, &table);
-        let population = r
-            .whole(&table, "", "population", (2, 1000))
-            .unwrap_or(4 + (3.0 * (parameters.len().max(1) as f64).ln()).floor() as u64)
-            as usize;
+        let SearchSettings { population, step } =
+            SearchSettings::read(&mut r, &table, "", parameters.len());
         if !overrides.evaluate {
             let budget_key = given_as(overrides.budget.is_some(), "budget");
             check_search(&mut r, parameters.len(), (&budget_key, budget), population);

@@ -4,7 +4,33 @@
 //! with common random numbers; a generation's λ candidates are independent, so they are
 //! evaluated in parallel. Points leaving the cube are reflected back into it.
 
+use toml::Table;
+
 use crate::generate::SplitMix64;
+use crate::keys::Reader;
+
+/// How a search by CMA-ES is set, as a study's `[design]` and a calibration file give it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchSettings {
+    /// Candidates a generation (λ).
+    pub population: usize,
+    /// The first step, as a share of each parameter's range (σ on the unit cube).
+    pub step: f64,
+}
+
+impl SearchSettings {
+    /// `population` (2–1000; Hansen's default 4 + ⌊3 ln n⌋ for n parameters) and `step`
+    /// (0.0001–1; 0.25) from `table`, whose keys sit under `prefix`.
+    pub fn read(r: &mut Reader, table: &Table, prefix: &str, parameters: usize) -> SearchSettings {
+        let default = 4 + (3.0 * (parameters.max(1) as f64).ln()).floor() as u64;
+        SearchSettings {
+            population: r
+                .whole(table, prefix, "population", (2, 1000))
+                .unwrap_or(default) as usize,
+            step: r.number(table, prefix, "step", (1e-4, 1.0)).unwrap_or(0.25),
+        }
+    }
+}
 
 /// The strategy's state.
 pub struct Cmaes {

@@ -33,6 +33,7 @@ use crate::ingest::InputFiles;
 use crate::keys::{at, describe, problem_list, read_file, FileError, Problem, Reader};
 use crate::model::Month;
 use crate::scenario::{GameFormat, Scenario, ScenarioError, ScenarioFiles};
+use crate::simulate::cmaes::SearchSettings;
 use crate::simulate::measure::{check_names, Goal, Measure, MeasureKind, Needs};
 use crate::simulate::{load_world, LoadedWorld, SCALE};
 
@@ -778,11 +779,8 @@ fn read_design(
         }
         _ => {
             let budget = r.whole(&t, path, "budget", (2, 100_000)).unwrap_or(60) as usize;
-            let population = r
-                .whole(&t, path, "population", (2, 1000))
-                .unwrap_or(4 + (3.0 * (parameters.len().max(1) as f64).ln()).floor() as u64)
-                as usize;
-            let step = r.number(&t, path, "step", (1e-4, 1.0)).unwrap_or(0.25);
+            let SearchSettings { population, step } =
+                SearchSettings::read(r, &t, path, parameters.len());
             if budget < population {
                 r.problem(
                     &at(path, "budget"),
