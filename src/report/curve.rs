@@ -9,7 +9,7 @@ use crate::plot::{categorical, ordered, LineChart, Picture, Series};
 use crate::rules::expected::fide_pd;
 
 use super::crosstable::{Expectation, Format};
-use super::game_source::RatedGames;
+use super::game_source::GamesWithRatings;
 use crate::numbers::{round_to, thousands};
 use crate::output::pretty_json;
 
@@ -73,7 +73,7 @@ impl Era {
     }
 
     /// The games' years cut into up to three eras of whole years (the report's default windows).
-    pub fn thirds(games: &RatedGames) -> Vec<Era> {
+    pub fn thirds(games: &GamesWithRatings) -> Vec<Era> {
         let Some((first, last)) = games.span() else {
             return Vec::new();
         };
@@ -180,7 +180,7 @@ pub struct Curve {
 
 /// One series from one source's games within `era` (all games when `None`).
 pub fn series(
-    games: &RatedGames,
+    games: &GamesWithRatings,
     name: String,
     era: Option<Era>,
     bins: Bins,
@@ -471,7 +471,7 @@ struct PointJson<'a> {
 mod tests {
     use super::*;
 
-    fn games() -> RatedGames {
+    fn games() -> GamesWithRatings {
         let m = |y| Month::new(y, 6).unwrap();
         // (year, white, black, White's half points)
         let rows = [
@@ -481,12 +481,12 @@ mod tests {
             (2011, 2100, 1990, 1), // +110: draws
             (2010, 2500, 2000, 2), // +500: beyond --max 400, left out
         ];
-        RatedGames {
+        GamesWithRatings {
             month: rows.iter().map(|r| m(r.0)).collect(),
             white_rating: rows.iter().map(|r| r.1).collect(),
             black_rating: rows.iter().map(|r| r.2).collect(),
             score: rows.iter().map(|r| r.3).collect(),
-            ..RatedGames::default()
+            ..GamesWithRatings::default()
         }
     }
 

@@ -15,9 +15,10 @@ use crate::scenario::GameFormat;
 
 use super::run_files::{ReportError, RunFiles};
 
-/// Rated games, one entry per game in each column.
+/// The games a report reads, each with both players' ratings, one entry per game in each column
+/// (not `replay::RatedGames`, a run's record of what it rated).
 #[derive(Debug, Default)]
-pub struct RatedGames {
+pub struct GamesWithRatings {
     /// What the games are, for titles: the run's scenario or the file's name.
     pub label: String,
     pub month: Vec<Month>,
@@ -35,7 +36,7 @@ pub struct RatedGames {
     pub invalid: BTreeMap<String, (usize, String)>,
 }
 
-impl RatedGames {
+impl GamesWithRatings {
     pub fn len(&self) -> usize {
         self.month.len()
     }
@@ -89,7 +90,7 @@ pub fn read_rated_games(
     source: &Path,
     prior_games: bool,
     skip_invalid: bool,
-) -> Result<RatedGames, ReportError> {
+) -> Result<GamesWithRatings, ReportError> {
     if source.is_dir() && !ingest::is_trf(source) {
         return read_run(&RunFiles::open(source)?, prior_games);
     }
@@ -108,11 +109,11 @@ pub fn read_rated_games(
             path: source.to_path_buf(),
         });
     }
-    let mut out = RatedGames {
+    let mut out = GamesWithRatings {
         label: file_label(source),
         pgn: report.pgn,
         invalid: report.skipped,
-        ..RatedGames::default()
+        ..GamesWithRatings::default()
     };
     let mut kept = Vec::with_capacity(g.len());
     for i in 0..g.len() {
@@ -149,7 +150,7 @@ fn file_label(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-fn read_run(run: &RunFiles, prior_games: bool) -> Result<RatedGames, ReportError> {
+fn read_run(run: &RunFiles, prior_games: bool) -> Result<GamesWithRatings, ReportError> {
     let mut columns = vec!["period", "white_rating", "black_rating", "score"];
     if prior_games {
         columns.extend(["white", "black"]);
@@ -173,9 +174,9 @@ fn read_run(run: &RunFiles, prior_games: bool) -> Result<RatedGames, ReportError
         .column("score")
         .and_then(|c| c.f64().cloned())
         .map_err(table)?;
-    let mut out = RatedGames {
+    let mut out = GamesWithRatings {
         label: run.scenario.name.clone(),
-        ..RatedGames::default()
+        ..GamesWithRatings::default()
     };
     let mut kept = Vec::with_capacity(df.height());
     for (i, (((month, w), b), s)) in months

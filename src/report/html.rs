@@ -12,7 +12,7 @@ use crate::plot::{diverging, hex, Picture};
 
 use super::crosstable::{Crosstable, Difference, Expectation, Grouping, Selection};
 use super::curve::{self, Bins, Curve, Era};
-use super::game_source::{read_rated_games, RatedGames};
+use super::game_source::{read_rated_games, GamesWithRatings};
 use super::histogram::{run_lists, Histogram, Months};
 use super::run_files::{ReportError, RunFiles};
 use crate::numbers::thousands;
@@ -30,7 +30,7 @@ pub struct ReportOptions {
 struct RunData {
     dir: PathBuf,
     run: RunFiles,
-    games: RatedGames,
+    games: GamesWithRatings,
     summary: Value,
 }
 
@@ -398,15 +398,15 @@ mod tests {
 
     #[test]
     fn default_windows_cut_whole_years() {
-        let games = RatedGames {
+        let games = GamesWithRatings {
             month: vec![Month::new(2012, 8).unwrap(), Month::new(2020, 11).unwrap()],
-            ..RatedGames::default()
+            ..GamesWithRatings::default()
         };
         let w: Vec<String> = Era::thirds(&games).iter().map(|e| e.to_string()).collect();
         assert_eq!(w, vec!["2012-2014", "2015-2017", "2018-2020"]);
-        let games = RatedGames {
+        let games = GamesWithRatings {
             month: vec![Month::new(2019, 3).unwrap()],
-            ..RatedGames::default()
+            ..GamesWithRatings::default()
         };
         let w: Vec<String> = Era::thirds(&games).iter().map(|e| e.to_string()).collect();
         assert_eq!(w, vec!["2019"]);

@@ -231,7 +231,7 @@ mod tests {
     use super::super::{Below, Crosstable, Expectation, Grouping, Selection};
     use super::*;
     use crate::model::Month;
-    use crate::report::game_source::RatedGames;
+    use crate::report::game_source::GamesWithRatings;
 
     /// A 3×3 published table (groups 1000-99, 1100-99, 1200+) and a run whose cells are computed
     /// by hand below.
@@ -256,7 +256,7 @@ mod tests {
             row_games: vec![600, 300, 500],
         };
         let month = Month::new(2020, 1).unwrap();
-        let mut games = RatedGames::default();
+        let mut games = GamesWithRatings::default();
         let mut add = |white: i32, black: i32, score: u8, n: usize| {
             for _ in 0..n {
                 games.month.push(month);

@@ -9,7 +9,7 @@ use crate::model::{HalfPoints, Month};
 use crate::named::named_enum;
 use crate::rules::expected::{fide_pd, logistic};
 
-use super::game_source::RatedGames;
+use super::game_source::GamesWithRatings;
 
 named_enum! {
     /// How a game's expected score is computed.
@@ -226,7 +226,7 @@ pub struct Counts {
 
 impl Crosstable {
     pub fn build(
-        games: &RatedGames,
+        games: &GamesWithRatings,
         grouping: Grouping,
         expectation: Expectation,
         min_games: u64,

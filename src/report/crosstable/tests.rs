@@ -3,7 +3,7 @@
 
 use super::*;
 
-fn fixture() -> RatedGames {
+fn fixture() -> GamesWithRatings {
     let m = |y, n| Month::new(y, n).unwrap();
     // (month, white rating, black rating, White's score in half points)
     let games = [
@@ -16,7 +16,7 @@ fn fixture() -> RatedGames {
         (m(2010, 4), 1260, 1210, 1), // 1200 against itself: the diagonal
         (m(2011, 1), 1250, 1350, 2), // outside the window
     ];
-    RatedGames {
+    GamesWithRatings {
         label: "fixture".into(),
         month: games.iter().map(|g| g.0).collect(),
         white_rating: games.iter().map(|g| g.1).collect(),
@@ -24,7 +24,7 @@ fn fixture() -> RatedGames {
         score: games.iter().map(|g| g.3).collect(),
         prior_games: None,
         without_ratings: 3,
-        ..RatedGames::default()
+        ..GamesWithRatings::default()
     }
 }
 
