@@ -118,7 +118,14 @@ fn place_in_list(frozen: &Frozen<'_>, piece: u32, pos: u32) -> ReadAt {
     let schedule = frozen.schedule;
     let slot = schedule.slot(pos as usize);
     let own_start = schedule.own_start[pos as usize];
-    (own_start, slot.white, slot.black, slot.score, piece, pos)
+    ReadAt {
+        start: own_start,
+        white: slot.white,
+        black: slot.black,
+        score: slot.score,
+        piece,
+        position: pos,
+    }
 }
 
 /// An event's games in several pieces share one type, as they must when read whole; `first` is

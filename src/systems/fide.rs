@@ -199,8 +199,17 @@ fn pool_unrated(
 
 /// A side's place in its list's canonical order, in a period rated in pieces: its game's own start,
 /// players and score (an event's games are ordered so), then where it was read (its piece and its
-/// place in the piece), which orders identical games as the input does.
-pub type ReadAt = (Day, PlayerId, PlayerId, HalfPoints, u32, u32);
+/// place in the piece), which orders identical games as the input does. Ordered field by field, as
+/// declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ReadAt {
+    pub start: Day,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub score: HalfPoints,
+    pub piece: u32,
+    pub position: u32,
+}
 
 /// A player's games in one group of a period rated in pieces, summed: one event (a period's games
 /// without an event are one), under one own rating and K and one era. It is what a period read in
