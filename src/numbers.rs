@@ -13,6 +13,16 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// "first", "second", "third", then "4th", "5th"…: the place of a value in a list given.
+pub fn ordinal(n: usize) -> String {
+    match n {
+        1 => "first".into(),
+        2 => "second".into(),
+        3 => "third".into(),
+        n => format!("{n}th"),
+    }
+}
+
 /// A count with its noun, in the number the count takes: (1, "row") → "1 row", (1368, "game") →
 /// "1,368 games". For nouns whose plural adds an s.
 pub fn counted(n: u64, noun: &str) -> String {

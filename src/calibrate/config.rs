@@ -31,7 +31,7 @@ use crate::numbers::counted;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::simulate::cmaes::SearchSettings;
 use crate::simulate::measure::Measure;
-use crate::simulate::{load_world, LoadedWorld, SCALE};
+use crate::simulate::{load_world, read_seeds, LoadedWorld, SCALE};
 
 use super::evaluate::{Objective, Target};
 
@@ -138,12 +138,8 @@ impl Calibration {
         let scale = r
             .overridden("--scale", overrides.scale, SCALE)
             .unwrap_or(scale);
-        let seeds = r.wholes(&table, "", "seeds").unwrap_or_else(|| vec![1]);
-        let seeds = overrides
-            .seeds
-            .clone()
-            .filter(|s| !s.is_empty())
-            .unwrap_or(seeds);
+        let seeds = read_seeds(&mut r, &table, "", "--seeds", overrides.seeds.as_deref())
+            .unwrap_or_else(|| vec![1]);
         let budget = r.whole(&table, "", "budget", (1, 1_000_000)).unwrap_or(200) as usize;
         let budget = r
             .overridden("--budget", overrides.budget.map(|b| b as f64), (1.0, 1e6))

@@ -32,10 +32,11 @@ use toml::{Table, Value};
 use crate::ingest::InputFiles;
 use crate::keys::{at, describe, problem_list, read_file, FileError, Problem, Reader};
 use crate::model::Month;
+use crate::numbers::ordinal;
 use crate::scenario::{GameFormat, Scenario, ScenarioError, ScenarioFiles};
 use crate::simulate::cmaes::SearchSettings;
 use crate::simulate::measure::{check_names, Goal, Measure, MeasureKind, Needs};
-use crate::simulate::{load_world, LoadedWorld, SCALE};
+use crate::simulate::{load_world, read_seeds, LoadedWorld, SCALE};
 
 use super::parameter::read_parameters;
 pub use super::parameter::{Parameter, Values};
@@ -392,17 +393,8 @@ fn read_input(
     let worlds = world_list(r, &t, path);
     let games = r.text(&t, path, "games");
     let scale = r.number(&t, path, "scale", SCALE);
-    let seeds = r.wholes(&t, path, "seeds");
     let scale = r.overridden("--scale", overrides.scale, SCALE).or(scale);
-    let seeds = overrides.seeds.clone().filter(|s| !s.is_empty()).or(seeds);
-    if let Some(seeds) = &seeds {
-        let at = if overrides.seeds.is_some() {
-            "--seeds".to_string()
-        } else {
-            at(path, "seeds")
-        };
-        refuse_repeated_seeds(r, &at, seeds);
-    }
+    let seeds = read_seeds(r, &t, path, "--seeds", overrides.seeds.as_deref());
     if let Some(given) = worlds {
         for key in INPUT_KEYS.iter().filter(|k| !WORLD_KEYS.contains(k)) {
             if t.contains_key(*key) {
@@ -967,32 +959,6 @@ fn read_summary(r: &mut Reader, table: &Table, measures: &[Measure]) -> SummaryK
     (rank, pareto, thresholds)
 }
 
-/// A seed twice would be one replicate counted twice (and one pair in two shards).
-fn refuse_repeated_seeds(r: &mut Reader, at: &str, seeds: &[u64]) {
-    if let Some((i, s)) = seeds
-        .iter()
-        .enumerate()
-        .find(|(i, s)| seeds[..*i].contains(s))
-    {
-        r.problem(
-            at,
-            format!(
-                "seed {s} is given twice (the {} value): each seed is one replicate",
-                ordinal(i + 1)
-            ),
-        );
-    }
-}
-
-fn ordinal(n: usize) -> String {
-    match n {
-        1 => "first".into(),
-        2 => "second".into(),
-        3 => "third".into(),
-        n => format!("{n}th"),
-    }
-}
-
 fn read_verify(
     r: &mut Reader,
     table: &Table,
@@ -1007,27 +973,22 @@ fn read_verify(
         .or(scale)
         .unwrap_or(1.0);
     let study_seeds = input.map(Input::seeds).unwrap_or_default();
-    let given = overrides
-        .verify_seeds
-        .clone()
-        .filter(|s| !s.is_empty())
-        .or_else(|| r.wholes(&t, "verify", "seeds"));
-    let seeds = given.unwrap_or_else(|| {
+    let given = overrides.verify_seeds.as_deref();
+    let seeds = read_seeds(r, &t, "verify", "--verify-seeds", given).unwrap_or_else(|| {
         // As many seeds as the search used (two at least), numbered after its largest.
         let next = study_seeds.iter().max().map_or(1, |m| m + 1);
         (next..next + study_seeds.len().max(2) as u64).collect()
     });
-    let at = if overrides.verify_seeds.is_some() {
+    let seeds_from = if given.is_some_and(|s| !s.is_empty()) {
         "--verify-seeds"
     } else {
         "verify.seeds"
     };
-    refuse_repeated_seeds(r, at, &seeds);
     Verify {
         top,
         scale,
         seeds,
-        seeds_from: at,
+        seeds_from,
     }
 }
 

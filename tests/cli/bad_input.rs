@@ -617,6 +617,13 @@ fn calibration_flags_are_checked_as_the_file_is() {
             &[&config, "--world", &old],
             &["pool.age_mean: the world's value 60 is outside the bounds 30 to 45"],
         ),
+        (
+            &[&config, "--seeds", "3,4,3"],
+            &[
+                flags,
+                "--seeds: seed 3 is given twice (the third value): each seed is one replicate",
+            ],
+        ),
     ];
     for (args, expected) in cases {
         let r = elosim(&[&["calibrate", "--quiet", "--out", out][..], args].concat());
