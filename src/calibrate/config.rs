@@ -139,7 +139,7 @@ impl Calibration {
             .overridden("--scale", overrides.scale, SCALE)
             .unwrap_or(scale);
         let seeds = read_seeds(&mut r, &table, "", "--seeds", overrides.seeds.as_deref())
-            .unwrap_or_else(|| vec![1]);
+            .map_or_else(|| vec![1], |(seeds, _)| seeds);
         let budget = r.whole(&table, "", "budget", (1, 1_000_000)).unwrap_or(200) as usize;
         let budget = r
             .overridden("--budget", overrides.budget.map(|b| b as f64), (1.0, 1e6))

@@ -11,7 +11,7 @@ use crate::pipeline::{self, Quiet, ReplayRequest};
 use crate::replay;
 use crate::report::crosstable::{Below, Crosstable, Expectation, Grouping, Selection};
 use crate::report::curve::{series, Bins, Era};
-use crate::report::game_source::read_rated_games;
+use crate::report::game_source::read_games_with_ratings;
 use crate::report::histogram::{run_lists, Histogram, Months};
 
 /// Time the engine and the whole replay on a generated games file, and print games per second.
@@ -325,12 +325,12 @@ fn time_reports(run: &Path, runs: usize) -> anyhow::Result<()> {
         Ok(())
     };
     measure("Crosstable (read games.parquet, tabulate)", &|| {
-        let g = read_rated_games(run, false, false)?;
+        let g = read_games_with_ratings(run, false, false)?;
         let t = Crosstable::build(&g, grouping, Expectation::Fide, 100, Selection::all());
         Ok(t.counts.used)
     })?;
     measure("Expectation curve (read games.parquet, 3 eras)", &|| {
-        let g = read_rated_games(run, false, false)?;
+        let g = read_games_with_ratings(run, false, false)?;
         let eras = Era::thirds(&g);
         let n: u64 = eras
             .iter()

@@ -9,7 +9,7 @@ use crate::report::crosstable::{
     choose, difference_text, read_published, Against, Below, Crosstable, CrosstableJson,
     Difference, Distance, Expectation, Format, Grouping, Selection, Thresholds,
 };
-use crate::report::game_source::{read_rated_games, GamesWithRatings};
+use crate::report::game_source::{read_games_with_ratings, GamesWithRatings};
 
 /// Sonas's summary crosstable: rating group against rating group, actual minus expected score.
 ///
@@ -282,7 +282,7 @@ fn positive_scale(text: &str) -> Result<f64, String> {
 }
 
 fn load(source: &Path, args: &Args) -> anyhow::Result<GamesWithRatings> {
-    let games = read_rated_games(source, args.established.is_some(), args.skip_invalid)
+    let games = read_games_with_ratings(source, args.established.is_some(), args.skip_invalid)
         .with_context(|| format!("reading games from {}", source.display()))?;
     for note in games.source_notes() {
         eprintln!("{note}");

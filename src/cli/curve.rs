@@ -5,7 +5,7 @@ use anyhow::Context;
 use super::{save_plot, write_output};
 use crate::report::crosstable::{Expectation, Format};
 use crate::report::curve::{series, Bins, Curve, Era};
-use crate::report::game_source::read_rated_games;
+use crate::report::game_source::read_games_with_ratings;
 
 /// The expectation curve: the rating favourite's mean score against its rating advantage.
 ///
@@ -70,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut all = Vec::new();
     let mut labels = Vec::new();
     for source in &args.sources {
-        let games = read_rated_games(source, false, args.skip_invalid)
+        let games = read_games_with_ratings(source, false, args.skip_invalid)
             .with_context(|| format!("reading games from {}", source.display()))?;
         for note in games.source_notes() {
             eprintln!("{note}");

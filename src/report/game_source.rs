@@ -86,7 +86,7 @@ impl GamesWithRatings {
 /// Reads `source`: a run directory, a PGN file, tournament reports or a games file with recorded
 /// ratings. With
 /// `prior_games`, also counts each side's earlier rated games (a run adds its starting list's).
-pub fn read_rated_games(
+pub fn read_games_with_ratings(
     source: &Path,
     prior_games: bool,
     skip_invalid: bool,

@@ -12,7 +12,7 @@ use crate::plot::{diverging, hex, Picture};
 
 use super::crosstable::{Crosstable, Difference, Expectation, Grouping, Selection};
 use super::curve::{self, Bins, Curve, Era};
-use super::game_source::{read_rated_games, GamesWithRatings};
+use super::game_source::{read_games_with_ratings, GamesWithRatings};
 use super::histogram::{run_lists, Histogram, Months};
 use super::run_files::{ReportError, RunFiles};
 use crate::numbers::thousands;
@@ -41,7 +41,7 @@ impl RunData {
             dir: dir.to_path_buf(),
             missing: "summary.json",
         })?;
-        let games = read_rated_games(dir, false, false)?;
+        let games = read_games_with_ratings(dir, false, false)?;
         Ok(RunData {
             dir: dir.to_path_buf(),
             run,

@@ -14,16 +14,17 @@ mod world;
 /// generate`, one world, goes to a hundred).
 pub const SCALE: (f64, f64) = (1e-4, 10.0);
 
-/// The seeds of a study's or a calibration's worlds: the command line's (`flag`) in place of the
-/// file's `prefix.seeds`, each seed once: a seed twice would be one replicate counted twice (and,
-/// in a study, one pair in two shards). None where neither gives any: the caller's default.
+/// The seeds of a study's or a calibration's worlds, and where they were given: the command
+/// line's (`flag`) in place of the file's `prefix.seeds`, each seed once: a seed twice would be one
+/// replicate counted twice (and, in a study, one pair in two shards). None where neither gives
+/// any: the caller's default.
 pub fn read_seeds(
     r: &mut Reader,
     table: &toml::Table,
     prefix: &str,
     flag: &str,
     given: Option<&[u64]>,
-) -> Option<Vec<u64>> {
+) -> Option<(Vec<u64>, String)> {
     let file = r.wholes(table, prefix, "seeds");
     let (seeds, at) = match given.filter(|s| !s.is_empty()) {
         Some(s) => (s.to_vec(), flag.to_string()),
@@ -42,7 +43,7 @@ pub fn read_seeds(
             ),
         );
     }
-    Some(seeds)
+    Some((seeds, at))
 }
 
 pub use evaluate::{observe, Compare, Observation};

@@ -397,7 +397,7 @@ fn one_history(
         two_sided_p(loss, se, None),
         threshold,
     );
-    // A difference of 0 on the one history has returned "the same" before.
+    // Identical figures were judged "the same" before any test (`standing`).
     let verdict = test.verdict();
     Standing {
         value,

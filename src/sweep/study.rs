@@ -155,7 +155,7 @@ pub struct Verify {
     pub scale: f64,
     pub seeds: Vec<u64>,
     /// Where the seeds were given, for a refusal to name: `--verify-seeds` or `verify.seeds`.
-    pub seeds_from: &'static str,
+    pub seeds_from: String,
 }
 
 /// What the command line sets instead of the file; checked as the file's values are.
@@ -394,7 +394,7 @@ fn read_input(
     let games = r.text(&t, path, "games");
     let scale = r.number(&t, path, "scale", SCALE);
     let scale = r.overridden("--scale", overrides.scale, SCALE).or(scale);
-    let seeds = read_seeds(r, &t, path, "--seeds", overrides.seeds.as_deref());
+    let seeds = read_seeds(r, &t, path, "--seeds", overrides.seeds.as_deref()).map(|(s, _)| s);
     if let Some(given) = worlds {
         for key in INPUT_KEYS.iter().filter(|k| !WORLD_KEYS.contains(k)) {
             if t.contains_key(*key) {
@@ -974,16 +974,13 @@ fn read_verify(
         .unwrap_or(1.0);
     let study_seeds = input.map(Input::seeds).unwrap_or_default();
     let given = overrides.verify_seeds.as_deref();
-    let seeds = read_seeds(r, &t, "verify", "--verify-seeds", given).unwrap_or_else(|| {
-        // As many seeds as the search used (two at least), numbered after its largest.
-        let next = study_seeds.iter().max().map_or(1, |m| m + 1);
-        (next..next + study_seeds.len().max(2) as u64).collect()
-    });
-    let seeds_from = if given.is_some_and(|s| !s.is_empty()) {
-        "--verify-seeds"
-    } else {
-        "verify.seeds"
-    };
+    let (seeds, seeds_from) =
+        read_seeds(r, &t, "verify", "--verify-seeds", given).unwrap_or_else(|| {
+            // As many seeds as the search used (two at least), numbered after its largest.
+            let next = study_seeds.iter().max().map_or(1, |m| m + 1);
+            let seeds = (next..next + study_seeds.len().max(2) as u64).collect();
+            (seeds, at("verify", "seeds"))
+        });
     Verify {
         top,
         scale,

@@ -38,6 +38,8 @@
 //! only a few players per sweep: 70–380 sweeps a window at a tenth of FIDE's size, against a
 //! handful of Newton steps.
 
+use rayon::prelude::*;
+
 use crate::model::Month;
 
 use super::play::{expected, expected_score, SIGMA};
@@ -326,17 +328,14 @@ impl Graph {
             slices.push((i, own));
             rest = after;
         }
-        {
-            use rayon::prelude::*;
-            slices
-                .into_par_iter()
-                .with_min_len(1024)
-                .for_each(|(i, own)| {
-                    for (k, w) in (self.start[i]..).zip(own.iter_mut()) {
-                        *w = self.curve.at(self.difference(rating, i, k)).1;
-                    }
-                });
-        }
+        slices
+            .into_par_iter()
+            .with_min_len(1024)
+            .for_each(|(i, own)| {
+                for (k, w) in (self.start[i]..).zip(own.iter_mut()) {
+                    *w = self.curve.at(self.difference(rating, i, k)).1;
+                }
+            });
         // A player whose every game is beyond the cap has a flat equation: a thousandth of the
         // curve's slope between equals in each game keeps the diagonal positive (and their step
         // finite; its bound keeps it modest) without moving the solution, where residuals are 0.
