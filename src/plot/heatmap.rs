@@ -39,6 +39,29 @@ fn style(size: u32, h: HPos) -> TextStyle<'static> {
         .pos(Pos::new(h, VPos::Center))
 }
 
+/// The largest font size up to `size` at which `text` fits the picture's `width` with a margin (a
+/// study's title names its world and two key paths), 10 at least; `size` where the backend cannot
+/// measure text.
+fn fitting<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    size: u32,
+    width: i32,
+) -> u32 {
+    let fits = |s: u32| {
+        area.estimate_text_size(text, &style(s, HPos::Center))
+            .ok()
+            .map(|(w, _)| w as i32 <= width - 20)
+    };
+    match fits(size) {
+        Some(false) => (10..size)
+            .rev()
+            .find(|&s| fits(s) == Some(true))
+            .unwrap_or(10),
+        _ => size,
+    }
+}
+
 /// Pixels above the grid (title, subtitle, column names) and under it (the colour bar).
 const TOP: i32 = 110;
 const BOTTOM: i32 = 80;
@@ -63,12 +86,12 @@ impl Heatmap {
         area.draw(&Text::new(
             self.title.clone(),
             (width / 2, 24),
-            style(24, HPos::Center),
+            style(fitting(area, &self.title, 24, width), HPos::Center),
         ))?;
         area.draw(&Text::new(
             self.subtitle.clone(),
             (width / 2, 52),
-            style(14, HPos::Center),
+            style(fitting(area, &self.subtitle, 14, width), HPos::Center),
         ))?;
         let (left, top) = (300, TOP);
         let n_cols = self.columns.len().max(1) as i32;
@@ -173,5 +196,29 @@ impl Heatmap {
             style(13, HPos::Center),
         ))?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A title wider than the picture is drawn smaller until it fits; a short one keeps its size.
+    #[test]
+    fn a_long_title_is_drawn_small_enough_to_fit() {
+        super::super::register_font();
+        let mut pixels = vec![0u8; 1200 * 800 * 3];
+        let area = BitMapBackend::with_buffer(&mut pixels, (1200, 800)).into_drawing_area();
+        assert_eq!(fitting(&area, "a short title", 24, 1200), 24);
+        let long = "fide-2001-2025-form: truth_gap.active.rms by event[compression 2017-01].factor and event[compression 2017-01].below";
+        let (w, _) = area
+            .estimate_text_size(long, &style(24, HPos::Center))
+            .unwrap();
+        assert!(w > 1180, "the title should not fit at 24: {w}");
+        let size = fitting(&area, long, 24, 1200);
+        let (w, _) = area
+            .estimate_text_size(long, &style(size, HPos::Center))
+            .unwrap();
+        assert!(size < 24 && w <= 1180, "{size}: {w}");
     }
 }
