@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use crate::model::SideRecord;
 use crate::model::{Month, PlayerId};
-use crate::systems::fide::{self, Outcome, PeriodRules, SideInput};
+use crate::systems::fide::{self, Groups, Outcome, PeriodRules, ReadAt, SideInput};
 
 use super::round_robins::RoundRobins;
 use super::schedule::Schedule;
@@ -126,6 +126,7 @@ impl Frozen<'_> {
             tournament,
             score: if r.white { slot.score } else { 2 - slot.score },
             event: slot.event,
+            start: self.schedule.event_start[r.pos as usize],
             era: slot.era,
         }
     }
@@ -169,8 +170,8 @@ pub fn compute(
     }
     let window = rules.list.initial.window_months;
     blocks.into_par_iter().for_each_init(
-        Vec::new,
-        |inputs: &mut Vec<SideInput>, (players, results, outcomes)| {
+        || (Vec::new(), Groups::default()),
+        |(inputs, groups): &mut (Vec<SideInput>, Groups), (players, results, outcomes)| {
             let base = index.offsets[players.start];
             for (i, outcome) in players.zip(outcomes) {
                 let player = index.players[i];
@@ -187,7 +188,8 @@ pub fn compute(
                 // Each side is read from the frozen lists once, then rated from this buffer.
                 inputs.clear();
                 inputs.extend(sides.iter().map(|&side| frozen.side(player, side)));
-                *outcome = fide::rate_player(rules, rated, pooled, inputs, out);
+                let at = |i: usize| ReadAt::in_list_read_whole(sides[i].pos);
+                *outcome = fide::rate_player(rules, (rated, pooled), inputs, at, groups, out);
             }
         },
     );

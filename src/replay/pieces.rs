@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::model::{Day, EventType, Games, Month, PlayerId, SideRecord, EVENT_NONE};
-use crate::systems::fide::{self, GroupSums, Outcome, PeriodRules, ReadAt, SideInput};
+use crate::systems::fide::{self, GroupSums, Groups, Outcome, PeriodRules, ReadAt, SideInput};
 
 use super::period::{Frozen, PlayerIndex, BLOCK};
 use super::periods::{ListEvents, Pieces};
@@ -220,33 +220,24 @@ impl PeriodSums {
         let starts: Vec<usize> = (0..index.players.len()).step_by(BLOCK).collect();
         let blocks: Vec<Vec<(u32, GroupSums)>> = starts
             .into_par_iter()
-            .map_init(Vec::new, |inputs: &mut Vec<SideInput>, first| {
-                let last = (first + BLOCK).min(index.players.len());
-                let mut sums = Vec::new();
-                for i in first..last {
-                    let player = index.players[i];
-                    let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
-                    inputs.clear();
-                    inputs.extend(sides.iter().map(|&side| frozen.side(player, side)));
-                    let first_group = sums.len();
-                    for (side, s) in sides.iter().zip(inputs.iter()) {
-                        let start = frozen.schedule.event_start[side.pos as usize];
-                        let at = place_in_list(frozen, piece, side.pos);
-                        let group = match sums[first_group..]
-                            .iter()
-                            .position(|(_, g): &(u32, GroupSums)| g.holds(s))
-                        {
-                            Some(g) => first_group + g,
-                            None => {
-                                sums.push((i as u32, GroupSums::new(s, start)));
-                                sums.len() - 1
-                            }
-                        };
-                        sums[group].1.add(rules, s, start, at);
+            .map_init(
+                || (Vec::new(), Groups::default()),
+                |(inputs, groups): &mut (Vec<SideInput>, Groups), first| {
+                    let last = (first + BLOCK).min(index.players.len());
+                    let mut sums = Vec::new();
+                    for i in first..last {
+                        let player = index.players[i];
+                        let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
+                        inputs.clear();
+                        inputs.extend(sides.iter().map(|&side| frozen.side(player, side)));
+                        groups.clear();
+                        let at = |j: usize| place_in_list(frozen, piece, sides[j].pos);
+                        fide::sum_sides(rules, inputs, at, groups);
+                        sums.extend(groups.groups.iter().map(|g| (i as u32, *g)));
                     }
-                }
-                sums
-            })
+                    sums
+                },
+            )
             .collect();
         for (i, sums) in blocks.iter().flatten() {
             self.add(index.players[*i as usize], sums);
@@ -295,6 +286,8 @@ impl PeriodSums {
             places.extend(self.groups_of(p as PlayerId));
             self.scratch.clear();
             self.scratch.extend(places.iter().map(|&g| self.groups[g]));
+            // Read across pieces, the groups come in the period's order only once sorted.
+            self.scratch.sort_by_key(GroupSums::place);
             let rated = state.list[p].rated;
             let pooled =
                 !rated && super::newcomers::has_counted_results(&state.pool[p], list, window);
@@ -347,14 +340,9 @@ impl PeriodSums {
                         .groups_of(player)
                         .map(|g| &self.groups[g])
                         .find(|g| g.holds(&s))?;
-                    *result = fide::side_from_sums(
-                        rules,
-                        rated,
-                        &s,
-                        group,
-                        rated_games,
-                        place_in_list(frozen, piece, side.pos),
-                    );
+                    let at = || place_in_list(frozen, piece, side.pos);
+                    let pd = fide::side_pd(rules, &s);
+                    *result = fide::side_record(rules, (rated, rated_games), (&s, pd), group, at);
                 }
             }
             Some(())

@@ -170,7 +170,29 @@ fn replay(s: &Scenario, world: &World) -> (Replayed, Inputs) {
     replay_inputs(s, inputs(world))
 }
 
+/// Replays `inputs` whole; so that every example of these tests holds of a list rated in pieces
+/// too, first checks that a replay list by list in pieces of one game gives the same lists,
+/// periods and games as one list by list whole.
 fn replay_inputs(s: &Scenario, inputs: Inputs) -> (Replayed, Inputs) {
+    let by_row = |piece_rows: usize| {
+        let mut source = ByPeriod::in_pieces(inputs.games.clone(), piece_rows);
+        let mut sink = ByRow::default();
+        let run = run_streamed(s, &inputs, &mut source, 0, &mut sink, &|_, _| {}).unwrap();
+        let mut run = sink.finish(&run);
+        run.periods.sort_by_key(|p| (p.0, p.1));
+        run.games.sort_by_key(|g| (g.0, g.1));
+        run
+    };
+    assert_eq!(
+        by_row(1),
+        by_row(usize::MAX),
+        "rated in pieces of one game against whole"
+    );
+    replay_whole(s, inputs)
+}
+
+/// Replays `inputs` whole (the games read at once).
+fn replay_whole(s: &Scenario, inputs: Inputs) -> (Replayed, Inputs) {
     let mut out = Collect::default();
     let run = run(s, &inputs, &mut out, &|_, _| {}).unwrap();
     let PlayerIds::Numbers(ids) = &inputs.players else {
@@ -1423,7 +1445,7 @@ fn a_tournament_older_than_the_kept_lists_stops_a_replay_read_period_by_period()
     let s = scenario("kept", "[run]\nfrom = \"2019-03\"\n");
     // Started under the 2019-03 list, rated on 2020-06: 15 lists later, more than the 12 kept.
     let world = sixteen_months("2019-03-05");
-    let (whole, inputs) = replay(&s, &world);
+    let (whole, inputs) = replay_whole(&s, inputs(&world));
     assert_eq!(
         whole.out.games.len(),
         33,

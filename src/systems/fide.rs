@@ -2,12 +2,17 @@
 //! monthly algorithm), given the player's games as seen from the lists in force when each
 //! tournament started. The replay calls it for every player in parallel on frozen lists, then
 //! applies the outcomes.
+//!
+//! A period is calculated one way, from sums: a player's games are summed per group (one event
+//! under one own rating, K and era, `GroupSums`), the player is rated from the sums
+//! (`rate_from_sums`), then each game is recorded (`side_record`). A list read whole sums each
+//! player's games at once (`rate_player`); a list rated in pieces sums them piece by piece and
+//! merges the sums, so that memory follows the players, not the games.
 
 use crate::model::{Day, HalfPoints, PlayerId, SideRecord};
-use crate::rules::diff_cap::takes_upgrade;
-use crate::rules::expected::fide_pd;
+use crate::rules::diff_cap::{CappedPd, Upgrade};
 use crate::rules::rounding::round_hundredths;
-use crate::rules::{DiffCap, PooledResults, Regulations, Rounding, Timeline};
+use crate::rules::{PooledResults, Regulations, Rounding, Timeline};
 
 /// One game from one player's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +31,8 @@ pub struct SideInput {
     /// The player's own score.
     pub score: HalfPoints,
     pub event: u32,
-    /// The era of the tournament's start.
+    /// The tournament's start (a game without an event: its own), and its era.
+    pub start: Day,
     pub era: u16,
 }
 
@@ -46,161 +52,81 @@ pub struct PeriodRules<'a> {
     pub list: &'a Regulations,
 }
 
-/// Rates one player's period. `sides` are the player's games, in the schedule's order; `out`
-/// receives one result per side.
+/// Rates one player's period from the player's games read whole, in the schedule's order:
+/// summed into `scratch.groups`, rated from the sums, each side recorded into `out`. `at(i)` is
+/// side i's place in the list's order, asked only of a game that could take its event's upgrade.
 pub fn rate_player(
     rules: &PeriodRules<'_>,
-    rated: bool,
-    has_counted_results: bool,
+    (rated, has_counted_results): (bool, bool),
     sides: &[SideInput],
+    at: impl Fn(usize) -> ReadAt,
+    scratch: &mut Groups,
     out: &mut [SideRecord],
 ) -> Outcome {
-    if rated {
-        rate_rated(rules, sides, out)
-    } else {
-        pool_unrated(rules, has_counted_results, sides, out)
+    scratch.clear();
+    sum_sides(rules, sides, &at, scratch);
+    // The schedule's order is the period's: the groups, made as first read, are in it.
+    let outcome = rate_from_sums(rules, rated, has_counted_results, &mut scratch.groups);
+    let rated_games = outcome.rated_games();
+    for (i, ((s, result), &(g, pd))) in sides.iter().zip(out).zip(&scratch.of).enumerate() {
+        let group = &scratch.groups[g as usize];
+        *result = side_record(rules, (rated, rated_games), (s, pd), group, || at(i));
+    }
+    outcome
+}
+
+/// A player's groups and, per side summed, the index of its group and its PD.
+#[derive(Default)]
+pub struct Groups {
+    pub groups: Vec<GroupSums>,
+    of: Vec<(u32, Option<CappedPd>)>,
+}
+
+impl Groups {
+    pub fn clear(&mut self) {
+        self.groups.clear();
+        self.of.clear();
     }
 }
 
-/// Reference §4: change = round(Σ over tournaments of K × Σ(score − PD)), K from the player's list,
-/// reduced by the K × n cap over all the period's games (§3.3).
-fn rate_rated(rules: &PeriodRules<'_>, sides: &[SideInput], out: &mut [SideRecord]) -> Outcome {
-    let rated_games = sides.iter().filter(|s| s.opponent.is_some()).count() as u32;
-    for (i, (s, result)) in sides.iter().zip(out.iter_mut()).enumerate() {
-        let upgraded = |cap: &DiffCap, own| is_upgraded_game(cap, own, i, sides);
-        *result = rated_side(rules, s, rated_games, upgraded);
-    }
-    let change = match rules.list.rounding {
-        Rounding::PerPeriod => round_hundredths(
-            out[..sides.len()]
-                .iter()
-                .filter_map(|r| r.change)
-                .map(i64::from)
-                .sum(),
-        ),
-        Rounding::PerTournament => first_of_each_event(sides)
-            .map(|first| {
-                let event = sides[first].event;
-                round_hundredths(
-                    (first..sides.len())
-                        .filter(|&j| sides[j].event == event)
-                        .filter_map(|j| out[j].change)
-                        .map(i64::from)
-                        .sum(),
-                )
-            })
-            .sum(),
-    };
-    Outcome::Rated {
-        change: change as i32,
-        games: rated_games,
-    }
-}
-
-/// One side of a rated player's game (reference §3.3–§4): the K of its list after the K × n cap
-/// over the period's `rated_games`, the PD after the 350/400-point rule, and K × (score − PD).
-/// `upgraded(cap, own)` says whether, under a once-per-event scope, this game is its event's one
-/// upgrade; it is asked only of a game whose difference the scope limits.
-fn rated_side(
+/// Adds a player's `sides` to their groups (the player's only), a group for each event, own
+/// rating and K and era, in the order first read; `at(i)` as for `rate_player`.
+#[inline]
+pub fn sum_sides(
     rules: &PeriodRules<'_>,
-    s: &SideInput,
-    rated_games: u32,
-    upgraded: impl FnOnce(&DiffCap, i32) -> bool,
-) -> SideRecord {
-    let (Some((own, k)), Some(opponent)) = (s.own, s.opponent) else {
-        return SideRecord {
-            rating: s.own.map(|(r, _)| r),
-            ..SideRecord::default()
-        };
-    };
-    let era = rules.timeline.era(usize::from(s.era));
-    let cap = &era.diff_cap;
-    let diff = own - opponent;
-    let capped = cap.covers(own) && cap.exceeds(diff) && (!cap.limited(diff) || upgraded(cap, own));
-    let pd = fide_pd(if capped { cap.clamp(diff) } else { diff });
-    let k = era.k.capped(k, rated_games);
-    SideRecord {
-        rating: Some(own),
-        k: Some(k),
-        pd: Some(pd as u8),
-        change: Some(i32::from(k) * (i32::from(s.score) * 50 - pd)),
-        capped,
-        counted: true,
-        counted_against: s.tournament.then_some(opponent),
-    }
-}
-
-/// Under a once-per-event scope, whether game `i` is the one of its event that gets the upgrade
-/// (`DiffCap::upgraded_game`, reference §3.4, 2022–24).
-fn is_upgraded_game(cap: &DiffCap, own: i32, i: usize, sides: &[SideInput]) -> bool {
-    let (event, era) = (sides[i].event, sides[i].era);
-    // Each game's difference from its own rating, which an event's games share; a period's games
-    // without an event may start under different lists and eras, and the upgrade is the rule of
-    // one era, chosen among its games.
-    let games = sides
-        .iter()
-        .enumerate()
-        .filter(|(_, o)| o.event == event && o.era == era)
-        .filter_map(|(j, o)| {
-            let own = o.own.map_or(own, |(r, _)| r);
-            Some((j, own, own - o.opponent?))
-        });
-    cap.upgraded_game(games) == Some(i)
-}
-
-/// The first side of each event, in order (all of a period's games without an event form one).
-fn first_of_each_event(sides: &[SideInput]) -> impl Iterator<Item = usize> + '_ {
-    (0..sides.len()).filter(move |&i| sides[..i].iter().all(|s| s.event != sides[i].event))
-}
-
-/// Reference §6: an unrated player's results against rated opponents, event by event through the
-/// era's gate ("If an unrated player scores zero in their first event this score is disregarded").
-/// A round robin rated by the tournament-rating rule has passed its own gate (§6.5) and counts
-/// every game that stands, against the tournament average.
-fn pool_unrated(
-    rules: &PeriodRules<'_>,
-    mut has_counted_results: bool,
     sides: &[SideInput],
-    out: &mut [SideRecord],
-) -> Outcome {
-    let mut counted = PooledResults::default();
-    for first in first_of_each_event(sides) {
-        let event = sides[first].event;
-        let games = || {
-            (first..sides.len()).filter(|&j| sides[j].event == event && sides[j].opponent.is_some())
-        };
-        let mut results = PooledResults::default();
-        for j in games() {
-            let s = sides[j];
-            results.add(PooledResults {
-                games: 1,
-                half_points: u32::from(s.score),
-                opponents: i64::from(s.opponent.unwrap_or(0)),
-            });
-        }
-        let gate = &rules
-            .timeline
-            .era(usize::from(sides[first].era))
-            .initial
-            .gate;
-        let round_robin = games().any(|j| sides[j].tournament);
-        if results.games > 0 && (round_robin || gate.counts(&results, has_counted_results)) {
-            counted.add(results);
-            has_counted_results = true;
-            for j in games() {
-                let s = sides[j];
-                out[j].counted = true;
-                out[j].counted_against = s.opponent.filter(|_| s.tournament);
+    at: impl Fn(usize) -> ReadAt,
+    scratch: &mut Groups,
+) {
+    let groups = &mut scratch.groups;
+    for (i, s) in sides.iter().enumerate() {
+        let g = match groups.iter().position(|g| g.holds(s)) {
+            Some(g) => g,
+            None => {
+                groups.push(GroupSums::new(s));
+                groups.len() - 1
             }
-        }
+        };
+        let pd = side_pd(rules, s);
+        groups[g].add(s, pd, || at(i));
+        scratch.of.push((g as u32, pd));
     }
-    Outcome::Unrated { counted }
 }
 
-/// A side's place in its list's canonical order, in a period rated in pieces: its game's own start,
-/// players and score (an event's games are ordered so), then where it was read (its piece and its
-/// place in the piece), which orders identical games as the input does. Ordered field by field, as
-/// declared.
+impl Outcome {
+    /// A rated player's rated games this period (0 for an unrated player).
+    pub fn rated_games(&self) -> u32 {
+        match *self {
+            Outcome::Rated { games, .. } => games,
+            Outcome::Unrated { .. } => 0,
+        }
+    }
+}
+
+/// A side's place in its list's canonical order: its game's own start, players and score (an
+/// event's games are ordered so), then where it was read (its piece, 0 for a list read whole, and
+/// its place in the piece), which orders identical games as the input does. Ordered field by field,
+/// as declared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ReadAt {
     pub start: Day,
@@ -211,14 +137,28 @@ pub struct ReadAt {
     pub position: u32,
 }
 
-/// A player's games in one group of a period rated in pieces, summed: one event (a period's games
-/// without an event are one), under one own rating and K and one era. It is what a period read in
-/// pieces keeps of a player's games: memory follows the players and their events, not the games.
+impl ReadAt {
+    /// The place of the game at `position` of a list read whole: its schedule holds the list in
+    /// its canonical order, so its position alone orders it.
+    pub fn in_list_read_whole(position: u32) -> ReadAt {
+        ReadAt {
+            start: Day(0),
+            white: 0,
+            black: 0,
+            score: 0,
+            piece: 0,
+            position,
+        }
+    }
+}
+
+/// A player's games in one group of a period, summed: one event (a period's games without an event
+/// are one), under one own rating and K and one era.
 #[derive(Clone, Copy, Debug)]
 pub struct GroupSums {
-    pub event: u32,
-    pub era: u16,
-    pub own: Option<(i32, u8)>,
+    event: u32,
+    era: u16,
+    own: Option<(i32, u8)>,
     /// The earliest tournament start of its games: with `event`, the group's place in the
     /// period's canonical order, in which an unrated player's events meet the gate.
     start: Day,
@@ -228,40 +168,32 @@ pub struct GroupSums {
     /// difference, none with a once-per-event upgrade.
     base: i64,
     /// The game the upgrade would go to among the group's games whose difference the scope
-    /// limits: the greatest difference, the first read of equals.
-    upgrade: Option<Upgrade>,
+    /// limits.
+    upgrade: Option<Upgrade<ReadAt>>,
     /// The results an unrated player's pool would take from the group.
     pooled: PooledResults,
     /// A round robin's games rated by the tournament-rating rule (reference §6.5).
     round_robin: bool,
-    /// Decided with the player's outcome: the event's one upgrade, and whether an unrated player's
-    /// results of the event count.
-    chosen: Option<ReadAt>,
+    /// Decided with the player's outcome: whether `upgrade` is its event's one upgrade, and whether
+    /// an unrated player's results of the event count.
+    upgraded: bool,
     counted: bool,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Upgrade {
-    size: i32,
-    /// (score − PD) with the upgrade minus without it, in hundredths.
-    gain: i32,
-    at: ReadAt,
-}
-
 impl GroupSums {
-    /// An empty group for the games like `s`, whose tournament started on `start`.
-    pub fn new(s: &SideInput, start: Day) -> GroupSums {
+    /// An empty group for the games like `s`.
+    fn new(s: &SideInput) -> GroupSums {
         GroupSums {
             event: s.event,
             era: s.era,
             own: s.own,
-            start,
+            start: s.start,
             rated_games: 0,
             base: 0,
             upgrade: None,
             pooled: PooledResults::default(),
             round_robin: false,
-            chosen: None,
+            upgraded: false,
             counted: false,
         }
     }
@@ -269,6 +201,11 @@ impl GroupSums {
     /// What the group's games share: their event, era and own rating and K.
     fn key(&self) -> (u32, u16, Option<(i32, u8)>) {
         (self.event, self.era, self.own)
+    }
+
+    /// The group's place in the period's order.
+    pub fn place(&self) -> (Day, u32) {
+        (self.start, self.event)
     }
 
     /// Whether side `s` belongs to this group.
@@ -281,10 +218,10 @@ impl GroupSums {
         self.key() == other.key()
     }
 
-    /// Adds side `s`, read at `at` (later than every side added so far), of a tournament that
-    /// started on `start`.
-    pub fn add(&mut self, rules: &PeriodRules<'_>, s: &SideInput, start: Day, at: ReadAt) {
-        self.start = self.start.min(start);
+    /// Adds side `s` of PD `pd` (`side_pd`), read at `at()` (later than every side added so far).
+    #[inline]
+    fn add(&mut self, s: &SideInput, pd: Option<CappedPd>, at: impl FnOnce() -> ReadAt) {
+        self.start = self.start.min(s.start);
         let Some(opponent) = s.opponent else {
             return;
         };
@@ -295,25 +232,12 @@ impl GroupSums {
             half_points: u32::from(s.score),
             opponents: i64::from(opponent),
         });
-        let Some((own, _)) = s.own else {
+        let Some(pd) = pd else {
             return;
         };
-        let cap = &rules.timeline.era(usize::from(s.era)).diff_cap;
-        let diff = own - opponent;
-        let exceeds = cap.covers(own) && cap.exceeds(diff);
-        let plain = fide_pd(if exceeds && !cap.limited(diff) {
-            cap.clamp(diff)
-        } else {
-            diff
-        });
-        self.base += i64::from(i32::from(s.score) * 50 - plain);
-        let candidate = Upgrade {
-            size: diff.abs(),
-            gain: plain - fide_pd(cap.clamp(diff)),
-            at,
-        };
-        if exceeds && cap.limited(diff) && self.upgrade.is_none_or(|u| candidate.beats(u)) {
-            self.upgrade = Some(candidate);
+        self.base += i64::from(i32::from(s.score) * 50 - pd.plain);
+        if let Some(candidate) = Upgrade::of(pd, at) {
+            self.upgrade = Upgrade::better(self.upgrade, Some(candidate));
         }
     }
 
@@ -324,26 +248,14 @@ impl GroupSums {
         self.base += later.base;
         self.pooled.add(later.pooled);
         self.round_robin |= later.round_robin;
-        if let Some(u) = later.upgrade {
-            if self.upgrade.is_none_or(|mine| u.beats(mine)) {
-                self.upgrade = Some(u);
-            }
-        }
+        self.upgrade = Upgrade::better(self.upgrade, later.upgrade);
     }
 }
 
-impl Upgrade {
-    /// Whether this game, rather than `other`, gets its event's upgrade: the greater difference,
-    /// the first in the list's order of equals (reference §3.4, 2022–24).
-    fn beats(self, other: Upgrade) -> bool {
-        takes_upgrade(self.size, self.at, Some((other.size, other.at)))
-    }
-}
-
-/// Rates one player's period from the sums of their games (a period rated in pieces): the same
-/// outcome as `rate_player` over the same games. `groups` are the player's groups in the order
-/// they were first read; it decides each event's upgrade and whether an unrated player's events
-/// count, for `side_from_sums`.
+/// Rates one player's period from the sums of their games. `groups` are the player's groups in
+/// the period's order (by start, then event, then as first read); it decides each event's upgrade
+/// and whether an unrated player's events count, for `side_record`.
+#[inline]
 pub fn rate_from_sums(
     rules: &PeriodRules<'_>,
     rated: bool,
@@ -351,25 +263,26 @@ pub fn rate_from_sums(
     groups: &mut [GroupSums],
 ) -> Outcome {
     if rated {
-        rate_rated_from_sums(rules, groups)
+        rate_rated(rules, groups)
     } else {
-        pool_unrated_from_sums(rules, has_counted_results, groups)
+        pool_unrated(rules, has_counted_results, groups)
     }
 }
 
-/// `rate_rated` over sums: each event's upgrade (an era's rule) goes to its greatest limited
-/// difference under that era, the first in the list's order of equals; K is capped over all the
-/// period's rated games.
-fn rate_rated_from_sums(rules: &PeriodRules<'_>, groups: &mut [GroupSums]) -> Outcome {
+/// Reference §4: change = round(Σ over tournaments of K × Σ(score − PD)), K from the player's
+/// list, reduced by the K × n cap over all the period's games (§3.3). Each event's upgrade (an
+/// era's rule) goes to its greatest limited difference under that era, the first in the list's
+/// order of equals (§3.4).
+fn rate_rated(rules: &PeriodRules<'_>, groups: &mut [GroupSums]) -> Outcome {
     let rated_games: u32 = groups.iter().map(|g| g.rated_games).sum();
-    for i in 0..groups.len() {
+    let candidates = groups.iter().any(|g| g.upgrade.is_some());
+    for i in (0..groups.len()).filter(|_| candidates) {
         let (event, era) = (groups[i].event, groups[i].era);
         let best = groups
             .iter()
             .filter(|g| g.event == event && g.era == era)
-            .filter_map(|g| g.upgrade)
-            .reduce(|a, b| if b.beats(a) { b } else { a });
-        groups[i].chosen = best.map(|u| u.at);
+            .fold(None, |best, g| Upgrade::better(best, g.upgrade));
+        groups[i].upgraded = best.is_some() && best == groups[i].upgrade;
     }
     let change_of = |g: &GroupSums| -> i64 {
         let Some((_, k)) = g.own else { return 0 };
@@ -378,10 +291,7 @@ fn rate_rated_from_sums(rules: &PeriodRules<'_>, groups: &mut [GroupSums]) -> Ou
             .era(usize::from(g.era))
             .k
             .capped(k, rated_games);
-        let gain = g
-            .upgrade
-            .filter(|u| Some(u.at) == g.chosen)
-            .map_or(0, |u| u.gain);
+        let gain = g.upgrade.filter(|_| g.upgraded).map_or(0, |u| u.gain);
         i64::from(k) * (g.base + i64::from(gain))
     };
     let change = match rules.list.rounding {
@@ -406,14 +316,17 @@ fn rate_rated_from_sums(rules: &PeriodRules<'_>, groups: &mut [GroupSums]) -> Ou
     }
 }
 
-/// `pool_unrated` over sums: the events in canonical order, each through the gate of its first
-/// game's era.
-fn pool_unrated_from_sums(
+/// Reference §6: an unrated player's results against rated opponents, event by event in the
+/// period's order through the gate of the era of the event's first game ("If an unrated player
+/// scores zero in their first event this score is disregarded"). A round robin rated by the
+/// tournament-rating rule has passed its own gate (§6.5) and counts every game that stands,
+/// against the tournament average.
+fn pool_unrated(
     rules: &PeriodRules<'_>,
     mut has_counted_results: bool,
     groups: &mut [GroupSums],
 ) -> Outcome {
-    groups.sort_by_key(|g| (g.start, g.event));
+    debug_assert!(groups.is_sorted_by_key(GroupSums::place));
     let mut counted = PooledResults::default();
     for i in 0..groups.len() {
         let event = groups[i].event;
@@ -438,23 +351,64 @@ fn pool_unrated_from_sums(
     Outcome::Unrated { counted }
 }
 
-/// One side's record in a period rated in pieces, once the player's outcome is known: `group` is
-/// the side's group, `rated_games` the player's rated games this period.
-pub fn side_from_sums(
+/// Reference §3.3–§3.4: the PD of a rated player's game against a rated opponent under the
+/// 350/400-point rule of the era of its tournament's start (`None` for any other game).
+#[inline]
+pub fn side_pd(rules: &PeriodRules<'_>, s: &SideInput) -> Option<CappedPd> {
+    let (Some((own, _)), Some(opponent)) = (s.own, s.opponent) else {
+        return None;
+    };
+    Some(
+        rules
+            .timeline
+            .era(usize::from(s.era))
+            .diff_cap
+            .pd(own, opponent),
+    )
+}
+
+/// One side's record once the player's outcome is known: `rated_games` is the player's rated
+/// games this period, `pd` the side's (`side_pd`), `group` its group, `at()` its place in the
+/// list's order. A rated player's game (reference §3.3–§4): the K of its list after the K × n
+/// cap, the PD after the 350/400-point rule (the event's upgrade if it is this game),
+/// K × (score − PD).
+#[inline]
+pub fn side_record(
     rules: &PeriodRules<'_>,
-    rated: bool,
-    s: &SideInput,
+    (rated, rated_games): (bool, u32),
+    (s, pd): (&SideInput, Option<CappedPd>),
     group: &GroupSums,
-    rated_games: u32,
-    at: ReadAt,
+    at: impl FnOnce() -> ReadAt,
 ) -> SideRecord {
-    if rated {
-        return rated_side(rules, s, rated_games, |_, _| group.chosen == Some(at));
+    if !rated {
+        let counted = group.counted && s.opponent.is_some();
+        return SideRecord {
+            counted,
+            counted_against: s.opponent.filter(|_| counted && s.tournament),
+            ..SideRecord::default()
+        };
     }
-    let counted = group.counted && s.opponent.is_some();
+    let (Some((own, k)), Some(opponent), Some(pd)) = (s.own, s.opponent, pd) else {
+        return SideRecord {
+            rating: s.own.map(|(r, _)| r),
+            ..SideRecord::default()
+        };
+    };
+    let upgraded =
+        pd.upgraded.is_some() && group.upgraded && group.upgrade.is_some_and(|u| u.at == at());
+    let counted = pd.counted(upgraded);
+    let k = rules
+        .timeline
+        .era(usize::from(s.era))
+        .k
+        .capped(k, rated_games);
     SideRecord {
-        counted,
-        counted_against: s.opponent.filter(|_| counted && s.tournament),
-        ..SideRecord::default()
+        rating: Some(own),
+        k: Some(k),
+        pd: Some(counted as u8),
+        change: Some(i32::from(k) * (i32::from(s.score) * 50 - counted)),
+        capped: pd.capped(upgraded),
+        counted: true,
+        counted_against: s.tournament.then_some(opponent),
     }
 }
