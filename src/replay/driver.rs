@@ -16,7 +16,7 @@
 
 use crate::model::{Games, Month};
 
-use super::periods::{Period, Periods, Pieces};
+use super::list_games::{ListPieces, Period, Periods};
 use super::{
     CurrentList, ListRows, ListSummary, PeriodRecords, Published, PublishedGames, RatedGames,
     ReplayError, Run, Sink,
@@ -42,7 +42,7 @@ pub(super) trait Engine {
     fn period_in_pieces(
         &mut self,
         _t: usize,
-        _pieces: &mut Pieces<'_, '_>,
+        _pieces: &mut ListPieces<'_, '_>,
         _out: &mut ListOut,
         _games: &mut dyn FnMut(&RatedGames, &Games) -> Result<(), ReplayError>,
     ) -> Result<bool, ReplayError> {

@@ -8,7 +8,7 @@ use crate::model::SideRecord;
 use crate::systems::gcr::{expected, GcrConfig, PairTable};
 
 use super::driver::{Engine, ListOut};
-use super::periods::Period;
+use super::list_games::Period;
 use super::{Inputs, ListRows};
 
 pub(super) struct HolisticEngine {

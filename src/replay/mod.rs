@@ -6,15 +6,10 @@
 mod driver;
 mod fide;
 mod holistic;
+mod list_games;
 mod lists;
-mod newcomers;
-mod period;
 mod periodic;
-mod periods;
-mod pieces;
-mod round_robins;
 mod schedule;
-mod state;
 
 use crate::model::{Day, Games, Month, SideRecord};
 use crate::named::named_enum;
@@ -23,16 +18,16 @@ use crate::scenario::Scenario;
 use crate::systems::{gcr::GcrConfig, PeriodicSystem, Visit};
 
 pub use crate::model::{Inputs, PeriodSource};
+pub use list_games::{KEPT_LISTS, PIECE_GAMES};
 pub use lists::{CurrentList, ListRows};
-pub use periods::{KEPT_LISTS, PIECE_GAMES};
 pub use schedule::{outside_calendar, SkippedGames};
 
 use driver::Engine;
+use fide::newcomers::Pooled;
 use fide::FideEngine;
 use holistic::HolisticEngine;
-use newcomers::Pooled;
+use list_games::Periods;
 use periodic::PeriodicEngine;
-use periods::Periods;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {

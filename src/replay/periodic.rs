@@ -8,7 +8,7 @@ use crate::model::{PlayerId, SideRecord};
 use crate::systems::PeriodicSystem;
 
 use super::driver::{Engine, ListOut};
-use super::periods::Period;
+use super::list_games::Period;
 use super::{Inputs, ListRows};
 
 /// Players per parallel block.

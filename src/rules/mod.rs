@@ -2,23 +2,23 @@
 //! `docs/fide-regulations.md` (the reference). A [`Regulations`] value is everything in force in
 //! one era; the scenario's timeline says which era applies when.
 
+pub mod calendar;
 pub mod diff_cap;
 pub mod events;
 pub mod expected;
 pub mod floor;
 pub mod initial;
 pub mod k_factor;
-pub mod period;
 pub mod round_robin;
 pub mod rounding;
 pub mod timeline;
 
+pub use calendar::ListCadence;
 pub use diff_cap::{CapScope, DiffCap};
 pub use events::{Compression, EventTiming};
 pub use floor::DelistedGames;
 pub use initial::{EventGate, GateApplies, InitialFormula, InitialRule, PooledResults};
 pub use k_factor::{JuniorUntil, KHistory, KRule};
-pub use period::ListCadence;
 pub use round_robin::RoundRobinUnrated;
 pub use rounding::Rounding;
 pub use timeline::Timeline;

@@ -66,7 +66,7 @@ pub fn rate_player(
     scratch.clear();
     sum_sides(rules, sides, &at, scratch);
     // The schedule's order is the period's: the groups, made as first read, are in it.
-    let outcome = rate_from_sums(rules, rated, has_counted_results, &mut scratch.groups);
+    let outcome = rate_from_sums(rules, (rated, has_counted_results), &mut scratch.groups);
     let rated_games = outcome.rated_games();
     for (i, ((s, result), &(g, pd))) in sides.iter().zip(out).zip(&scratch.of).enumerate() {
         let group = &scratch.groups[g as usize];
@@ -258,8 +258,7 @@ impl GroupSums {
 #[inline]
 pub fn rate_from_sums(
     rules: &PeriodRules<'_>,
-    rated: bool,
-    has_counted_results: bool,
+    (rated, has_counted_results): (bool, bool),
     groups: &mut [GroupSums],
 ) -> Outcome {
     if rated {

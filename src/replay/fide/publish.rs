@@ -1,261 +1,33 @@
-//! FIDE's regulations, era by era, as an engine of the run loop: each period freezes the previous
-//! list, computes every player's period in parallel and applies the outcomes, the one-off events
-//! and the list-level rules (floor, first ratings, K, inactivity).
+//! What FIDE's engine does once a period's outcomes are known: each player's outcome applied
+//! (reference §4–§6: the change, the floor, a first rating), the one-off events (§8), and the list
+//! published with its K and inactivity flags (§3.2, §7).
 
 use std::collections::BTreeMap;
 
-use crate::model::{Games, Month, PlayerId, SideRecord};
+use crate::model::{Month, PlayerId};
+use crate::rules::calendar::is_inactive;
 use crate::rules::floor::is_listed;
-use crate::rules::period::is_inactive;
 use crate::rules::EventTiming;
 use crate::rules::{DelistedGames, KRule, Regulations};
 use crate::scenario::{EventKind, Scenario};
-use crate::systems::fide::{Outcome, PeriodRules};
+use crate::systems::fide::Outcome;
 
-use super::driver::{Engine, ListOut};
 use super::newcomers;
-use super::period::{self, Frozen, PlayerIndex};
-use super::periods::{Period, Pieces};
-use super::pieces::{self, PeriodSums, Survey};
-use super::round_robins::RoundRobins;
-use super::state::{ListView, Lists, State};
-use super::{Inputs, ListRows, PeriodOutcome, PeriodRecords, RatedGames, ReplayError};
-
-pub(super) struct FideEngine<'a> {
-    scenario: &'a Scenario,
-    lists: Vec<Month>,
-    state: State,
-    /// Older lists, kept only for tournaments that started under them and are rated later.
-    views: Vec<Option<ListView>>,
-    spare: Vec<ListView>,
-    publisher: Publisher,
-    /// The period's games by player, their sides' records and the players' outcomes; the buffers
-    /// are reused from period to period.
-    index: PlayerIndex,
-    results: Vec<SideRecord>,
-    outcomes: Vec<Outcome>,
-    /// The period's round robins rated by the tournament-rating rule.
-    round_robins: RoundRobins,
-    /// A list rated in pieces: its games summed by player.
-    sums: PeriodSums,
-}
-
-impl<'a> FideEngine<'a> {
-    pub(super) fn new(scenario: &'a Scenario, inputs: &Inputs, lists: &[Month]) -> FideEngine<'a> {
-        let n = inputs.players.len();
-        let state = State::from_start_list(
-            n,
-            &inputs.start_list,
-            inputs.info.birth_year.clone(),
-            lists[0],
-            scenario.timeline.at_month(lists[0]),
-            scenario.bootstrap,
-        );
-        FideEngine {
-            scenario,
-            lists: lists.to_vec(),
-            views: vec![None; lists.len()],
-            spare: Vec::new(),
-            publisher: Publisher::new(&inputs.info.birth_year),
-            index: PlayerIndex::new(n),
-            results: Vec::new(),
-            outcomes: Vec::new(),
-            round_robins: RoundRobins::default(),
-            sums: PeriodSums::new(n),
-            state,
-        }
-    }
-}
-
-impl Engine for FideEngine<'_> {
-    fn start(&mut self, rows: &mut ListRows) {
-        let month = self.lists[0];
-        let rules = self.scenario.timeline.at_month(month);
-        self.publisher
-            .publish(rows, &mut self.state, rules, month, true);
-    }
-
-    fn period(&mut self, t: usize, period: &Period<'_>, out: &mut ListOut) {
-        let timeline = &self.scenario.timeline;
-        let month = self.lists[t];
-        let list_rules = timeline.at_month(self.lists[t - 1]);
-        apply_events(
-            self.scenario,
-            (&mut self.state, &mut self.publisher),
-            month,
-            true,
-        );
-        self.index.build(period.schedule, period.range.clone());
-        let lists = Lists {
-            state: &self.state,
-            views: &self.views,
-            previous: t as u32 - 1,
-        };
-        self.round_robins
-            .build(&lists, period.schedule.list_slots(), timeline);
-        let frozen = Frozen {
-            lists,
-            schedule: period.schedule,
-            round_robins: &self.round_robins,
-        };
-        let rules = PeriodRules {
-            timeline,
-            list: list_rules,
-        };
-        period::compute(
-            &frozen,
-            &rules,
-            &self.index,
-            month,
-            &mut self.results,
-            &mut self.outcomes,
-        );
-        // The games are recorded on one thread while the outcomes are applied and the list
-        // published on another: neither reads what the other writes.
-        let (games, summary) = (&mut out.games, &mut out.summary);
-        let (index, results) = (&self.index, &self.results);
-        let (rows, periods) = (&mut out.rows, &mut out.periods);
-        let ((counted, not_counted), ()) = rayon::join(
-            || games.record(index, results, period, t),
-            || {
-                let mut publish = Publish {
-                    scenario: self.scenario,
-                    state: &mut self.state,
-                    publisher: &mut self.publisher,
-                };
-                let outcomes = index.players.iter().zip(&self.outcomes);
-                publish.list(
-                    (t, month, list_rules),
-                    outcomes,
-                    (rows, periods, &mut summary.delisted),
-                );
-            },
-        );
-        summary.games += counted;
-        summary.games_not_counted += not_counted;
-    }
-
-    /// A list rated in pieces (`pieces.rs`): the pieces read to sum each player's games, then,
-    /// the outcomes known, to record the games, each piece's handed to `games` as soon as it is
-    /// recorded. A piece that names events first has every piece read once more before, to find
-    /// the list's events and round robins.
-    fn period_in_pieces(
-        &mut self,
-        t: usize,
-        pieces: &mut Pieces<'_, '_>,
-        out: &mut ListOut,
-        games: &mut dyn FnMut(&RatedGames, &Games) -> Result<(), ReplayError>,
-    ) -> Result<bool, ReplayError> {
-        let timeline = &self.scenario.timeline;
-        let month = self.lists[t];
-        let rules = PeriodRules {
-            timeline,
-            list: timeline.at_month(self.lists[t - 1]),
-        };
-        apply_events(
-            self.scenario,
-            (&mut self.state, &mut self.publisher),
-            month,
-            true,
-        );
-        let lists = Lists {
-            state: &self.state,
-            views: &self.views,
-            previous: t as u32 - 1,
-        };
-        let mut survey = Survey::without_events();
-        let mut surveyed = false;
-        self.round_robins.build(&lists, &[], timeline);
-        'summing: loop {
-            self.sums.clear();
-            for i in 0..pieces.count {
-                let Some(period) = pieces.read(i, &survey.events, false)? else {
-                    if surveyed {
-                        return Err(changed_between_reads(month));
-                    }
-                    survey = pieces::survey(self.scenario, pieces)?;
-                    surveyed = true;
-                    self.round_robins
-                        .build(&lists, &survey.round_robins, timeline);
-                    continue 'summing;
-                };
-                self.index.build(period.schedule, period.range.clone());
-                let frozen = Frozen {
-                    lists,
-                    schedule: period.schedule,
-                    round_robins: &self.round_robins,
-                };
-                self.sums.fold(&frozen, &rules, &self.index, i as u32);
-            }
-            break;
-        }
-        self.sums
-            .outcomes(&rules, &self.state, month, &mut self.outcomes);
-        for i in 0..pieces.count {
-            let Some(period) = pieces.read(i, &survey.events, true)? else {
-                return Err(changed_between_reads(month));
-            };
-            self.index.build(period.schedule, period.range.clone());
-            let frozen = Frozen {
-                lists,
-                schedule: period.schedule,
-                round_robins: &self.round_robins,
-            };
-            self.sums
-                .records(&frozen, &rules, &self.index, i as u32, &mut self.results)
-                .ok_or_else(|| changed_between_reads(month))?;
-            out.games.clear();
-            let (counted, not_counted) = out.games.record(&self.index, &self.results, &period, t);
-            out.summary.games += counted;
-            out.summary.games_not_counted += not_counted;
-            games(&out.games, period.input)?;
-        }
-        out.games.clear();
-        let mut publish = Publish {
-            scenario: self.scenario,
-            state: &mut self.state,
-            publisher: &mut self.publisher,
-        };
-        let outcomes = self.sums.players.iter().zip(&self.outcomes);
-        publish.list(
-            (t, month, rules.list),
-            outcomes,
-            (&mut out.rows, &mut out.periods, &mut out.summary.delisted),
-        );
-        Ok(true)
-    }
-
-    fn published(&mut self, t: usize, keeps: &dyn Fn(usize) -> bool) {
-        for (s, view) in self.views.iter_mut().enumerate().take(t) {
-            if !keeps(s) {
-                self.spare.extend(view.take());
-            }
-        }
-        if keeps(t) {
-            self.views[t] = Some(self.state.view(self.spare.pop()));
-        }
-    }
-}
-
-/// A piece read again that holds what its earlier read did not (an event, a game).
-fn changed_between_reads(list: Month) -> ReplayError {
-    ReplayError::Input(
-        format!("the games of the list of {list} changed while the replay was reading them piece by piece (a piece holds a game or an event it did not hold when first read); replay again once they are complete").into(),
-    )
-}
+use super::state::State;
+use crate::replay::{ListRows, PeriodOutcome, PeriodRecords};
 
 /// What publishing a list changes: the players' state and the publisher.
-struct Publish<'e> {
-    scenario: &'e Scenario,
-    state: &'e mut State,
-    publisher: &'e mut Publisher,
+pub(super) struct Publish<'e> {
+    pub(super) scenario: &'e Scenario,
+    pub(super) state: &'e mut State,
+    pub(super) publisher: &'e mut Publisher,
 }
 
 impl Publish<'_> {
     /// Applies the period's outcomes (`(player, outcome)` in the order the period met the players)
     /// under the rules of the period's start, `list_rules`, then the one-off events after the
     /// calculations, and publishes list `t` of `month`.
-    fn list<'o>(
+    pub(super) fn list<'o>(
         &mut self,
         (t, month, list_rules): (usize, Month, &Regulations),
         outcomes: impl Iterator<Item = (&'o PlayerId, &'o Outcome)>,
@@ -284,7 +56,7 @@ impl Publish<'_> {
 }
 
 /// One-off events on `month`, before or after its calculations (reference §8).
-fn apply_events(
+pub(super) fn apply_events(
     scenario: &Scenario,
     (state, publisher): (&mut State, &mut Publisher),
     month: Month,
@@ -360,58 +132,13 @@ fn apply_outcome(
     }
 }
 
-impl RatedGames {
-    /// Appends the period's games that counted for someone, in schedule order; returns how many
-    /// games counted and how many counted for nobody.
-    fn record(
-        &mut self,
-        index: &PlayerIndex,
-        results: &[SideRecord],
-        period: &Period<'_>,
-        t: usize,
-    ) -> (usize, usize) {
-        let (schedule, range) = (period.schedule, period.range.clone());
-        let range_len = range.len();
-        let first = self.game.len();
-        self.white
-            .resize(first + range.len(), SideRecord::default());
-        self.black
-            .resize(first + range.len(), SideRecord::default());
-        for (side, result) in index.sides.iter().zip(results) {
-            let at = first + side.pos as usize - range.start;
-            if side.white {
-                self.white[at] = *result;
-            } else {
-                self.black[at] = *result;
-            }
-        }
-        let mut kept = first;
-        for (i, pos) in range.enumerate() {
-            let (white, black) = (self.white[first + i], self.black[first + i]);
-            if !(white.counted || black.counted) {
-                continue;
-            }
-            self.white[kept] = white;
-            self.black[kept] = black;
-            self.game.push(schedule.order[pos]);
-            self.list.push(t as u32);
-            self.event_start.push(schedule.event_start[pos]);
-            kept += 1;
-        }
-        self.white.truncate(kept);
-        self.black.truncate(kept);
-        let counted = kept - first;
-        (counted, range_len - counted)
-    }
-}
-
 /// Publishes lists: K and inactivity for every rated player shown (reference §3.2, §7). A list
 /// holds the players whose row may have changed: those who played, were rated or left, those whose
 /// K changed (recomputed for everyone under other K rules or after a one-off event, for those with
 /// a birth year at a new year, else for those who played), and those whose last rated game makes
 /// them inactive now; every listed player only on the first list, after a one-off event or under
 /// other inactivity rules.
-struct Publisher {
+pub(super) struct Publisher {
     /// Rated games this period, and first ratings this period.
     period_games: Vec<u32>,
     first: Vec<bool>,
@@ -433,7 +160,7 @@ struct Publisher {
 }
 
 impl Publisher {
-    fn new(birth_year: &[Option<i16>]) -> Publisher {
+    pub(super) fn new(birth_year: &[Option<i16>]) -> Publisher {
         let n = birth_year.len();
         Publisher {
             dated: (0..n as u32)
@@ -477,7 +204,7 @@ impl Publisher {
 
     /// The list's rows. The starting list is published as given: its K and ratings are the
     /// input's.
-    fn publish(
+    pub(super) fn publish(
         &mut self,
         rows: &mut ListRows,
         state: &mut State,

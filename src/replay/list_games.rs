@@ -166,7 +166,7 @@ impl<'a> Periods<'a> {
 
     /// List `t`'s pieces, when it is rated in pieces: `None` to rate it whole, as when it is held
     /// whole, is not more than the pieces' size, or comes in one piece.
-    pub fn pieces(&mut self, t: usize) -> Option<Pieces<'_, 'a>> {
+    pub fn pieces(&mut self, t: usize) -> Option<ListPieces<'_, 'a>> {
         match self {
             Periods::Whole { .. } => None,
             Periods::Streamed(s) => {
@@ -174,7 +174,7 @@ impl<'a> Periods<'a> {
                     .then(|| s.source.pieces(&s.periods_of[t]))
                     .flatten()
                     .filter(|&n| n > 1)?;
-                Some(Pieces {
+                Some(ListPieces {
                     streamed: s,
                     t,
                     count,
@@ -204,13 +204,13 @@ fn moved(lists: &[Month], t: usize, games: &Games) -> usize {
 }
 
 /// The pieces of one list rated in pieces.
-pub struct Pieces<'p, 'a> {
+pub struct ListPieces<'p, 'a> {
     streamed: &'p mut Streamed<'a>,
     pub t: usize,
     pub count: usize,
 }
 
-impl Pieces<'_, '_> {
+impl ListPieces<'_, '_> {
     /// Every list of the run.
     pub fn lists(&self) -> &[Month] {
         &self.streamed.lists

@@ -1,14 +1,17 @@
 //! One rating period: freeze the previous list, compute every player's change in parallel, apply.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use crate::model::SideRecord;
 use crate::model::{Month, PlayerId};
 use crate::systems::fide::{self, Groups, Outcome, PeriodRules, ReadAt, SideInput};
 
+use super::newcomers;
 use super::round_robins::RoundRobins;
-use super::schedule::Schedule;
 use super::state::Lists;
+use crate::replay::schedule::Schedule;
 
 /// One side of one game in a period's player index.
 #[derive(Clone, Copy, Debug)]
@@ -44,7 +47,7 @@ impl PlayerIndex {
     /// Indexes the games of `range`, the list whose slots are filled. Players come in order of
     /// first appearance: every player's outcome is independent of the others', so the order
     /// changes no result.
-    pub fn build(&mut self, schedule: &Schedule, range: std::ops::Range<usize>) {
+    pub fn build(&mut self, schedule: &Schedule, range: Range<usize>) {
         debug_assert_eq!(range.len(), schedule.list_slots().len());
         self.players.clear();
         for slot in schedule.list_slots() {
@@ -87,6 +90,21 @@ impl PlayerIndex {
         for &p in &self.players {
             self.counts[p as usize] = 0;
         }
+    }
+
+    /// The players in blocks of `BLOCK` for the threads, each with its stretch of `per_side` (one
+    /// entry per side of the index, in its order).
+    pub fn blocks<'s, S>(&self, per_side: &'s mut [S]) -> Vec<(Range<usize>, &'s mut [S])> {
+        let mut blocks = Vec::with_capacity(self.players.len() / BLOCK + 1);
+        let mut left = per_side;
+        for first in (0..self.players.len()).step_by(BLOCK) {
+            let last = (first + BLOCK).min(self.players.len());
+            let (mine, rest) =
+                std::mem::take(&mut left).split_at_mut(self.offsets[last] - self.offsets[first]);
+            left = rest;
+            blocks.push((first..last, mine));
+        }
+        blocks
     }
 }
 
@@ -155,41 +173,23 @@ pub fn compute(
             games: 0,
         },
     );
-    // Blocks of consecutive players own consecutive stretches of `results` and `outcomes`.
-    let mut blocks = Vec::with_capacity(index.players.len() / BLOCK + 1);
-    let (mut results_left, mut outcomes_left): (&mut [SideRecord], &mut [Outcome]) =
-        (results, outcomes);
-    for first in (0..index.players.len()).step_by(BLOCK) {
-        let last = (first + BLOCK).min(index.players.len());
-        let (r, r_rest) = std::mem::take(&mut results_left)
-            .split_at_mut(index.offsets[last] - index.offsets[first]);
-        let (o, o_rest) = std::mem::take(&mut outcomes_left).split_at_mut(last - first);
-        results_left = r_rest;
-        outcomes_left = o_rest;
-        blocks.push((first..last, r, o));
-    }
     let window = rules.list.initial.window_months;
-    blocks.into_par_iter().for_each_init(
+    let blocks = index.blocks(results).into_par_iter();
+    blocks.zip(outcomes.par_chunks_mut(BLOCK)).for_each_init(
         || (Vec::new(), Groups::default()),
-        |(inputs, groups): &mut (Vec<SideInput>, Groups), (players, results, outcomes)| {
+        |(inputs, groups): &mut (Vec<SideInput>, Groups), ((players, results), outcomes)| {
             let base = index.offsets[players.start];
             for (i, outcome) in players.zip(outcomes) {
                 let player = index.players[i];
                 let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
                 let out = &mut results[index.offsets[i] - base..index.offsets[i + 1] - base];
-                let p = player as usize;
-                let rated = frozen.lists.state.list[p].rated;
-                let pooled = !rated
-                    && super::newcomers::has_counted_results(
-                        &frozen.lists.state.pool[p],
-                        list,
-                        window,
-                    );
+                let standing =
+                    newcomers::standing(frozen.lists.state, player as usize, list, window);
                 // Each side is read from the frozen lists once, then rated from this buffer.
                 inputs.clear();
                 inputs.extend(sides.iter().map(|&side| frozen.side(player, side)));
                 let at = |i: usize| ReadAt::in_list_read_whole(sides[i].pos);
-                *outcome = fide::rate_player(rules, (rated, pooled), inputs, at, groups, out);
+                *outcome = fide::rate_player(rules, standing, inputs, at, groups, out);
             }
         },
     );

@@ -5,7 +5,15 @@ use crate::model::Month;
 use crate::rules::floor::is_listed;
 use crate::rules::{PooledResults, Regulations};
 
-use super::state::PoolEntry;
+use super::state::{PoolEntry, State};
+
+/// What a period's calculation reads of player `p` on list `list`: whether rated, and, for an
+/// unrated player, whether earlier results still pool within the era's window (reference §6).
+pub fn standing(state: &State, p: usize, list: Month, window_months: i32) -> (bool, bool) {
+    let rated = state.list[p].rated;
+    let pooled = !rated && has_counted_results(&state.pool[p], list, window_months);
+    (rated, pooled)
+}
 
 /// Whether any pooled results are still inside the window on `list` (results older than the
 /// window no longer pool: "consecutive rating periods of not more than 26 months").

@@ -7,9 +7,9 @@
 //!    earliest start, which all its games share (reference §1), and the games of its round robins,
 //!    whose tournament ratings need the whole tournament (§6.5). A list without named events (a
 //!    source of Lichess's kind) has none of these to find.
-//! 2. `PeriodSums::fold`: each piece's games summed per player and group (`GroupSums`: an event
+//! 2. `ListSums::fold`: each piece's games summed per player and group (`GroupSums`: an event
 //!    under one own rating and era), then each player's outcome from their sums.
-//! 3. `PeriodSums::records`: each piece's games recorded, their K capped over the period's games
+//! 3. `ListSums::records`: each piece's games recorded, their K capped over the period's games
 //!    and each event's upgrade known, and handed to the sink.
 //!
 //! The outcomes, lists and records are those of the list rated whole (an event's 2022–24 upgrade
@@ -24,11 +24,12 @@ use rayon::prelude::*;
 use crate::model::{Day, EventType, Games, Month, PlayerId, SideRecord, EVENT_NONE};
 use crate::systems::fide::{self, GroupSums, Groups, Outcome, PeriodRules, ReadAt, SideInput};
 
-use super::period::{Frozen, PlayerIndex, BLOCK};
-use super::periods::{ListEvents, Pieces};
-use super::schedule::{self, GameSlot};
+use super::calculation::{Frozen, PlayerIndex, BLOCK};
+use super::newcomers;
 use super::state::State;
-use super::ReplayError;
+use crate::replay::list_games::{ListEvents, ListPieces};
+use crate::replay::schedule::{self, GameSlot};
+use crate::replay::ReplayError;
 
 /// What the first read of a list's pieces finds.
 pub struct Survey {
@@ -53,7 +54,7 @@ impl Survey {
 /// read whole), its events' names and earliest starts gathered, and its round robins' games kept.
 pub fn survey(
     scenario: &crate::scenario::Scenario,
-    pieces: &mut Pieces<'_, '_>,
+    pieces: &mut ListPieces<'_, '_>,
 ) -> Result<Survey, ReplayError> {
     let mut starts: HashMap<String, Day> = HashMap::new();
     // Each event's type, with the file and row of its first game (an event's games share one).
@@ -158,7 +159,7 @@ const NO_GROUP: u32 = u32::MAX;
 
 /// A period's games summed by player and group, for a list rated in pieces; its buffers are kept
 /// from list to list.
-pub struct PeriodSums {
+pub struct ListSums {
     /// Per player: their first group (`NO_GROUP` before they play this period).
     first: Vec<u32>,
     groups: Vec<GroupSums>,
@@ -173,9 +174,9 @@ pub struct PeriodSums {
     scratch: Vec<GroupSums>,
 }
 
-impl PeriodSums {
-    pub fn new(players: usize) -> PeriodSums {
-        PeriodSums {
+impl ListSums {
+    pub fn new(players: usize) -> ListSums {
+        ListSums {
             first: vec![NO_GROUP; players],
             groups: Vec::new(),
             next: Vec::new(),
@@ -288,10 +289,8 @@ impl PeriodSums {
             self.scratch.extend(places.iter().map(|&g| self.groups[g]));
             // Read across pieces, the groups come in the period's order only once sorted.
             self.scratch.sort_by_key(GroupSums::place);
-            let rated = state.list[p].rated;
-            let pooled =
-                !rated && super::newcomers::has_counted_results(&state.pool[p], list, window);
-            let outcome = fide::rate_from_sums(rules, rated, pooled, &mut self.scratch);
+            let standing = newcomers::standing(state, p, list, window);
+            let outcome = fide::rate_from_sums(rules, standing, &mut self.scratch);
             // The decisions written back: a player's groups are found by what they hold, so their
             // order among the player's places does not matter.
             for (&g, sums) in places.iter().zip(&self.scratch) {
@@ -316,36 +315,31 @@ impl PeriodSums {
     ) -> Option<()> {
         results.clear();
         results.resize(index.sides.len(), SideRecord::default());
-        let mut blocks = Vec::with_capacity(index.players.len() / BLOCK + 1);
-        let mut left: &mut [SideRecord] = results;
-        for first in (0..index.players.len()).step_by(BLOCK) {
-            let last = (first + BLOCK).min(index.players.len());
-            let (mine, rest) =
-                std::mem::take(&mut left).split_at_mut(index.offsets[last] - index.offsets[first]);
-            left = rest;
-            blocks.push((first..last, mine));
-        }
         let state = frozen.lists.state;
-        blocks.into_par_iter().try_for_each(|(players, results)| {
-            let base = index.offsets[players.start];
-            for i in players {
-                let player = index.players[i];
-                let rated = state.list[player as usize].rated;
-                let rated_games = self.rated_games[player as usize];
-                let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
-                let out = &mut results[index.offsets[i] - base..index.offsets[i + 1] - base];
-                for (side, result) in sides.iter().zip(out) {
-                    let s = frozen.side(player, *side);
-                    let group = self
-                        .groups_of(player)
-                        .map(|g| &self.groups[g])
-                        .find(|g| g.holds(&s))?;
-                    let at = || place_in_list(frozen, piece, side.pos);
-                    let pd = fide::side_pd(rules, &s);
-                    *result = fide::side_record(rules, (rated, rated_games), (&s, pd), group, at);
+        index
+            .blocks(results)
+            .into_par_iter()
+            .try_for_each(|(players, results)| {
+                let base = index.offsets[players.start];
+                for i in players {
+                    let player = index.players[i];
+                    let rated = state.list[player as usize].rated;
+                    let rated_games = self.rated_games[player as usize];
+                    let sides = &index.sides[index.offsets[i]..index.offsets[i + 1]];
+                    let out = &mut results[index.offsets[i] - base..index.offsets[i + 1] - base];
+                    for (side, result) in sides.iter().zip(out) {
+                        let s = frozen.side(player, *side);
+                        let group = self
+                            .groups_of(player)
+                            .map(|g| &self.groups[g])
+                            .find(|g| g.holds(&s))?;
+                        let at = || place_in_list(frozen, piece, side.pos);
+                        let pd = fide::side_pd(rules, &s);
+                        *result =
+                            fide::side_record(rules, (rated, rated_games), (&s, pd), group, at);
+                    }
                 }
-            }
-            Some(())
-        })
+                Some(())
+            })
     }
 }

@@ -9,8 +9,8 @@ use crate::rules::round_robin::{
 };
 use crate::rules::{RoundRobinUnrated, Timeline};
 
-use super::schedule::GameSlot;
 use super::state::Lists;
+use crate::replay::schedule::GameSlot;
 
 /// One round robin with unrated participants, rated by the tournament-rating rule.
 pub struct RoundRobin {
