@@ -103,10 +103,7 @@ impl Calibration {
             .map(|(b, v)| (v - b.min) / (b.max - b.min))
             .collect();
         let mut strategy = Cmaes::new(unit, self.step, self.population, self.seed);
-        let mut generation = 0;
-        while fit.records.len() + strategy.lambda() <= self.budget {
-            generation += 1;
-            let candidates = strategy.ask();
+        strategy.minimise(self.budget, fit.records.len(), |generation, candidates| {
             let values: Vec<Vec<f64>> = candidates
                 .iter()
                 .map(|x| {
@@ -132,13 +129,13 @@ impl Calibration {
                     evaluation,
                 });
             }
-            strategy.tell(&candidates, &objectives);
             progress(
                 fit.records.len(),
                 self.budget,
                 fit.best().evaluation.objective,
             );
-        }
+            Ok::<_, SimulateError>(objectives)
+        })?;
         Ok(fit)
     }
 }

@@ -123,6 +123,27 @@ impl Cmaes {
             .collect()
     }
 
+    /// The search's loop: generation after generation while a whole one fits in `budget`
+    /// evaluations, `spent` of them already used; `evaluate(generation, candidates)` gives each
+    /// generation's values (numbered from 1), lower being better.
+    pub fn minimise<E>(
+        &mut self,
+        budget: usize,
+        spent: usize,
+        mut evaluate: impl FnMut(u32, &[Vec<f64>]) -> Result<Vec<f64>, E>,
+    ) -> Result<(), E> {
+        let mut used = spent;
+        let mut generation = 0;
+        while used + self.lambda <= budget {
+            generation += 1;
+            let candidates = self.ask();
+            let values = evaluate(generation, &candidates)?;
+            used += candidates.len();
+            self.tell(&candidates, &values);
+        }
+        Ok(())
+    }
+
     /// Updates the distribution from the candidates `ask` gave and their values (lower is better).
     pub fn tell(&mut self, candidates: &[Vec<f64>], values: &[f64]) {
         let n = self.n;
@@ -274,18 +295,16 @@ mod tests {
     ) -> (f64, Vec<f64>) {
         let mut es = Cmaes::new(start.clone(), 0.3, 8, seed);
         let mut best = (f(&start), start);
-        let mut used = 1;
-        while used + es.lambda() <= evaluations {
-            let candidates = es.ask();
+        let generations = es.minimise(evaluations, 1, |_, candidates| {
             let values: Vec<f64> = candidates.iter().map(|x| f(x)).collect();
-            used += candidates.len();
             for (x, v) in candidates.iter().zip(&values) {
                 if *v < best.0 {
                     best = (*v, x.clone());
                 }
             }
-            es.tell(&candidates, &values);
-        }
+            Ok::<_, ()>(values)
+        });
+        generations.unwrap();
         best
     }
 

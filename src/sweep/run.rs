@@ -686,9 +686,7 @@ impl Sweep<'_> {
         let dims = self.study.parameters.len();
         let mut strategy = Cmaes::new(vec![0.5; dims], *step, *population, *seed);
         *self.total.lock().map_err(|_| poisoned())? = (candidates.len() + budget) * sources.len();
-        let mut evaluated = 0;
-        while evaluated + strategy.lambda() <= *budget {
-            let asked = strategy.ask();
+        strategy.minimise(*budget, 0, |_, asked| {
             let mut fresh = Vec::new();
             let ids = asked
                 .iter()
@@ -701,9 +699,8 @@ impl Sweep<'_> {
                     .collect();
                 self.evaluate(&pending, source, baseline.as_ref())?;
             }
-            evaluated += asked.len();
-            strategy.tell(&asked, &self.objectives(&ids, &weights)?);
-        }
+            self.objectives(&ids, &weights)
+        })?;
         Ok(candidates)
     }
 
