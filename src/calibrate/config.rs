@@ -30,7 +30,7 @@ use crate::keys::{at, problem_list, read_file, FileError, Problem, Reader};
 use crate::numbers::counted;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::simulate::cmaes::SearchSettings;
-use crate::simulate::measure::Measure;
+use crate::simulate::measure::{target_kind, target_kinds, Measure};
 use crate::simulate::{load_world, read_seeds, LoadedWorld, SCALE};
 
 use super::evaluate::{Objective, Target};
@@ -104,25 +104,6 @@ const KEYS: &[&str] = &[
     "target",
     "parameter",
 ];
-
-/// The measures a calibration fits to: published figures.
-const TARGET_KINDS: &[&str] = &["table", "counts", "gaps", "played", "list-activity"];
-
-/// The kind a `[[target]]` table states by its keys: `gaps`, `played`, `activity`, `counts` or
-/// `list`, else a table.
-fn target_kind(table: &Table) -> &'static str {
-    if table.contains_key("gaps") {
-        "gaps"
-    } else if table.contains_key("played") {
-        "played"
-    } else if table.contains_key("activity") {
-        "list-activity"
-    } else if table.contains_key("counts") || table.contains_key("list") {
-        "counts"
-    } else {
-        "table"
-    }
-}
 
 impl Calibration {
     pub fn load(path: &Path, overrides: &Overrides) -> Result<Calibration, ConfigError> {
@@ -261,12 +242,13 @@ fn read_targets(r: &mut Reader, table: &Table, dir: &Path) -> Vec<Target> {
         else {
             continue;
         };
-        if !TARGET_KINDS.contains(&measure.kind.name()) {
+        let kinds = target_kinds();
+        if !kinds.contains(&measure.kind.name()) {
             r.problem(
                 &at(path, "kind"),
                 format!(
                     "a calibration fits published figures: {}; `{}` belongs in a study (elosim sweep)",
-                    TARGET_KINDS.join(", "),
+                    kinds.join(", "),
                     measure.kind.name()
                 ),
             );

@@ -239,6 +239,7 @@ impl Kind for Counts {
     const KEYS: &'static [&'static str] = &["counts", "list", "month", "lowest", "top", "games"];
     const MEANING: &'static str =
         "players per band on the replay's lists against a real list's bands or published counts";
+    const TARGET_KEYS: Option<&'static [&'static str]> = Some(&["counts", "list"]);
 
     fn read(r: &mut Reader, t: &TomlTable, path: &str, dir: &Path) -> Option<Self> {
         let target = match (t.contains_key("list"), r.text(t, path, "counts")) {

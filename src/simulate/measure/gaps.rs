@@ -126,6 +126,7 @@ impl Kind for Gaps {
     const KEYS: &'static [&'static str] = &["gaps"];
     const MEANING: &'static str =
         "rating groups' mean true strengths apart, against published estimates";
+    const TARGET_KEYS: Option<&'static [&'static str]> = Some(&["gaps"]);
     const NEEDS_TRUTH: bool = true;
 
     fn read(r: &mut Reader, t: &TomlTable, path: &str, dir: &Path) -> Option<Self> {

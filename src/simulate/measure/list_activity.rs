@@ -115,6 +115,7 @@ impl Kind for ListActivity {
     const KEYS: &'static [&'static str] = &["activity", "month", "lowest", "top", "width"];
     const MEANING: &'static str =
         "each band's share of players who played and games per player who played, against a real list's";
+    const TARGET_KEYS: Option<&'static [&'static str]> = Some(&["activity"]);
 
     fn read(r: &mut Reader, t: &TomlTable, path: &str, dir: &Path) -> Option<Self> {
         r.require(

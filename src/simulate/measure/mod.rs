@@ -199,6 +199,10 @@ pub trait Kind: Sized {
     const MEANING: &'static str;
     /// Whether it needs the players' true strengths (a generated world) to be measured at all.
     const NEEDS_TRUTH: bool = false;
+    /// As a calibration target (published figures its `error` fits): the keys by which a
+    /// `[[target]]` table states this kind (none: the kind of a table that states none). `None`:
+    /// not a calibration target.
+    const TARGET_KEYS: Option<&'static [&'static str]> = None;
 
     /// Reads its keys from `table` at `path`; `dir` is the file's folder, for relative paths.
     fn read(r: &mut Reader, table: &TomlTable, path: &str, dir: &Path) -> Option<Self>;
@@ -213,8 +217,9 @@ pub trait Kind: Sized {
     fn figures(&self, observed: &Self::Observed, size: f64) -> Vec<Figure>;
     /// One line for people.
     fn line(&self, observed: &Self::Observed, size: f64) -> String;
-    /// Its term of a calibration's objective (`None`: not a calibration target); `share_weight`
-    /// weighs squared log ratios against squared percentage points.
+    /// Its term of a calibration's objective (`None` where the published figures are missing, and
+    /// for a kind that is not a target); `share_weight` weighs squared log ratios against squared
+    /// percentage points.
     fn error(&self, _observed: &Self::Observed, _size: f64, _share_weight: f64) -> Option<f64> {
         None
     }
@@ -237,6 +242,9 @@ macro_rules! measures {
 
         /// Every kind's name, in the order listed.
         pub const KINDS: &[&str] = &[$(<$kind as Kind>::NAME,)+];
+
+        /// Every kind's name with its keys as a calibration target (`Kind::TARGET_KEYS`).
+        const TARGETS: &[(&str, Option<&[&str]>)] = &[$((<$kind as Kind>::NAME, <$kind as Kind>::TARGET_KEYS),)+];
 
         impl MeasureKind {
             fn read(kind: &str, r: &mut Reader, table: &TomlTable, path: &str, dir: &Path) -> Option<Option<MeasureKind>> {
@@ -344,6 +352,28 @@ measures! {
     Predictive => Predictive,
     Disruption => Disruption,
     PoolShape => PoolShape,
+}
+
+/// The kinds a calibration fits to (published figures), in the order listed.
+pub fn target_kinds() -> Vec<&'static str> {
+    TARGETS
+        .iter()
+        .filter(|(_, keys)| keys.is_some())
+        .map(|(name, _)| *name)
+        .collect()
+}
+
+/// The kind a calibration's `[[target]]` table states by its keys (`Kind::TARGET_KEYS`): the
+/// first whose keys it holds, else the kind of a table that states none.
+pub fn target_kind(table: &TomlTable) -> &'static str {
+    let stated = |keys: &[&str]| keys.iter().any(|k| table.contains_key(*k));
+    let by_keys = TARGETS.iter().find(|(_, keys)| keys.is_some_and(stated));
+    let unstated = || {
+        TARGETS
+            .iter()
+            .find(|(_, keys)| keys.is_some_and(<[_]>::is_empty))
+    };
+    by_keys.or_else(unstated).map_or("table", |(name, _)| name)
 }
 
 /// A measure with its name: its figures' columns are `name.figure`.
@@ -686,5 +716,30 @@ pub(crate) mod testing {
                 baseline_expected: self.lists.baseline_expected.as_deref(),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(keys: &[&str]) -> TomlTable {
+        keys.iter()
+            .map(|k| (k.to_string(), toml::Value::Boolean(true)))
+            .collect()
+    }
+
+    /// A calibration's targets are the kinds that say how a `[[target]]` states them.
+    #[test]
+    fn a_target_is_known_by_its_keys() {
+        assert_eq!(
+            target_kinds(),
+            ["table", "counts", "gaps", "played", "list-activity"]
+        );
+        assert_eq!(target_kind(&table(&["published", "table"])), "table");
+        assert_eq!(target_kind(&table(&["published", "list"])), "counts");
+        assert_eq!(target_kind(&table(&["gaps"])), "gaps");
+        assert_eq!(target_kind(&table(&["played", "weight"])), "played");
+        assert_eq!(target_kind(&table(&["activity"])), "list-activity");
     }
 }

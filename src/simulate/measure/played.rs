@@ -216,6 +216,7 @@ impl Kind for PlayedLists {
     const KEYS: &'static [&'static str] = &["played", "from", "to", "aside_from", "aside_to"];
     const MEANING: &'static str =
         "players who played per list, and the K 10 and K 40 shares of them, against FIDE's";
+    const TARGET_KEYS: Option<&'static [&'static str]> = Some(&["played"]);
 
     fn read(r: &mut Reader, t: &TomlTable, path: &str, dir: &Path) -> Option<Self> {
         let file = r.text(t, path, "played");

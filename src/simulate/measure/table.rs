@@ -39,6 +39,7 @@ impl Kind for PublishedCrosstable {
     const KEYS: &'static [&'static str] = &["published", "table", "from", "to", "games"];
     const MEANING: &'static str =
         "a published crosstable of real games against the replay's over the same window";
+    const TARGET_KEYS: Option<&'static [&'static str]> = Some(&[]);
 
     fn read(r: &mut Reader, t: &Table, path: &str, dir: &Path) -> Option<Self> {
         r.require(
