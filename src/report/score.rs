@@ -188,6 +188,14 @@ fn player_month_errors(games: &ScoredGames, scored: &[u32]) -> (Sum, u64) {
     (squares, player_months)
 }
 
+/// The log loss of one game, in nats: White's score `s` against White's expected score `p`,
+/// clipped to [CLIP, 1 − CLIP] so that one confident miss stays finite. `elosim score` and the
+/// studies' predictive measure both score a game by this.
+pub fn game_log_loss(s: f64, p: f64) -> f64 {
+    let q = p.clamp(CLIP, 1.0 - CLIP);
+    -(s * q.ln() + (1.0 - s) * (1.0 - q).ln())
+}
+
 impl Score {
     pub fn of(games: &ScoredGames, window: &Selection) -> Score {
         let mut loss = Sum::default();
@@ -203,8 +211,7 @@ impl Score {
                 continue;
             };
             n += 1;
-            let q = p.clamp(CLIP, 1.0 - CLIP);
-            loss.add(-(s * q.ln() + (1.0 - s) * (1.0 - q).ln()));
+            loss.add(game_log_loss(s, p));
             let bin = ((p * BINS as f64) as usize).min(BINS - 1);
             calibration[bin].games += 1;
             calibration[bin].expected += p;

@@ -14,7 +14,7 @@ use toml::Table;
 
 use crate::keys::Reader;
 use crate::model::Month;
-use crate::report::score::CLIP;
+use crate::report::score::game_log_loss;
 
 use super::{read, Figure, Goal, Kind, ListView, Needs};
 
@@ -51,12 +51,6 @@ impl LossSums {
         let variance = ((self.difference_squares - n * mean * mean) / (n - 1.0)).max(0.0);
         Some((variance / n).sqrt())
     }
-}
-
-/// The log loss of one game: White's score `s`, White's expected score `p` (clipped).
-fn loss(s: f64, p: f64) -> f64 {
-    let q = p.clamp(CLIP, 1.0 - CLIP);
-    -(s * q.ln() + (1.0 - s) * (1.0 - q).ln())
 }
 
 impl Kind for Predictive {
@@ -98,12 +92,12 @@ impl Kind for Predictive {
             };
             let game = g.game[i] as usize;
             let s = f64::from(list.input.score[game]) / 2.0;
-            let own = loss(s, p);
+            let own = game_log_loss(s, p);
             sums.games += 1;
             sums.loss += own;
             let base = list.baseline_expected.map_or(f64::NAN, |b| b[game]);
             if !base.is_nan() {
-                let d = own - loss(s, base);
+                let d = own - game_log_loss(s, base);
                 sums.paired += 1;
                 sums.difference += d;
                 sums.difference_squares += d * d;
