@@ -31,7 +31,8 @@ use crate::numbers::counted;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::simulate::cmaes::SearchSettings;
 use crate::simulate::measure::{target_kind, target_kinds, Measure};
-use crate::simulate::{load_world, read_seeds, LoadedWorld, SCALE};
+use crate::simulate::world_input::{WorldInput, WorldKeys};
+use crate::simulate::LoadedWorld;
 
 use super::evaluate::{Objective, Target};
 
@@ -111,16 +112,15 @@ impl Calibration {
         let dir = path.parent().unwrap_or(Path::new(""));
         let mut r = Reader::new(path);
         r.unknown(&table, "", KEYS);
-        let world_name = r.text(&table, "", "world");
         let scenario_path = r.text(&table, "", "scenario");
         r.require(&table, "", "world", "a world file or a built-in world");
         r.require(&table, "", "scenario", "the path of a scenario");
-        let scale = r.number(&table, "", "scale", SCALE).unwrap_or(0.1);
-        let scale = r
-            .overridden("--scale", overrides.scale, SCALE)
-            .unwrap_or(scale);
-        let seeds = read_seeds(&mut r, &table, "", "--seeds", overrides.seeds.as_deref())
-            .map_or_else(|| vec![1], |(seeds, _)| seeds);
+        let flags = (
+            overrides.world.as_deref(),
+            overrides.scale,
+            overrides.seeds.as_deref(),
+        );
+        let world_keys = WorldKeys::read(&mut r, (&table, ""), false, flags);
         let budget = r.whole(&table, "", "budget", (1, 1_000_000)).unwrap_or(200) as usize;
         let budget = r
             .overridden("--budget", overrides.budget.map(|b| b as f64), (1.0, 1e6))
@@ -141,21 +141,22 @@ impl Calibration {
         if !r.problems.is_empty() {
             return Err(ConfigError::Invalid(r.problems));
         }
-        let LoadedWorld {
+        let WorldInput {
+            worlds,
+            scale,
+            seeds,
+        } = world_keys.load(&mut r, dir, &[1]);
+        let Some(LoadedWorld {
             text: world_text,
             source: world_source,
             settings: world,
-        } = match &overrides.world {
-            Some(world) => load_world(Path::new(""), world)?,
-            None => load_world(dir, &world_name.unwrap_or_default())?,
+        }) = worlds.into_iter().next()
+        else {
+            return Err(ConfigError::Invalid(r.problems));
         };
-        let world = match world.sized(scale, seeds[0]) {
-            Ok(world) => world,
-            Err(e) => {
-                r.problem(&given_as(overrides.scale.is_some(), "scale"), e.to_string());
-                return Err(ConfigError::Invalid(r.problems));
-            }
-        };
+        let world = world
+            .sized(scale, seeds[0])
+            .expect("the world is checked at its scale as it is loaded");
         for b in &parameters {
             let value = b.param.get(&world).number();
             if !(b.min <= value && value <= b.max) {

@@ -32,11 +32,11 @@ use toml::{Table, Value};
 use crate::ingest::InputFiles;
 use crate::keys::{at, describe, problem_list, read_file, FileError, Problem, Reader};
 use crate::model::Month;
-use crate::numbers::ordinal;
 use crate::scenario::{GameFormat, Scenario, ScenarioError, ScenarioFiles};
 use crate::simulate::cmaes::SearchSettings;
 use crate::simulate::measure::{check_names, Goal, Measure, MeasureKind, Needs};
-use crate::simulate::{load_world, read_seeds, LoadedWorld, SCALE};
+use crate::simulate::world_input::{WorldInput, WorldKeys, WORLD_KEYS};
+use crate::simulate::{read_seeds, LoadedWorld, SCALE};
 
 use super::parameter::read_parameters;
 pub use super::parameter::{Parameter, Values};
@@ -189,8 +189,6 @@ const KEYS: &[&str] = &[
     "summary",
     "verify",
 ];
-/// The keys of `[input]` that describe a world; the others describe the user's games.
-const WORLD_KEYS: &[&str] = &["world", "worlds", "scale", "seeds"];
 const INPUT_KEYS: &[&str] = &[
     "world",
     "worlds",
@@ -390,12 +388,10 @@ fn read_input(
 ) -> Option<Input> {
     let t = r.table(table, "", "input", INPUT_KEYS);
     let path = "input";
-    let worlds = world_list(r, &t, path);
+    let flags = (None, overrides.scale, overrides.seeds.as_deref());
+    let keys = WorldKeys::read(r, (&t, path), true, flags);
     let games = r.text(&t, path, "games");
-    let scale = r.number(&t, path, "scale", SCALE);
-    let scale = r.overridden("--scale", overrides.scale, SCALE).or(scale);
-    let seeds = read_seeds(r, &t, path, "--seeds", overrides.seeds.as_deref()).map(|(s, _)| s);
-    if let Some(given) = worlds {
+    if keys.names_a_world() {
         for key in INPUT_KEYS.iter().filter(|k| !WORLD_KEYS.contains(k)) {
             if t.contains_key(*key) {
                 r.problem(
@@ -404,38 +400,25 @@ fn read_input(
                 );
             }
         }
-        let worlds = load_worlds(r, dir, &given);
-        if worlds.is_empty() || worlds.len() != given.len() {
+        let WorldInput {
+            worlds,
+            scale,
+            seeds,
+        } = keys.load(r, dir, &[1, 2, 3, 4]);
+        if worlds.is_empty() {
             return None;
-        }
-        let scale = scale.unwrap_or(0.1);
-        let mut refused: Vec<String> = worlds
-            .iter()
-            .filter_map(|w| w.settings.clone().sized(scale, 1).err())
-            .map(|e| e.to_string())
-            .collect();
-        refused.dedup();
-        for e in refused {
-            r.problem(&at(path, "scale"), e);
         }
         return Some(Input::World {
             worlds,
             scale,
-            seeds: seeds.unwrap_or_else(|| vec![1, 2, 3, 4]),
+            seeds,
         });
     }
-    for (key, given) in [("scale", scale.is_some()), ("seeds", seeds.is_some())] {
-        if given {
-            r.problem(
-                if t.contains_key(key) {
-                    at(path, key)
-                } else {
-                    format!("--{key}")
-                }
-                .as_str(),
-                "belongs to a generated world: one history of real games has no scale or seeds",
-            );
-        }
+    for key in keys.given_without_a_world() {
+        r.problem(
+            key,
+            "belongs to a generated world: one history of real games has no scale or seeds",
+        );
     }
     let data = base.map(|b| b.base().data.clone());
     let format = r
@@ -493,113 +476,6 @@ fn read_input(
         files,
         skip_invalid,
     })
-}
-
-/// The worlds `[input]` names, each with its key path: `world` (one) or `worlds` (a list); `None`
-/// when it names none (the user's games), an empty list when what it names is refused.
-fn world_list(r: &mut Reader, t: &Table, path: &str) -> Option<Vec<(String, String)>> {
-    let one = r.text(t, path, "world");
-    let key = at(path, "worlds");
-    let items = match (one, t.get("worlds")) {
-        (one, None) => return one.map(|w| vec![(at(path, "world"), w)]),
-        (Some(_), Some(_)) => {
-            r.problem(
-                &key,
-                "give `world` (one world) or `worlds` (a list of them), not both",
-            );
-            return Some(Vec::new());
-        }
-        (None, Some(Value::Array(items))) if !items.is_empty() => items,
-        (None, Some(other)) => {
-            r.problem(
-                &key,
-                format!(
-                    "expected a list of one or more worlds (built in, such as \"fide-2001-2025\", or world files), got {}",
-                    describe(other)
-                ),
-            );
-            return Some(Vec::new());
-        }
-    };
-    let mut out: Vec<(String, String)> = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let at = format!("{key}[{}]", i + 1);
-        match item.as_str() {
-            None => r.problem(
-                &at,
-                format!(
-                    "expected a built-in world's name or a world file, got {}",
-                    describe(item)
-                ),
-            ),
-            Some(w) => match out.iter().position(|(_, given)| given == w) {
-                Some(first) => r.problem(
-                    &at,
-                    format!(
-                        "{w:?} is given twice (also the {} value): each world is one assumption, judged once",
-                        ordinal(first + 1)
-                    ),
-                ),
-                None => out.push((at, w.to_string())),
-            },
-        }
-    }
-    Some(out)
-}
-
-/// Loads the worlds named, each refused at its key path: unreadable, named like another (a world
-/// is known by its name in the results), named so that its pictures' files cannot carry the name,
-/// or starting in another month than the first (every candidate is narrowed to that starting
-/// list).
-fn load_worlds(r: &mut Reader, dir: &Path, given: &[(String, String)]) -> Vec<LoadedWorld> {
-    let mut worlds: Vec<(&str, LoadedWorld)> = Vec::new();
-    for (at, name) in given {
-        let world = match load_world(dir, name) {
-            Ok(w) => w,
-            Err(e) => {
-                r.problem(at, e.to_string());
-                continue;
-            }
-        };
-        let named = &world.settings.name;
-        if let Some((other, _)) = worlds.iter().find(|(_, w)| w.settings.name == *named) {
-            r.problem(
-                at,
-                format!("{named:?} is also the name of the world at {other}: each world is known by its name in the results; give it another `name`"),
-            );
-            continue;
-        }
-        if given.len() > 1 && !file_stem_name(named) {
-            r.problem(
-                at,
-                format!("the world's name {named:?} names its pictures (pareto-NAME.png): expected no `/`, `\\` or control characters and no leading `.`"),
-            );
-            continue;
-        }
-        if let Some((first, w)) = worlds.first() {
-            if w.settings.start != world.settings.start {
-                r.problem(
-                    at,
-                    format!(
-                        "starts in {}, the world of {first} in {}: a study's worlds start from the same month (every candidate is narrowed to its starting list)",
-                        world.settings.start, w.settings.start
-                    ),
-                );
-                continue;
-            }
-        }
-        worlds.push((at, world));
-    }
-    worlds.into_iter().map(|(_, w)| w).collect()
-}
-
-/// Whether a name can end a file's name as it is.
-fn file_stem_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name.starts_with('.')
-        && !name
-            .chars()
-            .any(|c| c == '/' || c == '\\' || c.is_control())
 }
 
 fn read_measures(
