@@ -127,7 +127,7 @@ pub fn describe(value: &Value) -> String {
         Value::String(s) => format!("\"{s}\""),
         Value::Table(_) => "a table".to_string(),
         Value::Array(items) if items.is_empty() => "an empty list".to_string(),
-        Value::Array(_) => "an array".to_string(),
+        Value::Array(_) => "a list".to_string(),
         other => other.to_string(),
     }
 }
@@ -553,7 +553,7 @@ mod tests {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 
-    /// An empty list is called empty, not "an array" (a calibration's `seeds = []`).
+    /// An empty list is called empty, not "a list" (a calibration's `seeds = []`).
     #[test]
     fn an_empty_list_of_wholes_is_called_empty() {
         let table = parse_table("seeds = []").unwrap();

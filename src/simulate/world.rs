@@ -9,6 +9,7 @@ use std::path::Path;
 
 use crate::generate::world::equilibrium::Windows;
 use crate::generate::world::{self, MonthBatch, Settings, World, WorldError, WorldSink};
+use crate::keys::read_file;
 use crate::model::{Games, Month, PlayerIds, PlayerInfo, StartEntry, StartList};
 use crate::replay::Inputs;
 
@@ -28,10 +29,7 @@ pub struct LoadedWorld {
 pub fn load_world(dir: &Path, name: &str) -> Result<LoadedWorld, WorldError> {
     let path = dir.join(name);
     if path.is_file() {
-        let text = std::fs::read_to_string(&path).map_err(|source| WorldError::Read {
-            path: path.clone(),
-            source,
-        })?;
+        let (text, _) = read_file(&path, "world file")?;
         let settings = world::load(&path.display().to_string())?;
         return Ok(LoadedWorld {
             text,

@@ -87,11 +87,7 @@ impl WorldKeys {
         let named = world_list(r, t, prefix, several);
         let names = match world {
             Some(w) => Some(vec![("--world".to_string(), false, w.to_string())]),
-            None => named.map(|n| {
-                n.into_iter()
-                    .map(|(at, w)| (at, true, w))
-                    .collect()
-            }),
+            None => named.map(|n| n.into_iter().map(|(at, w)| (at, true, w)).collect()),
         };
         let in_file = r
             .number(t, prefix, "scale", SCALE)

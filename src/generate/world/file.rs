@@ -8,9 +8,11 @@
 
 use std::path::{Path, PathBuf};
 
-use toml::Value as Toml;
+use toml::{Table, Value as Toml};
 
-use crate::keys::{near, parse_table, problem_list, Problem};
+use crate::keys::{
+    describe, did_you_mean, parse_table, problem_list, read_file, FileError, Problem, Reader,
+};
 use crate::model::Month;
 
 use super::params::{self, Access, Param, Value, PARAMS};
@@ -37,13 +39,8 @@ pub const PRESETS: &[(&str, &str)] = &[
 
 #[derive(Debug, thiserror::Error)]
 pub enum WorldError {
-    #[error("cannot read world file {}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{file} is not valid TOML: {message}")]
-    Syntax { file: String, message: String },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("{count} problem{s} in the world file:\n{list}", count = .0.len(), s = if .0.len() == 1 { "" } else { "s" }, list = problem_list(.0))]
     Invalid(Vec<Problem>),
     #[error("{name:?} is neither a world file nor a built-in world; the built-in worlds: {names}", names = preset_names())]
@@ -73,7 +70,17 @@ fn preset_from(name: &str, seen: &mut Vec<String>) -> Result<Settings, WorldErro
         .ok_or_else(|| WorldError::NotFound { name: name.into() })?;
     let file = format!("built-in world {name}");
     enter(&file, seen)?;
-    parse(text, &file, None, seen)
+    parse_text(text, &file, seen)
+}
+
+/// Reads a world's text that no file holds (a built-in world's), named `file` in messages; it
+/// extends only built-in worlds.
+fn parse_text(text: &str, file: &str, seen: &mut Vec<String>) -> Result<Settings, WorldError> {
+    let table = parse_table(text).map_err(|message| FileError::Syntax {
+        path: PathBuf::from(file),
+        message,
+    })?;
+    parse(&table, Path::new(file), None, seen)
 }
 
 /// Notes that `file` is being read, refusing it if a world it extends is already reading it.
@@ -111,48 +118,23 @@ fn load_from(
             name: path.display().to_string(),
         });
     }
-    let file = path.display().to_string();
-    enter(&file, seen)?;
-    let text = std::fs::read_to_string(&path).map_err(|source| WorldError::Read {
-        path: path.clone(),
-        source,
-    })?;
-    parse(&text, &file, path.parent(), seen)
+    enter(&path.display().to_string(), seen)?;
+    let (_, table) = read_file(&path, "world file")?;
+    parse(&table, &path, path.parent(), seen)
 }
 
-/// Reads a world file's text. `dir` is where `extends` paths are found; a built-in world (none)
+/// Reads a world file's keys. `dir` is where `extends` paths are found; a built-in world (none)
 /// extends only built-in worlds, whatever files the current directory holds.
 fn parse(
-    text: &str,
-    file: &str,
+    table: &Table,
+    file: &Path,
     dir: Option<&Path>,
     seen: &mut Vec<String>,
 ) -> Result<Settings, WorldError> {
-    let table = parse_table(text).map_err(|message| WorldError::Syntax {
-        file: file.to_string(),
-        message,
-    })?;
-    let mut problems = Vec::new();
-    let mut problem = |path: &str, message: String| {
-        problems.push(Problem {
-            file: file.into(),
-            path: path.to_string(),
-            message,
-        })
-    };
-    let text_value = |key: &str, problem: &mut dyn FnMut(&str, String)| -> Option<String> {
-        match table.get(key) {
-            None => None,
-            Some(Toml::String(s)) => Some(s.clone()),
-            Some(other) => {
-                problem(key, format!("expected text, got {}", describe(other)));
-                None
-            }
-        }
-    };
-    let name = text_value("name", &mut problem);
-    text_value("description", &mut problem);
-    let extends = text_value("extends", &mut problem);
+    let mut r = Reader::new(file);
+    let name = r.text(table, "", "name");
+    r.text(table, "", "description");
+    let extends = r.text(table, "", "extends");
     let mut settings = match (&extends, dir) {
         (Some(base), Some(_)) => load_from(base, dir, seen)?,
         (Some(base), None) => preset_from(base, seen)?,
@@ -161,19 +143,19 @@ fn parse(
     match &name {
         Some(name) if !name.trim().is_empty() => settings.name = name.clone(),
         _ if extends.is_some() => {}
-        _ => problem(
+        _ => r.problem(
             "name",
-            "missing: expected the world's name, such as \"fide-2001-2025\"".into(),
+            "missing: expected the world's name, such as \"fide-2001-2025\"",
         ),
     }
     let sections = params::sections();
     let mut given: Vec<&'static str> = Vec::new();
-    for (key, value) in &table {
+    for (key, value) in table {
         if ["name", "description", "extends"].contains(&key.as_str()) {
             continue;
         }
         let Some(section) = sections.iter().find(|s| **s == key) else {
-            problem(
+            r.problem(
                 key,
                 format!(
                     "unknown key{}; expected name, description, extends or a section: {}",
@@ -184,7 +166,7 @@ fn parse(
             continue;
         };
         let Toml::Table(entries) = value else {
-            problem(
+            r.problem(
                 key,
                 format!("expected a section [{key}], got {}", describe(value)),
             );
@@ -198,7 +180,7 @@ fn parse(
         for (name, value) in entries {
             let path = format!("{section}.{name}");
             let Some(param) = params::find(&path) else {
-                problem(
+                r.problem(
                     &path,
                     format!(
                         "unknown key{}; [{section}] has: {}",
@@ -213,13 +195,13 @@ fn parse(
                     param.set(&mut settings, v);
                     given.push(param.key);
                 }
-                Err(message) => problem(&path, message),
+                Err(message) => r.problem(&path, message),
             }
         }
     }
     if extends.is_none() {
         for p in PARAMS.iter().filter(|p| !given.contains(&p.key)) {
-            problem(
+            r.problem(
                 p.key,
                 format!(
                     "missing: expected {} ({}); or `extends` a world that gives it",
@@ -229,13 +211,13 @@ fn parse(
             );
         }
     }
-    if problems.is_empty() {
-        problems.extend(cross_checks(&settings, file, &given));
+    if r.problems.is_empty() {
+        cross_checks(&mut r, &settings, &given);
     }
-    if problems.is_empty() {
+    if r.problems.is_empty() {
         Ok(settings)
     } else {
-        Err(WorldError::Invalid(problems))
+        Err(WorldError::Invalid(r.problems))
     }
 }
 
@@ -266,35 +248,11 @@ fn read_value(param: &Param, value: &Toml) -> Result<Value, String> {
     Ok(v)
 }
 
-fn describe(value: &Toml) -> String {
-    match value {
-        Toml::String(s) => format!("{s:?}"),
-        Toml::Integer(i) => i.to_string(),
-        Toml::Float(f) => f.to_string(),
-        Toml::Boolean(b) => b.to_string(),
-        Toml::Datetime(d) => d.to_string(),
-        Toml::Array(_) => "a list".into(),
-        Toml::Table(_) => "a table".into(),
-    }
-}
-
-/// " (did you mean `x`?)" when a known key is a letter or two away.
-fn did_you_mean(key: &str, known: &[&str]) -> String {
-    near(key, known)
-        .map(|k| format!(" (did you mean `{k}`?)"))
-        .unwrap_or_default()
-}
-
 /// Rules between keys; `given` are the keys this file sets (not those of the world it extends).
-fn cross_checks(s: &Settings, file: &str, given: &[&str]) -> Vec<Problem> {
-    let mut problems = Vec::new();
+fn cross_checks(r: &mut Reader, s: &Settings, given: &[&str]) {
     let mut check = |ok: bool, path: &str, message: String| {
         if !ok {
-            problems.push(Problem {
-                file: file.into(),
-                path: path.to_string(),
-                message,
-            });
+            r.problem(path, message);
         }
     };
     check(
@@ -380,7 +338,6 @@ fn cross_checks(s: &Settings, file: &str, given: &[&str]) -> Vec<Problem> {
         "world.first_id",
         "leaves too few ids: expected at most 3294967295".into(),
     );
-    problems
 }
 
 /// A value as the file writes it: months quoted, numbers in their shortest exact form.
@@ -585,7 +542,7 @@ mod tests {
     fn a_built_in_world_extends_only_built_in_worlds() {
         let text = "name = \"w\"\nextends = \"worlds/fide-2001-2025.toml\"\n";
         assert!(std::path::Path::new("worlds/fide-2001-2025.toml").is_file());
-        let e = parse(text, "built-in world w", None, &mut Vec::new()).unwrap_err();
+        let e = parse_text(text, "built-in world w", &mut Vec::new()).unwrap_err();
         assert!(matches!(e, WorldError::NotFound { .. }), "{e}");
     }
 
@@ -593,14 +550,14 @@ mod tests {
     fn a_dump_reads_back_identically() {
         let world = preset("fide-2001-2025").unwrap();
         let text = dump(&world);
-        let again = parse(&text, "dump", None, &mut Vec::new()).unwrap();
+        let again = parse_text(&text, "dump", &mut Vec::new()).unwrap();
         assert_eq!(again, world);
         // Odd values survive too.
         let mut odd = world.clone();
         odd.entry_sd = 0.1 + 0.2;
         odd.pool = 12_345.678_9;
         odd.shutdown_to = Month::new(2022, 2).unwrap();
-        let again = parse(&dump(&odd), "dump", None, &mut Vec::new()).unwrap();
+        let again = parse_text(&dump(&odd), "dump", &mut Vec::new()).unwrap();
         assert_eq!(again, odd);
     }
 
