@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::design::{self, Candidate, Kind};
+use super::error::{MergeError, SweepError};
 use super::journal::{self, Header, Row, WorldLine};
-use super::run::SweepError;
 use super::study::{Design, Study};
 
 /// A finished shard's journal: a directory holding `results.jsonl`, or the file itself. A shard
@@ -22,20 +22,18 @@ pub fn journal_path(dir: &Path) -> Result<PathBuf, SweepError> {
     };
     let partial = journal::partial(&path);
     if !path.exists() && partial.exists() {
-        return Err(SweepError::Refused(format!(
-            "{} holds an unfinished shard ({}): finish it with the same command and --resume, then merge",
-            dir.display(),
-            partial.display()
-        )));
+        return Err(MergeError::Unfinished {
+            dir: dir.to_path_buf(),
+            partial,
+        }
+        .into());
     }
     Ok(path)
 }
 
 /// The header of the first shard: which study file, scale and seeds to load.
 pub fn first_header(dirs: &[PathBuf]) -> Result<Header, SweepError> {
-    let dir = dirs
-        .first()
-        .ok_or_else(|| SweepError::Refused("--merge needs the shards' directories".into()))?;
+    let dir = dirs.first().ok_or(MergeError::NoShards)?;
     Ok(journal::read(&journal_path(dir)?)?.0.header)
 }
 
@@ -49,7 +47,7 @@ pub struct Merged {
 
 /// Every row of the shards, checked.
 pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
-    let refuse = |message: String| Err(SweepError::Refused(message));
+    let refuse = |e: MergeError| Err(SweepError::Merge(e));
     let (mut candidates, _) = design::candidates(study);
     let mut shards: BTreeMap<u32, PathBuf> = BTreeMap::new();
     let mut count = None;
@@ -61,56 +59,49 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
         let (read, _) = journal::read(&path)?;
         let h = &read.header;
         if h.elosim != env!("CARGO_PKG_VERSION") {
-            return refuse(format!(
-                "{} was written by elosim {}, this is {}: merge shards with the version that ran them",
-                path.display(),
-                h.elosim,
-                env!("CARGO_PKG_VERSION")
-            ));
+            return refuse(MergeError::OtherVersion {
+                path,
+                version: h.elosim.clone(),
+            });
         }
         if h.fingerprint != study.fingerprint {
-            return refuse(format!(
-                "{} is a shard of another study ({:?}, {}), or of this one with other files, scale or seeds: every shard must run the same study file with the same inputs",
-                path.display(),
-                h.study,
-                h.file
-            ));
+            return refuse(MergeError::OtherStudy {
+                path,
+                study: h.study.clone(),
+                file: h.file.clone(),
+            });
         }
         if *count.get_or_insert(h.shard.1) != h.shard.1 {
-            return refuse(format!(
-                "{} is shard {} of {}, the others of {}: merge the shards of one cutting",
-                path.display(),
-                h.shard.0,
-                h.shard.1,
-                count.unwrap_or(0)
-            ));
+            return refuse(MergeError::OtherCutting {
+                path,
+                index: h.shard.0,
+                count: h.shard.1,
+                others: count.unwrap_or(0),
+            });
         }
         if let Some(other) = shards.insert(h.shard.0, path.clone()) {
-            return refuse(format!(
-                "{} and {} are both shard {} of {}",
-                other.display(),
-                path.display(),
-                h.shard.0,
-                h.shard.1
-            ));
+            return refuse(MergeError::SameShard {
+                first: other,
+                second: path,
+                index: h.shard.0,
+                count: h.shard.1,
+            });
         }
         for r in read.rows {
             let Some(world) = names.iter().position(|n| *n == r.world) else {
-                return refuse(format!(
-                    "{}: {} is not of the study's worlds ({})",
-                    path.display(),
-                    triple(&r.world, r.candidate, r.seed),
-                    names.join(", ")
-                ));
+                return refuse(MergeError::OtherWorld {
+                    path,
+                    row: triple(&r.world, r.candidate, r.seed),
+                    worlds: names,
+                });
             };
             let key = (world, r.candidate, r.seed);
             if let Some((_, first)) = rows.get(&key) {
-                return refuse(format!(
-                    "{} is in {} and in {}",
-                    triple(&r.world, r.candidate, r.seed),
-                    first.display(),
-                    path.display()
-                ));
+                return refuse(MergeError::RowTwice {
+                    row: triple(&r.world, r.candidate, r.seed),
+                    first: first.clone(),
+                    second: path,
+                });
             }
             rows.insert(key, (r, path.clone()));
         }
@@ -135,21 +126,12 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
         }
     }
     let count = count.unwrap_or(0);
-    let missing_shards: Vec<String> = (1..=count)
-        .filter(|i| !shards.contains_key(i))
-        .map(|i| i.to_string())
-        .collect();
+    let missing_shards: Vec<u32> = (1..=count).filter(|i| !shards.contains_key(i)).collect();
     if !missing_shards.is_empty() {
-        return refuse(format!(
-            "shard{} {} of {count} {} missing",
-            if missing_shards.len() == 1 { "" } else { "s" },
-            missing_shards.join(", "),
-            if missing_shards.len() == 1 {
-                "is"
-            } else {
-                "are"
-            }
-        ));
+        return refuse(MergeError::MissingShards {
+            missing: missing_shards,
+            count,
+        });
     }
     let seeds = study.input.seeds();
     let mut missing = Vec::new();
@@ -159,13 +141,12 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
                 match rows.get(&(w, c.id, s)) {
                     None => missing.push(triple(name, c.id, s)),
                     Some((r, path)) if r.values != c.values || r.label != c.label() => {
-                        return refuse(format!(
-                            "{}: candidate {} is {} there and {} in the study",
-                            path.display(),
-                            c.id,
-                            r.label,
-                            c.label()
-                        ))
+                        return refuse(MergeError::OtherCandidate {
+                            path: path.clone(),
+                            candidate: c.id,
+                            found: r.label.clone(),
+                            wanted: c.label(),
+                        })
                     }
                     Some(_) => {}
                 }
@@ -173,33 +154,22 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
         }
     }
     if !missing.is_empty() {
-        return refuse(format!(
-            "{} rows are missing (a shard did not finish?): {}{}",
-            missing.len(),
-            missing
-                .iter()
-                .take(5)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", "),
-            if missing.len() > 5 { ", …" } else { "" }
-        ));
+        return refuse(MergeError::MissingRows { rows: missing });
     }
     let known = |c: u32| candidates.iter().any(|k| k.id == c);
     if let Some((r, path)) = rows.values().find(|(r, _)| !known(r.candidate)) {
-        return refuse(format!(
-            "{}: {} is not a candidate of the study (it has {})",
-            path.display(),
-            triple(&r.world, r.candidate, r.seed),
-            candidates.len()
-        ));
+        return refuse(MergeError::UnknownCandidate {
+            path: path.clone(),
+            row: triple(&r.world, r.candidate, r.seed),
+            candidates: candidates.len(),
+        });
     }
     if let Some((r, path)) = rows.values().find(|(r, _)| !seeds.contains(&r.seed)) {
-        return refuse(format!(
-            "{}: {}: the study's seeds are {seeds:?}",
-            path.display(),
-            triple(&r.world, r.candidate, r.seed)
-        ));
+        return refuse(MergeError::OtherSeed {
+            path: path.clone(),
+            row: triple(&r.world, r.candidate, r.seed),
+            seeds,
+        });
     }
     // Each (world, seed)'s generation once, in the study's order of worlds.
     let place = |w: &WorldLine| (names.iter().position(|n| *n == w.world), w.seed);

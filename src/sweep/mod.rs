@@ -5,6 +5,7 @@
 //! on one machine or shared among many.
 
 mod design;
+mod error;
 mod files;
 mod html;
 mod journal;
@@ -19,11 +20,12 @@ mod verify;
 mod worlds;
 
 pub use design::{Candidate, Kind};
+pub use error::{MergeError, ResumeError, SweepError, VerifyError};
 pub use files::{write_report, write_study, write_timings};
 pub use html::page;
 pub use journal::{Header, Row, WorldLine};
 pub use merge::{first_header, merge, verified, verify_header, write_journal, Merged};
-pub use run::{run, search_header, shard_triples, Options, Outcome, Progress, Quiet, SweepError};
+pub use run::{run, search_header, shard_triples, Options, Outcome, Progress, Quiet};
 pub use stats::{Interval, Verdict};
 pub use study::{Design, Input, Overrides, Study, StudyError};
 pub use summary::Summary;

@@ -12,36 +12,17 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::ingest::IngestError;
-use crate::keys::{problem_list, Problem};
-use crate::output::OutputError;
+use crate::keys::Problem;
 use crate::replay::Inputs;
 use crate::scenario::Scenario;
 use crate::simulate::cmaes::Cmaes;
 use crate::simulate::{self, Baseline, Compare, Observed, Replica, SimulateError, Truth};
 
 use super::design::{self, Candidate, Kind};
+use super::error::{ResumeError, SweepError};
 use super::journal::{self, Header, Journal, JournalError, Row, WorldLine};
 use super::stats::Table;
-use super::study::{Design, Input, Study, StudyError};
-
-#[derive(Debug, thiserror::Error)]
-pub enum SweepError {
-    #[error(transparent)]
-    Study(#[from] StudyError),
-    #[error("{count} candidate{s} cannot be resolved:\n{list}", count = .0.len(), s = if .0.len() == 1 { "" } else { "s" }, list = problem_list(.0))]
-    Candidates(Vec<Problem>),
-    #[error(transparent)]
-    Journal(#[from] JournalError),
-    #[error(transparent)]
-    Simulate(#[from] SimulateError),
-    #[error("reading the study's games: {0}")]
-    Ingest(#[from] IngestError),
-    #[error(transparent)]
-    Output(#[from] OutputError),
-    #[error("{0}")]
-    Refused(String),
-}
+use super::study::{Design, Input, Study};
 
 /// How a run goes.
 #[derive(Clone, Debug)]
@@ -108,17 +89,23 @@ struct Sweep<'a> {
     study: &'a Study,
     /// The rows' `world` of each world, in the study's order.
     names: Vec<String>,
-    journal: Mutex<Journal>,
-    rows: Mutex<BTreeMap<Key, Row>>,
-    total: Mutex<usize>,
+    /// What the replays write, behind one lock.
+    ledger: Mutex<Ledger>,
     progress: &'a dyn Progress,
     /// The world's scale (`None`: the user's games).
     scale: Option<f64>,
     /// How many figures a row has.
     columns: usize,
-    /// Rows taken from the baseline's replay.
-    reused: std::sync::atomic::AtomicUsize,
-    leader: Mutex<Leader>,
+}
+
+/// A study's ledger: its journal, the rows kept, how many there will be, the leader so far and
+/// how many rows were taken from the baseline's replay.
+struct Ledger {
+    journal: Journal,
+    rows: BTreeMap<Key, Row>,
+    total: usize,
+    leader: Leader,
+    reused: usize,
 }
 
 /// The (world, candidate, seed) triples of a shard: ordered by world, then seed, then candidate,
@@ -168,9 +155,7 @@ pub fn run(
     let (candidates, repeated) = design::candidates(study);
     let optimise = matches!(study.design, Design::Optimise { .. });
     if options.shard.is_some() && optimise {
-        return Err(SweepError::Refused(
-            "an optimise design chooses each generation from the last: it cannot be cut into shards; shard a grid, sobol or latin design".into(),
-        ));
+        return Err(SweepError::OptimiseInShards);
     }
     let plan = Plan {
         candidates,
@@ -216,14 +201,16 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
     let sweep = Sweep {
         study,
         names,
-        journal: Mutex::new(journal),
-        rows: Mutex::new(resumed_rows),
-        total: Mutex::new(triples.len()),
+        ledger: Mutex::new(Ledger {
+            journal,
+            rows: resumed_rows,
+            total: triples.len(),
+            leader,
+            reused: 0,
+        }),
         progress,
         scale: plan.scale,
         columns: study.columns().len(),
-        reused: std::sync::atomic::AtomicUsize::new(0),
-        leader: Mutex::new(leader),
     };
     let mut worlds = Vec::new();
     let mut games = match &study.input {
@@ -265,12 +252,12 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
     if plan.optimise {
         candidates = sweep.optimise(candidates, &kept, start)?;
     }
-    let Sweep {
+    let Ledger {
         journal,
         rows,
         reused,
         ..
-    } = sweep;
+    } = sweep.ledger.into_inner().expect(POISONED);
     drop(journal);
     std::fs::rename(journal::partial(&plan.journal), &plan.journal).map_err(|source| {
         JournalError::Io {
@@ -278,11 +265,7 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
             source,
         }
     })?;
-    let rows: Vec<Row> = rows
-        .into_inner()
-        .unwrap_or_default()
-        .into_values()
-        .collect();
+    let rows: Vec<Row> = rows.into_values().collect();
     Ok(Outcome {
         complete: plan.shard.is_none(),
         cut_short,
@@ -290,7 +273,7 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
         rows,
         worlds,
         resumed,
-        reused: reused.into_inner(),
+        reused,
         repeated: 0,
         seconds: started.elapsed().as_secs_f64(),
     })
@@ -305,14 +288,15 @@ fn start_month(study: &Study) -> Option<crate::model::Month> {
 
 /// A row's place in the results, by its world's place in the study's order.
 fn key(names: &[String], row: &Row) -> Result<Key, SweepError> {
-    let world = names.iter().position(|n| *n == row.world).ok_or_else(|| {
-        SweepError::Refused(format!(
-            "a row of candidate {} is of the world {:?}, which is none of the study's ({}): start again without --resume",
-            row.candidate,
-            row.world,
-            names.join(", ")
-        ))
-    })?;
+    let world =
+        names
+            .iter()
+            .position(|n| *n == row.world)
+            .ok_or_else(|| ResumeError::OtherWorld {
+                candidate: row.candidate,
+                world: row.world.clone(),
+                worlds: names.to_vec(),
+            })?;
     Ok((world, row.candidate, row.seed))
 }
 
@@ -425,12 +409,12 @@ fn open_journal(
     if partial.exists() {
         let (read, kept) = journal::read(&partial)?;
         if !resume {
-            return Err(SweepError::Refused(format!(
-                "{} holds an unfinished sweep ({} rows of {}): add --resume to go on with it, or remove the file to start again",
-                partial.display(),
-                read.rows.len(),
-                describe_header(&read.header)
-            )));
+            return Err(ResumeError::Unfinished {
+                path: partial,
+                rows: read.rows.len(),
+                run: describe_header(&read.header),
+            }
+            .into());
         }
         refuse_other_run(&partial, &read.header, header)?;
         return Ok((Journal::append(&partial, kept)?, read.rows, read.cut_short));
@@ -457,12 +441,12 @@ fn refuse_other_run(path: &Path, found: &Header, wanted: &Header) -> Result<(), 
     if differences.is_empty() {
         return Ok(());
     }
-    Err(SweepError::Refused(format!(
-        "--resume: {} is the journal of {}; its {} differ from this run's (run without --resume into another --out)",
-        path.display(),
-        describe_header(found),
-        differences.join(", ")
-    )))
+    Err(ResumeError::OtherRun {
+        path: path.to_path_buf(),
+        run: describe_header(found),
+        differences: differences.into_iter().map(String::from).collect(),
+    }
+    .into())
 }
 
 fn describe_header(h: &Header) -> String {
@@ -477,10 +461,11 @@ fn check_resumed(rows: &[Row], candidates: &[Candidate]) -> Result<(), SweepErro
     for r in rows {
         if let Some(c) = candidates.iter().find(|c| c.id == r.candidate) {
             if c.values != r.values || c.label() != r.label {
-                return Err(SweepError::Refused(format!(
-                    "the journal's candidate {} is {} with other values than the study's: start again without --resume",
-                    r.candidate, r.label
-                )));
+                return Err(ResumeError::OtherCandidate {
+                    candidate: r.candidate,
+                    label: r.label.clone(),
+                }
+                .into());
             }
         }
     }
@@ -489,10 +474,7 @@ fn check_resumed(rows: &[Row], candidates: &[Candidate]) -> Result<(), SweepErro
 
 impl Sweep<'_> {
     fn done(&self, key: Key) -> bool {
-        self.rows
-            .lock()
-            .map(|rows| rows.contains_key(&key))
-            .unwrap_or(false)
+        self.ledger().rows.contains_key(&key)
     }
 
     /// A (world, seed)'s world, generated (and its line journaled), or the user's games.
@@ -523,7 +505,7 @@ impl Sweep<'_> {
                     games: replica.games,
                     seconds: replica.seconds,
                 };
-                self.lock_journal()?.world(&line)?;
+                self.ledger().journal.world(&line)?;
                 worlds.push(line);
                 Ok(Source {
                     world: w,
@@ -539,13 +521,13 @@ impl Sweep<'_> {
                 truth: Truth::default(),
             }),
             (Input::Games { .. }, None) => {
-                Err(SweepError::Refused("the games were not read".into()))
+                unreachable!("one history has one source: its games are read once and taken once")
             }
         }
     }
 
-    fn lock_journal(&self) -> Result<std::sync::MutexGuard<'_, Journal>, SweepError> {
-        self.journal.lock().map_err(|_| poisoned())
+    fn ledger(&self) -> std::sync::MutexGuard<'_, Ledger> {
+        self.ledger.lock().expect(POISONED)
     }
 
     /// Replays the baseline on a (world, seed) where its row is wanted or other candidates
@@ -576,17 +558,15 @@ impl Sweep<'_> {
         baseline: Option<&Baseline>,
     ) -> Result<(), SweepError> {
         let base = self
+            .ledger()
             .rows
-            .lock()
-            .map_err(|_| poisoned())?
             .get(&(source.world, 0, source.seed))
             .cloned();
         candidates.par_iter().try_for_each(|ready| {
             // A point that sets the base scenario's own values is the baseline's replay again:
             // its row is the baseline's, figure for figure.
             if let Some(base) = base.as_ref().filter(|b| b.values == ready.candidate.values) {
-                self.reused
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.ledger().reused += 1;
                 return self.record(Row {
                     candidate: ready.candidate.id,
                     label: ready.candidate.label(),
@@ -627,13 +607,11 @@ impl Sweep<'_> {
             .flat_map(|(m, o)| m.columns(o, self.scale.unwrap_or(1.0)))
             .map(|f| f.value)
             .collect();
-        if figures.len() != self.columns {
-            return Err(SweepError::Refused(format!(
-                "a measure gave {} figures where its columns are {}: this is a bug in elosim, please report it",
-                figures.len(),
-                self.columns
-            )));
-        }
+        assert_eq!(
+            figures.len(),
+            self.columns,
+            "every measure gives as many figures as its columns"
+        );
         let row = Row {
             world: self.names[source.world].clone(),
             candidate: ready.candidate.id,
@@ -649,12 +627,12 @@ impl Sweep<'_> {
 
     /// Journals a row, keeps it, and shows the progress with the best candidate so far.
     fn record(&self, row: Row) -> Result<(), SweepError> {
-        self.lock_journal()?.row(&row)?;
-        let best = self.leader.lock().map_err(|_| poisoned())?.add(&row);
-        let mut rows = self.rows.lock().map_err(|_| poisoned())?;
-        rows.insert(key(&self.names, &row)?, row);
-        let total = self.total.lock().map(|t| *t).unwrap_or(0);
-        self.progress.rows(rows.len(), total, &best);
+        let key = key(&self.names, &row)?;
+        let mut ledger = self.ledger();
+        ledger.journal.row(&row)?;
+        let best = ledger.leader.add(&row);
+        ledger.rows.insert(key, row);
+        self.progress.rows(ledger.rows.len(), ledger.total, &best);
         Ok(())
     }
 
@@ -685,7 +663,7 @@ impl Sweep<'_> {
         // Start from the middle of the ranges: the baseline is evaluated anyway.
         let dims = self.study.parameters.len();
         let mut strategy = Cmaes::new(vec![0.5; dims], *step, *population, *seed);
-        *self.total.lock().map_err(|_| poisoned())? = (candidates.len() + budget) * sources.len();
+        self.ledger().total = (candidates.len() + budget) * sources.len();
         strategy.minimise(*budget, 0, |_, asked| {
             let mut fresh = Vec::new();
             let ids = asked
@@ -730,9 +708,8 @@ impl Sweep<'_> {
         design::add_point(candidates, values);
         let c = candidates[candidates.len() - 1].clone();
         let journaled: Vec<Row> = self
+            .ledger()
             .rows
-            .lock()
-            .map_err(|_| poisoned())?
             .values()
             .filter(|r| r.candidate == c.id)
             .cloned()
@@ -748,13 +725,7 @@ impl Sweep<'_> {
     /// bad.
     fn objectives(&self, ids: &[u32], weights: &[(usize, f64)]) -> Result<Vec<f64>, SweepError> {
         // By world, then candidate, then seed: each world's rows are consecutive.
-        let kept: Vec<Row> = self
-            .rows
-            .lock()
-            .map_err(|_| poisoned())?
-            .values()
-            .cloned()
-            .collect();
+        let kept: Vec<Row> = self.ledger().rows.values().cloned().collect();
         let goals: Vec<_> = self.study.columns().iter().map(|(_, g, _)| *g).collect();
         let tables: Vec<Table> = kept
             .chunk_by(|a, b| a.world == b.world)
@@ -778,10 +749,9 @@ impl Sweep<'_> {
     }
 }
 
-/// A replay that failed on another thread left the shared state unusable.
-fn poisoned() -> SweepError {
-    SweepError::Refused("a replay failed on another thread while the rows were being kept".into())
-}
+/// A ledger's lock is poisoned only by a panic on another thread, which the parallel loop then
+/// carries to its caller.
+const POISONED: &str = "a replay panicked on another thread while the ledger was held";
 
 /// The best candidate so far by the rank figure's mean distance from its ideal over the worlds
 /// and seeds done, kept row by row (ordered, so that each row costs a logarithm, not a scan of every row).

@@ -13,7 +13,8 @@ use crate::numbers::round_to;
 use crate::report::TextTable;
 
 use super::design::{value_text, Candidate};
-use super::run::{execute, Outcome, Plan, Progress, SweepError};
+use super::error::{SweepError, VerifyError};
+use super::run::{execute, Outcome, Plan, Progress};
 use super::stats::Verdict;
 use super::study::{Input, Study};
 use super::summary::{candidate_name, interval_text, Summary};
@@ -30,17 +31,17 @@ fn decisive(v: Verdict) -> bool {
 /// replay.
 pub fn verifiable(study: &Study) -> Result<(), SweepError> {
     if !study.input.is_world() {
-        return Err(SweepError::Refused(
-            "--verify replays a generated world on other seeds; the user's games are one history with no other seeds to verify on".into(),
-        ));
+        return Err(VerifyError::OneHistory.into());
     }
     let searched = study.input.seeds();
     if let Some(used) = study.verify.seeds.iter().find(|s| searched.contains(s)) {
-        return Err(SweepError::Refused(format!(
-            "{}: {}: seed {used} is one the search used (its seeds: {searched:?}); verification needs seeds it did not see",
-            study.file.display(),
-            study.verify.seeds_from
-        )));
+        return Err(VerifyError::SeedSearched {
+            file: study.file.clone(),
+            at: study.verify.seeds_from.clone(),
+            seed: *used,
+            searched,
+        }
+        .into());
     }
     Ok(())
 }
