@@ -361,8 +361,7 @@ fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Res
     for _ in 0..runs {
         let t = Instant::now();
         let mut writer = WorldWriter::new(&dir, &settings, false, false)?;
-        let world =
-            world::generate(&settings, &mut writer, &|_, _| {}).map_err(anyhow::Error::msg)?;
+        let world = world::generate(&settings, &mut writer, &|_, _| {})?;
         writer.finish(&world)?;
         seconds.push(t.elapsed().as_secs_f64());
         games = world.games;
@@ -396,8 +395,7 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
     if !world_dir.join("summary.json").is_file() {
         let t = Instant::now();
         let mut writer = WorldWriter::new(&world_dir, &settings, args.partitioned, false)?;
-        let world =
-            world::generate(&settings, &mut writer, &|_, _| {}).map_err(anyhow::Error::msg)?;
+        let world = world::generate(&settings, &mut writer, &|_, _| {})?;
         writer.finish(&world)?;
         println!(
             "Generated the world at scale {scale} in {:.1} s: {}",

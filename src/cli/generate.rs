@@ -70,8 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     bar.stage("generating");
     let world = world::generate(&settings, &mut writer, &|done, total| {
         bar.steps(done, total, "months")
-    })
-    .map_err(anyhow::Error::msg)?;
+    })?;
     if world.games == 0 {
         // Nothing to replay; the staged directory is removed, and nothing is written.
         anyhow::bail!(

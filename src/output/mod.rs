@@ -10,6 +10,8 @@ mod world;
 
 use std::path::{Path, PathBuf};
 
+use crate::generate::world::equilibrium::NotConverged;
+
 pub use atomic::{write_file, Placed};
 pub use kind::{check_destination, resolved, OutputKind};
 pub use run_writer::{RunWriter, Written};
@@ -28,6 +30,8 @@ pub enum OutputError {
     Table { path: PathBuf, message: String },
     #[error("refusing to replace {}: {reason}", dir.display())]
     Refused { dir: PathBuf, reason: String },
+    #[error(transparent)]
+    Equilibrium(#[from] NotConverged),
 }
 
 pub struct WriteOptions {

@@ -354,9 +354,11 @@ impl WorldWriter {
 }
 
 impl WorldSink for WorldWriter {
-    fn month(&mut self, batch: &MonthBatch) -> Result<(), String> {
+    type Error = OutputError;
+
+    fn month(&mut self, batch: &MonthBatch) -> Result<(), OutputError> {
         self.windows.month(batch)?;
-        self.write_month(batch).map_err(|e| e.to_string())
+        self.write_month(batch)
     }
 }
 

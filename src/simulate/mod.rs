@@ -16,13 +16,17 @@ pub use sink::Baseline;
 pub use world::{load_world, LoadedWorld, Replica, Truth, WorldGames};
 pub use world_input::{read_seeds, SCALE};
 
+use crate::generate::world::equilibrium::NotConverged;
+use crate::generate::world::SettingsError;
 use crate::replay::ReplayError;
 use crate::scenario::ScenarioError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SimulateError {
     #[error("generating the world: {0}")]
-    Generate(String),
+    Equilibrium(#[from] NotConverged),
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
     #[error(transparent)]
     Scenario(#[from] ScenarioError),
     #[error("replaying the world: {0}")]

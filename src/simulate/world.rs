@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use std::path::Path;
 
-use crate::generate::world::equilibrium::Windows;
+use crate::generate::world::equilibrium::{NotConverged, Windows};
 use crate::generate::world::{self, MonthBatch, Settings, World, WorldError, WorldSink};
 use crate::keys::read_file;
 use crate::model::{Games, Month, PlayerIds, PlayerInfo, StartEntry, StartList};
@@ -77,8 +77,7 @@ impl Replica {
         let mut settings = settings.clone();
         settings.seed = seed;
         let mut sink = WorldGames::keeping_truth(&settings, needs);
-        let world =
-            world::generate(&settings, &mut sink, &|_, _| {}).map_err(SimulateError::Generate)?;
+        let world = world::generate(&settings, &mut sink, &|_, _| {})?;
         let (inputs, truth) = sink.into_inputs(&world);
         Ok(Replica {
             seed,
@@ -104,7 +103,9 @@ pub struct WorldGames {
 }
 
 impl WorldSink for WorldGames {
-    fn month(&mut self, batch: &MonthBatch) -> Result<(), String> {
+    type Error = NotConverged;
+
+    fn month(&mut self, batch: &MonthBatch) -> Result<(), NotConverged> {
         if self.truth_months.contains(&batch.month) {
             let strengths = batch
                 .truth_id

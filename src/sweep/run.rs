@@ -494,10 +494,11 @@ impl Sweep<'_> {
                     self.names[w]
                 ));
                 let needs = simulate::Needs::of(&self.study.measures);
-                let settings =
-                    world.settings.clone().sized(scale, seed).map_err(|e| {
-                        SweepError::Simulate(SimulateError::Generate(e.to_string()))
-                    })?;
+                let settings = world
+                    .settings
+                    .clone()
+                    .sized(scale, seed)
+                    .map_err(|e| SweepError::Simulate(SimulateError::Settings(e)))?;
                 let replica = Replica::generate(&settings, seed, &needs)?;
                 let line = WorldLine {
                     world: self.names[w].clone(),

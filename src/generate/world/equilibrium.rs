@@ -534,6 +534,15 @@ pub struct Windows {
     solved: Vec<(Month, Equilibrium)>,
 }
 
+/// An equilibrium that Newton's method did not bring to rest: a bug, reported with what to send.
+#[derive(Debug, thiserror::Error)]
+#[error("the equilibrium ratings of the {month} list did not converge ({steps} Newton steps, the last moving a player by {last_move:.3} points): this is a bug in elosim, please report it with the world file")]
+pub struct NotConverged {
+    pub month: Month,
+    pub steps: u32,
+    pub last_move: f64,
+}
+
 impl Windows {
     /// The windows of `januaries` (other months are not lists with a truth, and are ignored).
     pub fn new(settings: &Settings, januaries: &[Month]) -> Windows {
@@ -560,7 +569,7 @@ impl Windows {
 
     /// Takes in one month of the world (months in order); an equilibrium that did not converge is
     /// an error.
-    pub fn month(&mut self, batch: &MonthBatch) -> Result<(), String> {
+    pub fn month(&mut self, batch: &MonthBatch) -> Result<(), NotConverged> {
         if !self.wanted() {
             return Ok(());
         }
@@ -583,10 +592,11 @@ impl Windows {
                 .collect();
             let solved = solve(self.strength.len(), &games, &self.strength);
             if !solved.converged {
-                return Err(format!(
-                    "the equilibrium ratings of the {month} list did not converge ({} Newton steps, the last moving a player by {:.3} points): this is a bug in elosim, please report it with the world file",
-                    solved.steps, solved.last_move
-                ));
+                return Err(NotConverged {
+                    month,
+                    steps: solved.steps,
+                    last_move: solved.last_move,
+                });
             }
             self.solved.push((month, solved));
         }
@@ -793,7 +803,9 @@ mod tests {
             at_january: Vec<f32>,
         }
         impl super::super::WorldSink for Sink {
-            fn month(&mut self, batch: &MonthBatch) -> Result<(), String> {
+            type Error = NotConverged;
+
+            fn month(&mut self, batch: &MonthBatch) -> Result<(), NotConverged> {
                 let first = self.windows.settings.first_id;
                 for (&id, &s) in batch.truth_id.iter().zip(&batch.truth_strength) {
                     let i = (id - first) as usize;

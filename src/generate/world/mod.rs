@@ -59,7 +59,10 @@ pub struct StartRow {
 
 /// Where the world goes: the files, or a test's memory.
 pub trait WorldSink {
-    fn month(&mut self, batch: &MonthBatch) -> Result<(), String>;
+    /// What stops the generation: the sink's own failures, and an equilibrium that did not
+    /// converge where it solves them.
+    type Error: From<equilibrium::NotConverged>;
+    fn month(&mut self, batch: &MonthBatch) -> Result<(), Self::Error>;
 }
 
 /// What the generation made, besides the months handed to the sink.
@@ -95,11 +98,11 @@ fn stream(seed: u64, kind: Stream, a: u64, b: u64) -> SplitMix64 {
 }
 
 /// Generates the world; `progress(month, months)` after each month.
-pub fn generate(
+pub fn generate<S: WorldSink>(
     settings: &Settings,
-    sink: &mut dyn WorldSink,
+    sink: &mut S,
     progress: &dyn Fn(usize, usize),
-) -> Result<World, String> {
+) -> Result<World, S::Error> {
     let seed = settings.seed;
     let start_year = settings.start_year();
     let mut players: Vec<Player> = Vec::new();
