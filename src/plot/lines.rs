@@ -32,6 +32,7 @@ pub struct LineChart {
     pub legend_lower_right: bool,
     /// Shaded bands (intervals), drawn under the lines.
     pub bands: Vec<Band>,
+    pub x_axis: super::XAxis,
 }
 
 /// A shaded band between a lower and an upper line: (x, low, high) in order of x.
@@ -127,6 +128,7 @@ impl LineChart {
             y_range: self.y_range,
             y_label_area: 80,
             number: super::axis_number,
+            x_axis: self.x_axis,
         }
     }
 

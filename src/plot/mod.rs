@@ -209,6 +209,33 @@ pub(crate) struct Axes<'t> {
     pub y_label_area: u32,
     /// A number as an axis writes it, given the axis's top.
     pub number: fn(f64, f64) -> String,
+    pub x_axis: XAxis,
+}
+
+/// What an x axis counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum XAxis {
+    /// Numbers, written as the chart writes its numbers.
+    Numbers,
+    /// Months counted as `Month` counts them (months since year 0), written `YYYY-MM`: a study's
+    /// parameter that moves an event.
+    Months,
+}
+
+impl XAxis {
+    /// At most how many numbers an axis of months writes across `range`: no more than one a
+    /// month, so that no month is written twice (`None`: as many as plotters chooses).
+    fn labels(self, range: (f64, f64)) -> Option<usize> {
+        match self {
+            XAxis::Numbers => None,
+            XAxis::Months => Some(((range.1 - range.0).floor() as usize + 1).clamp(2, 10)),
+        }
+    }
+}
+
+/// A month on an axis of months.
+fn axis_month(value: f64, _top: f64) -> String {
+    crate::model::Month(value.round() as i32).to_string()
 }
 
 type Plane = plotters::coord::cartesian::Cartesian2d<
@@ -241,6 +268,10 @@ impl Axes<'_> {
         area: &'a DrawingArea<DB, Shift>,
     ) -> Result<ChartContext<'a, DB, Plane>, DrawingAreaErrorKind<DB::ErrorType>> {
         let (x_top, y_top, number) = (self.x_range.1, self.y_range.1, self.number);
+        let x_number = match self.x_axis {
+            XAxis::Numbers => number,
+            XAxis::Months => axis_month,
+        };
         let mut chart = ChartBuilder::on(area)
             .caption(self.title, (FONT, 26))
             .margin(MARGIN)
@@ -250,16 +281,19 @@ impl Axes<'_> {
                 self.x_range.0..self.x_range.1,
                 self.y_range.0..self.y_range.1,
             )?;
-        chart
-            .configure_mesh()
-            .x_desc(self.x_label)
+        let (x_text, y_text) = (|x: &f64| x_number(*x, x_top), |y: &f64| number(*y, y_top));
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(self.x_label)
             .y_desc(self.y_label)
-            .x_label_formatter(&|x| number(*x, x_top))
-            .y_label_formatter(&|y| number(*y, y_top))
+            .x_label_formatter(&x_text)
+            .y_label_formatter(&y_text)
             .label_style((FONT, 16))
             .axis_desc_style((FONT, 18))
-            .light_line_style(RGBColor(235, 235, 235))
-            .draw()?;
+            .light_line_style(RGBColor(235, 235, 235));
+        if let Some(labels) = self.x_axis.labels(self.x_range) {
+            mesh.x_labels(labels);
+        }
+        mesh.draw()?;
         Ok(chart)
     }
 }
@@ -362,5 +396,22 @@ fn axis_number(value: f64, top: f64) -> String {
         } else {
             text
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An axis of months writes months, never the same month twice and at most ten.
+    #[test]
+    fn an_axis_of_months_writes_each_month_once() {
+        let january_2017 = f64::from(crate::model::Month::parse("2017-01").unwrap().0);
+        assert_eq!(axis_month(january_2017, 0.0), "2017-01");
+        assert_eq!(axis_month(january_2017 + 5.6, 0.0), "2017-07");
+        let labels = |range| XAxis::Months.labels(range);
+        assert_eq!(labels((january_2017 - 0.1, january_2017 + 2.1)), Some(3));
+        assert_eq!(labels((january_2017, january_2017 + 120.0)), Some(10));
+        assert_eq!(XAxis::Numbers.labels((0.0, 1.0)), None);
     }
 }

@@ -29,6 +29,7 @@ pub struct Scatter {
     pub line: Vec<(f64, f64)>,
     /// What the colours mean, drawn as a legend in the corner with the fewest points.
     pub legend: Vec<(String, RGBColor)>,
+    pub x_axis: super::XAxis,
 }
 
 impl Scatter {
@@ -44,6 +45,7 @@ impl Scatter {
             y_range: self.y_range,
             y_label_area: 90,
             number: precise,
+            x_axis: self.x_axis,
         }
         .draw(area)?;
         if self.line.len() > 1 {

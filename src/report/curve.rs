@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::model::Month;
-use crate::plot::{categorical, ordered, LineChart, Picture, Series};
+use crate::plot::{categorical, ordered, LineChart, Picture, Series, XAxis};
 use crate::rules::expected::fide_pd;
 
 use super::crosstable::{Expectation, Format};
@@ -422,6 +422,7 @@ impl Curve {
             .fold(0.5, f64::max);
         let y_high = (y_high + 0.02).min(1.0);
         Picture::Lines(LineChart {
+            x_axis: XAxis::Numbers,
             title: title.to_string(),
             x_label: "the favourite's rating advantage (rating points)".to_string(),
             y_label: "the favourite's mean score (fraction of a point)".to_string(),

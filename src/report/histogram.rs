@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::ingest::{read_list_ratings, Skips};
 use crate::model::Month;
-use crate::plot::{ordered, BarChart, LineChart, Picture, Series};
+use crate::plot::{ordered, BarChart, LineChart, Picture, Series, XAxis};
 
 use super::crosstable::Format;
 use super::run_files::{ReportError, RunFiles};
@@ -222,6 +222,7 @@ impl Histogram {
             self.bins.last().copied().unwrap_or(0) + self.width,
         );
         Picture::Lines(LineChart {
+            x_axis: XAxis::Numbers,
             title: title.to_string(),
             x_label: "rating (rating points)".to_string(),
             y_label: format!("players per {}-point bin", self.width),

@@ -10,7 +10,7 @@ use polars::prelude::*;
 use serde::Serialize;
 
 use crate::model::{IdMap, Month};
-use crate::plot::{categorical, LineChart, Picture, Series};
+use crate::plot::{categorical, LineChart, Picture, Series, XAxis};
 
 use super::crosstable::{Format, Selection};
 use super::game_source::month_column;
@@ -387,6 +387,7 @@ pub fn calibration_picture(scores: &[Score]) -> Picture {
         });
     }
     Picture::Lines(LineChart {
+        x_axis: XAxis::Numbers,
         title: "Calibration: White's expected against actual score".to_string(),
         x_label: "expected score as the run used it (bins of 0.05)".to_string(),
         y_label: "actual mean score".to_string(),

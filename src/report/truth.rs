@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::generate::world::gap::{Against, GapSums, Groups};
 use crate::model::{Month, PlayerIds};
 use crate::named::named_enum;
-use crate::plot::{black, ordered, LineChart, Picture, Series};
+use crate::plot::{black, ordered, LineChart, Picture, Series, XAxis};
 
 use super::crosstable::Format;
 use super::game_source::month_column;
@@ -517,6 +517,7 @@ pub fn drift_picture(drifts: &[Drift], min_players: u64) -> Picture {
         _ => "true strength",
     };
     Picture::Lines(LineChart {
+        x_axis: XAxis::Numbers,
         title: format!("Published rating minus {truth}, January lists"),
         x_label: "year (January list)".to_string(),
         y_label: format!("mean rating − {truth} (rating points)"),

@@ -21,7 +21,7 @@ use super::error::{Problem, ScenarioError};
 use super::raw::{RawEvent, RawEventKind, RawRevision, RawScenario};
 use super::resolve::{merge, read_chain};
 use super::{fields, Scenario};
-use crate::keys::{nearest, Domain};
+use crate::keys::{nearest, Domain, KeyValue};
 use crate::model::Month;
 use crate::rules::EventTiming;
 use crate::systems::SystemKind;
@@ -246,8 +246,17 @@ impl ScenarioFiles {
         }
     }
 
-    /// The value the scenario itself gives a path (`None`: no such path).
-    pub fn value(&self, path: &KeyPath) -> Option<Value> {
+    /// The value the scenario itself gives a path, typed by the path's domain (`None`: no such
+    /// path).
+    pub fn value(&self, path: &KeyPath) -> Option<KeyValue> {
+        self.domain(path)
+            .ok()?
+            .read(&self.written_value(path)?)
+            .ok()
+    }
+
+    /// The value the scenario gives a path, as a file would write it.
+    fn written_value(&self, path: &KeyPath) -> Option<Value> {
         match path {
             KeyPath::Revision { from, key } => fields::get(self.base.timeline.at_month(*from), key),
             KeyPath::Event { kind, list, field } => {
@@ -514,7 +523,7 @@ mod tests {
         assert_eq!(files.base().timeline.at_month(month("2017-01")).floor, 1400);
         assert_eq!(
             files.value(&KeyPath::parse("revision[2017-01].floor").unwrap()),
-            Some(Value::Integer(1400))
+            Some(KeyValue::Whole(1400))
         );
     }
 
@@ -545,7 +554,15 @@ mod tests {
         assert_eq!(compressions, [(month("2018-01"), 25, 1900)]);
         assert_eq!(
             files.value(&KeyPath::parse("event[compression 2017-01].factor").unwrap()),
-            Some(Value::Float(0.4))
+            Some(KeyValue::Number(0.4))
+        );
+        assert_eq!(
+            files.value(&KeyPath::parse("event[compression 2017-01].list").unwrap()),
+            Some(KeyValue::Month(month("2017-01")))
+        );
+        assert_eq!(
+            files.value(&KeyPath::parse("event[compression 2017-01].timing").unwrap()),
+            Some(KeyValue::Choice("after-calculation"))
         );
     }
 

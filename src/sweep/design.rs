@@ -5,10 +5,8 @@
 //! value is rounded to its key's grain and a point that repeats an earlier one is dropped. An
 //! optimising design adds its points generation by generation (`run`).
 
-use toml::Value;
-
 use crate::generate::SplitMix64;
-use crate::keys::describe;
+use crate::keys::KeyValue;
 use crate::scenario::{Scenario, Setting};
 
 use super::parameter::Parameter;
@@ -21,7 +19,7 @@ pub struct Candidate {
     pub kind: Kind,
     /// One per study parameter: the value this candidate sets (a point), the base scenario's own
     /// (the baseline), or none (a reference scenario, which is another scenario altogether).
-    pub values: Vec<Option<Value>>,
+    pub values: Vec<Option<KeyValue>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -49,7 +47,7 @@ impl Candidate {
             .parameters
             .iter()
             .zip(&self.values)
-            .filter_map(|(p, v)| Some(format!("{} = {}", p.path, value_text(v.as_ref()?))))
+            .filter_map(|(p, v)| Some(format!("{} = {}", p.path, v.as_ref()?)))
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -76,28 +74,10 @@ impl Candidate {
             .filter_map(|(p, v)| {
                 Some(Setting {
                     path: p.path.clone(),
-                    value: v.clone()?,
+                    value: v.as_ref()?.toml(),
                 })
             })
             .collect()
-    }
-}
-
-/// A value as results and people show it: numbers as written, text without quotes.
-pub fn value_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Float(f) => format!("{f}"),
-        other => describe(other),
-    }
-}
-
-/// A value as a number, where it is one (a numeric parameter's column, a picture's axis).
-pub fn value_number(v: &Option<Value>) -> Option<f64> {
-    match v {
-        Some(Value::Integer(i)) => Some(*i as f64),
-        Some(Value::Float(f)) => Some(*f),
-        _ => None,
     }
 }
 
@@ -153,8 +133,8 @@ pub fn candidates(study: &Study) -> (Vec<Candidate>, usize) {
 
 /// Adds a point unless an earlier point has the same values (the optimiser's points, a few at a
 /// time); whether it was added.
-pub fn add_point(candidates: &mut Vec<Candidate>, values: Vec<Value>) -> bool {
-    let values: Vec<Option<Value>> = values.into_iter().map(Some).collect();
+pub fn add_point(candidates: &mut Vec<Candidate>, values: Vec<KeyValue>) -> bool {
+    let values: Vec<Option<KeyValue>> = values.into_iter().map(Some).collect();
     let repeated = candidates
         .iter()
         .any(|c| c.kind == Kind::Point && c.values == values);
@@ -169,8 +149,8 @@ pub fn add_point(candidates: &mut Vec<Candidate>, values: Vec<Value>) -> bool {
 }
 
 /// Every combination, the first parameter varying slowest.
-fn grid(parameters: &[Parameter]) -> Vec<Vec<Value>> {
-    let mut points: Vec<Vec<Value>> = vec![Vec::new()];
+fn grid(parameters: &[Parameter]) -> Vec<Vec<KeyValue>> {
+    let mut points: Vec<Vec<KeyValue>> = vec![Vec::new()];
     for p in parameters {
         let values = p.grid();
         points = points
@@ -189,7 +169,7 @@ fn grid(parameters: &[Parameter]) -> Vec<Vec<Value>> {
 
 /// The first `n` points of the scrambled Sobol sequence of `seed` (Burley's Owen scrambling, one
 /// dimension per parameter).
-fn sobol(parameters: &[Parameter], n: usize, seed: u64) -> Vec<Vec<Value>> {
+fn sobol(parameters: &[Parameter], n: usize, seed: u64) -> Vec<Vec<KeyValue>> {
     (0..n as u32)
         .map(|i| {
             parameters
@@ -205,8 +185,8 @@ fn sobol(parameters: &[Parameter], n: usize, seed: u64) -> Vec<Vec<Value>> {
 
 /// A Latin hypercube: each parameter's range cut into `n` strata, each stratum drawn once, the
 /// strata shuffled independently per parameter (one random stream per parameter).
-fn latin(parameters: &[Parameter], n: usize, seed: u64) -> Vec<Vec<Value>> {
-    let columns: Vec<Vec<Value>> = parameters
+fn latin(parameters: &[Parameter], n: usize, seed: u64) -> Vec<Vec<KeyValue>> {
+    let columns: Vec<Vec<KeyValue>> = parameters
         .iter()
         .enumerate()
         .map(|(d, p)| {
@@ -276,19 +256,19 @@ mod tests {
     }
 
     fn floor() -> Parameter {
-        let list = Values::List(vec![Value::Integer(1400), Value::Integer(1600)]);
+        let list = Values::List(vec![KeyValue::Whole(1400), KeyValue::Whole(1600)]);
         parameter("revision[2017-01].floor", Domain::whole(0, 4000), list)
     }
 
     #[test]
     fn a_grid_steps_through_every_combination_rounded_to_the_grain() {
         let f = factor();
-        let values: Vec<f64> = f.grid().iter().map(|v| v.as_float().unwrap()).collect();
+        let values: Vec<f64> = f.grid().iter().map(|v| v.number().unwrap()).collect();
         assert_eq!(values, [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]);
         let points = grid(&[floor(), f]);
         assert_eq!(points.len(), 14);
-        assert_eq!(points[0], [Value::Integer(1400), Value::Float(0.0)]);
-        assert_eq!(points[7], [Value::Integer(1600), Value::Float(0.0)]);
+        assert_eq!(points[0], [KeyValue::Whole(1400), KeyValue::Number(0.0)]);
+        assert_eq!(points[7], [KeyValue::Whole(1600), KeyValue::Number(0.0)]);
         // A log range of whole numbers, and a linear one by its step.
         let log = parameter(
             "revision[2017-01].k.standard",
@@ -303,15 +283,15 @@ mod tests {
         );
         assert_eq!(
             log.grid(),
-            [Value::Integer(10), Value::Integer(20), Value::Integer(40)]
+            [
+                KeyValue::Whole(10),
+                KeyValue::Whole(20),
+                KeyValue::Whole(40)
+            ]
         );
         let stepped = stepped_floor();
-        let floors: Vec<i64> = stepped
-            .grid()
-            .iter()
-            .map(|v| v.as_integer().unwrap())
-            .collect();
-        assert_eq!(floors, [1000, 1200, 1400, 1600]);
+        let floors = [1000, 1200, 1400, 1600].map(KeyValue::Whole);
+        assert_eq!(stepped.grid(), floors);
     }
 
     #[test]
@@ -320,12 +300,15 @@ mod tests {
         for points in [sobol(&parameters, 16, 3), latin(&parameters, 16, 3)] {
             assert_eq!(points.len(), 16);
             for p in &points {
-                let x = p[0].as_float().unwrap();
+                let x = p[0].number().unwrap();
                 assert!(
                     (0.0..=0.6).contains(&x) && (x * 100.0 - (x * 100.0).round()).abs() < 1e-9,
                     "{x}"
                 );
-                assert!(matches!(p[1], Value::Integer(1400) | Value::Integer(1600)));
+                assert!(matches!(
+                    p[1],
+                    KeyValue::Whole(1400) | KeyValue::Whole(1600)
+                ));
             }
         }
         assert_eq!(sobol(&parameters, 8, 3), sobol(&parameters, 8, 3));
@@ -349,7 +332,7 @@ mod tests {
         );
         let mut strata: Vec<usize> = latin(&[wide], 10, 7)
             .iter()
-            .map(|p| (p[0].as_float().unwrap() / 100.0) as usize)
+            .map(|p| (p[0].number().unwrap() / 100.0) as usize)
             .collect();
         strata.sort_unstable();
         assert_eq!(strata, (0..10).collect::<Vec<_>>());
@@ -362,8 +345,8 @@ mod tests {
         // A range by its step ends at the last value it reaches, not at its max.
         let stepped = stepped_floor();
         assert_eq!(stepped.extremes(), Some((1000.0, 1600.0)));
-        // A list's numbers in any order, its other values aside; one number searches no range.
-        let list = |values: Vec<Value>| {
+        // A list's numbers in any order; one number searches no range.
+        let list = |values: Vec<KeyValue>| {
             parameter(
                 "revision[2017-01].initial.dummy-games",
                 Domain::whole(0, 255),
@@ -371,12 +354,24 @@ mod tests {
             )
             .extremes()
         };
-        let (two, zero, four) = (Value::Integer(2), Value::Integer(0), Value::Integer(4));
+        let (two, zero, four) = (KeyValue::Whole(2), KeyValue::Whole(0), KeyValue::Whole(4));
         assert_eq!(
             list(vec![two.clone(), zero, four.clone()]),
             Some((0.0, 4.0))
         );
-        assert_eq!(list(vec![two.clone(), "every-game".into()]), None);
-        assert_eq!(list(vec![two, four, "every-game".into()]), Some((2.0, 4.0)));
+        assert_eq!(list(vec![two]), None);
+        // Months are in order too, counted as the calendar counts them.
+        let month = |text| KeyValue::Month(crate::model::Month::parse(text).unwrap());
+        let moved = parameter(
+            "event[compression 2017-01].list",
+            Domain::Month,
+            Values::List(vec![month("2018-01"), month("2016-07"), month("2017-01")]),
+        );
+        let (first, last) = moved.extremes().unwrap();
+        assert_eq!(last - first, 18.0);
+        assert_eq!(
+            first,
+            f64::from(crate::model::Month::parse("2016-07").unwrap().0)
+        );
     }
 }

@@ -10,12 +10,11 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 use serde::Serialize;
-use toml::Value;
 
+use crate::keys::{Domain, KeyValue};
 use crate::output::tables::{table_error, write_parquet};
 use crate::output::{pretty_json, write_file, OutputError};
 
-use super::design::{value_number, value_text};
 use super::journal::{Row, WorldLine};
 use super::study::Study;
 use super::worlds::{Summaries, Verification};
@@ -93,16 +92,6 @@ pub fn staged(
     result
 }
 
-/// Whether every value of a parameter is a number (a numeric column) or not (text).
-fn numeric(rows: &[Row], k: usize) -> bool {
-    rows.iter().all(|r| {
-        matches!(
-            r.values[k],
-            None | Some(Value::Integer(_)) | Some(Value::Float(_))
-        )
-    })
-}
-
 fn results(study: &Study, rows: &[Row]) -> PolarsResult<DataFrame> {
     let mut columns: Vec<Column> = Vec::new();
     if study.input.is_world() {
@@ -125,17 +114,20 @@ fn results(study: &Study, rows: &[Row]) -> PolarsResult<DataFrame> {
     ]);
     for (k, p) in study.parameters.iter().enumerate() {
         let name = p.path.to_string();
-        columns.push(if numeric(rows, k) {
+        // A number's column holds numbers; any other kind of value's, text.
+        columns.push(if matches!(p.domain, Domain::Number { .. }) {
             Float64Chunked::from_iter_options(
                 name.as_str().into(),
-                rows.iter().map(|r| value_number(&r.values[k])),
+                rows.iter()
+                    .map(|r| r.values[k].as_ref().and_then(KeyValue::number)),
             )
             .into_series()
             .into()
         } else {
             StringChunked::from_iter_options(
                 name.as_str().into(),
-                rows.iter().map(|r| r.values[k].as_ref().map(value_text)),
+                rows.iter()
+                    .map(|r| r.values[k].as_ref().map(KeyValue::to_string)),
             )
             .into_series()
             .into()
@@ -178,7 +170,7 @@ fn results_csv(study: &Study, rows: &[Row]) -> String {
         line.extend(
             r.values
                 .iter()
-                .map(|v| v.as_ref().map_or(String::new(), |v| field(&value_text(v)))),
+                .map(|v| v.as_ref().map_or(String::new(), |v| field(&v.to_string()))),
         );
         line.extend(r.figures.iter().map(|f| csv_number(*f)));
         out.push_str(&line.join(","));

@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Number, Value as Json};
 use toml::Value;
 
+use crate::keys::{Domain, KeyValue};
+
 /// Which study, elosim version, settings and shard a journal belongs to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Header {
@@ -41,7 +43,7 @@ pub struct Row {
     pub seed: u64,
     pub label: String,
     /// The candidate's value of each parameter.
-    pub values: Vec<Option<Value>>,
+    pub values: Vec<Option<KeyValue>>,
     /// One per column.
     pub figures: Vec<Option<f64>>,
     /// Seconds of the replay (the measures included), and of the measures alone.
@@ -59,10 +61,9 @@ pub struct WorldLine {
     pub seconds: f64,
 }
 
-/// A journal read back.
+/// A journal's rows read back (its header read and checked by `header`).
 #[derive(Debug)]
 pub struct Read {
-    pub header: Header,
     pub rows: Vec<Row>,
     pub worlds: Vec<WorldLine>,
     /// A last line cut short by an interruption, left out.
@@ -117,29 +118,30 @@ fn figure(j: &Json) -> Option<Option<f64>> {
     }
 }
 
-/// A parameter's value as JSON, read back as the same TOML value (`value_toml`).
-pub fn value_json(v: &Option<Value>) -> Json {
+/// A parameter's value as JSON: numbers as numbers (bit for bit), names and months as text; read
+/// back by `value_of` with the parameter's domain.
+pub fn value_json(v: &Option<KeyValue>) -> Json {
     match v {
         None => Json::Null,
-        Some(Value::Integer(i)) => json!(i),
-        Some(Value::Float(f)) => number(*f),
-        Some(Value::Boolean(b)) => json!(b),
-        Some(other) => Json::String(match other {
-            Value::String(s) => s.clone(),
-            v => v.to_string(),
-        }),
+        Some(KeyValue::Whole(i)) => json!(i),
+        Some(KeyValue::Number(f)) => number(*f),
+        Some(KeyValue::Boolean(b)) => json!(b),
+        Some(text) => Json::String(text.to_string()),
     }
 }
 
-fn value_toml(j: &Json) -> Option<Option<Value>> {
-    Some(match j {
-        Json::Null => None,
-        Json::Bool(b) => Some(Value::Boolean(*b)),
-        Json::Number(n) if n.is_i64() => Some(Value::Integer(n.as_i64()?)),
-        Json::Number(n) => Some(Value::Float(n.as_f64()?)),
-        Json::String(s) => Some(Value::String(s.clone())),
+/// A value written by `value_json`, typed by its parameter's domain.
+fn value_of(j: &Json, domain: &Domain) -> Option<Option<KeyValue>> {
+    let toml = match j {
+        Json::Null => return Some(None),
+        Json::Bool(b) => Value::Boolean(*b),
+        Json::Number(n) if n.is_i64() => Value::Integer(n.as_i64()?),
+        Json::String(_) if matches!(domain, Domain::Number { .. }) => Value::Float(figure(j)??),
+        Json::Number(n) => Value::Float(n.as_f64()?),
+        Json::String(s) => Value::String(s.clone()),
         _ => return None,
-    })
+    };
+    domain.read(&toml).ok().map(Some)
 }
 
 impl Header {
@@ -227,17 +229,21 @@ impl Row {
         })
     }
 
-    fn from_json(j: &Map<String, Json>) -> Option<Row> {
+    /// A row whose values are typed by the study's parameters' domains, one each.
+    fn from_json(j: &Map<String, Json>, domains: &[Domain]) -> Option<Row> {
+        let values = j.get("values")?.as_array()?;
+        if values.len() != domains.len() {
+            return None;
+        }
         Some(Row {
             world: j.get("world")?.as_str()?.to_string(),
             candidate: u32::try_from(j.get("candidate")?.as_u64()?).ok()?,
             seed: j.get("seed")?.as_u64()?,
             label: j.get("label")?.as_str()?.to_string(),
-            values: j
-                .get("values")?
-                .as_array()?
+            values: values
                 .iter()
-                .map(value_toml)
+                .zip(domains)
+                .map(|(v, d)| value_of(v, d))
                 .collect::<Option<_>>()?,
             figures: j
                 .get("figures")?
@@ -323,73 +329,120 @@ impl Journal {
     }
 }
 
-/// Reads a journal; also the length of its complete lines (where appending resumes).
-pub fn read(path: &Path) -> Result<(Read, u64), JournalError> {
-    let file = File::open(path).map_err(|source| JournalError::Io {
-        path: path.to_path_buf(),
-        source,
+/// A journal's header, and how many rows follow it: enough to tell whose journal it is before
+/// its rows are typed by the study's parameters (`read`).
+pub fn header(path: &Path) -> Result<(Header, usize), JournalError> {
+    let (mut header, mut rows) = (None, 0);
+    scan(path, |n, j| {
+        match &header {
+            None => header = Some(header_of(path, n, &j)?),
+            Some(_) if !is_world_line(&j) => rows += 1,
+            Some(_) => {}
+        }
+        Ok(())
     })?;
-    let mut reader = BufReader::new(file);
-    let bad = |line: usize, problem: &str| JournalError::Line {
-        path: path.to_path_buf(),
-        line,
-        problem: problem.to_string(),
-    };
+    Ok((header.ok_or_else(|| empty(path))?, rows))
+}
+
+/// Reads a journal, each row's values typed by the study's parameters' `domains`; also the length
+/// of its complete lines (where appending resumes). Whose journal it is, is the caller's to check
+/// on its `header` first: another study's rows may not fit these domains.
+pub fn read(path: &Path, domains: &[Domain]) -> Result<(Read, u64), JournalError> {
     let (mut header, mut rows, mut worlds) = (None, Vec::new(), Vec::new());
-    let (mut kept, mut cut_short, mut n) = (0u64, false, 0usize);
-    let mut text = String::new();
-    loop {
-        text.clear();
-        let read = reader
-            .read_line(&mut text)
-            .map_err(|source| JournalError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
-        if read == 0 {
-            break;
-        }
-        n += 1;
-        if !text.ends_with('\n') {
-            // The last line of an interrupted run: written in part.
-            cut_short = true;
-            break;
-        }
-        let j: Json = serde_json::from_str(&text).map_err(|e| bad(n, &e.to_string()))?;
+    let (kept, cut_short) = scan(path, |n, j| {
         if header.is_none() {
-            if j.get("study").is_some() && j.get("worlds").is_none() {
-                // Written before a study's rows named their world.
-                return Err(bad(
-                    n,
-                    "a journal of an earlier elosim, whose rows name no world: run the study again",
-                ));
-            }
-            header = Some(Header::from_json(&j).ok_or_else(|| bad(n, "expected the header"))?);
-        } else if j.get("candidate").is_none() && j.get("world").is_some() {
-            let line = WorldLine::from_json(&j)
-                .ok_or_else(|| bad(n, "expected a world generated: world, seed, games, seconds"))?;
-            worlds.push(line);
-        } else {
-            let row = j.as_object().and_then(Row::from_json).ok_or_else(|| {
+            header = Some(header_of(path, n, &j)?);
+        } else if is_world_line(&j) {
+            let line = WorldLine::from_json(&j).ok_or_else(|| {
                 bad(
+                    path,
                     n,
-                    "expected a row: candidate, world, seed, label, values, figures, seconds",
+                    "expected a world generated: world, seed, games, seconds",
                 )
             })?;
+            worlds.push(line);
+        } else {
+            let row = j
+                .as_object()
+                .and_then(|j| Row::from_json(j, domains))
+                .ok_or_else(|| {
+                    bad(
+                        path,
+                        n,
+                        "expected a row: candidate, world, seed, label, values (one per parameter, each of the parameter's kind), figures, seconds",
+                    )
+                })?;
             rows.push(row);
         }
-        kept += read as u64;
-    }
-    let header = header.ok_or_else(|| bad(1, "empty: no header"))?;
+        Ok(())
+    })?;
+    header.ok_or_else(|| empty(path))?;
     Ok((
         Read {
-            header,
             rows,
             worlds,
             cut_short,
         },
         kept,
     ))
+}
+
+fn bad(path: &Path, line: usize, problem: &str) -> JournalError {
+    JournalError::Line {
+        path: path.to_path_buf(),
+        line,
+        problem: problem.to_string(),
+    }
+}
+
+fn empty(path: &Path) -> JournalError {
+    bad(path, 1, "empty: no header")
+}
+
+/// After the candidate: a line that names a world and no candidate is a world generated.
+fn is_world_line(j: &Json) -> bool {
+    j.get("candidate").is_none() && j.get("world").is_some()
+}
+
+fn header_of(path: &Path, n: usize, j: &Json) -> Result<Header, JournalError> {
+    if j.get("study").is_some() && j.get("worlds").is_none() {
+        // Written before a study's rows named their world.
+        return Err(bad(
+            path,
+            n,
+            "a journal of an earlier elosim, whose rows name no world: run the study again",
+        ));
+    }
+    Header::from_json(j).ok_or_else(|| bad(path, n, "expected the header"))
+}
+
+/// Each complete line of a journal as JSON, with its number from 1; the length of the complete
+/// lines and whether the last was cut short (an interrupted run's, left out).
+fn scan(
+    path: &Path,
+    mut each: impl FnMut(usize, Json) -> Result<(), JournalError>,
+) -> Result<(u64, bool), JournalError> {
+    let io = |source| JournalError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = BufReader::new(File::open(path).map_err(io)?);
+    let (mut kept, mut n) = (0u64, 0usize);
+    let mut text = String::new();
+    loop {
+        text.clear();
+        let read = reader.read_line(&mut text).map_err(io)?;
+        if read == 0 {
+            return Ok((kept, false));
+        }
+        n += 1;
+        if !text.ends_with('\n') {
+            return Ok((kept, true));
+        }
+        let j: Json = serde_json::from_str(&text).map_err(|e| bad(path, n, &e.to_string()))?;
+        each(n, j)?;
+        kept += read as u64;
+    }
 }
 
 #[cfg(test)]
@@ -409,7 +462,10 @@ mod tests {
             scale: Some(0.1),
             seeds: vec![1, 2],
             shard: (1, 1),
-            parameters: vec!["revision[2017-01].floor".into()],
+            parameters: vec![
+                "revision[2017-01].factor".into(),
+                "event[compression 2024-03].list".into(),
+            ],
             columns: vec!["a.x".into(), "a.y".into(), "a.z".into()],
         };
         let row = Row {
@@ -417,7 +473,10 @@ mod tests {
             candidate: 3,
             seed: 2,
             label: "point".into(),
-            values: vec![Some(Value::Float(0.1 + 0.2))],
+            values: vec![
+                Some(KeyValue::Number(0.1 + 0.2)),
+                Some(KeyValue::Month(crate::model::Month::new(2017, 1).unwrap())),
+            ],
             figures: vec![Some(1.0 / 3.0), None, Some(f64::INFINITY)],
             seconds: 1.5,
             measure_seconds: 0.25,
@@ -440,8 +499,9 @@ mod tests {
             .unwrap()
             .write_all(b"{\"candidate\":4,\"se")
             .unwrap();
-        let (read, kept) = read(&path).unwrap();
-        assert_eq!(read.header, header);
+        let domains = [Domain::whole(0, 1), Domain::Month];
+        assert_eq!(super::header(&path).unwrap(), (header.clone(), 1));
+        let (read, kept) = read(&path, &domains).unwrap();
         assert_eq!(read.rows, std::slice::from_ref(&row));
         assert_eq!(read.worlds, [world]);
         assert!(read.cut_short);
@@ -453,7 +513,7 @@ mod tests {
                 ..row.clone()
             })
             .unwrap();
-        let (again, _) = super::read(&path).unwrap();
+        let (again, _) = super::read(&path, &domains).unwrap();
         assert_eq!(again.rows.len(), 2);
         assert!(!again.cut_short);
     }
@@ -467,7 +527,7 @@ mod tests {
             "{\"elosim\":\"0.1.0\",\"study\":\"s\",\"file\":\"s.toml\",\"fingerprint\":\"f\",\"scale\":0.1,\"seeds\":[1],\"shard\":[1,1],\"parameters\":[],\"columns\":[]}\n{\"world\":1,\"games\":5,\"seconds\":0.1}\n",
         )
         .unwrap();
-        let e = read(&path).unwrap_err().to_string();
+        let e = read(&path, &[]).unwrap_err().to_string();
         assert!(
             e.contains("line 1: a journal of an earlier elosim, whose rows name no world"),
             "{e}"

@@ -34,7 +34,7 @@ pub fn journal_path(dir: &Path) -> Result<PathBuf, SweepError> {
 /// The header of the first shard: which study file, scale and seeds to load.
 pub fn first_header(dirs: &[PathBuf]) -> Result<Header, SweepError> {
     let dir = dirs.first().ok_or(MergeError::NoShards)?;
-    Ok(journal::read(&journal_path(dir)?)?.0.header)
+    Ok(journal::header(&journal_path(dir)?)?.0)
 }
 
 /// The shards joined: the study's candidates, every row by world (in the study's order), then
@@ -52,12 +52,12 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
     let mut shards: BTreeMap<u32, PathBuf> = BTreeMap::new();
     let mut count = None;
     let names = study.input.world_names();
+    let domains = study.domains();
     let mut rows: BTreeMap<(usize, u32, u64), (Row, PathBuf)> = BTreeMap::new();
     let mut worlds = Vec::new();
     for dir in dirs {
         let path = journal_path(dir)?;
-        let (read, _) = journal::read(&path)?;
-        let h = &read.header;
+        let (h, _) = journal::header(&path)?;
         if h.elosim != env!("CARGO_PKG_VERSION") {
             return refuse(MergeError::OtherVersion {
                 path,
@@ -87,6 +87,7 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
                 count: h.shard.1,
             });
         }
+        let (read, _) = journal::read(&path, &domains)?;
         for r in read.rows {
             let Some(world) = names.iter().position(|n| *n == r.world) else {
                 return refuse(MergeError::OtherWorld {
@@ -194,21 +195,17 @@ fn triple(world: &str, candidate: u32, seed: u64) -> String {
 /// The header of the verification's journal in a study's directory, where there is one: the
 /// scale and seeds it ran.
 pub fn verify_header(dir: &Path) -> Option<Header> {
-    Some(
-        journal::read(&dir.join(super::verify::JOURNAL))
-            .ok()?
-            .0
-            .header,
-    )
+    Some(journal::header(&dir.join(super::verify::JOURNAL)).ok()?.0)
 }
 
 /// The rows of a verification (`verify.jsonl`) of this study, and its candidates among the
 /// search's; `None` when the directory has none or one of another study.
 pub fn verified(study: &Study, dir: &Path, search: &[Candidate]) -> Option<Merged> {
-    let (read, _) = journal::read(&dir.join(super::verify::JOURNAL)).ok()?;
-    if read.header.fingerprint != study.fingerprint {
+    let path = dir.join(super::verify::JOURNAL);
+    if journal::header(&path).ok()?.0.fingerprint != study.fingerprint {
         return None;
     }
+    let (read, _) = journal::read(&path, &study.domains()).ok()?;
     let mut ids: Vec<u32> = read.rows.iter().map(|r| r.candidate).collect();
     ids.sort_unstable();
     ids.dedup();

@@ -4,7 +4,7 @@
 
 use toml::{Table, Value};
 
-use crate::keys::{at, describe, Domain, Reader};
+use crate::keys::{at, describe, Domain, KeyValue, Reader};
 use crate::scenario::{KeyPath, ScenarioFiles, Setting};
 
 /// A parameter: a key path of the base scenario and the values it takes.
@@ -19,8 +19,8 @@ pub struct Parameter {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Values {
-    /// These values, as the scenario reads them.
-    List(Vec<Value>),
+    /// These values, typed by the key's domain.
+    List(Vec<KeyValue>),
     /// Numbers from `min` to `max`: `steps` values, evenly spaced (`log`: evenly in logarithm), or
     /// every `step` from `min`. A space-filling or optimising design draws from the whole range.
     Range {
@@ -50,10 +50,9 @@ impl Parameter {
         }
     }
 
-    /// The values a grid steps through, as the scenario reads them (each rounded to the key's
-    /// grain, duplicates dropped).
-    pub fn grid(&self) -> Vec<Value> {
-        let mut values: Vec<Value> = match &self.values {
+    /// The values a grid steps through (each rounded to the key's grain, duplicates dropped).
+    pub fn grid(&self) -> Vec<KeyValue> {
+        let mut values: Vec<KeyValue> = match &self.values {
             Values::List(v) => v.clone(),
             Values::Range { .. } => {
                 let n = self.count().unwrap_or(1);
@@ -69,7 +68,7 @@ impl Parameter {
                     .collect()
             }
         };
-        let mut seen: Vec<Value> = Vec::new();
+        let mut seen: Vec<KeyValue> = Vec::new();
         values.retain(|v| {
             let new = !seen.contains(v);
             if new {
@@ -80,17 +79,15 @@ impl Parameter {
         values
     }
 
-    /// The smallest and largest numbers searched: a range's ends (as rounded to the key's grain),
-    /// or a list's extremes; `None` for a list of fewer than two numbers.
+    /// The smallest and largest values searched, as coordinates (numbers, or months in order): a
+    /// range's ends (as rounded to the key's grain), or a list's extremes; `None` for a list of
+    /// fewer than two values in order.
     pub fn extremes(&self) -> Option<(f64, f64)> {
         let values = match &self.values {
             Values::List(v) => v.clone(),
             Values::Range { .. } => vec![self.at_fraction(0.0), self.at_fraction(1.0)],
         };
-        let numbers: Vec<f64> = values
-            .iter()
-            .filter_map(|v| v.as_float().or(v.as_integer().map(|i| i as f64)))
-            .collect();
+        let numbers: Vec<f64> = values.iter().filter_map(KeyValue::coordinate).collect();
         let low = numbers.iter().copied().reduce(f64::min)?;
         let high = numbers.iter().copied().reduce(f64::max)?;
         (high > low).then_some((low, high))
@@ -98,7 +95,7 @@ impl Parameter {
 
     /// The value at `u` (0–1) across the range or the list: what a space-filling or optimising
     /// design draws.
-    pub fn at_fraction(&self, u: f64) -> Value {
+    pub fn at_fraction(&self, u: f64) -> KeyValue {
         let u = u.clamp(0.0, 1.0);
         match &self.values {
             Values::List(v) => v[((u * v.len() as f64) as usize).min(v.len() - 1)].clone(),
@@ -118,7 +115,7 @@ impl Parameter {
                 } else {
                     min + u * (max - min)
                 };
-                self.domain.value(x.clamp(*min, *max))
+                self.domain.number(x.clamp(*min, *max))
             }
         }
     }
@@ -185,7 +182,7 @@ fn read_values(r: &mut Reader, t: &Table, path: &str, domain: Domain) -> Option<
             }
         }
         return match value {
-            Value::Array(items) if !items.is_empty() => Some(Values::List(items.clone())),
+            Value::Array(items) if !items.is_empty() => typed_list(r, path, items, domain),
             other => {
                 r.problem(
                     &at(path, "values"),
@@ -261,6 +258,18 @@ fn read_values(r: &mut Reader, t: &Table, path: &str, domain: Domain) -> Option<
     })
 }
 
+/// A list's values typed by the key's domain, each one that is not of its kind named.
+fn typed_list(r: &mut Reader, path: &str, items: &[Value], domain: Domain) -> Option<Values> {
+    let mut values = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match domain.read(item) {
+            Ok(v) => values.push(v),
+            Err(m) => r.problem(&format!("{}[{}]", at(path, "values"), i + 1), m),
+        }
+    }
+    (values.len() == items.len()).then_some(Values::List(values))
+}
+
 /// Every value a parameter can take, judged by the scenario's own checks alone (one value on the
 /// base scenario at a time), so that a bad value is named before any replay.
 fn check_values(r: &mut Reader, p: &Parameter, base: &ScenarioFiles) {
@@ -271,7 +280,7 @@ fn check_values(r: &mut Reader, p: &Parameter, base: &ScenarioFiles) {
     for (i, value) in values.into_iter().enumerate() {
         let setting = Setting {
             path: p.path.clone(),
-            value: value.clone(),
+            value: value.toml(),
         };
         if let Err(problems) = base.with(&[setting], &r.file.clone()) {
             let at = match &p.values {
@@ -281,7 +290,12 @@ fn check_values(r: &mut Reader, p: &Parameter, base: &ScenarioFiles) {
             for problem in problems {
                 r.problem(
                     &at,
-                    format!("{} = {}: {}", p.path, describe(&value), problem.message),
+                    format!(
+                        "{} = {}: {}",
+                        p.path,
+                        describe(&value.toml()),
+                        problem.message
+                    ),
                 );
             }
         }

@@ -4,14 +4,13 @@
 //! with the baseline and the reference scenarios labelled, and the front's members that beat the
 //! baseline with corrected significance picked out.
 
-use toml::Value;
-
+use crate::keys::{Domain, KeyValue};
 use crate::plot::{
     black, categorical, grey, ordered, Band, Dot, HeatCell, Heatmap, LineChart, Picture, Scatter,
-    Series,
+    Series, XAxis,
 };
 
-use super::design::{value_number, value_text, Kind};
+use super::design::Kind;
 use super::stats::Verdict;
 use super::study::Design;
 use super::summary::{candidate_name, number_text, Summary};
@@ -65,15 +64,37 @@ fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
         .candidates
         .iter()
         .filter(|c| c.kind == Kind::Point)
-        .filter_map(|c| Some((c, value_number(&c.values[k])?, s.standing(c.id, f).value?)))
+        .filter_map(|c| {
+            Some((
+                c,
+                c.values[k].as_ref()?.coordinate()?,
+                s.standing(c.id, f).value?,
+            ))
+        })
         .collect();
     if points.is_empty() {
         return None;
     }
     let parameter = s.study.parameters[k].path.to_string();
+    let x_axis = if s.study.parameters[k].domain == Domain::Month {
+        XAxis::Months
+    } else {
+        XAxis::Numbers
+    };
     let title = format!("{} against {parameter}", s.columns[f].0);
     let base = s.standing(0, f).value;
-    let x_range = padded(points.iter().map(|p| p.1))?;
+    let x_range = match x_axis {
+        // A month's number counts from year 0: a margin relative to it would be years wide.
+        XAxis::Months => {
+            let xs = points.iter().map(|p| p.1);
+            let (low, high) = (
+                xs.clone().fold(f64::INFINITY, f64::min),
+                xs.fold(f64::NEG_INFINITY, f64::max),
+            );
+            (low - 1.0, high + 1.0)
+        }
+        XAxis::Numbers => padded(points.iter().map(|p| p.1))?,
+    };
     let lows = points.iter().map(|p| p.2.low().unwrap_or(p.2.mean));
     let highs = points.iter().map(|p| p.2.high().unwrap_or(p.2.mean));
     let extra = base
@@ -91,7 +112,12 @@ fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
                 label: None,
             })
             .collect();
-        if let (Some(b), Some(x)) = (base, value_number(&s.candidate(0).values[k])) {
+        if let (Some(b), Some(x)) = (
+            base,
+            s.candidate(0).values[k]
+                .as_ref()
+                .and_then(KeyValue::coordinate),
+        ) {
             dots.push(Dot {
                 x,
                 y: b.mean,
@@ -101,6 +127,7 @@ fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
             });
         }
         return Some(Picture::Scatter(Scatter {
+            x_axis,
             title,
             x_label: parameter,
             y_label: axis(s, f),
@@ -113,7 +140,7 @@ fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
     }
     // One line per combination of the other parameters' values (the first eight).
     // Each line: the other parameters' values, and its points (x, mean, low, high).
-    type Line = (Vec<Option<Value>>, Vec<(f64, f64, f64, f64)>);
+    type Line = (Vec<Option<KeyValue>>, Vec<(f64, f64, f64, f64)>);
     let mut groups: Vec<Line> = Vec::new();
     for (c, x, i) in &points {
         let mut others = c.values.clone();
@@ -144,11 +171,7 @@ fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
             .filter(|(j, _)| *j != k)
             .zip(&others)
             .filter_map(|((_, p), v)| {
-                Some(format!(
-                    "{} = {}",
-                    short(&p.path.to_string()),
-                    value_text(v.as_ref()?)
-                ))
+                Some(format!("{} = {}", short(&p.path.to_string()), v.as_ref()?))
             })
             .collect::<Vec<_>>()
             .join(", ");
@@ -185,6 +208,7 @@ fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
         }
     }
     Some(Picture::Lines(LineChart {
+        x_axis,
         title,
         x_label: parameter,
         y_label: format!("{}: mean over the seeds, 95 % interval shaded", axis(s, f)),
@@ -256,9 +280,9 @@ fn heatmap(s: &Summary<'_>) -> Option<Picture> {
             super::stats::ALPHA
         ),
         corner: format!("{} ↓  {} →", short(&p.path.to_string()), short(&q.path.to_string())),
-        columns: columns.iter().map(value_text).collect(),
+        columns: columns.iter().map(ToString::to_string).collect(),
         column_prefix: short(&q.path.to_string()).to_string(),
-        rows: rows.iter().map(|v| (value_text(v), String::new())).collect(),
+        rows: rows.iter().map(|v| (v.to_string(), String::new())).collect(),
         cells,
         full_at: largest.max(1e-9),
         legend: "blue: better than the baseline · red: worse".into(),
@@ -342,6 +366,7 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
         .map(|&f| s.columns[f].0.as_str())
         .collect();
     Some(Picture::Scatter(Scatter {
+        x_axis: XAxis::Numbers,
         title: format!(
             "The Pareto front{}",
             if others.is_empty() {

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::keys::Problem;
+use crate::keys::{Domain, KeyValue, Problem};
 use crate::replay::Inputs;
 use crate::scenario::Scenario;
 use crate::simulate::cmaes::Cmaes;
@@ -187,7 +187,8 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
             .into_iter()
             .collect();
     let header = header(study, &plan);
-    let (journal, resumed_rows, cut_short) = open_journal(&plan.journal, &header, plan.resume)?;
+    let (journal, resumed_rows, cut_short) =
+        open_journal(&plan.journal, &header, &study.domains(), plan.resume)?;
     check_resumed(&resumed_rows, &plan.candidates)?;
     let resumed = resumed_rows.len();
     let mut leader = Leader::new(study);
@@ -403,32 +404,33 @@ pub fn search_header(study: &Study) -> Header {
 fn open_journal(
     path: &Path,
     header: &Header,
+    domains: &[Domain],
     resume: bool,
 ) -> Result<(Journal, Vec<Row>, bool), SweepError> {
     let partial = journal::partial(path);
     if partial.exists() {
-        let (read, kept) = journal::read(&partial)?;
+        let (found, rows) = journal::header(&partial)?;
         if !resume {
             return Err(ResumeError::Unfinished {
                 path: partial,
-                rows: read.rows.len(),
-                run: describe_header(&read.header),
+                rows,
+                run: describe_header(&found),
             }
             .into());
         }
-        refuse_other_run(&partial, &read.header, header)?;
+        refuse_other_run(&partial, &found, header)?;
+        let (read, kept) = journal::read(&partial, domains)?;
         return Ok((Journal::append(&partial, kept)?, read.rows, read.cut_short));
     }
     if resume && path.exists() {
         // A finished run resumed: its rows are all there, and the journal is finished again at
         // the end. Only this run's journal is taken over.
-        let (read, _) = journal::read(path)?;
-        refuse_other_run(path, &read.header, header)?;
+        refuse_other_run(path, &journal::header(path)?.0, header)?;
         std::fs::rename(path, &partial).map_err(|source| JournalError::Io {
             path: path.to_path_buf(),
             source,
         })?;
-        let (read, kept) = journal::read(&partial)?;
+        let (read, kept) = journal::read(&partial, domains)?;
         return Ok((Journal::append(&partial, kept)?, read.rows, read.cut_short));
     }
     // Nothing to resume (a shard restarted before its first row, say): start.
@@ -692,14 +694,14 @@ impl Sweep<'_> {
         start: Option<crate::model::Month>,
         fresh: &mut Vec<Ready>,
     ) -> Result<u32, SweepError> {
-        let values: Vec<toml::Value> = self
+        let values: Vec<KeyValue> = self
             .study
             .parameters
             .iter()
             .zip(x)
             .map(|(p, u)| p.at_fraction(*u))
             .collect();
-        let wanted: Vec<Option<toml::Value>> = values.iter().cloned().map(Some).collect();
+        let wanted: Vec<Option<KeyValue>> = values.iter().cloned().map(Some).collect();
         if let Some(c) = candidates
             .iter()
             .find(|c| c.kind == Kind::Point && c.values == wanted)

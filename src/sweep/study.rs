@@ -30,7 +30,7 @@ use sha2::{Digest, Sha256};
 use toml::{Table, Value};
 
 use crate::ingest::InputFiles;
-use crate::keys::{at, describe, problem_list, read_file, FileError, Problem, Reader};
+use crate::keys::{at, describe, problem_list, read_file, Domain, FileError, Problem, Reader};
 use crate::model::Month;
 use crate::scenario::{GameFormat, Scenario, ScenarioError, ScenarioFiles};
 use crate::simulate::cmaes::SearchSettings;
@@ -284,6 +284,11 @@ impl Study {
             out,
             fingerprint,
         })
+    }
+
+    /// Each parameter's domain, in order: what types the values of its journal's rows.
+    pub fn domains(&self) -> Vec<Domain> {
+        self.parameters.iter().map(|p| p.domain).collect()
     }
 
     /// Every figure's column, in the measures' order, with its goal.

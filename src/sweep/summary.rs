@@ -9,11 +9,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use crate::keys::KeyValue;
 use crate::numbers::round_to;
 use crate::report::TextTable;
 use crate::simulate::Goal;
 
-use super::design::{value_number, value_text, Candidate, Kind, BASELINE};
+use super::design::{Candidate, Kind, BASELINE};
 use super::journal::{value_json, Row};
 use super::stats::{beats, pareto, Interval, Standing, Table, Verdict, ALPHA};
 use super::study::{Design, Input, Study, Values};
@@ -51,7 +52,7 @@ pub struct Summary<'a> {
 /// beyond.
 pub struct Edge {
     pub parameter: String,
-    pub value: toml::Value,
+    pub value: KeyValue,
     /// At the largest value searched (else the smallest).
     pub top: bool,
     /// The value is as far as the key goes, so the search cannot be widened that way.
@@ -587,8 +588,7 @@ impl Edge {
         };
         format!(
             "{}: the best point is at the {side} of the {searched} searched ({}){advice}.",
-            self.parameter,
-            value_text(&self.value)
+            self.parameter, self.value
         )
     }
 }
@@ -600,7 +600,7 @@ fn edges(study: &Study, best: &Candidate) -> Vec<Edge> {
         .iter()
         .zip(&best.values)
         .filter_map(|(p, v)| {
-            let x = value_number(v)?;
+            let x = v.as_ref()?.coordinate()?;
             let (low, high) = p.extremes()?;
             let top = x >= high;
             if !top && x > low {
@@ -655,7 +655,7 @@ pub(super) fn ranking_rows<'c>(
         line.extend(
             c.values
                 .iter()
-                .map(|v| v.as_ref().map_or("–".into(), value_text)),
+                .map(|v| v.as_ref().map_or("–".into(), ToString::to_string)),
         );
         rows.push((id, line));
     }

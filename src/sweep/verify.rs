@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::numbers::round_to;
 use crate::report::TextTable;
 
-use super::design::{value_text, Candidate};
+use super::design::Candidate;
 use super::error::{SweepError, VerifyError};
 use super::run::{execute, Outcome, Plan, Progress};
 use super::stats::Verdict;
@@ -167,7 +167,7 @@ impl Report<'_> {
             line.extend(
                 c.values
                     .iter()
-                    .map(|v| v.as_ref().map_or("–".into(), value_text)),
+                    .map(|v| v.as_ref().map_or("–".into(), ToString::to_string)),
             );
             line.extend([
                 interval_text(s.value),

@@ -1518,3 +1518,62 @@ fn an_optimising_design_minimises_over_every_world() {
         );
     }
 }
+
+/// A parameter of months (the month an event moves to) steps through its months, writes them as
+/// months in the results and the summary, and gets a response picture on an axis of months.
+#[test]
+fn a_parameter_of_months_moves_an_event_and_gets_its_picture() {
+    let dir = scratch("sweep-months");
+    tiny_world(&dir);
+    let study = write(
+        &dir,
+        "months.toml",
+        &format!(
+            "scenario = {:?}\n[input]\nworld = \"tiny.toml\"\nscale = 0.01\nseeds = [1, 2]\n[[parameter]]\nkey = \"event[compression 2017-01].list\"\nvalues = [\"2002-07\", \"2002-01\", \"2003-01\"]\n[[measure]]\nkind = \"truth-gap\"\nlist = \"2003-01\"\n",
+            repo("scenarios/sonas-2017.toml")
+        ),
+    );
+    let out = dir.join("out");
+    sweep(&study, &out, &[]);
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.contains("event[compression 2017-01].list"),
+        "{header}"
+    );
+    for month in ["2002-07", "2002-01", "2003-01"] {
+        assert!(csv.contains(&format!(",{month},")), "{month} not in\n{csv}");
+    }
+    assert!(out.join("response-1.png").is_file());
+    let json = json_file(&out.join("summary.json"));
+    let values: Vec<&serde_json::Value> = json["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["values"][0])
+        .collect();
+    let moved = serde_json::json!(["event[compression 2017-01].list", "2002-01"]);
+    assert!(values.contains(&&moved), "{values:?}");
+    // A month that is not one is refused at its place in the list, before any replay.
+    let bad = write(
+        &dir,
+        "bad.toml",
+        &std::fs::read_to_string(&study)
+            .unwrap()
+            .replace("\"2002-01\"", "\"2002-13\""),
+    );
+    let r = elosim(&[
+        "sweep",
+        &bad,
+        "--quiet",
+        "--out",
+        dir.join("bad").to_str().unwrap(),
+    ]);
+    assert!(!r.status.success());
+    assert!(
+        text(&r.stderr)
+            .contains("parameter[1].values[2]: expected a month \"YYYY-MM\", got \"2002-13\""),
+        "{}",
+        text(&r.stderr)
+    );
+}

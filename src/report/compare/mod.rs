@@ -12,7 +12,7 @@ use crate::ingest::{read_list_ratings, Skips};
 use crate::model::IdMap;
 use crate::model::Month;
 
-use crate::plot::{categorical, Density, LineChart, Picture, Series};
+use crate::plot::{categorical, Density, LineChart, Picture, Series, XAxis};
 
 use super::crosstable::Format;
 use super::run_files::{ReportError, RunFiles};
@@ -735,6 +735,7 @@ impl Comparison {
                 .collect()
         };
         Picture::Lines(LineChart {
+            x_axis: XAxis::Numbers,
             title: format!("Rating distributions: {} and {}", self.a, self.b),
             x_label: "rating (rating points)".to_string(),
             y_label: format!("players per {bin}-point bin"),

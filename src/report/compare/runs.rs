@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::model::{FirstSeen, Month, PlayerIds};
-use crate::plot::{categorical, LineChart, Picture, Series};
+use crate::plot::{categorical, LineChart, Picture, Series, XAxis};
 
 use super::super::run_files::{ReportError, RunFiles};
 use super::super::run_lists::{Columns, RunLists};
@@ -242,6 +242,7 @@ impl OverTime {
         let first = mean.first().map_or(0.0, |p| p.0);
         let last = mean.last().map_or(1.0, |p| p.0).max(first + 1.0 / 12.0);
         Picture::Lines(LineChart {
+            x_axis: XAxis::Numbers,
             title: format!("{} − {}, list by list", self.b, self.a),
             x_label: "list (year)".to_string(),
             y_label: "rating points".to_string(),

@@ -12,7 +12,7 @@ use toml::Table as TomlTable;
 use crate::ingest::{IngestError, Table};
 use crate::keys::{at, Reader};
 use crate::model::Month;
-use crate::plot::{categorical, LineChart, Picture, Series};
+use crate::plot::{categorical, LineChart, Picture, Series, XAxis};
 
 use super::{Figure, Goal, Kind, ListView, Needs};
 
@@ -184,6 +184,7 @@ impl PlayedLists {
             .map_or(1.0, |(m, _)| x(*m))
             .max(first + 1.0 / 12.0);
         Picture::Lines(LineChart {
+            x_axis: XAxis::Numbers,
             title: "players who played per list".to_string(),
             x_label: "list (year)".to_string(),
             y_label: "players with a game rated on the list".to_string(),

@@ -9,6 +9,10 @@ use toml::{Table, Value};
 
 use crate::model::Month;
 
+mod domain;
+
+pub use domain::{Domain, KeyValue};
+
 /// A file of keys that could not be read at all: the same error for every kind of file.
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
@@ -388,98 +392,6 @@ impl Reader {
                 );
                 Vec::new()
             }
-        }
-    }
-}
-
-/// The values a key may take: what a study needs to step through a key's range, round a point of
-/// a space-filling design to the key's grain, and write it back as the TOML value the key reads.
-/// The file's own reader still checks every value it is given.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Domain {
-    /// A number from `min` to `max` (above `min` when `above`), in steps of `grain` where it has
-    /// one (1: whole numbers; 0.01: two decimals; 0.5: half points).
-    Number {
-        min: f64,
-        max: f64,
-        above: bool,
-        grain: Option<f64>,
-    },
-    Boolean,
-    /// One of these names.
-    Choice(&'static [&'static str]),
-    /// A month `"YYYY-MM"`.
-    Month,
-}
-
-impl Domain {
-    pub const fn whole(min: i64, max: i64) -> Domain {
-        Domain::Number {
-            min: min as f64,
-            max: max as f64,
-            above: false,
-            grain: Some(1.0),
-        }
-    }
-
-    /// The bounds of a number (`None` for other values).
-    pub fn bounds(&self) -> Option<(f64, f64)> {
-        match *self {
-            Domain::Number { min, max, .. } => Some((min, max)),
-            _ => None,
-        }
-    }
-
-    /// A number rounded to the key's grain, as the TOML value the key reads: a whole number as an
-    /// integer, anything else as a float.
-    pub fn value(&self, x: f64) -> Value {
-        match *self {
-            Domain::Number {
-                grain: Some(grain), ..
-            } => {
-                let steps = (x / grain).round();
-                if grain == 1.0 {
-                    Value::Integer(steps as i64)
-                } else {
-                    // Rounded again at the grain's decimals, so that 0.35 is 0.35, not
-                    // 0.35000000000000003.
-                    let decimals = (-grain.log10()).ceil().max(0.0) as i32;
-                    let scale = 10f64.powi(decimals + 1);
-                    Value::Float((steps * grain * scale).round() / scale)
-                }
-            }
-            _ => Value::Float(x),
-        }
-    }
-
-    /// What the key takes, for people.
-    pub fn text(&self) -> String {
-        match *self {
-            Domain::Number {
-                min,
-                max,
-                above,
-                grain,
-            } => {
-                let what = match grain {
-                    Some(1.0) => "a whole number",
-                    Some(0.5) => "a number in halves",
-                    Some(_) => "a number with at most two decimals",
-                    None => "a number",
-                };
-                let low = if above { "above" } else { "from" };
-                format!("{what} {low} {min} to {max}")
-            }
-            Domain::Boolean => "true or false".into(),
-            Domain::Choice(names) => format!(
-                "one of {}",
-                names
-                    .iter()
-                    .map(|n| format!("\"{n}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            Domain::Month => "a month \"YYYY-MM\"".into(),
         }
     }
 }
