@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::design::{self, Candidate, Kind};
+use super::candidates::{self, Candidate, Kind};
 use super::error::{MergeError, SweepError};
 use super::journal::{self, Header, Row, WorldLine};
 use super::study::{Design, Study};
@@ -48,7 +48,7 @@ pub struct Merged {
 /// Every row of the shards, checked.
 pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
     let refuse = |e: MergeError| Err(SweepError::Merge(e));
-    let (mut candidates, _) = design::candidates(study);
+    let (mut candidates, _) = candidates::all(study);
     let mut shards: BTreeMap<u32, PathBuf> = BTreeMap::new();
     let mut count = None;
     let names = study.input.world_names();

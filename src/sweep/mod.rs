@@ -4,13 +4,12 @@
 //! paired differences against the baseline world by world, the worlds' verdicts set side by side,
 //! on one machine or shared among many.
 
-mod design;
+mod candidates;
 mod error;
 mod files;
 mod html;
 mod journal;
 mod merge;
-mod parameter;
 mod pictures;
 mod run;
 mod stats;
@@ -19,7 +18,7 @@ mod summary;
 mod verify;
 mod worlds;
 
-pub use design::{Candidate, Kind};
+pub use candidates::{Candidate, Kind};
 pub use error::{MergeError, ResumeError, SweepError, VerifyError};
 pub use files::{write_report, write_study, write_timings};
 pub use html::page;

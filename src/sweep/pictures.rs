@@ -10,7 +10,7 @@ use crate::plot::{
     Series, XAxis,
 };
 
-use super::design::Kind;
+use super::candidates::Kind;
 use super::stats::Verdict;
 use super::study::Design;
 use super::summary::{candidate_name, number_text, Summary};

@@ -18,7 +18,7 @@ use crate::scenario::Scenario;
 use crate::simulate::cmaes::Cmaes;
 use crate::simulate::{self, Baseline, Compare, Observed, Replica, SimulateError, Truth};
 
-use super::design::{self, Candidate, Kind};
+use super::candidates::{self, Candidate, Kind};
 use super::error::{ResumeError, SweepError};
 use super::journal::{self, Header, Journal, JournalError, Row, WorldLine};
 use super::stats::Table;
@@ -152,7 +152,7 @@ pub fn run(
     options: &Options,
     progress: &dyn Progress,
 ) -> Result<Outcome, SweepError> {
-    let (candidates, repeated) = design::candidates(study);
+    let (candidates, repeated) = candidates::all(study);
     let optimise = matches!(study.design, Design::Optimise { .. });
     if options.shard.is_some() && optimise {
         return Err(SweepError::OptimiseInShards);
@@ -708,7 +708,7 @@ impl Sweep<'_> {
         {
             return Ok(c.id);
         }
-        design::add_point(candidates, values);
+        candidates::add_point(candidates, values);
         let c = candidates[candidates.len() - 1].clone();
         let journaled: Vec<Row> = self
             .ledger()

@@ -16,7 +16,7 @@ use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 use crate::simulate::Goal;
 
-use super::design::BASELINE;
+use super::candidates::BASELINE;
 use super::journal::Row;
 
 /// A mean with the half-width of its 95 % interval (`None` with fewer than two values).

@@ -14,7 +14,7 @@ use crate::numbers::round_to;
 use crate::report::TextTable;
 use crate::simulate::Goal;
 
-use super::design::{Candidate, Kind, BASELINE};
+use super::candidates::{Candidate, Kind, BASELINE};
 use super::journal::{value_json, Row};
 use super::stats::{beats, pareto, Interval, Standing, Table, Verdict, ALPHA};
 use super::study::{Design, Input, Study, Values};

@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::numbers::round_to;
 use crate::report::TextTable;
 
-use super::design::Candidate;
+use super::candidates::Candidate;
 use super::error::{SweepError, VerifyError};
 use super::run::{execute, Outcome, Plan, Progress};
 use super::stats::Verdict;

@@ -14,7 +14,7 @@ use crate::plot::Picture;
 use crate::report::TextTable;
 use crate::simulate::Goal;
 
-use super::design::{Candidate, Kind};
+use super::candidates::{Candidate, Kind};
 use super::journal::Row;
 use super::pictures::pictures;
 use super::stats::Verdict;
@@ -599,7 +599,7 @@ struct VerifiedWorldJson {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::design;
+    use crate::sweep::candidates;
     use crate::sweep::study::Overrides;
 
     /// A study of the floor on two worlds (read, never generated) judged by flatness.
@@ -641,7 +641,7 @@ mod tests {
     #[test]
     fn findings_that_hold_on_one_world_only_are_flagged() {
         let study = study();
-        let (candidates, _) = design::candidates(&study);
+        let (candidates, _) = candidates::all(&study);
         assert_eq!(candidates.len(), 3);
         // On both worlds candidate 1 is 1 lower than the baseline on every seed (better) and
         // candidate 2 is 2 lower on every seed of north but 1 lower and 1 higher on south's.

@@ -9,7 +9,7 @@ use crate::generate::SplitMix64;
 use crate::keys::KeyValue;
 use crate::scenario::{Scenario, Setting};
 
-use super::parameter::Parameter;
+use super::study::Parameter;
 use super::study::{Design, Study};
 
 /// One candidate: a scenario to evaluate on every seed.
@@ -107,7 +107,7 @@ pub fn fixed(study: &Study) -> Vec<Candidate> {
 
 /// Every candidate a grid or space-filling design evaluates, the fixed ones first; an optimising
 /// design's fixed ones alone. Also how many drawn points repeated an earlier one.
-pub fn candidates(study: &Study) -> (Vec<Candidate>, usize) {
+pub fn all(study: &Study) -> (Vec<Candidate>, usize) {
     let mut out = fixed(study);
     let parameters = &study.parameters;
     let points = match &study.design {
@@ -212,7 +212,7 @@ mod tests {
     use super::*;
     use crate::keys::Domain;
     use crate::scenario::KeyPath;
-    use crate::sweep::parameter::Values;
+    use crate::sweep::study::Values;
 
     fn parameter(key: &str, domain: Domain, values: Values) -> Parameter {
         Parameter {

@@ -121,7 +121,11 @@ impl Parameter {
     }
 }
 
-pub fn read_parameters(r: &mut Reader, table: &Table, base: &ScenarioFiles) -> Vec<Parameter> {
+pub(super) fn read_parameters(
+    r: &mut Reader,
+    table: &Table,
+    base: &ScenarioFiles,
+) -> Vec<Parameter> {
     let mut out: Vec<Parameter> = Vec::new();
     for (path, t) in r.tables(table, "parameter") {
         r.unknown(&t, &path, PARAMETER_KEYS);
