@@ -22,6 +22,15 @@ pub use key_path::{KeyPath, ScenarioFiles, Setting};
 /// the ratings the games' own tournament reports carry, not a file.
 pub const REPORTED: &str = "reported";
 
+/// A starting list as a file writes it: `reported` as it is, anything else a path from `dir`.
+pub fn start_list_in(dir: &Path, written: &str) -> PathBuf {
+    if written == REPORTED {
+        PathBuf::from(REPORTED)
+    } else {
+        dir.join(written)
+    }
+}
+
 use crate::model::Month;
 use crate::named::named_enum;
 use crate::rules::{

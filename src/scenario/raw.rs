@@ -179,14 +179,9 @@ impl Walk {
                 GameFormat::NAMES,
             ),
             month_1: self.month(&data, "month-1", "data"),
-            // `reported` names no file: the ratings the games' own tournament reports carry.
-            start_list: self.string(&data, "start-list", "data").map(|p| {
-                if p == super::REPORTED {
-                    p.into()
-                } else {
-                    path_in(p)
-                }
-            }),
+            start_list: self
+                .string(&data, "start-list", "data")
+                .map(|p| normalize(&super::start_list_in(&dir, &p))),
             players: self.string(&data, "players", "data").map(path_in),
             unknown_players: self.choice(
                 &bootstrap,

@@ -1577,3 +1577,25 @@ fn a_parameter_of_months_moves_an_event_and_gets_its_picture() {
         text(&r.stderr)
     );
 }
+
+/// `[input] start-list = "reported"` takes what `replay --start-list reported` takes: the ratings
+/// the tournament reports carry, not a file named `reported` beside the study.
+#[test]
+fn a_study_of_tournament_reports_starts_from_the_ratings_they_carry() {
+    let dir = scratch("sweep-reported");
+    let study = write(
+        &dir,
+        "reported.toml",
+        &format!(
+            "scenario = {:?}\n[input]\ngames = {:?}\nstart-list = \"reported\"\nskip-invalid = true\n[[parameter]]\nkey = \"revision[2024-03].floor\"\nvalues = [1000, 1400]\n[[measure]]\nkind = \"predictive\"\nfrom = \"2024-01\"\nto = \"2024-05\"\n",
+            repo("scenarios/fide-historical.toml"),
+            repo("data/trf/belgian-interclubs-2023-24/rounds")
+        ),
+    );
+    let out = dir.join("out");
+    sweep(&study, &out, &[]);
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let baseline = csv.lines().find(|l| l.contains(",baseline,")).unwrap();
+    // The games of January to May 2024 between players the reports rate are predicted.
+    assert!(baseline.ends_with(",4420,0"), "{csv}");
+}

@@ -131,7 +131,9 @@ pub(super) fn read_input(
             }
         });
     let month_1 = r.month(&t, path, "month-1");
-    let start_list = r.text(&t, path, "start-list").map(|f| dir.join(f));
+    let start_list = r
+        .text(&t, path, "start-list")
+        .map(|f| crate::scenario::start_list_in(dir, &f));
     let players = r.text(&t, path, "players").map(|f| dir.join(f));
     let skip_invalid = r.boolean(&t, path, "skip-invalid").unwrap_or(false);
     let files = match (games, data) {
