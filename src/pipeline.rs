@@ -305,7 +305,7 @@ fn check_start_month(scenario: &Scenario, start: &crate::model::StartList) -> Re
 /// Refuses, before anything is read, an output directory the run could not replace, or one inside
 /// the games dataset it reads.
 fn check_output(dir: &Path, files: &InputFiles) -> Result<(), RunError> {
-    check_destination(dir, OutputKind::Run, true)?;
+    check_destination(dir, OutputKind::Run)?;
     if ingest::is_dataset(&files.games) && resolved(dir).starts_with(resolved(&files.games)) {
         return Err(RunError::OutInsideInput {
             out: dir.to_path_buf(),

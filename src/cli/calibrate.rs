@@ -111,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .or(c.out.clone())
         .unwrap_or_else(|| PathBuf::from(format!("output/calibration-{}", c.world.name)));
     // Refused before the search, not after its minutes.
-    check_destination(&dir, OutputKind::Calibration, true)?;
+    check_destination(&dir, OutputKind::Calibration)?;
     let bar = Bar::new(args.quiet);
     let fit = c.run(&|done, budget, best| {
         bar.steps(done, budget, "evaluations");

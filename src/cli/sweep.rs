@@ -3,7 +3,6 @@ use std::path::{Path, PathBuf};
 use super::progress::Bar;
 use super::set_threads;
 use crate::numbers::{counted, thousands};
-use crate::output::{check_destination, OutputKind};
 use crate::sweep::{self, Options, Outcome, Overrides, Study, Summaries, Verification};
 
 /// Search regulations: replay a study's candidates on the same seeds and rank them.
@@ -109,7 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         sweep::verifiable(&study)?;
     }
     let out = out_dir(&args, &study);
-    refuse_other_outputs(&out)?;
+    sweep::check_out(&out, &study)?;
     let bar = Bar::new(args.quiet);
     let outcome = sweep::run(
         &study,
@@ -145,12 +144,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     verify_if_asked(&args, &study, &outcome, &out)
 }
 
-/// A study's files (its `summary.json` among them) never go into another command's directory
-/// (a replay's, a world's, a calibration's); its own are written into, file by file.
-fn refuse_other_outputs(out: &Path) -> anyhow::Result<()> {
-    Ok(check_destination(out, OutputKind::Study, false)?)
-}
-
 fn out_dir(args: &Args, study: &Study) -> PathBuf {
     let base = args
         .out
@@ -158,7 +151,7 @@ fn out_dir(args: &Args, study: &Study) -> PathBuf {
         .or(study.out.clone())
         .unwrap_or_else(|| PathBuf::from("output").join(&study.name));
     match (args.shard, &args.out) {
-        (Some((i, n)), None) => base.join(format!("shard-{i}-of-{n}")),
+        (Some(shard), None) => sweep::shard_dir(&base, shard),
         _ => base,
     }
 }
@@ -255,7 +248,7 @@ fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
         .clone()
         .or(study.out.clone())
         .unwrap_or_else(|| PathBuf::from("output").join(&study.name));
-    refuse_other_outputs(&out)?;
+    sweep::check_out(&out, &study)?;
     std::fs::create_dir_all(&out)?;
     sweep::write_journal(&out, &sweep::search_header(&study), &merged)?;
     let outcome = Outcome {

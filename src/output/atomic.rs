@@ -26,7 +26,7 @@ impl StagedDir {
     /// Stages an output of `kind` for `target`, which must be empty, absent or an earlier output
     /// of the same kind.
     pub fn new(target: &Path, kind: OutputKind) -> Result<StagedDir, OutputError> {
-        check_destination(target, kind, true)?;
+        check_destination(target, kind)?;
         let parent = target
             .parent()
             .filter(|p| !p.as_os_str().is_empty())

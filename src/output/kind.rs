@@ -114,15 +114,10 @@ impl OutputKind {
 }
 
 /// Refuses `dir` as the output directory of `kind`: the working directory or one of its parents
-/// (which cannot be replaced while in use), or a directory another command wrote (named by its
-/// kind and the file that tells it). With `replaced_whole` (an output staged and put in place of
-/// the directory, not written into it file by file), also a directory that holds anything but an
-/// output of `kind`.
-pub fn check_destination(
-    dir: &Path,
-    kind: OutputKind,
-    replaced_whole: bool,
-) -> Result<(), OutputError> {
+/// (which cannot be replaced while in use), a directory another command wrote (named by its kind
+/// and the file that tells it), or one that holds anything but an output of `kind` (a user's
+/// files, the repository's data).
+pub fn check_destination(dir: &Path, kind: OutputKind) -> Result<(), OutputError> {
     let refuse = |reason: String| {
         Err(OutputError::Refused {
             dir: dir.to_path_buf(),
@@ -153,7 +148,7 @@ pub fn check_destination(
             found.marker_in(dir).unwrap_or_default(),
             kind.writer()
         )),
-        None if replaced_whole && !is_empty(dir) => refuse(format!(
+        None if !is_empty(dir) => refuse(format!(
             "it exists and is not an elosim {} directory, nor empty (it holds none of {}); choose another --out",
             kind.noun(),
             all_markers().join(", ")

@@ -5,6 +5,7 @@
 //! on one machine or shared among many.
 
 mod candidates;
+mod destination;
 mod error;
 mod files;
 mod html;
@@ -19,6 +20,7 @@ mod verify;
 mod worlds;
 
 pub use candidates::{Candidate, Kind};
+pub use destination::{check_out, shard_dir};
 pub use error::{MergeError, ResumeError, SweepError, VerifyError};
 pub use files::{write_report, write_study, write_timings};
 pub use html::page;

@@ -809,6 +809,56 @@ fn a_study_refuses_another_commands_directory_before_any_replay() {
         let left: Vec<_> = std::fs::read_dir(&out).unwrap().collect();
         assert_eq!(left.len(), 1, "{name}: the study wrote into it");
     }
+    // A folder of someone's files (a summary and a page of their own, the repository's data).
+    let theirs = dir.join("theirs");
+    std::fs::create_dir_all(&theirs).unwrap();
+    for file in ["summary.txt", "report.html"] {
+        std::fs::write(theirs.join(file), "theirs").unwrap();
+    }
+    let r = elosim(&[
+        "sweep",
+        &study,
+        "--quiet",
+        "--out",
+        theirs.to_str().unwrap(),
+    ]);
+    assert!(
+        !r.status.success(),
+        "the study ran in a folder of someone's files"
+    );
+    assert!(
+        text(&r.stderr).contains("it exists and is not an elosim study directory, nor empty"),
+        "{}",
+        text(&r.stderr)
+    );
+    for file in ["summary.txt", "report.html"] {
+        assert_eq!(
+            std::fs::read_to_string(theirs.join(file)).unwrap(),
+            "theirs"
+        );
+    }
+    // Another study's finished results: its journal stays its own.
+    let other = dir.join("other");
+    let other_study = write(
+        &dir,
+        "other.toml",
+        &std::fs::read_to_string(&study)
+            .unwrap()
+            .replace("name = \"tiny-study\"", "name = \"other-study\"")
+            .replace("seeds = [1, 2, 3]", "seeds = [1]"),
+    );
+    sweep(&other_study, &other, &[]);
+    let journal = std::fs::read(other.join("results.jsonl")).unwrap();
+    let r = elosim(&["sweep", &study, "--quiet", "--out", other.to_str().unwrap()]);
+    assert!(!r.status.success(), "the study replaced another's results");
+    assert!(
+        text(&r.stderr).contains("it holds the results of the study \"other-study\""),
+        "{}",
+        text(&r.stderr)
+    );
+    assert_eq!(std::fs::read(other.join("results.jsonl")).unwrap(), journal);
+    // Its own earlier output is replaced.
+    sweep(&other_study, &other, &[]);
 }
 
 #[test]
