@@ -49,7 +49,7 @@ pub struct Args {
     /// Replay the best K candidates over the worlds (default: the study's [verify] top, 3) and the
     /// baseline again on every world at the study's verification scale (default 1) on seeds the
     /// search did not use, and say whether the ranking held
-    #[arg(long, value_name = "K", num_args = 0..=1)]
+    #[arg(long, value_name = "K", num_args = 0..=1, value_parser = verify_top)]
     verify: Option<Option<usize>>,
     /// The verification's scale instead of the study's [verify] scale (a quick check of the
     /// verification itself)
@@ -65,6 +65,16 @@ pub struct Args {
     /// No progress bar
     #[arg(long)]
     quiet: bool,
+}
+
+/// How many of the best candidates `--verify` replays: as `[verify] top` takes it.
+fn verify_top(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(k) if (1..=1000).contains(&k) => Ok(k),
+        _ => Err(format!(
+            "expected how many of the best candidates to replay again, a whole number from 1 to 1000, got {text:?}"
+        )),
+    }
 }
 
 /// `I/N` with 1 ≤ I ≤ N.

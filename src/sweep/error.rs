@@ -28,6 +28,12 @@ pub enum SweepError {
     Output(#[from] OutputError),
     #[error("an optimise design chooses each generation from the last: it cannot be cut into shards; shard a grid, sobol or latin design")]
     OptimiseInShards,
+    #[error("--shard {index}/{count}: the study has {triples} (world, candidate, seed) triples to share, fewer than {count} shards, so some shards would evaluate nothing; cut it into {triples} shards at most")]
+    MoreShardsThanTriples {
+        index: u32,
+        count: u32,
+        triples: usize,
+    },
     #[error(transparent)]
     Verify(#[from] VerifyError),
     #[error(transparent)]

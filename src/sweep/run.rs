@@ -157,6 +157,17 @@ pub fn run(
     if options.shard.is_some() && optimise {
         return Err(SweepError::OptimiseInShards);
     }
+    if let Some((index, count)) = options.shard {
+        let triples =
+            study.input.world_names().len() * study.input.seeds().len() * candidates.len();
+        if triples < count as usize {
+            return Err(SweepError::MoreShardsThanTriples {
+                index,
+                count,
+                triples,
+            });
+        }
+    }
     let plan = Plan {
         candidates,
         seeds: study.input.seeds(),

@@ -1649,3 +1649,36 @@ fn a_study_of_tournament_reports_starts_from_the_ratings_they_carry() {
     // The games of January to May 2024 between players the reports rate are predicted.
     assert!(baseline.ends_with(",4420,0"), "{csv}");
 }
+
+/// What a study cannot do is refused before any replay, writing nothing: a verification of no
+/// candidate, more shards than (world, candidate, seed) triples to share.
+#[test]
+fn impossible_verifications_and_shards_are_refused_before_any_replay() {
+    let dir = scratch("sweep-impossible");
+    let study = tiny_study(&dir, "");
+    let out = dir.join("out");
+    let cases: [(&[&str], &str); 2] = [
+        (
+            &["--verify", "0"],
+            "expected how many of the best candidates to replay again, a whole number from 1 to 1000, got \"0\"",
+        ),
+        (
+            &["--shard", "1/1000"],
+            "--shard 1/1000: the study has 21 (world, candidate, seed) triples to share, fewer than 1000 shards",
+        ),
+    ];
+    for (flags, said) in cases {
+        let mut args = vec![
+            "sweep",
+            study.as_str(),
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(flags);
+        let r = elosim(&args);
+        assert!(!r.status.success(), "{flags:?} ran");
+        assert!(text(&r.stderr).contains(said), "{}", text(&r.stderr));
+        assert!(!out.exists(), "{flags:?} wrote {}", out.display());
+    }
+}
