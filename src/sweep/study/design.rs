@@ -87,12 +87,6 @@ pub(super) fn read_design(
             format!("does not belong to a {kind} design"),
         );
     }
-    if parameters.is_empty() && !r.has_problem_at("parameter") {
-        r.problem(
-            "parameter",
-            "missing: the design is empty; expected at least one [[parameter]] to vary",
-        );
-    }
     for p in parameters {
         let ranged = matches!(
             p.values,

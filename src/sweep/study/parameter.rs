@@ -127,7 +127,14 @@ pub(super) fn read_parameters(
     base: &ScenarioFiles,
 ) -> Vec<Parameter> {
     let mut out: Vec<Parameter> = Vec::new();
-    for (path, t) in r.tables(table, "parameter") {
+    let tables = r.tables(table, "parameter");
+    if tables.is_empty() && !r.has_problem_at("parameter") {
+        r.problem(
+            "parameter",
+            "missing: the design is empty; expected at least one [[parameter]] to vary",
+        );
+    }
+    for (path, t) in tables {
         r.unknown(&t, &path, PARAMETER_KEYS);
         r.require(
             &t,
@@ -222,7 +229,7 @@ fn read_values(r: &mut Reader, t: &Table, path: &str, domain: Domain) -> Option<
     let min = r.number(t, path, "min", (low, high));
     let max = r.number(t, path, "max", (low, high));
     let steps = r.whole(t, path, "steps", (2, 100_000)).map(|n| n as usize);
-    let step = r.number(t, path, "step", (f64::MIN_POSITIVE, f64::MAX));
+    let step = read_step(r, t, path);
     let log = match r.text(t, path, "spacing").as_deref() {
         None | Some("linear") => false,
         Some("log") => true,
@@ -234,6 +241,11 @@ fn read_values(r: &mut Reader, t: &Table, path: &str, domain: Domain) -> Option<
             false
         }
     };
+    // A refused step or count leaves the range unread, so that no other problem follows from it.
+    let refused = |key: &str, read: bool| t.contains_key(key) && !read;
+    if refused("step", step.is_some()) || refused("steps", steps.is_some()) {
+        return None;
+    }
     let (min, max) = (min?, max?);
     if max <= min {
         r.problem(&at(path, "max"), format!("{max} is not above min {min}"));
@@ -260,6 +272,24 @@ fn read_values(r: &mut Reader, t: &Table, path: &str, domain: Domain) -> Option<
         step,
         log,
     })
+}
+
+/// How far apart a range's values are: a number above 0.
+fn read_step(r: &mut Reader, t: &Table, path: &str) -> Option<f64> {
+    let value = t.get("step")?;
+    match value.as_float().or(value.as_integer().map(|i| i as f64)) {
+        Some(step) if step > 0.0 && step.is_finite() => Some(step),
+        _ => {
+            r.problem(
+                &at(path, "step"),
+                format!(
+                    "expected a step greater than 0 (how far apart the values are), got {}",
+                    describe(value)
+                ),
+            );
+            None
+        }
+    }
 }
 
 /// A list's values typed by the key's domain, each one that is not of its kind named.

@@ -61,6 +61,16 @@ pub(super) fn read_summary(r: &mut Reader, table: &Table, measures: &[Measure]) 
             }
             out
         }
+        Some(Value::Array(items)) => {
+            r.problem(
+                "summary.pareto",
+                format!(
+                    "expected two or three figures' names (a front needs two figures to trade against each other), got {}",
+                    crate::numbers::counted(items.len() as u64, "name")
+                ),
+            );
+            Vec::new()
+        }
         Some(other) => {
             r.problem(
                 "summary.pareto",

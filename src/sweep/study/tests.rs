@@ -109,7 +109,7 @@ fn every_tables_problems_are_named_at_once() {
         "input.format: belongs to the user's own games, not to a world",
         "design.kind: expected one of: grid, sobol, latin, optimise, got \"sobool\"",
         "summary.rank: \"predictive.log_los\" is not a figure the measures judge; the nearest: predictive.log_loss",
-        "summary.pareto: expected two or three figures' names, got a list",
+        "summary.pareto: expected two or three figures' names (a front needs two figures to trade against each other), got 1 name",
         "verify.top:",
     ];
     for e in expected {
@@ -145,4 +145,35 @@ fn a_grid_of_ranges_needs_its_steps_and_a_grid_too_large_is_refused() {
     let said = problems("huge", &body, &Overrides::default());
     let refused = "design: the grid has 1030301 candidates; at most 100000";
     assert!(said.iter().any(|p| p.starts_with(refused)), "{said:#?}");
+}
+
+#[test]
+fn a_range_steps_by_a_positive_number() {
+    for step in ["0", "-0.1"] {
+        let range = format!(
+            "[[parameter]]\nkey = \"revision[2017-07].floor\"\nmin = 1000\nmax = 1600\nstep = {step}\n"
+        );
+        let body = format!("[input]\nworld = \"fide-2001-2025\"\n{range}{PREDICTIVE}");
+        let said = problems("step", &body, &Overrides::default());
+        let expected = format!(
+            "parameter[1].step: expected a step greater than 0 (how far apart the values are), got {step}"
+        );
+        assert_eq!(said, [expected]);
+    }
+}
+
+/// A study whose scenario cannot be read says so alone: its parameters are not called missing.
+#[test]
+fn a_missing_scenario_is_the_only_problem_named() {
+    let dir = crate::testing::scratch("study-reader");
+    let path = dir.join("lost.toml");
+    let body = format!(
+        "scenario = \"nowhere.toml\"\n[input]\nworld = \"fide-2001-2025\"\n{FLOOR}{PREDICTIVE}"
+    );
+    std::fs::write(&path, body).unwrap();
+    let Err(StudyError::Invalid(problems)) = Study::load(&path, &Overrides::default()) else {
+        panic!("a study of no scenario was read");
+    };
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert_eq!(problems[0].path, "scenario");
 }
