@@ -31,7 +31,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     world: Option<String>,
     /// Each evaluation's world against FIDE's size, instead of the file's
-    #[arg(long, value_name = "SCALE")]
+    #[arg(long, value_name = "SCALE", allow_negative_numbers = true)]
     scale: Option<f64>,
     /// The worlds' seeds instead of the file's (comma-separated)
     #[arg(long, value_name = "N,N", value_delimiter = ',')]

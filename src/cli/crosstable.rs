@@ -82,7 +82,7 @@ pub struct Args {
     /// With --against: the run's size against FIDE's (a world generated with `--scale S`). Each
     /// row's games are divided by it before they are set against the published row's, and the
     /// two thresholds below default to 500 × S and 100 × S games
-    #[arg(long, value_name = "S", requires = "against", default_value_t = 1.0, value_parser = positive_scale)]
+    #[arg(long, value_name = "S", requires = "against", default_value_t = 1.0, value_parser = positive_scale, allow_negative_numbers = true)]
     scale: f64,
     /// With --against: cells with at least N games in the run count towards the RMSE and the sign
     /// agreement [default: 500 × --scale]

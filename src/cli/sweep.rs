@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// The worlds' scale instead of the study's (a quick look before the real run)
-    #[arg(long, value_name = "SCALE")]
+    #[arg(long, value_name = "SCALE", allow_negative_numbers = true)]
     scale: Option<f64>,
     /// The worlds' seeds instead of the study's (comma-separated)
     #[arg(long, value_name = "N,N", value_delimiter = ',')]
@@ -53,7 +53,12 @@ pub struct Args {
     verify: Option<Option<usize>>,
     /// The verification's scale instead of the study's [verify] scale (a quick check of the
     /// verification itself)
-    #[arg(long, value_name = "SCALE", requires = "verify")]
+    #[arg(
+        long,
+        value_name = "SCALE",
+        requires = "verify",
+        allow_negative_numbers = true
+    )]
     verify_scale: Option<f64>,
     /// The verification's seeds instead of the study's [verify] seeds (comma-separated)
     #[arg(long, value_name = "N,N", value_delimiter = ',', requires = "verify")]

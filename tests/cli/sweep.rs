@@ -1650,14 +1650,23 @@ fn a_study_of_tournament_reports_starts_from_the_ratings_they_carry() {
     assert!(baseline.ends_with(",4420,0"), "{csv}");
 }
 
-/// What a study cannot do is refused before any replay, writing nothing: a verification of no
-/// candidate, more shards than (world, candidate, seed) triples to share.
+/// What a study cannot do is refused before any replay, writing nothing: a negative scale (a
+/// number, not a flag), a verification of no candidate, more shards than (world, candidate, seed)
+/// triples to share.
 #[test]
 fn impossible_verifications_and_shards_are_refused_before_any_replay() {
     let dir = scratch("sweep-impossible");
     let study = tiny_study(&dir, "");
     let out = dir.join("out");
-    let cases: [(&[&str], &str); 2] = [
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--scale", "-0.02"],
+            "--scale: expected a number from 0.0001 to 10, got -0.02",
+        ),
+        (
+            &["--verify", "--verify-scale", "-1"],
+            "--verify-scale: expected a number from 0.0001 to 10, got -1",
+        ),
         (
             &["--verify", "0"],
             "expected how many of the best candidates to replay again, a whole number from 1 to 1000, got \"0\"",
