@@ -40,7 +40,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.run.join("results.jsonl").is_file() && !args.run.join("lists.parquet").exists() {
+    if crate::output::OutputKind::of(&args.run) == Some(crate::output::OutputKind::Study) {
         if args.vs.is_some() {
             anyhow::bail!(
                 "--vs sets a run beside a run; {} is a study",

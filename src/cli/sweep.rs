@@ -233,7 +233,26 @@ fn study_of(dirs: &[PathBuf], file: Option<&Path>) -> anyhow::Result<Study> {
 
 /// `elosim report DIR` on a finished study's directory: its report.html written again.
 pub fn report(dir: &Path, out: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let journal = dir.join("results.jsonl");
+    if !journal.is_file() {
+        anyhow::bail!(
+            "{} holds a study still running or interrupted (results.partial.jsonl): finish it with `elosim sweep STUDY --out {} --resume`, then report on it",
+            dir.display(),
+            dir.display()
+        );
+    }
     let dirs = [dir.to_path_buf()];
+    let header = sweep::first_header(&dirs)?;
+    if header.shard.1 > 1 {
+        anyhow::bail!(
+            "{} is shard {} of {} of the study {:?}: join the shards first (`elosim sweep {} --merge DIR...` with every shard's directory) and report on the merged directory",
+            dir.display(),
+            header.shard.0,
+            header.shard.1,
+            header.study,
+            header.file
+        );
+    }
     let study = study_of(&dirs, None)?;
     let merged = sweep::merge(&study, &dirs)?;
     let search = Summaries::new(&study, &merged.candidates, &merged.rows);

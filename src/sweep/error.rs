@@ -118,13 +118,15 @@ pub enum MergeError {
         row: String,
         worlds: Vec<String>,
     },
+    #[error("{}, line {line}: the journal is cut short in the middle of its last line (a copy cut off, or a disk that filled): run that shard again with --resume to finish it", path.display())]
+    CutShort { path: PathBuf, line: usize },
     #[error("{row} is in {} and in {}", first.display(), second.display())]
     RowTwice {
         row: String,
         first: PathBuf,
         second: PathBuf,
     },
-    #[error("shard{} {} of {count} {} missing", if missing.len() == 1 { "" } else { "s" }, numbers(missing), if missing.len() == 1 { "is" } else { "are" })]
+    #[error("{} of the {count} shards {} missing: number {}; give --merge every shard's directory", missing.len(), if missing.len() == 1 { "is" } else { "are" }, first_few(&missing.iter().map(u32::to_string).collect::<Vec<_>>()))]
     MissingShards { missing: Vec<u32>, count: u32 },
     #[error("{}: candidate {candidate} is {found} there and {wanted} in the study", path.display())]
     OtherCandidate {
@@ -133,7 +135,7 @@ pub enum MergeError {
         found: String,
         wanted: String,
     },
-    #[error("{} rows are missing (a shard did not finish?): {}{}", rows.len(), rows.iter().take(5).cloned().collect::<Vec<_>>().join(", "), if rows.len() > 5 { ", …" } else { "" })]
+    #[error("{} missing (a shard did not finish?): {}", count_is(rows.len(), "row"), first_few(rows))]
     MissingRows { rows: Vec<String> },
     #[error("{}: {row} is not a candidate of the study (it has {candidates})", path.display())]
     UnknownCandidate {
@@ -150,9 +152,20 @@ pub enum MergeError {
 }
 
 /// "1, 3".
-fn numbers(list: &[u32]) -> String {
-    list.iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+/// "1 row is", "3 rows are".
+fn count_is(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun} is")
+    } else {
+        format!("{} {noun}s are", crate::numbers::thousands(n as u64))
+    }
+}
+
+/// The first five of a list, and how many more.
+fn first_few(items: &[String]) -> String {
+    let shown = items.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    match items.len() {
+        0..=5 => shown,
+        n => format!("{shown} and {} more", n - 5),
+    }
 }

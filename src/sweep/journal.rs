@@ -66,14 +66,24 @@ pub struct WorldLine {
 pub struct Read {
     pub rows: Vec<Row>,
     pub worlds: Vec<WorldLine>,
-    /// A last line cut short by an interruption, left out.
-    pub cut_short: bool,
+    /// The number of a last line cut short by an interruption, left out.
+    pub cut_short: Option<usize>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
     #[error("cannot read {}", path.display())]
-    Io {
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot create the directory {}", path.display())]
+    Directory {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {}", path.display())]
+    Write {
         path: PathBuf,
         source: std::io::Error,
     },
@@ -277,14 +287,16 @@ pub struct Journal {
 impl Journal {
     /// Starts a journal afresh with its header.
     pub fn create(path: &Path, header: &Header) -> Result<Journal, JournalError> {
-        let io = |source| JournalError::Io {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|source| JournalError::Directory {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let file = File::create(path).map_err(|source| JournalError::Write {
             path: path.to_path_buf(),
             source,
-        };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let file = File::create(path).map_err(io)?;
+        })?;
         let mut journal = Journal {
             path: path.to_path_buf(),
             file,
@@ -295,7 +307,7 @@ impl Journal {
 
     /// Appends to a journal read back (a line cut short is cut off first).
     pub fn append(path: &Path, keep_bytes: u64) -> Result<Journal, JournalError> {
-        let io = |source| JournalError::Io {
+        let io = |source| JournalError::Write {
             path: path.to_path_buf(),
             source,
         };
@@ -314,7 +326,7 @@ impl Journal {
         self.file
             .write_all(text.as_bytes())
             .and_then(|()| self.file.flush())
-            .map_err(|source| JournalError::Io {
+            .map_err(|source| JournalError::Write {
                 path: self.path.clone(),
                 source,
             })
@@ -417,12 +429,12 @@ fn header_of(path: &Path, n: usize, j: &Json) -> Result<Header, JournalError> {
 }
 
 /// Each complete line of a journal as JSON, with its number from 1; the length of the complete
-/// lines and whether the last was cut short (an interrupted run's, left out).
+/// lines and the number of a last line cut short (an interrupted run's, left out).
 fn scan(
     path: &Path,
     mut each: impl FnMut(usize, Json) -> Result<(), JournalError>,
-) -> Result<(u64, bool), JournalError> {
-    let io = |source| JournalError::Io {
+) -> Result<(u64, Option<usize>), JournalError> {
+    let io = |source| JournalError::Read {
         path: path.to_path_buf(),
         source,
     };
@@ -433,11 +445,11 @@ fn scan(
         text.clear();
         let read = reader.read_line(&mut text).map_err(io)?;
         if read == 0 {
-            return Ok((kept, false));
+            return Ok((kept, None));
         }
         n += 1;
         if !text.ends_with('\n') {
-            return Ok((kept, true));
+            return Ok((kept, Some(n)));
         }
         let j: Json = serde_json::from_str(&text).map_err(|e| bad(path, n, &e.to_string()))?;
         each(n, j)?;
@@ -504,7 +516,7 @@ mod tests {
         let (read, kept) = read(&path, &domains).unwrap();
         assert_eq!(read.rows, std::slice::from_ref(&row));
         assert_eq!(read.worlds, [world]);
-        assert!(read.cut_short);
+        assert_eq!(read.cut_short, Some(4));
         assert_eq!(kept, whole);
         let mut journal = Journal::append(&path, kept).unwrap();
         journal
@@ -515,7 +527,7 @@ mod tests {
             .unwrap();
         let (again, _) = super::read(&path, &domains).unwrap();
         assert_eq!(again.rows.len(), 2);
-        assert!(!again.cut_short);
+        assert_eq!(again.cut_short, None);
     }
 
     #[test]

@@ -88,6 +88,9 @@ pub fn merge(study: &Study, dirs: &[PathBuf]) -> Result<Merged, SweepError> {
             });
         }
         let (read, _) = journal::read(&path, &domains)?;
+        if let Some(line) = read.cut_short {
+            return refuse(MergeError::CutShort { path, line });
+        }
         for r in read.rows {
             let Some(world) = names.iter().position(|n| *n == r.world) else {
                 return refuse(MergeError::OtherWorld {
@@ -242,7 +245,7 @@ pub fn write_journal(dir: &Path, header: &Header, merged: &Merged) -> Result<(),
         journal.row(r)?;
     }
     drop(journal);
-    std::fs::rename(&partial, &path).map_err(|source| journal::JournalError::Io {
+    std::fs::rename(&partial, &path).map_err(|source| journal::JournalError::Write {
         path: path.clone(),
         source,
     })?;

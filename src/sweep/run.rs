@@ -272,7 +272,7 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
     } = sweep.ledger.into_inner().expect(POISONED);
     drop(journal);
     std::fs::rename(journal::partial(&plan.journal), &plan.journal).map_err(|source| {
-        JournalError::Io {
+        JournalError::Write {
             path: plan.journal.clone(),
             source,
         }
@@ -431,18 +431,26 @@ fn open_journal(
         }
         refuse_other_run(&partial, &found, header)?;
         let (read, kept) = journal::read(&partial, domains)?;
-        return Ok((Journal::append(&partial, kept)?, read.rows, read.cut_short));
+        return Ok((
+            Journal::append(&partial, kept)?,
+            read.rows,
+            read.cut_short.is_some(),
+        ));
     }
     if resume && path.exists() {
         // A finished run resumed: its rows are all there, and the journal is finished again at
         // the end. Only this run's journal is taken over.
         refuse_other_run(path, &journal::header(path)?.0, header)?;
-        std::fs::rename(path, &partial).map_err(|source| JournalError::Io {
+        std::fs::rename(path, &partial).map_err(|source| JournalError::Write {
             path: path.to_path_buf(),
             source,
         })?;
         let (read, kept) = journal::read(&partial, domains)?;
-        return Ok((Journal::append(&partial, kept)?, read.rows, read.cut_short));
+        return Ok((
+            Journal::append(&partial, kept)?,
+            read.rows,
+            read.cut_short.is_some(),
+        ));
     }
     // Nothing to resume (a shard restarted before its first row, say): start.
     Ok((Journal::create(&partial, header)?, Vec::new(), false))

@@ -314,7 +314,30 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
         assert!(!out.join("results.parquet").exists());
         text(&r.stderr)
     };
-    assert!(merge(&[&shards[0]]).contains("shard 2 of 2 is missing"));
+    assert!(merge(&[&shards[0]])
+        .contains("1 of the 2 shards is missing: number 2; give --merge every shard's directory"));
+    // A shard alone is no study to report on: join the shards first.
+    let r = elosim(&["report", shards[0].to_str().unwrap()]);
+    assert!(!r.status.success());
+    assert!(
+        text(&r.stderr)
+            .contains("is shard 1 of 2 of the study \"tiny-study\": join the shards first"),
+        "{}",
+        text(&r.stderr)
+    );
+    // A shard's journal cut in the middle of a line is named with the line, not merged short.
+    let cut = dir.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    let whole = std::fs::read(shards[1].join("results.jsonl")).unwrap();
+    let lines = whole.iter().filter(|&&b| b == b'\n').count();
+    std::fs::write(cut.join("results.jsonl"), &whole[..whole.len() - 10]).unwrap();
+    let e = merge(&[&shards[0], &cut]);
+    assert!(
+        e.contains(&format!(
+            "results.jsonl, line {lines}: the journal is cut short in the middle of its last line"
+        )),
+        "{e}"
+    );
     // A shard still going on is not merged.
     let going = dir.join("going");
     std::fs::create_dir_all(&going).unwrap();
@@ -1690,4 +1713,14 @@ fn impossible_verifications_and_shards_are_refused_before_any_replay() {
         assert!(text(&r.stderr).contains(said), "{}", text(&r.stderr));
         assert!(!out.exists(), "{flags:?} wrote {}", out.display());
     }
+    // An output directory that cannot be made is named as one.
+    let file = write(&dir, "afile.txt", "a file");
+    let under = format!("{file}/sub");
+    let r = elosim(&["sweep", &study, "--quiet", "--out", &under]);
+    assert!(!r.status.success());
+    assert!(
+        text(&r.stderr).contains(&format!("cannot create the directory {under}")),
+        "{}",
+        text(&r.stderr)
+    );
 }
