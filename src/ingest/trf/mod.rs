@@ -5,12 +5,13 @@
 //! 132 round dates). Team lines, TRF26's other records, pairing programs' extensions (`XXR`,
 //! `XXC`…) and `###` comments are skipped; anything else is refused with its line and columns.
 
+mod dates;
 mod files;
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::model::{Day, EventType, Games, HalfPoints};
+use crate::model::{EventType, Games, HalfPoints};
 use crate::scenario::GameFormat;
 
 use super::compressed::read_text;
@@ -19,6 +20,7 @@ use super::ids::RawIds;
 use super::raw::{sort_event_names, RawGames, Reported, TrfCounts};
 use super::table::Skips;
 use super::text::{decode, sha256};
+use dates::{parse_date, DateText, Dates, WrittenDates};
 
 pub use files::is_trf;
 
@@ -119,99 +121,6 @@ fn no_games(source: String) -> RawGames {
     }
 }
 
-/// A date as a report writes it: a day, or three numbers of two digits whose order the report's
-/// other dates must tell (`23/09/24` is 2023-09-24 or 2024-09-23).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum DateText {
-    Day(Day),
-    Ambiguous([u32; 3]),
-}
-
-/// The orders in which real reports write two-digit dates: YY/MM/DD (TRF16's 132 line),
-/// DD/MM/YY (the Belgian round reports) and, where neither fits, YY.DD.MM (the Irish Bunratty
-/// reports).
-const ORDERS: [(&str, [usize; 3]); 3] = [
-    ("YY/MM/DD", [0, 1, 2]),
-    ("DD/MM/YY", [2, 1, 0]),
-    ("YY/DD/MM", [0, 2, 1]),
-];
-
-/// Two-digit years: 1950 to 2049.
-fn full_year(yy: u32) -> i32 {
-    if yy < 50 {
-        2000 + yy as i32
-    } else {
-        1900 + yy as i32
-    }
-}
-
-/// Reads a date in the forms real reports use: `2023-09-24`, `2015/09/27`, `24/09/2010`,
-/// `28. 07. 2005`, `May 29, 2020`, and two-digit `23/09/24`; `None` when blank.
-fn parse_date(text: &str) -> Result<Option<DateText>, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    let expected = || {
-        format!("expected a date (YYYY/MM/DD, YYYY-MM-DD, DD.MM.YYYY, YY/MM/DD or \"May 29, 2020\"), got {text:?}")
-    };
-    let impossible = || format!("an impossible date: {text:?}");
-    if text.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        return named_month(text)
-            .map(|d| Some(DateText::Day(d)))
-            .ok_or_else(expected);
-    }
-    let parts: Vec<&str> = text
-        .split(['/', '-', '.', ' '])
-        .filter(|p| !p.is_empty())
-        .collect();
-    let numbers: Vec<u32> = parts.iter().filter_map(|p| p.parse().ok()).collect();
-    if parts.len() != 3 || numbers.len() != 3 || parts.iter().any(|p| p.len() > 4) {
-        return Err(expected());
-    }
-    let day = |y: u32, m: u32, d: u32| {
-        Day::from_ymd(y as i32, m, d)
-            .map(|d| Some(DateText::Day(d)))
-            .ok_or_else(impossible)
-    };
-    match (parts[0].len(), parts[2].len()) {
-        (4, 1..=2) => day(numbers[0], numbers[1], numbers[2]),
-        (1..=2, 4) => day(numbers[2], numbers[1], numbers[0]),
-        (1..=2, 1..=2) if parts[1].len() <= 2 => {
-            let readable = ORDERS.iter().any(|(_, order)| {
-                read_in_order([numbers[0], numbers[1], numbers[2]], *order).is_some()
-            });
-            if readable {
-                Ok(Some(DateText::Ambiguous([
-                    numbers[0], numbers[1], numbers[2],
-                ])))
-            } else {
-                Err(impossible())
-            }
-        }
-        _ => Err(expected()),
-    }
-}
-
-/// `numbers` read as year, month and day at the positions `order` gives.
-fn read_in_order(numbers: [u32; 3], order: [usize; 3]) -> Option<Day> {
-    let [y, m, d] = order.map(|i| numbers[i]);
-    Day::from_ymd(full_year(y), m, d)
-}
-
-/// `May 29, 2020` or `29 May 2020` (English month names, whole or cut to three letters).
-fn named_month(text: &str) -> Option<Day> {
-    let words: Vec<&str> = text.split([' ', ',']).filter(|w| !w.is_empty()).collect();
-    let [month, day, year] = words.as_slice() else {
-        return None;
-    };
-    let month = month.to_ascii_lowercase();
-    let m = super::fide_list::MONTHS
-        .iter()
-        .position(|n| month.len() >= 3 && n.starts_with(&month[..3]))?;
-    Day::from_ymd(year.parse().ok()?, m as u32 + 1, day.parse().ok()?)
-}
-
 /// Colours as a report writes them: `w`/`b`, or the French `B`/`N` (blanc, noir) of some Belgian
 /// reports, told apart by whether the report writes `N` at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -248,10 +157,7 @@ struct Player {
 struct Report {
     file: String,
     event: String,
-    /// Each date with its line, as written.
-    start: Option<(u32, DateText)>,
-    end: Option<(u32, DateText)>,
-    round_dates: Vec<Option<(u32, DateText)>>,
+    written: WrittenDates,
     round_robin: bool,
     /// From `XXR` or TRF26's 142 line.
     declared_rounds: Option<usize>,
@@ -317,9 +223,7 @@ impl Report {
             event: Path::new(file)
                 .file_stem()
                 .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
-            start: None,
-            end: None,
-            round_dates: Vec::new(),
+            written: WrittenDates::default(),
             round_robin: false,
             declared_rounds: None,
             players: Vec::new(),
@@ -377,6 +281,14 @@ impl Report {
         Ok(())
     }
 
+    /// The dates in the one order of two-digit dates that keeps them in order, or the problem
+    /// with the line that shows it.
+    fn dates(&self) -> Result<Dates, IngestError> {
+        self.written
+            .read()
+            .map_err(|(line, problem)| self.error(line, "5– (date)", problem))
+    }
+
     fn error(&self, line: u32, column: &str, problem: String) -> IngestError {
         IngestError::Row {
             file: self.file.clone(),
@@ -406,9 +318,9 @@ impl Report {
                     .map_err(|p| self.error(number, "5– (date)", p))?
                     .map(|d| (number, d));
                 if code == "042" {
-                    self.start = date;
+                    self.written.start = date;
                 } else {
-                    self.end = date;
+                    self.written.end = date;
                 }
             }
             "092" if separated => {
@@ -416,8 +328,8 @@ impl Report {
                 self.round_robin = kind.contains("roundrobin");
             }
             "132" if separated => match one_round_date(line) {
-                Some(date) => self.round_dates.push(Some((number, date))),
-                None => self.round_dates = self.dates_of_rounds(number, line)?,
+                Some(date) => self.written.rounds.push(Some((number, date))),
+                None => self.written.rounds = self.dates_of_rounds(number, line)?,
             },
             "142" if separated => self.declared_rounds = self.rounds_declared(number, &value())?,
             "XXR" if separated => self.declared_rounds = self.rounds_declared(number, &value())?,
@@ -630,39 +542,6 @@ fn is_other_record(code: &str, separated: bool) -> bool {
     separated && (known.contains(&code) || letters)
 }
 
-/// A report's dates, once read in one order.
-#[derive(Clone, Debug, PartialEq)]
-struct Dates {
-    start: Option<Day>,
-    end: Option<Day>,
-    rounds: Vec<Option<Day>>,
-}
-
-impl Dates {
-    /// What is wrong with these dates, if anything: an end before the start, a round outside
-    /// them, rounds out of order.
-    fn disorder(&self) -> Option<String> {
-        if let (Some(s), Some(e)) = (self.start, self.end) {
-            if e < s {
-                return Some(format!("the end ({e}, 052) is before the start ({s}, 042)"));
-            }
-        }
-        let rounds: Vec<Day> = self.rounds.iter().flatten().copied().collect();
-        if let Some(w) = rounds.windows(2).find(|w| w[1] < w[0]) {
-            return Some(format!(
-                "the round dates (132) go back from {} to {}",
-                w[0], w[1]
-            ));
-        }
-        let outside =
-            |d: &&Day| self.start.is_some_and(|s| **d < s) || self.end.is_some_and(|e| **d > e);
-        rounds
-            .iter()
-            .find(outside)
-            .map(|d| format!("the round date {d} (132) is outside the event's dates (042, 052)"))
-    }
-}
-
 /// A pairing of a report: the two players, white first, with White's score.
 struct Pairing<'a> {
     white: &'a Player,
@@ -676,90 +555,6 @@ struct Pairing<'a> {
 const LONG_EVENT_DAYS: i32 = 30;
 
 impl Report {
-    /// The dates in the one order of two-digit dates that keeps them in order (the rounds between
-    /// the start and the end, in sequence); refused when no order, or more than one, does.
-    fn dates(&self) -> Result<Dates, IngestError> {
-        let all = || {
-            [self.start, self.end]
-                .into_iter()
-                .chain(self.round_dates.iter().copied())
-                .flatten()
-        };
-        let read = |order: [usize; 3]| -> Option<Dates> {
-            let day = |d: Option<(u32, DateText)>| -> Option<Option<Day>> {
-                match d {
-                    None => Some(None),
-                    Some((_, DateText::Day(day))) => Some(Some(day)),
-                    Some((_, DateText::Ambiguous(n))) => read_in_order(n, order).map(Some),
-                }
-            };
-            Some(Dates {
-                start: day(self.start)?,
-                end: day(self.end)?,
-                rounds: self
-                    .round_dates
-                    .iter()
-                    .map(|&d| day(d))
-                    .collect::<Option<_>>()?,
-            })
-        };
-        let Some((line, DateText::Ambiguous(n))) =
-            all().find(|(_, d)| matches!(d, DateText::Ambiguous(_)))
-        else {
-            let dates = read(ORDERS[0].1).expect("no two-digit date to read");
-            return match dates.disorder() {
-                Some(problem) => Err(self.error(self.dates_line(), "5– (date)", problem)),
-                None => Ok(dates),
-            };
-        };
-        // YY/DD/MM only where neither of the usual orders fits.
-        let mut readings: Vec<(&str, Dates)> = Vec::new();
-        for tier in [&ORDERS[..2], &ORDERS[2..]] {
-            for &(name, order) in tier {
-                if let Some(dates) = read(order).filter(|d| d.disorder().is_none()) {
-                    if readings.iter().all(|(_, d)| *d != dates) {
-                        readings.push((name, dates));
-                    }
-                }
-            }
-            if !readings.is_empty() {
-                break;
-            }
-        }
-        let text = format!("{:02}/{:02}/{:02}", n[0], n[1], n[2]);
-        match readings.len() {
-            1 => Ok(readings.remove(0).1),
-            0 => Err(self.error(
-                line,
-                "5– (date)",
-                format!("{text} and the report's other dates cannot be read in one order ({}) that keeps the rounds between the start and the end, in sequence", ORDERS.map(|o| o.0).join(", ")),
-            )),
-            _ => {
-                let ways: Vec<String> = ORDERS
-                    .iter()
-                    .filter(|(name, _)| readings.iter().any(|(r, _)| r == name))
-                    .filter_map(|(name, order)| Some(format!("{} ({name})", read_in_order(n, *order)?)))
-                    .collect();
-                Err(self.error(
-                    line,
-                    "5– (date)",
-                    format!("an ambiguous date: {text} reads as {}, and the report's other dates do not tell which; write it YYYY/MM/DD", ways.join(" or ")),
-                ))
-            }
-        }
-    }
-
-    /// The first line with a date, for a problem of the dates together.
-    fn dates_line(&self) -> u32 {
-        [self.start, self.end]
-            .into_iter()
-            .chain(self.round_dates.iter().copied())
-            .flatten()
-            .map(|(line, _)| line)
-            .next()
-            .unwrap_or(1)
-    }
-
     fn ranks(&self) -> HashMap<u16, &Player> {
         self.players.iter().map(|p| (p.rank, p)).collect()
     }
@@ -958,9 +753,10 @@ fn colour_name(white: Option<bool>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Day;
 
     /// A `001` line with its rounds, each `(opponent, colour, result)`.
-    fn player(
+    pub(super) fn player(
         rank: u16,
         name: &str,
         rating: &str,
@@ -976,14 +772,14 @@ mod tests {
         line
     }
 
-    fn refused(lines: &[String]) -> String {
+    pub(super) fn refused(lines: &[String]) -> String {
         match report(lines) {
             Ok(_) => panic!("read"),
             Err(e) => e,
         }
     }
 
-    fn report(lines: &[String]) -> Result<(RawGames, TrfCounts), String> {
+    pub(super) fn report(lines: &[String]) -> Result<(RawGames, TrfCounts), String> {
         let mut skips = Skips::new(false);
         let text = lines.join("\n");
         let report = Report::parse("t.trf", &text, &mut skips).map_err(|e| e.to_string())?;
@@ -996,11 +792,11 @@ mod tests {
         Ok((out, counts))
     }
 
-    fn day(y: i32, m: u32, d: u32) -> Day {
+    pub(super) fn day(y: i32, m: u32, d: u32) -> Day {
         Day::from_ymd(y, m, d).unwrap()
     }
 
-    fn head(start: &str, end: &str, rounds: &[&str]) -> Vec<String> {
+    pub(super) fn head(start: &str, end: &str, rounds: &[&str]) -> Vec<String> {
         let mut dates = format!("132{}", " ".repeat(88));
         for r in rounds {
             dates += &format!("{r:<8}  ");
@@ -1014,14 +810,14 @@ mod tests {
     }
 
     /// A beats B in round 1 with White; they draw round 2, colours reversed.
-    fn two_rounds_of_a_and_b() -> [String; 2] {
+    pub(super) fn two_rounds_of_a_and_b() -> [String; 2] {
         [
             player(1, "A", "2000", "11", &[(2, 'w', '1'), (2, 'b', '=')]),
             player(2, "B", "2000", "12", &[(1, 'b', '0'), (1, 'w', '=')]),
         ]
     }
 
-    fn three_players() -> Vec<String> {
+    pub(super) fn three_players() -> Vec<String> {
         vec![
             player(
                 1,
@@ -1039,52 +835,6 @@ mod tests {
                 &[(0, ' ', 'H'), (1, 'w', '=')],
             ),
         ]
-    }
-
-    #[test]
-    fn every_date_form_of_the_real_reports_is_read() {
-        let one = |t: &str| parse_date(t).unwrap().unwrap();
-        assert_eq!(one("2023-09-24"), DateText::Day(day(2023, 9, 24)));
-        assert_eq!(one("2015/09/27"), DateText::Day(day(2015, 9, 27)));
-        assert_eq!(one("24/09/2010"), DateText::Day(day(2010, 9, 24)));
-        assert_eq!(one("28. 07. 2005"), DateText::Day(day(2005, 7, 28)));
-        assert_eq!(one("May 29, 2020"), DateText::Day(day(2020, 5, 29)));
-        assert_eq!(one("Jun 26, 2020"), DateText::Day(day(2020, 6, 26)));
-        assert_eq!(one("23/09/24"), DateText::Ambiguous([23, 9, 24]));
-        assert_eq!(parse_date("  ").unwrap(), None);
-        assert!(parse_date("2023-02-30")
-            .unwrap_err()
-            .contains("an impossible date"));
-        assert!(parse_date("31/31/31")
-            .unwrap_err()
-            .contains("an impossible date"));
-        assert!(parse_date("soon")
-            .unwrap_err()
-            .starts_with("expected a date"));
-    }
-
-    #[test]
-    fn two_digit_dates_are_read_in_the_order_the_other_dates_allow() {
-        // The Belgian round reports: an ISO start, the round written DD/MM/YY.
-        let mut lines = head("2023-09-24", "2023-09-24", &["24/09/23"]);
-        lines.push(player(1, "A", "2000", "11", &[(2, 'w', '1')]));
-        lines.push(player(2, "B", "2000", "12", &[(1, 'b', '0')]));
-        let (raw, _) = report(&lines).unwrap();
-        assert_eq!(raw.games.date, [Some(day(2023, 9, 24))]);
-        // The season file: every date YY/MM/DD, which alone keeps the end after the start.
-        let mut lines = head("23/09/24", "24/04/21", &["23/09/24", "24/04/21"]);
-        lines.extend(two_rounds_of_a_and_b());
-        let (raw, _) = report(&lines).unwrap();
-        assert_eq!(
-            raw.games.date,
-            [Some(day(2023, 9, 24)), Some(day(2024, 4, 21))]
-        );
-        // One day, written YY/MM/DD or DD/MM/YY alike: refused, naming the line.
-        let mut lines = head("23/09/24", "23/09/24", &[]);
-        lines.push(player(1, "A", "2000", "11", &[(2, 'w', '1')]));
-        lines.push(player(2, "B", "2000", "12", &[(1, 'b', '0')]));
-        let e = refused(&lines);
-        assert!(e.starts_with("t.trf, line 2, column 5– (date): an ambiguous date: 23/09/24 reads as 2023-09-24 (YY/MM/DD) or 2024-09-23 (DD/MM/YY)"), "{e}");
     }
 
     /// The TRF26 variant some programs write, one `132` line per round, dates the rounds as the
