@@ -18,12 +18,11 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::model::Games;
-use crate::scenario::GameFormat;
 
 use super::compressed::read_text;
 use super::error::IngestError;
 use super::ids::RawIds;
-use super::raw::{sort_event_names, RawGames, Reported, TrfCounts};
+use super::raw::{sort_event_names, Extras, RawGames, Reported, TrfCounts};
 use super::table::Skips;
 use super::text::{decode, sha256};
 use records::Report;
@@ -67,7 +66,7 @@ impl TrfCounts {
 
 /// Reads a report, or every report of a directory (`*.trf`, `*.txt`, `*.tab`, in name order;
 /// players across reports are joined by their FIDE id).
-pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, TrfCounts), IngestError> {
+pub fn read(path: &Path, skips: &mut Skips) -> Result<RawGames, IngestError> {
     let files = if path.is_dir() {
         files::report_files(path)?
     } else {
@@ -76,6 +75,7 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, TrfCounts), Ing
     let mut out = no_games(path.display().to_string());
     let mut events: HashMap<String, u32> = HashMap::new();
     let mut counts = TrfCounts::default();
+    let mut reported = Vec::new();
     let mut checksums = String::new();
     for file in &files {
         let (bytes, stored) = read_text(file)?;
@@ -91,7 +91,7 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, TrfCounts), Ing
         let as_of = dates
             .start
             .or(dates.rounds.iter().flatten().next().copied());
-        out.reported.extend(report.players.into_iter().map(|p| {
+        reported.extend(report.players.into_iter().map(|p| {
             let details = Reported {
                 rating: p.rating,
                 as_of,
@@ -106,7 +106,8 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<(RawGames, TrfCounts), Ing
         _ => sha256(checksums.as_bytes()),
     };
     sort_event_names(&mut out.games, events);
-    Ok((out, counts))
+    out.extras = Extras::Trf { counts, reported };
+    Ok(out)
 }
 
 fn no_games(source: String) -> RawGames {
@@ -119,11 +120,11 @@ fn no_games(source: String) -> RawGames {
         },
         white: RawIds::default(),
         black: RawIds::default(),
-        format: GameFormat::Trf,
         sha256: String::new(),
-        pgn: None,
-        trf: None,
-        reported: Vec::new(),
+        extras: Extras::Trf {
+            counts: TrfCounts::default(),
+            reported: Vec::new(),
+        },
     }
 }
 
@@ -233,14 +234,20 @@ mod tests {
         .unwrap();
         std::fs::write(dir.join("notes.md"), "not a report").unwrap();
         let mut skips = Skips::new(false);
-        let (raw, counts) = read(&dir.join("a.tab"), &mut skips).unwrap();
+        let raw = read(&dir.join("a.tab"), &mut skips).unwrap();
         assert_eq!(raw.black.as_text(), ["Mu\u{f1}oz, B #2 (Open)"]);
+        let Extras::Trf { counts, .. } = raw.extras else {
+            panic!("reports read as another format");
+        };
         assert_eq!(counts.reports, 1);
         assert!(is_trf(&dir) && is_trf(&dir.join("b.txt")) && !is_trf(&dir.join("notes.md")));
-        let (raw, counts) = read(&dir, &mut skips).unwrap();
+        let raw = read(&dir, &mut skips).unwrap();
         assert_eq!(raw.white.as_text(), ["11", "11"]);
         assert_eq!(raw.black.as_text(), ["Mu\u{f1}oz, B #2 (Open)"; 2]);
-        let (id, reported) = &raw.reported[1];
+        let Extras::Trf { counts, reported } = raw.extras else {
+            panic!("reports read as another format");
+        };
+        let (id, reported) = &reported[1];
         assert_eq!(id, "Mu\u{f1}oz, B #2 (Open)");
         assert_eq!(reported.name.as_deref(), Some("Mu\u{f1}oz, B"));
         assert_eq!(reported.birth_year, Some(1990));
