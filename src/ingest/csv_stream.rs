@@ -50,7 +50,7 @@ pub fn scan(
     while let Some(block) = blocks.next_block()? {
         progress(blocks.bytes_read(), size);
         let raw = games::read_table(&Table::Csv(block), format, month_1, None, skips)?;
-        found_format = raw.format;
+        found_format = raw.extras.format();
         for i in 0..raw.len() {
             let Some(month) = rating_month(&raw.games, i) else {
                 continue;

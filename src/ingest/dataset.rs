@@ -465,6 +465,7 @@ pub(super) fn concat(parts: Vec<Games>, source: String) -> Games {
 
 #[cfg(test)]
 mod tests {
+    use super::super::raw::Extras;
     use super::*;
     use crate::scenario::GameFormat;
 
@@ -476,11 +477,8 @@ mod tests {
             },
             white,
             black,
-            format: GameFormat::Canonical,
             sha256: String::new(),
-            pgn: None,
-            trf: None,
-            reported: Vec::new(),
+            extras: Extras::Table(GameFormat::Canonical),
         }
     }
 

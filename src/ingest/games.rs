@@ -9,7 +9,7 @@ use crate::scenario::GameFormat;
 use super::error::IngestError;
 use super::ids::RawIds;
 use super::pgn;
-use super::raw::{parse_event_type, partition_mismatch, sort_event_names, RawGames};
+use super::raw::{parse_event_type, partition_mismatch, sort_event_names, Extras, RawGames};
 use super::table::{Skips, Table};
 use super::trf;
 
@@ -83,9 +83,7 @@ fn read_file(
     if partition.is_none()
         && (format == GameFormat::Trf || (format == GameFormat::Auto && trf::is_trf(path)))
     {
-        let (mut raw, counts) = trf::read(path, skips)?;
-        raw.trf = Some(counts);
-        return Ok(raw);
+        return trf::read(path, skips);
     }
     if path.is_dir() {
         return Err(IngestError::File {
@@ -96,9 +94,7 @@ fn read_file(
     if partition.is_none()
         && (format == GameFormat::Pgn || (format == GameFormat::Auto && pgn::is_pgn(path)))
     {
-        let (mut raw, counts) = pgn::read(path, pgn_dates, skips)?;
-        raw.pgn = Some(counts);
-        return Ok(raw);
+        return pgn::read(path, pgn_dates, skips);
     }
     // Canonical Parquet games are read in their own types; other tables as text cells.
     #[cfg(feature = "full")]
@@ -135,11 +131,8 @@ pub fn read_table(
         },
         white: RawIds::default(),
         black: RawIds::default(),
-        format,
         sha256: table.sha256().to_string(),
-        pgn: None,
-        trf: None,
-        reported: Vec::new(),
+        extras: Extras::Table(format),
     };
     if let When::Numbered { name, month_1, .. } = columns.when {
         out.games.numbered_months = Some((name, month_1));

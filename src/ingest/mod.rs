@@ -28,6 +28,7 @@ use crate::model::{
 };
 use crate::scenario::GameFormat;
 use dataset::Dataset;
+use raw::Extras;
 
 pub use csv_stream::CsvSource;
 pub use dataset::{is_dataset, DatasetSource};
@@ -49,7 +50,7 @@ pub fn read_reported(
     skip_invalid: bool,
 ) -> Result<Vec<(String, Reported)>, IngestError> {
     let mut skips = Skips::new(skip_invalid);
-    Ok(trf::read(path, &mut skips)?.0.reported)
+    Ok(trf::read(path, &mut skips)?.extras.into_reported())
 }
 
 /// The files of one replay.
@@ -103,7 +104,7 @@ pub fn read_inputs(
     let (raw, people) = if files.start_list.as_deref().is_some_and(lists::is_reported) {
         // The starting list is the reports' own ratings: read from the games.
         let raw = read_games(&mut skips)?;
-        let people = People::read(files, &raw.reported, &mut skips)?;
+        let people = People::read(files, raw.extras.reported(), &mut skips)?;
         (raw, people)
     } else {
         // The games and the players' files are independent: read side by side, the games' problem
@@ -134,11 +135,8 @@ pub fn read_inputs(
     games.white = white;
     games.black = black;
     let read = ReadGames {
-        format: raw.format,
+        extras: raw.extras,
         games: games.len(),
-        pgn: raw.pgn,
-        trf: raw.trf,
-        reported: raw.reported,
         sha256: raw.sha256,
         intern_seconds,
     };
@@ -208,11 +206,8 @@ pub fn read_streamed(
             progress(done, total, "partitions")
         })?;
         let read = ReadGames {
-            format: GameFormat::Canonical,
+            extras: Extras::Table(GameFormat::Canonical),
             games: dataset.partitions.iter().map(|p| p.games).sum(),
-            pgn: None,
-            trf: None,
-            reported: Vec::new(),
             sha256,
             intern_seconds: 0.0,
         };
@@ -233,17 +228,14 @@ pub fn read_streamed(
             &|done, total| progress(done >> 20, total >> 20, "MB"),
         )?;
         let read = ReadGames {
-            format: scan.format,
+            extras: Extras::Table(scan.format),
             games: scan.periods.iter().map(|p| p.1).sum(),
-            pgn: None,
-            trf: None,
-            reported: Vec::new(),
             sha256: scan.sha256.clone(),
             intern_seconds: 0.0,
         };
         (std::mem::take(&mut scan.ids), read, Stream::Csv(scan))
     };
-    let people = People::read(files, &read.reported, &mut skips)?;
+    let people = People::read(files, read.extras.reported(), &mut skips)?;
     let interning = std::time::Instant::now();
     let (players, mut dense) = ids::intern(&[&ids, people.start_ids()]);
     read.intern_seconds = interning.elapsed().as_secs_f64();
@@ -274,12 +266,8 @@ enum Stream {
 
 /// What reading the games found, for the report.
 struct ReadGames {
-    format: GameFormat,
+    extras: Extras,
     games: usize,
-    pgn: Option<PgnCounts>,
-    trf: Option<TrfCounts>,
-    /// Players as tournament reports describe them.
-    reported: Vec<(String, raw::Reported)>,
     sha256: String,
     intern_seconds: f64,
 }
@@ -366,7 +354,7 @@ impl People {
         }
         // A report's description fills what the starting list leaves open; a players file, read
         // last, has the last word.
-        for (id, reported) in &read.reported {
+        for (id, reported) in read.extras.reported() {
             let Some(p) = players.find(id) else {
                 continue;
             };
@@ -422,11 +410,16 @@ impl People {
                 checksums.push((path.clone(), list.sha256.clone()));
             }
         }
+        let (pgn, trf) = match read.extras {
+            Extras::Table(_) => (None, None),
+            Extras::Pgn(counts) => (Some(counts), None),
+            Extras::Trf { counts, .. } => (None, Some(counts)),
+        };
         let report = IngestReport {
-            format: read.format,
+            format: read.extras.format(),
             games_read: read.games,
-            pgn: read.pgn,
-            trf: read.trf,
+            pgn,
+            trf,
             players: players.len(),
             skipped: skips.counts,
             start_list: start.as_ref().map(|s| format!("{} ({})", s.file, s.kind)),

@@ -15,7 +15,7 @@ use crate::scenario::GameFormat;
 
 use super::error::IngestError;
 use super::ids::RawIds;
-use super::raw::{parse_event_type, partition_mismatch, sort_event_names, RawGames};
+use super::raw::{parse_event_type, partition_mismatch, sort_event_names, Extras, RawGames};
 use super::table::Skips;
 use super::text::{read_bytes, sha256};
 use crate::model::{FirstSeen, IdMap};
@@ -72,11 +72,8 @@ fn read_in_slices(
         },
         white: RawIds::Numbers(Vec::with_capacity(rows)),
         black: RawIds::Numbers(Vec::with_capacity(rows)),
-        format: GameFormat::Canonical,
         sha256: checksum,
-        pgn: None,
-        trf: None,
-        reported: Vec::new(),
+        extras: Extras::Table(GameFormat::Canonical),
     };
     reserve(&mut out.games, rows);
     let mut events = EventNumbers::default();

@@ -9,12 +9,11 @@ use std::io::BufRead;
 use std::path::Path;
 
 use crate::model::{Day, EventType, Games, HalfPoints, Month, EVENT_NONE};
-use crate::scenario::GameFormat;
 
 use super::compressed::{plain_name, Input};
 use super::error::IngestError;
 use super::ids::RawIds;
-use super::raw::{control_character, sort_event_names, PgnCounts, RawGames};
+use super::raw::{control_character, sort_event_names, Extras, PgnCounts, RawGames};
 use super::table::Skips;
 use super::text::push_decoded;
 
@@ -59,11 +58,7 @@ pub fn is_pgn(path: &Path) -> bool {
 
 /// Reads a PGN file's games. A game without players, result or date is an invalid row (an error,
 /// or a counted skip with `--skip-invalid`); unfinished games are always left out and counted.
-pub fn read(
-    path: &Path,
-    dates: Dates,
-    skips: &mut Skips,
-) -> Result<(RawGames, PgnCounts), IngestError> {
+pub fn read(path: &Path, dates: Dates, skips: &mut Skips) -> Result<RawGames, IngestError> {
     let file = path.display().to_string();
     let mut lines = Lines::open(path)?;
     let mut out = RawGames {
@@ -75,11 +70,9 @@ pub fn read(
         },
         white: RawIds::default(),
         black: RawIds::default(),
-        format: GameFormat::Pgn,
         sha256: String::new(),
-        pgn: None,
-        trf: None,
-        reported: Vec::new(),
+        // Counted as the file is read, set once it is.
+        extras: Extras::Pgn(PgnCounts::default()),
     };
     let mut events: HashMap<String, u32> = HashMap::new();
     let mut counts = PgnCounts::default();
@@ -108,8 +101,9 @@ pub fn read(
     counts.unfinished = unfinished;
     counts.without_ratings = without_ratings;
     counts.dated_by_year = dated_by_year;
+    out.extras = Extras::Pgn(counts);
     sort_event_names(&mut out.games, events);
-    Ok((out, counts))
+    Ok(out)
 }
 
 /// The longest line kept: longer ones can only be movetext (or junk), and only their first

@@ -13,14 +13,51 @@ pub struct RawGames {
     pub games: Games,
     pub white: RawIds,
     pub black: RawIds,
-    pub format: GameFormat,
     pub sha256: String,
+    pub extras: Extras,
+}
+
+/// The format the games were read in, with what its reader found besides them: one value, so
+/// that what one format finds cannot come with another.
+pub enum Extras {
+    /// A table (CSV, Parquet), in the layout its columns follow.
+    Table(GameFormat),
     /// What a PGN source counted besides its games.
-    pub pgn: Option<PgnCounts>,
-    /// What tournament reports counted besides their games.
-    pub trf: Option<TrfCounts>,
-    /// The players as reports describe them (id, details), the first report's description first.
-    pub reported: Vec<(String, Reported)>,
+    Pgn(PgnCounts),
+    Trf {
+        /// What the reports counted besides their games.
+        counts: TrfCounts,
+        /// The players as the reports describe them (id, details), the first report's
+        /// description first.
+        reported: Vec<(String, Reported)>,
+    },
+}
+
+impl Extras {
+    /// The format read: a table's layout, PGN or TRF.
+    pub fn format(&self) -> GameFormat {
+        match self {
+            Extras::Table(layout) => *layout,
+            Extras::Pgn(_) => GameFormat::Pgn,
+            Extras::Trf { .. } => GameFormat::Trf,
+        }
+    }
+
+    /// The players as tournament reports describe them; none from other formats.
+    pub fn reported(&self) -> &[(String, Reported)] {
+        match self {
+            Extras::Trf { reported, .. } => reported,
+            Extras::Table(_) | Extras::Pgn(_) => &[],
+        }
+    }
+
+    /// The players as tournament reports describe them, taken; none from other formats.
+    pub fn into_reported(self) -> Vec<(String, Reported)> {
+        match self {
+            Extras::Trf { reported, .. } => reported,
+            Extras::Table(_) | Extras::Pgn(_) => Vec::new(),
+        }
+    }
 }
 
 /// A player as a tournament report describes them (its `001` line).
