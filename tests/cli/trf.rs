@@ -79,13 +79,15 @@ fn the_round_reports_are_read_as_a_directory() {
     fails(
         "trf-rounds-whole",
         &[&history(), "--games", &rounds, "--from", "2023-10"],
-        &["ICN_fide_R3.txt, line 16, round 1, column 92–99 (round block): a pairing the opponent's line contradicts", "on their line 36: opponent 50, colour w, result ="],
+        &["ICN_fide_R3.txt, line 16, round 1, column 92–99 (round block): the opponent's line names another opponent in this round", "got rank 3 against rank 23, whose line (line 36) names rank 50"],
     );
     let printed = replay_reports(&rounds, &out, &["--skip-invalid"]);
     assert!(printed.contains("11 reports · 18,692 player lines (268 without a FIDE id) · 8,840 games played · not rated: 335 forfeits"), "{printed}");
     assert!(printed.contains("335 × 92–95 (opponent): a game played against a starting rank that no other 001 line holds"), "{printed}");
     assert!(
-        printed.contains("342 × 92–99 (round block): a pairing the opponent's line contradicts"),
+        printed.contains(
+            "342 × 92–99 (round block): the opponent's line names another opponent in this round"
+        ),
         "{printed}"
     );
     let expected = [

@@ -266,6 +266,9 @@ mod tests {
             edit(&mut lines);
             refused(&lines)
         };
+        // Two players of one rank: the report's problem, which no skipped row would mend.
+        let e = refuse(&|l| l[5].replace_range(4..8, "   1"));
+        assert_eq!(e, "t.trf, line 6: column 5–8 (starting rank): starting rank 1 again (first on line 5); each player has a rank of their own, or the report cannot say who played whom");
         let e = refuse(&|l| l[5].truncate(70));
         assert!(
             e.starts_with(
@@ -281,11 +284,15 @@ mod tests {
             "{e}"
         );
         let e = refuse(&|l| l[5] = l[5].replacen("   1 b 0", "   3 b 0", 1));
-        assert!(e.starts_with("t.trf, line 5, round 1, column 92–99 (round block): a pairing the opponent's line contradicts"), "{e}");
+        assert!(e.starts_with("t.trf, line 5, round 1, column 92–99 (round block): the opponent's line names another opponent in this round (a game's two lines name each other, with opposite colours and complementary results); got rank 1 against rank 2, whose line (line 6) names rank 3"), "{e}");
+        let e = refuse(&|l| l[5] = l[5].replacen("   1 b 0", "   1 w 0", 1));
         assert!(
-            e.contains(
-                "got opponent 2 w1 (White), and on their line 6: opponent 3, colour b, result 0"
-            ),
+            e.contains("both lines give the same colour (a game's two lines name each other, with opposite colours and complementary results); got w with rank 1 against rank 2, whose line (line 6) has w too"),
+            "{e}"
+        );
+        let e = refuse(&|l| l[5] = l[5].replacen("   1 b 0", "   1 b 1", 1));
+        assert!(
+            e.contains("the two lines' results do not add up (a game's two lines name each other, with opposite colours and complementary results); got 1 for rank 1 against rank 2, whose line (line 6) has 1 (expected 0)"),
             "{e}"
         );
         let e = refuse(&|l| l.push("XXR 1".into()));

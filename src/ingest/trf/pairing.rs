@@ -166,28 +166,42 @@ impl Report {
                 // Told once, from the line of the lower starting rank.
                 return Ok(None);
             }
-            let says = theirs.map_or_else(
-                || "a blank block".to_string(),
-                |t| {
-                    format!(
-                        "opponent {}, colour {}, result {}",
-                        t.opponent,
-                        colour_name(colour(&t)),
-                        t.result
-                    )
-                },
+            // The kind of fault before "; got", so that skipped rows are counted by kind.
+            let against = format!(
+                "rank {} against rank {}, whose line (line {})",
+                player.rank, opponent.rank, opponent.line
             );
+            let (fault, found) = match theirs {
+                None => (
+                    "the opponent's line has no game in this round",
+                    format!("{against} has none"),
+                ),
+                Some(t) if t.opponent != player.rank => (
+                    "the opponent's line names another opponent in this round",
+                    format!("{against} names rank {}", t.opponent),
+                ),
+                Some(t) if colour(&t) != Some(!white) => (
+                    "both lines give the same colour",
+                    format!(
+                        "{} with {against} has {} too",
+                        colour_name(Some(white)),
+                        colour_name(colour(&t))
+                    ),
+                ),
+                Some(t) => (
+                    "the two lines' results do not add up",
+                    format!(
+                        "{} for {against} has {} (expected {complement})",
+                        block.result, t.result
+                    ),
+                ),
+            };
             return Err(err(
                 from,
                 from + 7,
                 "round block",
                 format!(
-                    "a pairing the opponent's line contradicts: both lines name each other, with opposite colours and complementary results; got opponent {} {}{} {}, and on their line {}: {says}",
-                    opponent.rank,
-                    colour_name(Some(white)),
-                    block.result,
-                    if white { "(White)" } else { "(Black)" },
-                    opponent.line,
+                    "{fault} (a game's two lines name each other, with opposite colours and complementary results); got {found}"
                 ),
             ));
         }

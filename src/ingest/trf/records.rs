@@ -134,11 +134,13 @@ impl Report {
         let mut ranks: HashMap<u16, u32> = HashMap::new();
         for p in &report.players {
             if let Some(first) = ranks.insert(p.rank, p.line) {
-                return Err(report.error(
-                    p.line,
-                    "5–8 (starting rank)",
-                    format!("starting rank {} again (first on line {first}); each player has a rank of their own", p.rank),
-                ));
+                // The whole report's problem, not a row's: with two players of one rank, none of
+                // the games naming that rank can be told apart, so no row can be skipped alone.
+                return Err(IngestError::Line {
+                    file: report.file.clone(),
+                    line: p.line,
+                    problem: format!("column 5–8 (starting rank): starting rank {} again (first on line {first}); each player has a rank of their own, or the report cannot say who played whom", p.rank),
+                });
             }
         }
         report.rounds_beyond_declared(skips)?;

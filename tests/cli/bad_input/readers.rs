@@ -646,7 +646,7 @@ fn cases() -> Vec<Case> {
             name: "trf-contradicted-pairing",
             files: vec![trf(&|l| l[7] = l[7].replacen("   3 b =", "   3 w =", 1))],
             args: &[SMALL, "--games", "{dir}/games.trf"],
-            expected: &["games.trf, line 7, round 1, column 92–99 (round block)", "a pairing the opponent's line contradicts", "on their line 8: opponent 3, colour w, result ="],
+            expected: &["games.trf, line 7, round 1, column 92–99 (round block)", "both lines give the same colour", "whose line (line 8) has w too"],
             row_level: true,
         },
         Case {
