@@ -122,9 +122,15 @@ impl Dataset {
             });
         }
         if partitions.is_empty() {
+            let empty = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_none());
+            let problem = if empty {
+                "an empty directory: expected tournament reports (.trf, .txt, .tab files) or a dataset partitioned by rating period (directories named period=YYYY-MM)"
+            } else {
+                "no partition: expected directories named period=YYYY-MM holding the games of each rating period"
+            };
             return Err(IngestError::File {
                 file: dir.display().to_string(),
-                problem: "no partition: expected directories named period=YYYY-MM holding the games of each rating period".into(),
+                problem: problem.into(),
             });
         }
         Ok(Dataset {

@@ -423,14 +423,12 @@ pub fn is_reported(path: &Path) -> bool {
 /// games are not reports (`source`, the games file).
 pub fn reported_start(
     source: &str,
-    reported: &[(String, Reported)],
+    reported: Option<&[(String, Reported)]>,
 ) -> Result<RawList, IngestError> {
-    if reported.is_empty() {
-        return Err(IngestError::File {
-            file: source.to_string(),
-            problem: format!("--start-list {REPORTED} takes the ratings tournament reports carry, and these games are not tournament reports (TRF); give a starting list file"),
-        });
-    }
+    let reported = reported.ok_or_else(|| IngestError::File {
+        file: source.to_string(),
+        problem: format!("--start-list {REPORTED} takes the ratings tournament reports carry, and these games are not tournament reports (TRF); give a starting list file"),
+    })?;
     let mut order: Vec<usize> = (0..reported.len()).collect();
     order.sort_by_key(|&i| (reported[i].1.as_of, i));
     let mut seen = std::collections::HashSet::new();

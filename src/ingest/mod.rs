@@ -113,7 +113,7 @@ pub fn read_inputs(
         // 1.6 times faster than the same columns from a thread's heap.
         let mut people_skips = Skips::new(skip_invalid);
         let (raw, people) = std::thread::scope(|scope| {
-            let people = scope.spawn(|| People::read(files, &[], &mut people_skips));
+            let people = scope.spawn(|| People::read(files, None, &mut people_skips));
             let raw = read_games(&mut skips);
             // A panic there is one here, as when read in turn.
             let people = people
@@ -280,10 +280,11 @@ struct People {
 }
 
 impl People {
-    /// `reported`: the players as the games' reports describe them, for `--start-list reported`.
+    /// `reported`: the players as the games' reports describe them, for `--start-list reported`
+    /// (`None`: the games are not reports).
     fn read(
         files: &InputFiles,
-        reported: &[(String, raw::Reported)],
+        reported: Option<&[(String, raw::Reported)]>,
         skips: &mut Skips,
     ) -> Result<People, IngestError> {
         let start = match files.start_list.as_deref() {
@@ -354,7 +355,7 @@ impl People {
         }
         // A report's description fills what the starting list leaves open; a players file, read
         // last, has the last word.
-        for (id, reported) in read.extras.reported() {
+        for (id, reported) in read.extras.reported().unwrap_or_default() {
             let Some(p) = players.find(id) else {
                 continue;
             };

@@ -43,11 +43,11 @@ impl Extras {
         }
     }
 
-    /// The players as tournament reports describe them; none from other formats.
-    pub fn reported(&self) -> &[(String, Reported)] {
+    /// The players as tournament reports describe them; `None` from other formats.
+    pub fn reported(&self) -> Option<&[(String, Reported)]> {
         match self {
-            Extras::Trf { reported, .. } => reported,
-            Extras::Table(_) | Extras::Pgn(_) => &[],
+            Extras::Trf { reported, .. } => Some(reported),
+            Extras::Table(_) | Extras::Pgn(_) => None,
         }
     }
 

@@ -476,7 +476,11 @@ fn bad_partitioned_datasets_are_rejected_or_counted() {
     std::fs::remove_dir_all(&old).unwrap();
     let empty = dir.join("no-partitions");
     std::fs::create_dir_all(&empty).unwrap();
-    check("empty", empty.to_str().unwrap(), &["no partition"]);
+    check(
+        "empty",
+        empty.to_str().unwrap(),
+        &["an empty directory: expected tournament reports (.trf, .txt, .tab files) or a dataset partitioned by rating period"],
+    );
 }
 
 /// `explain` of a month the run has no list for names the run's lists instead of inventing a

@@ -101,6 +101,12 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<RawGames, IngestError> {
             (p.id, details)
         }));
     }
+    if counts.players == 0 {
+        return Err(IngestError::File {
+            file: path.display().to_string(),
+            problem: "holds no player line: a tournament report lists each player on a line beginning 001, and this holds none".into(),
+        });
+    }
     out.sha256 = match files.as_slice() {
         [_] => checksums[..64].to_string(),
         _ => sha256(checksums.as_bytes()),
@@ -148,6 +154,27 @@ mod tests {
             line += &format!("  {opponent:>4} {colour} {result}");
         }
         line
+    }
+
+    /// An empty report, or one of header lines alone, is named as holding no player.
+    #[test]
+    fn a_report_of_no_player_line_says_so() {
+        let dir = crate::testing::scratch("trf-no-player");
+        for (name, text) in [
+            ("empty.trf", String::new()),
+            (
+                "head.trf",
+                head("2024-01-06", "2024-01-07", &["24/01/06"]).join("\n"),
+            ),
+        ] {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            let e = read(&path, &mut Skips::new(false))
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(e.ends_with(&format!("{name}: holds no player line: a tournament report lists each player on a line beginning 001, and this holds none")), "{e}");
+        }
     }
 
     pub(super) fn refused(lines: &[String]) -> String {
