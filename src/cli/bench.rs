@@ -20,6 +20,9 @@ use crate::report::histogram::{run_lists, Histogram, Months};
 /// monthly periods), replays it with the scenario (by default scenarios/kaggle2010.toml) and prints
 /// the best and median of several runs: the engine alone (inputs already read), the whole replay
 /// (parse, replay, every output written), and the crosstable, curve and histogram of the run.
+// The "Instead:" modes are one group that takes one of them. A flag that refines one mode names
+// the other modes as conflicts besides requiring its own: clap waives a requirement whose argument
+// conflicts with one given, and the group makes every mode conflict with the others.
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("instead").multiple(false)))]
 pub struct Args {
@@ -54,7 +57,7 @@ pub struct Args {
     replay_world: Option<f64>,
     /// With --replay-world: the world's games as a dataset partitioned by period, replayed list by
     /// list
-    #[arg(long, requires = "replay_world")]
+    #[arg(long, requires = "replay_world", conflicts_with_all = ["world", "idle", "pieces", "sweep"])]
     partitioned: bool,
     /// Instead: time the whole replay of the generated file with a starting list of its players,
     /// then with N more players on it who never play, and print what they cost (a list costs what
@@ -73,12 +76,15 @@ pub struct Args {
     #[arg(long, value_name = "STUDY", group = "instead")]
     sweep: Option<PathBuf>,
     /// With --sweep: the worlds' scale instead of the study's
-    #[arg(long, value_name = "SCALE", requires = "sweep")]
+    #[arg(long, value_name = "SCALE", requires = "sweep", conflicts_with_all = NOT_SWEEP)]
     scale: Option<f64>,
     /// With --sweep: the worlds' seeds instead of the study's (comma-separated)
-    #[arg(long, value_name = "N,N", value_delimiter = ',', requires = "sweep")]
+    #[arg(long, value_name = "N,N", value_delimiter = ',', requires = "sweep", conflicts_with_all = NOT_SWEEP)]
     seeds: Option<Vec<u64>>,
 }
+
+/// The modes other than --sweep, which its refinements conflict with.
+const NOT_SWEEP: [&str; 4] = ["world", "replay_world", "idle", "pieces"];
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let threads = set_threads(args.threads)?;
