@@ -2,13 +2,15 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::{count, set_threads};
+use crate::bench::{
+    children_peak_kb, engine_alone, engine_alone_streamed, ChildReplay, Times, WorkDir,
+};
 use crate::generate::kaggle_like::{self, Shape};
 use crate::generate::world;
 use crate::ingest;
 use crate::numbers::counted;
 use crate::output::WorldWriter;
 use crate::pipeline::{self, Quiet, ReplayRequest};
-use crate::replay;
 use crate::report::crosstable::{Below, Crosstable, Expectation, Grouping, Selection};
 use crate::report::curve::{series, Bins, Era};
 use crate::report::game_source::read_games_with_ratings;
@@ -97,9 +99,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(scale) = args.replay_world {
         return time_world_replay(&args, scale, threads);
     }
-    let dir = args.keep.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("elosim-bench-{}", std::process::id()))
-    });
+    let work = WorkDir::new(args.keep.clone(), "bench");
+    let dir = work.path.clone();
     std::fs::create_dir_all(&dir)?;
     let shape = Shape {
         games: args.games,
@@ -109,10 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     if let Some(pieces) = args.pieces {
         time_pieces(&args, &shape, pieces, &dir, threads)?;
-        if args.keep.is_none() {
-            std::fs::remove_dir_all(&dir)?;
-        }
-        return Ok(());
+        return Ok(work.done()?);
     }
     let file = dir.join("games.csv");
     let started = Instant::now();
@@ -135,39 +133,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     if let Some(idle) = args.idle {
         time_idle_players(&request, (args.players, idle), args.runs, &dir)?;
-        if args.keep.is_none() {
-            std::fs::remove_dir_all(&dir)?;
-        }
-        return Ok(());
+        return Ok(work.done()?);
     }
     let (scenario, files) = pipeline::prepare(&request)?;
     let (inputs, _) = ingest::read_inputs(&files, false)?;
-    let (mut engine, mut scheduling) = (Vec::new(), Vec::new());
+    let (mut engine, mut scheduling) = (Times::default(), Vec::new());
     let mut lists = 0;
     for _ in 0..args.runs {
-        let t = Instant::now();
-        let run = replay::run(&scenario, &inputs, &mut Discard, &|_, _| {})?;
-        engine.push(t.elapsed().as_secs_f64());
+        let run = engine.time(|| engine_alone(&scenario, &inputs))?;
         scheduling.push(run.scheduling_seconds);
         lists = run.lists.len() - 1;
     }
-    let mut whole = Vec::new();
+    let mut whole = Times::default();
     let mut stages = Vec::new();
     for _ in 0..args.runs {
-        let t = Instant::now();
-        let outcome = pipeline::replay(&request, &Quiet)?;
-        whole.push(t.elapsed().as_secs_f64());
+        let outcome = whole.time(|| pipeline::replay(&request, &Quiet))?;
         stages.push(outcome.times);
     }
     let games = args.games as f64;
-    let (best, median) = stats(&engine);
+    let (best, median) = (engine.best(), engine.median());
     println!("Engine alone ({lists} lists, {threads} threads): best {:.3} s, median {:.3} s → {} games/s", best, median, count((games / best) as usize));
     println!(
         "  best run's placing of the games on lists: {:.3} s",
-        scheduling[engine.iter().position(|&x| x == best).unwrap_or(0)]
+        scheduling[engine.best_run()]
     );
-    let (best, median) = stats(&whole);
-    let s = stages[whole.iter().position(|&x| x == best).unwrap_or(0)];
+    let (best, median) = (whole.best(), whole.median());
+    let s = stages[whole.best_run()];
     println!(
         "Whole replay (parse → every output written): best {:.3} s, median {:.3} s → {} games/s",
         best,
@@ -179,10 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         s.read, s.replay, s.write
     );
     time_reports(&dir.join("run"), args.runs)?;
-    if args.keep.is_none() {
-        std::fs::remove_dir_all(&dir)?;
-    }
-    Ok(())
+    Ok(work.done()?)
 }
 
 /// Writes the games as a dataset of `pieces` files a period (once, kept in `dir/games`) and times
@@ -223,17 +211,18 @@ fn time_pieces(
         threads.to_string(),
         "--quiet".into(),
     ];
-    let mut seconds = Vec::new();
+    let elosim = std::env::current_exe()?;
+    let mut seconds = Times::default();
     let mut peak_kb = 0;
     let mut read = Vec::new();
     for _ in 0..args.runs {
-        let (elapsed, summary) = replay_in_child(&replay_args, &out)?;
-        seconds.push(elapsed);
+        let child = ChildReplay::run(&elosim, &replay_args, &out)?;
+        seconds.push(child.seconds);
         peak_kb = peak_kb.max(children_peak_kb());
-        read.push(summary["timing"]["read_seconds"].as_f64().unwrap_or(0.0));
+        read.push(child.timing("read_seconds"));
     }
-    let (best, median) = stats(&seconds);
-    let best_run = seconds.iter().position(|&s| s == best).unwrap_or(0);
+    let (best, median) = (seconds.best(), seconds.median());
+    let best_run = seconds.best_run();
     println!(
         "Whole replay, every list rated file by file ({} games, {} players, {pieces} files a period, {threads} threads, {}): best {best:.1} s, median {median:.1} s → {} games/s",
         count(shape.games),
@@ -268,7 +257,7 @@ fn time_idle_players(
         std::fs::write(&path, text)?;
         lists.push(path);
     }
-    let mut seconds = [Vec::new(), Vec::new()];
+    let mut seconds = [Times::default(), Times::default()];
     let mut rows = [0, 0];
     for _ in 0..runs {
         for (i, list) in lists.iter().enumerate() {
@@ -276,13 +265,11 @@ fn time_idle_players(
                 start_list: Some(list.clone()),
                 ..request.clone()
             };
-            let t = Instant::now();
-            let outcome = pipeline::replay(&request, &Quiet)?;
-            seconds[i].push(t.elapsed().as_secs_f64());
+            let outcome = seconds[i].time(|| pipeline::replay(&request, &Quiet))?;
             rows[i] = outcome.written.list_rows;
         }
     }
-    let (without, with) = (stats(&seconds[0]), stats(&seconds[1]));
+    let [without, with] = seconds.map(|s| (s.best(), s.median()));
     println!(
         "Whole replay, starting list of the {} players who play: best {:.3} s, median {:.3} s ({} list rows)",
         count(players),
@@ -316,14 +303,12 @@ fn time_reports(run: &Path, runs: usize) -> anyhow::Result<()> {
         max: 800,
     };
     let measure = |name: &str, work: &dyn Fn() -> anyhow::Result<u64>| -> anyhow::Result<()> {
-        let mut seconds = Vec::new();
+        let mut seconds = Times::default();
         let mut rows = 0;
         for _ in 0..runs {
-            let t = Instant::now();
-            rows = work()?;
-            seconds.push(t.elapsed().as_secs_f64());
+            rows = seconds.time(work)?;
         }
-        let (best, median) = stats(&seconds);
+        let (best, median) = (seconds.best(), seconds.median());
         println!(
             "{name}: best {best:.3} s, median {median:.3} s ({} rows read)",
             count(rows as usize)
@@ -361,19 +346,20 @@ fn time_reports(run: &Path, runs: usize) -> anyhow::Result<()> {
 /// Times the generation of a world, files included.
 fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Result<()> {
     let settings = world::preset("fide-2001-2025")?.sized(scale, seed)?;
-    let dir = std::env::temp_dir().join(format!("elosim-bench-world-{}", std::process::id()));
-    let mut seconds = Vec::new();
+    let dir = WorkDir::new(None, "bench-world");
+    let mut seconds = Times::default();
     let mut games = 0;
     for _ in 0..runs {
-        let t = Instant::now();
-        let mut writer = WorldWriter::new(&dir, &settings, false, false)?;
-        let world = world::generate(&settings, &mut writer, &|_, _| {})?;
-        writer.finish(&world)?;
-        seconds.push(t.elapsed().as_secs_f64());
+        let world = seconds.time(|| -> anyhow::Result<_> {
+            let mut writer = WorldWriter::new(&dir.path, &settings, false, false)?;
+            let world = world::generate(&settings, &mut writer, &|_, _| {})?;
+            writer.finish(&world)?;
+            Ok(world)
+        })?;
         games = world.games;
     }
-    std::fs::remove_dir_all(&dir)?;
-    let (best, median) = stats(&seconds);
+    dir.done()?;
+    let (best, median) = (seconds.best(), seconds.median());
     println!(
         "Generated the fide-2001-2025 world at scale {scale} ({} games, {threads} threads, files written): best {best:.2} s, median {median:.2} s → {} games/s",
         count(games as usize),
@@ -385,9 +371,8 @@ fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Res
 /// Times the replay of a generated world: reading, the engine alone, and the whole replay in a
 /// process of its own, whose peak memory is the figure that matters.
 fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<()> {
-    let base = args.keep.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("elosim-bench-replay-{}", std::process::id()))
-    });
+    let work = WorkDir::new(args.keep.clone(), "bench-replay");
+    let base = work.path.clone();
     let layout = if args.partitioned {
         "partitioned"
     } else {
@@ -442,53 +427,39 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         ..ReplayRequest::default()
     };
     let (scenario, files) = pipeline::prepare(&request)?;
-    let (mut read, mut engine, mut whole) = (Vec::new(), Vec::new(), Vec::new());
+    let elosim = std::env::current_exe()?;
+    let (mut read, mut engine, mut whole) = (Times::default(), Times::default(), Times::default());
     let mut scheduling = Vec::new();
     let mut games = 0;
     let mut peak_kb = 0;
     // Per whole replay: (lists, games) seconds its writing threads were busy.
     let mut writers = Vec::new();
     for _ in 0..args.runs {
-        let t = Instant::now();
         let run = if args.partitioned {
-            let (inputs, report, mut source) = ingest::read_streamed(&files, false, &|_, _, _| {})?;
-            read.push(t.elapsed().as_secs_f64());
+            let (inputs, report, mut source) =
+                read.time(|| ingest::read_streamed(&files, false, &|_, _, _| {}))?;
             games = report.games_read;
-            let t = Instant::now();
-            let run = replay::run_streamed(
-                &scenario,
-                &inputs,
-                &mut source,
-                replay::PIECE_GAMES,
-                &mut Discard,
-                &|_, _| {},
-            )?;
-            engine.push(t.elapsed().as_secs_f64());
-            run
+            engine.time(|| engine_alone_streamed(&scenario, &inputs, &mut source))?
         } else {
-            let (inputs, report) = ingest::read_inputs(&files, false)?;
-            read.push(t.elapsed().as_secs_f64());
+            let (inputs, report) = read.time(|| ingest::read_inputs(&files, false))?;
             games = report.games_read;
-            let t = Instant::now();
-            let run = replay::run(&scenario, &inputs, &mut Discard, &|_, _| {})?;
-            engine.push(t.elapsed().as_secs_f64());
+            let run = engine.time(|| engine_alone(&scenario, &inputs))?;
             scheduling.push(run.scheduling_seconds);
             run
         };
         drop(run);
-        let (elapsed, summary) = replay_in_child(&replay_args, &base.join("run"))?;
-        whole.push(elapsed);
+        let child = ChildReplay::run(&elosim, &replay_args, &base.join("run"))?;
+        whole.push(child.seconds);
         peak_kb = peak_kb.max(children_peak_kb());
-        let busy = |key: &str| summary["timing"][key].as_f64().unwrap_or(0.0);
         writers.push((
-            busy("intern_seconds"),
-            busy("write_lists_seconds"),
-            busy("write_games_seconds"),
+            child.timing("intern_seconds"),
+            child.timing("write_lists_seconds"),
+            child.timing("write_games_seconds"),
         ));
     }
     let g = games as f64;
-    let line = |name: &str, seconds: &[f64]| {
-        let (best, median) = stats(seconds);
+    let line = |name: &str, seconds: &Times| {
+        let (best, median) = (seconds.best(), seconds.median());
         println!(
             "{name}: best {best:.2} s, median {median:.2} s → {} games/s",
             count((g / best) as usize)
@@ -513,20 +484,14 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         line("  engine alone (inputs in memory)", &engine);
         println!(
             "    of which placing the games on lists (best run's) {:.2} s",
-            scheduling[engine
-                .iter()
-                .position(|&s| s == stats(&engine).0)
-                .unwrap_or(0)]
+            scheduling[engine.best_run()]
         );
     }
     line(
         "  whole replay, a process of its own (every output written)",
         &whole,
     );
-    let best = whole
-        .iter()
-        .position(|&s| s == stats(&whole).0)
-        .unwrap_or(0);
+    let best = whole.best_run();
     println!(
         "    of which interning the ids {:.2} s; its tables' writing threads, alongside the replay: lists.parquet {:.2} s, games.parquet {:.2} s busy",
         writers[best].0, writers[best].1, writers[best].2
@@ -535,63 +500,7 @@ fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<
         "  whole replay's peak memory: {:.2} GB",
         peak_kb as f64 / 1e6
     );
-    if args.keep.is_none() {
-        std::fs::remove_dir_all(&base)?;
-    }
-    Ok(())
-}
-
-/// Runs `elosim replay` with these arguments in a process of its own, writing to `out`: its wall
-/// time and the run's `summary.json`.
-fn replay_in_child(args: &[String], out: &Path) -> anyhow::Result<(f64, serde_json::Value)> {
-    let t = Instant::now();
-    let status = std::process::Command::new(std::env::current_exe()?)
-        .args(args)
-        .status()?;
-    anyhow::ensure!(status.success(), "the replay failed");
-    let elapsed = t.elapsed().as_secs_f64();
-    let summary = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json"))?)?;
-    Ok((elapsed, summary))
-}
-
-/// The largest peak resident memory of the child processes waited for, in kB.
-#[allow(
-    unsafe_code,
-    reason = "std does not report the children's peak memory; one libc call"
-)]
-fn children_peak_kb() -> i64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage fills the struct it is given; RUSAGE_CHILDREN is a valid target.
-    let ok = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) } == 0;
-    if ok {
-        // SAFETY: initialised by the successful call above.
-        unsafe { usage.assume_init() }.ru_maxrss
-    } else {
-        0
-    }
-}
-
-fn stats(seconds: &[f64]) -> (f64, f64) {
-    let mut sorted = seconds.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    (sorted[0], sorted[sorted.len() / 2])
-}
-
-/// A sink that drops every list: the engine alone, without building any table.
-struct Discard;
-
-impl replay::Sink for Discard {
-    fn publish(&mut self, _: replay::Published<'_>) -> Result<(), replay::ReplayError> {
-        Ok(())
-    }
-
-    fn takes_pieces(&self) -> bool {
-        true
-    }
-
-    fn publish_games(&mut self, _: replay::PublishedGames<'_>) -> Result<(), replay::ReplayError> {
-        Ok(())
-    }
+    Ok(work.done()?)
 }
 
 /// A study run from nothing, and where its time went.
@@ -602,9 +511,8 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
         ..Default::default()
     };
     let study = crate::sweep::Study::load(file, &overrides)?;
-    let dir = args.keep.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("elosim-bench-sweep-{}", std::process::id()))
-    });
+    let work = WorkDir::new(args.keep.clone(), "bench-sweep");
+    let dir = work.path.clone();
     let _ = std::fs::remove_file(dir.join("results.partial.jsonl"));
     let started = Instant::now();
     let outcome = crate::sweep::run(
@@ -667,8 +575,5 @@ fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
         "  other     {:.1} s (resolving the candidates, the summary, the files)",
         (wall - generate - (replay + measures) / threads as f64).max(0.0)
     );
-    if args.keep.is_none() {
-        std::fs::remove_dir_all(&dir)?;
-    }
-    Ok(())
+    Ok(work.done()?)
 }
