@@ -1,15 +1,34 @@
-//! Benchmarks of elosim's own work, as `elosim bench` runs them. Each times its work over several
-//! runs and gives the best run and the median (the machine's speed drifts between runs).
+//! Benchmarks of elosim's own work, as `elosim bench` runs them: the engine alone and the whole
+//! replay of a generated file, the report tables read back from its run, idle players, a list
+//! rated file by file. Each times its work over several runs and gives its figures as a value that
+//! displays as the lines the command prints, the best run and the median (the machine's speed
+//! drifts between runs).
 
 mod engine;
+mod file;
+mod idle;
+mod pieces;
 mod process;
+mod reports;
 mod times;
 mod work_dir;
 
 pub use engine::{engine_alone, engine_alone_streamed};
+pub use file::{
+    generate_file, time_engine, time_whole_replay, EngineTimes, GeneratedFile, WholeReplayTimes,
+};
+pub use idle::{time_idle, IdleTimes};
+pub use pieces::{GeneratedPieces, Pieces, PiecesTimes};
 pub use process::{children_peak_kb, ChildReplay};
+pub use reports::{time_report, ReportTable, ReportTimes};
 pub use times::Times;
 pub use work_dir::WorkDir;
+
+use crate::ingest::IngestError;
+use crate::pipeline::RunError;
+use crate::replay::ReplayError;
+use crate::report::ReportError;
+use crate::scenario::ScenarioError;
 
 /// What stops a benchmark: the work it times failed, or a file of its own could not be written or
 /// read. The messages are those of the work itself.
@@ -17,6 +36,16 @@ pub use work_dir::WorkDir;
 pub enum BenchError {
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    #[error(transparent)]
+    Ingest(#[from] IngestError),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error(transparent)]
+    Report(#[from] ReportError),
     #[error("the replay failed")]
     ChildFailed,
     #[error(transparent)]

@@ -3,6 +3,8 @@
 
 use std::time::Instant;
 
+use crate::numbers::thousands;
+
 #[derive(Clone, Debug, Default)]
 pub struct Times(Vec<f64>);
 
@@ -37,6 +39,27 @@ impl Times {
         self.0.iter().position(|&s| s == best).unwrap_or(0)
     }
 
+    /// "best B s, median M s", to `decimals` decimals.
+    pub fn best_and_median(&self, decimals: usize) -> String {
+        format!(
+            "best {:.*} s, median {:.*} s",
+            decimals,
+            self.best(),
+            decimals,
+            self.median()
+        )
+    }
+
+    /// The best and the median, and the `games` a second at the fastest run's pace.
+    pub fn games_per_second(&self, decimals: usize, games: usize) -> String {
+        let rate = (games as f64 / self.best()) as u64;
+        format!(
+            "{} → {} games/s",
+            self.best_and_median(decimals),
+            thousands(rate)
+        )
+    }
+
     fn sorted(&self) -> Vec<f64> {
         let mut sorted = self.0.clone();
         sorted.sort_by(f64::total_cmp);
@@ -54,5 +77,9 @@ mod tests {
         assert_eq!(times.best(), 1.0);
         assert_eq!(times.median(), 3.0);
         assert_eq!(times.best_run(), 1);
+        assert_eq!(
+            times.games_per_second(1, 10),
+            "best 1.0 s, median 3.0 s → 10 games/s"
+        );
     }
 }

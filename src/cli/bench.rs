@@ -3,18 +3,15 @@ use std::time::Instant;
 
 use super::{count, set_threads};
 use crate::bench::{
-    children_peak_kb, engine_alone, engine_alone_streamed, ChildReplay, Times, WorkDir,
+    self, children_peak_kb, engine_alone, engine_alone_streamed, ChildReplay, Pieces, ReportTable,
+    Times, WorkDir,
 };
-use crate::generate::kaggle_like::{self, Shape};
+use crate::generate::kaggle_like::Shape;
 use crate::generate::world;
 use crate::ingest;
 use crate::numbers::counted;
 use crate::output::WorldWriter;
-use crate::pipeline::{self, Quiet, ReplayRequest};
-use crate::report::crosstable::{Below, Crosstable, Expectation, Grouping, Selection};
-use crate::report::curve::{series, Bins, Era};
-use crate::report::game_source::read_games_with_ratings;
-use crate::report::histogram::{run_lists, Histogram, Months};
+use crate::pipeline::{self, ReplayRequest};
 
 /// Time the engine and the whole replay on a generated games file, and print games per second.
 ///
@@ -99,9 +96,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(scale) = args.replay_world {
         return time_world_replay(&args, scale, threads);
     }
-    let work = WorkDir::new(args.keep.clone(), "bench");
-    let dir = work.path.clone();
-    std::fs::create_dir_all(&dir)?;
+    let dir = WorkDir::new(args.keep.clone(), "bench");
+    std::fs::create_dir_all(&dir.path)?;
     let shape = Shape {
         games: args.games,
         players: args.players,
@@ -109,237 +105,51 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
     };
     if let Some(pieces) = args.pieces {
-        time_pieces(&args, &shape, pieces, &dir, threads)?;
-        return Ok(work.done()?);
+        let pieces = Pieces {
+            scenario: &args.scenario,
+            shape: &shape,
+            pieces,
+            dir: &dir.path,
+            threads,
+        };
+        if let Some(generated) = pieces.generate_once()? {
+            println!("{generated}");
+        }
+        println!("{}", pieces.time(&std::env::current_exe()?, args.runs)?);
+    } else {
+        time_file(&args, &shape, &dir.path, threads)?;
     }
+    Ok(dir.done()?)
+}
+
+/// The generated file's benchmarks: the engine alone, the whole replay and the report tables of
+/// its run, or with --idle what idle players cost.
+fn time_file(args: &Args, shape: &Shape, dir: &Path, threads: usize) -> anyhow::Result<()> {
     let file = dir.join("games.csv");
-    let started = Instant::now();
-    kaggle_like::write(&file, &shape)?;
-    println!(
-        "Generated {} games of {} players over {} months in {:.2} s ({}, {:.1} MB)",
-        count(args.games),
-        count(args.players),
-        args.months,
-        started.elapsed().as_secs_f64(),
-        file.display(),
-        std::fs::metadata(&file)?.len() as f64 / 1e6
-    );
+    println!("{}", bench::generate_file(&file, shape)?);
+    let run = dir.join("run");
     let request = ReplayRequest {
         scenario: args.scenario.clone(),
-        games: Some(file.clone()),
-        out: Some(dir.join("run")),
+        games: Some(file),
+        out: Some(run.clone()),
         threads,
         ..ReplayRequest::default()
     };
     if let Some(idle) = args.idle {
-        time_idle_players(&request, (args.players, idle), args.runs, &dir)?;
-        return Ok(work.done()?);
-    }
-    let (scenario, files) = pipeline::prepare(&request)?;
-    let (inputs, _) = ingest::read_inputs(&files, false)?;
-    let (mut engine, mut scheduling) = (Times::default(), Vec::new());
-    let mut lists = 0;
-    for _ in 0..args.runs {
-        let run = engine.time(|| engine_alone(&scenario, &inputs))?;
-        scheduling.push(run.scheduling_seconds);
-        lists = run.lists.len() - 1;
-    }
-    let mut whole = Times::default();
-    let mut stages = Vec::new();
-    for _ in 0..args.runs {
-        let outcome = whole.time(|| pipeline::replay(&request, &Quiet))?;
-        stages.push(outcome.times);
-    }
-    let games = args.games as f64;
-    let (best, median) = (engine.best(), engine.median());
-    println!("Engine alone ({lists} lists, {threads} threads): best {:.3} s, median {:.3} s → {} games/s", best, median, count((games / best) as usize));
-    println!(
-        "  best run's placing of the games on lists: {:.3} s",
-        scheduling[engine.best_run()]
-    );
-    let (best, median) = (whole.best(), whole.median());
-    let s = stages[whole.best_run()];
-    println!(
-        "Whole replay (parse → every output written): best {:.3} s, median {:.3} s → {} games/s",
-        best,
-        median,
-        count((games / best) as usize)
-    );
-    println!(
-        "  best run's stages: read {:.3} s · replay {:.3} s · write {:.3} s",
-        s.read, s.replay, s.write
-    );
-    time_reports(&dir.join("run"), args.runs)?;
-    Ok(work.done()?)
-}
-
-/// Writes the games as a dataset of `pieces` files a period (once, kept in `dir/games`) and times
-/// the whole replay under the scenario with every list rated file by file, in a process of its own:
-/// its time, what it read, and its peak memory.
-fn time_pieces(
-    args: &Args,
-    shape: &Shape,
-    pieces: usize,
-    dir: &Path,
-    threads: usize,
-) -> anyhow::Result<()> {
-    let games_dir = dir.join("games");
-    let scenario = crate::scenario::Scenario::load(&args.scenario)?;
-    if !games_dir.is_dir() {
-        let started = Instant::now();
-        kaggle_like::write_pieces(&games_dir, shape, scenario.run.from, pieces)?;
         println!(
-            "Generated {} games of {} players over {} in {pieces} files a period in {:.1} s ({})",
-            count(shape.games),
-            count(shape.players),
-            counted(u64::from(shape.months), "month"),
-            started.elapsed().as_secs_f64(),
-            games_dir.display()
+            "{}",
+            bench::time_idle(&request, args.players, idle, args.runs, dir)?
         );
+        return Ok(());
     }
-    let out = dir.join("run");
-    let replay_args = [
-        "replay".to_string(),
-        args.scenario.display().to_string(),
-        "--games".into(),
-        games_dir.display().to_string(),
-        "--piece-games".into(),
-        "0".into(),
-        "--out".into(),
-        out.display().to_string(),
-        "--threads".into(),
-        threads.to_string(),
-        "--quiet".into(),
-    ];
-    let elosim = std::env::current_exe()?;
-    let mut seconds = Times::default();
-    let mut peak_kb = 0;
-    let mut read = Vec::new();
-    for _ in 0..args.runs {
-        let child = ChildReplay::run(&elosim, &replay_args, &out)?;
-        seconds.push(child.seconds);
-        peak_kb = peak_kb.max(children_peak_kb());
-        read.push(child.timing("read_seconds"));
+    println!("{}", bench::time_engine(&request, args.games, args.runs)?);
+    println!(
+        "{}",
+        bench::time_whole_replay(&request, args.games, args.runs)?
+    );
+    for table in ReportTable::ALL {
+        println!("{}", bench::time_report(table, &run, args.runs)?);
     }
-    let (best, median) = (seconds.best(), seconds.median());
-    let best_run = seconds.best_run();
-    println!(
-        "Whole replay, every list rated file by file ({} games, {} players, {pieces} files a period, {threads} threads, {}): best {best:.1} s, median {median:.1} s → {} games/s",
-        count(shape.games),
-        count(shape.players),
-        counted(args.runs as u64, "run"),
-        count((shape.games as f64 / best) as usize)
-    );
-    println!(
-        "  of which the first pass over the files (players, every row checked) {:.1} s; peak memory {:.2} GB",
-        read[best_run],
-        peak_kb as f64 / 1e6
-    );
-    Ok(())
-}
-
-/// Times the whole replay with a starting list of the file's `players` (ids 1 to `players`, as the
-/// Kaggle-layout file numbers them; 2200 with 50 games, K as the scenario's rules give it), then
-/// with `idle` more players on it who never play, the two alternated; prints each and their ratio.
-fn time_idle_players(
-    request: &ReplayRequest,
-    (players, idle): (usize, usize),
-    runs: usize,
-    dir: &Path,
-) -> anyhow::Result<()> {
-    let mut lists = Vec::new();
-    for (name, extra) in [("start.csv", 0), ("start-idle.csv", idle)] {
-        let path = dir.join(name);
-        let mut text = String::from("id,rating,k,games\n");
-        for id in 1..=players + extra {
-            text.push_str(&format!("{id},2200,,50\n"));
-        }
-        std::fs::write(&path, text)?;
-        lists.push(path);
-    }
-    let mut seconds = [Times::default(), Times::default()];
-    let mut rows = [0, 0];
-    for _ in 0..runs {
-        for (i, list) in lists.iter().enumerate() {
-            let request = ReplayRequest {
-                start_list: Some(list.clone()),
-                ..request.clone()
-            };
-            let outcome = seconds[i].time(|| pipeline::replay(&request, &Quiet))?;
-            rows[i] = outcome.written.list_rows;
-        }
-    }
-    let [without, with] = seconds.map(|s| (s.best(), s.median()));
-    println!(
-        "Whole replay, starting list of the {} players who play: best {:.3} s, median {:.3} s ({} list rows)",
-        count(players),
-        without.0,
-        without.1,
-        count(rows[0])
-    );
-    println!(
-        "  with {} more who never play: best {:.3} s, median {:.3} s ({} list rows) → {:.2} × (best against best)",
-        count(idle),
-        with.0,
-        with.1,
-        count(rows[1]),
-        with.0 / without.0
-    );
-    Ok(())
-}
-
-/// Times the three report tables on the run just written, each from reading the run's Parquet
-/// to the finished table.
-fn time_reports(run: &Path, runs: usize) -> anyhow::Result<()> {
-    let grouping = Grouping {
-        width: 100,
-        lowest: 1000,
-        top: 2500,
-        below: Below::Drop,
-    };
-    let bins = Bins {
-        width: 25,
-        min: 0,
-        max: 800,
-    };
-    let measure = |name: &str, work: &dyn Fn() -> anyhow::Result<u64>| -> anyhow::Result<()> {
-        let mut seconds = Times::default();
-        let mut rows = 0;
-        for _ in 0..runs {
-            rows = seconds.time(work)?;
-        }
-        let (best, median) = (seconds.best(), seconds.median());
-        println!(
-            "{name}: best {best:.3} s, median {median:.3} s ({} rows read)",
-            count(rows as usize)
-        );
-        Ok(())
-    };
-    measure("Crosstable (read games.parquet, tabulate)", &|| {
-        let g = read_games_with_ratings(run, false, false)?;
-        let t = Crosstable::build(&g, grouping, Expectation::Fide, 100, Selection::all());
-        Ok(t.counts.used)
-    })?;
-    measure("Expectation curve (read games.parquet, 3 eras)", &|| {
-        let g = read_games_with_ratings(run, false, false)?;
-        let eras = Era::thirds(&g);
-        let n: u64 = eras
-            .iter()
-            .map(|e| {
-                series(&g, e.to_string(), Some(*e), bins, Expectation::Fide)
-                    .points
-                    .iter()
-                    .map(|p| p.games)
-                    .sum::<u64>()
-            })
-            .sum();
-        Ok(n)
-    })?;
-    measure("Histogram (read lists.parquet, every January)", &|| {
-        let lists = run_lists(run, &Months::Januaries)?;
-        let h = Histogram::build(&lists, 25);
-        Ok(h.lists.iter().map(|l| l.2).sum())
-    })?;
     Ok(())
 }
 
