@@ -25,6 +25,7 @@ const LAYERS: &[&str] = &[
     "calibrate",
     "sweep",
     "pipeline",
+    "bench",
     "cli",
 ];
 

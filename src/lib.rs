@@ -29,6 +29,8 @@
 //! ```
 
 #[cfg(feature = "full")]
+pub mod bench;
+#[cfg(feature = "full")]
 pub mod calibrate;
 #[cfg(feature = "full")]
 pub mod cli;

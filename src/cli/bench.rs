@@ -1,18 +1,10 @@
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
-use super::{count, set_threads};
-use crate::generate::kaggle_like::{self, Shape};
-use crate::generate::world;
-use crate::ingest;
-use crate::numbers::counted;
-use crate::output::WorldWriter;
-use crate::pipeline::{self, Quiet, ReplayRequest};
-use crate::replay;
-use crate::report::crosstable::{Below, Crosstable, Expectation, Grouping, Selection};
-use crate::report::curve::{series, Bins, Era};
-use crate::report::game_source::read_games_with_ratings;
-use crate::report::histogram::{run_lists, Histogram, Months};
+use super::set_threads;
+use crate::bench::{self, Pieces, ReportTable, WorkDir, WorldReplay};
+use crate::generate::kaggle_like::Shape;
+use crate::pipeline::ReplayRequest;
+use crate::sweep::Overrides;
 
 /// Time the engine and the whole replay on a generated games file, and print games per second.
 ///
@@ -20,6 +12,9 @@ use crate::report::histogram::{run_lists, Histogram, Months};
 /// monthly periods), replays it with the scenario (by default scenarios/kaggle2010.toml) and prints
 /// the best and median of several runs: the engine alone (inputs already read), the whole replay
 /// (parse, replay, every output written), and the crosstable, curve and histogram of the run.
+// The "Instead:" modes are one group that takes one of them. A flag that refines one mode names
+// the other modes as conflicts besides requiring its own: clap waives a requirement whose argument
+// conflicts with one given, and the group makes every mode conflict with the others.
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("instead").multiple(false)))]
 pub struct Args {
@@ -54,7 +49,7 @@ pub struct Args {
     replay_world: Option<f64>,
     /// With --replay-world: the world's games as a dataset partitioned by period, replayed list by
     /// list
-    #[arg(long, requires = "replay_world")]
+    #[arg(long, requires = "replay_world", conflicts_with_all = ["world", "idle", "pieces", "sweep"])]
     partitioned: bool,
     /// Instead: time the whole replay of the generated file with a starting list of its players,
     /// then with N more players on it who never play, and print what they cost (a list costs what
@@ -73,28 +68,49 @@ pub struct Args {
     #[arg(long, value_name = "STUDY", group = "instead")]
     sweep: Option<PathBuf>,
     /// With --sweep: the worlds' scale instead of the study's
-    #[arg(long, value_name = "SCALE", requires = "sweep")]
+    #[arg(long, value_name = "SCALE", requires = "sweep", conflicts_with_all = NOT_SWEEP)]
     scale: Option<f64>,
     /// With --sweep: the worlds' seeds instead of the study's (comma-separated)
-    #[arg(long, value_name = "N,N", value_delimiter = ',', requires = "sweep")]
+    #[arg(long, value_name = "N,N", value_delimiter = ',', requires = "sweep", conflicts_with_all = NOT_SWEEP)]
     seeds: Option<Vec<u64>>,
 }
+
+/// The modes other than --sweep, which its refinements conflict with.
+const NOT_SWEEP: [&str; 4] = ["world", "replay_world", "idle", "pieces"];
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let threads = set_threads(args.threads)?;
     if let Some(study) = &args.sweep {
-        return time_sweep(&args, study, threads);
+        let dir = WorkDir::new(args.keep.clone(), "bench-sweep");
+        let overrides = Overrides {
+            scale: args.scale,
+            seeds: args.seeds.clone(),
+            ..Default::default()
+        };
+        println!(
+            "{}",
+            bench::time_study(study, &overrides, &dir.path, threads)?
+        );
+        return Ok(dir.done()?);
     }
     if let Some(scale) = args.world {
-        return time_world(scale, args.seed, args.runs, threads);
+        println!(
+            "{}",
+            bench::time_world(scale, args.seed, args.runs, threads)?
+        );
+        return Ok(());
     }
     if let Some(scale) = args.replay_world {
-        return time_world_replay(&args, scale, threads);
+        let dir = WorkDir::new(args.keep.clone(), "bench-replay");
+        let world = WorldReplay::new(scale, args.seed, args.partitioned, threads, &dir.path)?;
+        if let Some(generated) = world.generate_once()? {
+            println!("{generated}");
+        }
+        println!("{}", world.time(&std::env::current_exe()?, args.runs)?);
+        return Ok(dir.done()?);
     }
-    let dir = args.keep.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("elosim-bench-{}", std::process::id()))
-    });
-    std::fs::create_dir_all(&dir)?;
+    let dir = WorkDir::new(args.keep.clone(), "bench");
+    std::fs::create_dir_all(&dir.path)?;
     let shape = Shape {
         games: args.games,
         players: args.players,
@@ -102,567 +118,50 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
     };
     if let Some(pieces) = args.pieces {
-        time_pieces(&args, &shape, pieces, &dir, threads)?;
-        if args.keep.is_none() {
-            std::fs::remove_dir_all(&dir)?;
+        let pieces = Pieces {
+            scenario: &args.scenario,
+            shape: &shape,
+            pieces,
+            dir: &dir.path,
+            threads,
+        };
+        if let Some(generated) = pieces.generate_once()? {
+            println!("{generated}");
         }
-        return Ok(());
+        println!("{}", pieces.time(&std::env::current_exe()?, args.runs)?);
+    } else {
+        time_file(&args, &shape, &dir.path, threads)?;
     }
+    Ok(dir.done()?)
+}
+
+/// The generated file's benchmarks: the engine alone, the whole replay and the report tables of
+/// its run, or with --idle what idle players cost.
+fn time_file(args: &Args, shape: &Shape, dir: &Path, threads: usize) -> anyhow::Result<()> {
     let file = dir.join("games.csv");
-    let started = Instant::now();
-    kaggle_like::write(&file, &shape)?;
-    println!(
-        "Generated {} games of {} players over {} months in {:.2} s ({}, {:.1} MB)",
-        count(args.games),
-        count(args.players),
-        args.months,
-        started.elapsed().as_secs_f64(),
-        file.display(),
-        std::fs::metadata(&file)?.len() as f64 / 1e6
-    );
+    println!("{}", bench::generate_file(&file, shape)?);
+    let run = dir.join("run");
     let request = ReplayRequest {
         scenario: args.scenario.clone(),
-        games: Some(file.clone()),
-        out: Some(dir.join("run")),
+        games: Some(file),
+        out: Some(run.clone()),
         threads,
         ..ReplayRequest::default()
     };
     if let Some(idle) = args.idle {
-        time_idle_players(&request, (args.players, idle), args.runs, &dir)?;
-        if args.keep.is_none() {
-            std::fs::remove_dir_all(&dir)?;
-        }
+        println!(
+            "{}",
+            bench::time_idle(&request, args.players, idle, args.runs, dir)?
+        );
         return Ok(());
     }
-    let (scenario, files) = pipeline::prepare(&request)?;
-    let (inputs, _) = ingest::read_inputs(&files, false)?;
-    let (mut engine, mut scheduling) = (Vec::new(), Vec::new());
-    let mut lists = 0;
-    for _ in 0..args.runs {
-        let t = Instant::now();
-        let run = replay::run(&scenario, &inputs, &mut Discard, &|_, _| {})?;
-        engine.push(t.elapsed().as_secs_f64());
-        scheduling.push(run.scheduling_seconds);
-        lists = run.lists.len() - 1;
-    }
-    let mut whole = Vec::new();
-    let mut stages = Vec::new();
-    for _ in 0..args.runs {
-        let t = Instant::now();
-        let outcome = pipeline::replay(&request, &Quiet)?;
-        whole.push(t.elapsed().as_secs_f64());
-        stages.push(outcome.times);
-    }
-    let games = args.games as f64;
-    let (best, median) = stats(&engine);
-    println!("Engine alone ({lists} lists, {threads} threads): best {:.3} s, median {:.3} s → {} games/s", best, median, count((games / best) as usize));
+    println!("{}", bench::time_engine(&request, args.games, args.runs)?);
     println!(
-        "  best run's placing of the games on lists: {:.3} s",
-        scheduling[engine.iter().position(|&x| x == best).unwrap_or(0)]
+        "{}",
+        bench::time_whole_replay(&request, args.games, args.runs)?
     );
-    let (best, median) = stats(&whole);
-    let s = stages[whole.iter().position(|&x| x == best).unwrap_or(0)];
-    println!(
-        "Whole replay (parse → every output written): best {:.3} s, median {:.3} s → {} games/s",
-        best,
-        median,
-        count((games / best) as usize)
-    );
-    println!(
-        "  best run's stages: read {:.3} s · replay {:.3} s · write {:.3} s",
-        s.read, s.replay, s.write
-    );
-    time_reports(&dir.join("run"), args.runs)?;
-    if args.keep.is_none() {
-        std::fs::remove_dir_all(&dir)?;
-    }
-    Ok(())
-}
-
-/// Writes the games as a dataset of `pieces` files a period (once, kept in `dir/games`) and times
-/// the whole replay under the scenario with every list rated file by file, in a process of its own:
-/// its time, what it read, and its peak memory.
-fn time_pieces(
-    args: &Args,
-    shape: &Shape,
-    pieces: usize,
-    dir: &Path,
-    threads: usize,
-) -> anyhow::Result<()> {
-    let games_dir = dir.join("games");
-    let scenario = crate::scenario::Scenario::load(&args.scenario)?;
-    if !games_dir.is_dir() {
-        let started = Instant::now();
-        kaggle_like::write_pieces(&games_dir, shape, scenario.run.from, pieces)?;
-        println!(
-            "Generated {} games of {} players over {} in {pieces} files a period in {:.1} s ({})",
-            count(shape.games),
-            count(shape.players),
-            counted(u64::from(shape.months), "month"),
-            started.elapsed().as_secs_f64(),
-            games_dir.display()
-        );
-    }
-    let out = dir.join("run");
-    let replay_args = [
-        "replay".to_string(),
-        args.scenario.display().to_string(),
-        "--games".into(),
-        games_dir.display().to_string(),
-        "--piece-games".into(),
-        "0".into(),
-        "--out".into(),
-        out.display().to_string(),
-        "--threads".into(),
-        threads.to_string(),
-        "--quiet".into(),
-    ];
-    let mut seconds = Vec::new();
-    let mut peak_kb = 0;
-    let mut read = Vec::new();
-    for _ in 0..args.runs {
-        let (elapsed, summary) = replay_in_child(&replay_args, &out)?;
-        seconds.push(elapsed);
-        peak_kb = peak_kb.max(children_peak_kb());
-        read.push(summary["timing"]["read_seconds"].as_f64().unwrap_or(0.0));
-    }
-    let (best, median) = stats(&seconds);
-    let best_run = seconds.iter().position(|&s| s == best).unwrap_or(0);
-    println!(
-        "Whole replay, every list rated file by file ({} games, {} players, {pieces} files a period, {threads} threads, {}): best {best:.1} s, median {median:.1} s → {} games/s",
-        count(shape.games),
-        count(shape.players),
-        counted(args.runs as u64, "run"),
-        count((shape.games as f64 / best) as usize)
-    );
-    println!(
-        "  of which the first pass over the files (players, every row checked) {:.1} s; peak memory {:.2} GB",
-        read[best_run],
-        peak_kb as f64 / 1e6
-    );
-    Ok(())
-}
-
-/// Times the whole replay with a starting list of the file's `players` (ids 1 to `players`, as the
-/// Kaggle-layout file numbers them; 2200 with 50 games, K as the scenario's rules give it), then
-/// with `idle` more players on it who never play, the two alternated; prints each and their ratio.
-fn time_idle_players(
-    request: &ReplayRequest,
-    (players, idle): (usize, usize),
-    runs: usize,
-    dir: &Path,
-) -> anyhow::Result<()> {
-    let mut lists = Vec::new();
-    for (name, extra) in [("start.csv", 0), ("start-idle.csv", idle)] {
-        let path = dir.join(name);
-        let mut text = String::from("id,rating,k,games\n");
-        for id in 1..=players + extra {
-            text.push_str(&format!("{id},2200,,50\n"));
-        }
-        std::fs::write(&path, text)?;
-        lists.push(path);
-    }
-    let mut seconds = [Vec::new(), Vec::new()];
-    let mut rows = [0, 0];
-    for _ in 0..runs {
-        for (i, list) in lists.iter().enumerate() {
-            let request = ReplayRequest {
-                start_list: Some(list.clone()),
-                ..request.clone()
-            };
-            let t = Instant::now();
-            let outcome = pipeline::replay(&request, &Quiet)?;
-            seconds[i].push(t.elapsed().as_secs_f64());
-            rows[i] = outcome.written.list_rows;
-        }
-    }
-    let (without, with) = (stats(&seconds[0]), stats(&seconds[1]));
-    println!(
-        "Whole replay, starting list of the {} players who play: best {:.3} s, median {:.3} s ({} list rows)",
-        count(players),
-        without.0,
-        without.1,
-        count(rows[0])
-    );
-    println!(
-        "  with {} more who never play: best {:.3} s, median {:.3} s ({} list rows) → {:.2} × (best against best)",
-        count(idle),
-        with.0,
-        with.1,
-        count(rows[1]),
-        with.0 / without.0
-    );
-    Ok(())
-}
-
-/// Times the three report tables on the run just written, each from reading the run's Parquet
-/// to the finished table.
-fn time_reports(run: &Path, runs: usize) -> anyhow::Result<()> {
-    let grouping = Grouping {
-        width: 100,
-        lowest: 1000,
-        top: 2500,
-        below: Below::Drop,
-    };
-    let bins = Bins {
-        width: 25,
-        min: 0,
-        max: 800,
-    };
-    let measure = |name: &str, work: &dyn Fn() -> anyhow::Result<u64>| -> anyhow::Result<()> {
-        let mut seconds = Vec::new();
-        let mut rows = 0;
-        for _ in 0..runs {
-            let t = Instant::now();
-            rows = work()?;
-            seconds.push(t.elapsed().as_secs_f64());
-        }
-        let (best, median) = stats(&seconds);
-        println!(
-            "{name}: best {best:.3} s, median {median:.3} s ({} rows read)",
-            count(rows as usize)
-        );
-        Ok(())
-    };
-    measure("Crosstable (read games.parquet, tabulate)", &|| {
-        let g = read_games_with_ratings(run, false, false)?;
-        let t = Crosstable::build(&g, grouping, Expectation::Fide, 100, Selection::all());
-        Ok(t.counts.used)
-    })?;
-    measure("Expectation curve (read games.parquet, 3 eras)", &|| {
-        let g = read_games_with_ratings(run, false, false)?;
-        let eras = Era::thirds(&g);
-        let n: u64 = eras
-            .iter()
-            .map(|e| {
-                series(&g, e.to_string(), Some(*e), bins, Expectation::Fide)
-                    .points
-                    .iter()
-                    .map(|p| p.games)
-                    .sum::<u64>()
-            })
-            .sum();
-        Ok(n)
-    })?;
-    measure("Histogram (read lists.parquet, every January)", &|| {
-        let lists = run_lists(run, &Months::Januaries)?;
-        let h = Histogram::build(&lists, 25);
-        Ok(h.lists.iter().map(|l| l.2).sum())
-    })?;
-    Ok(())
-}
-
-/// Times the generation of a world, files included.
-fn time_world(scale: f64, seed: u64, runs: usize, threads: usize) -> anyhow::Result<()> {
-    let settings = world::preset("fide-2001-2025")?.sized(scale, seed)?;
-    let dir = std::env::temp_dir().join(format!("elosim-bench-world-{}", std::process::id()));
-    let mut seconds = Vec::new();
-    let mut games = 0;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let mut writer = WorldWriter::new(&dir, &settings, false, false)?;
-        let world = world::generate(&settings, &mut writer, &|_, _| {})?;
-        writer.finish(&world)?;
-        seconds.push(t.elapsed().as_secs_f64());
-        games = world.games;
-    }
-    std::fs::remove_dir_all(&dir)?;
-    let (best, median) = stats(&seconds);
-    println!(
-        "Generated the fide-2001-2025 world at scale {scale} ({} games, {threads} threads, files written): best {best:.2} s, median {median:.2} s → {} games/s",
-        count(games as usize),
-        count((games as f64 / best) as usize)
-    );
-    Ok(())
-}
-
-/// Times the replay of a generated world: reading, the engine alone, and the whole replay in a
-/// process of its own, whose peak memory is the figure that matters.
-fn time_world_replay(args: &Args, scale: f64, threads: usize) -> anyhow::Result<()> {
-    let base = args.keep.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("elosim-bench-replay-{}", std::process::id()))
-    });
-    let layout = if args.partitioned {
-        "partitioned"
-    } else {
-        "file"
-    };
-    let world_dir = base.join(format!("world-{scale}-{}-{layout}", args.seed));
-    let settings = world::preset("fide-2001-2025")?.sized(scale, args.seed)?;
-    // The first list after the world's starting list.
-    let history = crate::scenario::Scenario::load(Path::new("scenarios/fide-historical.toml"))?;
-    let from = history.starting_from(settings.start)?.run.from;
-    if !world_dir.join("summary.json").is_file() {
-        let t = Instant::now();
-        let mut writer = WorldWriter::new(&world_dir, &settings, args.partitioned, false)?;
-        let world = world::generate(&settings, &mut writer, &|_, _| {})?;
-        writer.finish(&world)?;
-        println!(
-            "Generated the world at scale {scale} in {:.1} s: {}",
-            t.elapsed().as_secs_f64(),
-            world_dir.display()
-        );
-    }
-    let games_path = world_dir.join(if args.partitioned {
-        "games"
-    } else {
-        "games.parquet"
-    });
-    let at = |name: &str| world_dir.join(name).display().to_string();
-    let replay_args = [
-        "replay".to_string(),
-        "scenarios/fide-historical.toml".into(),
-        "--games".into(),
-        games_path.display().to_string(),
-        "--start-list".into(),
-        at("start-list.parquet"),
-        "--players".into(),
-        at("players.parquet"),
-        "--from".into(),
-        from.to_string(),
-        "--out".into(),
-        base.join("run").display().to_string(),
-        "--threads".into(),
-        threads.to_string(),
-        "--quiet".into(),
-    ];
-    let request = ReplayRequest {
-        scenario: "scenarios/fide-historical.toml".into(),
-        games: Some(games_path.clone()),
-        start_list: Some(world_dir.join("start-list.parquet")),
-        players: Some(world_dir.join("players.parquet")),
-        from: Some(from),
-        threads,
-        ..ReplayRequest::default()
-    };
-    let (scenario, files) = pipeline::prepare(&request)?;
-    let (mut read, mut engine, mut whole) = (Vec::new(), Vec::new(), Vec::new());
-    let mut scheduling = Vec::new();
-    let mut games = 0;
-    let mut peak_kb = 0;
-    // Per whole replay: (lists, games) seconds its writing threads were busy.
-    let mut writers = Vec::new();
-    for _ in 0..args.runs {
-        let t = Instant::now();
-        let run = if args.partitioned {
-            let (inputs, report, mut source) = ingest::read_streamed(&files, false, &|_, _, _| {})?;
-            read.push(t.elapsed().as_secs_f64());
-            games = report.games_read;
-            let t = Instant::now();
-            let run = replay::run_streamed(
-                &scenario,
-                &inputs,
-                &mut source,
-                replay::PIECE_GAMES,
-                &mut Discard,
-                &|_, _| {},
-            )?;
-            engine.push(t.elapsed().as_secs_f64());
-            run
-        } else {
-            let (inputs, report) = ingest::read_inputs(&files, false)?;
-            read.push(t.elapsed().as_secs_f64());
-            games = report.games_read;
-            let t = Instant::now();
-            let run = replay::run(&scenario, &inputs, &mut Discard, &|_, _| {})?;
-            engine.push(t.elapsed().as_secs_f64());
-            scheduling.push(run.scheduling_seconds);
-            run
-        };
-        drop(run);
-        let (elapsed, summary) = replay_in_child(&replay_args, &base.join("run"))?;
-        whole.push(elapsed);
-        peak_kb = peak_kb.max(children_peak_kb());
-        let busy = |key: &str| summary["timing"][key].as_f64().unwrap_or(0.0);
-        writers.push((
-            busy("intern_seconds"),
-            busy("write_lists_seconds"),
-            busy("write_games_seconds"),
-        ));
-    }
-    let g = games as f64;
-    let line = |name: &str, seconds: &[f64]| {
-        let (best, median) = stats(seconds);
-        println!(
-            "{name}: best {best:.2} s, median {median:.2} s → {} games/s",
-            count((g / best) as usize)
-        );
-    };
-    println!(
-        "The world at scale {scale} ({} games, {layout}), fide-historical.toml from {from}, {threads} threads, {}:",
-        count(games),
-        counted(args.runs as u64, "run")
-    );
-    if args.partitioned {
-        line(
-            "  read (the first pass: players, starting list, every row checked)",
-            &read,
-        );
-        line(
-            "  engine alone (each list's games read as it is reached)",
-            &engine,
-        );
-    } else {
-        line("  read (parse and intern)", &read);
-        line("  engine alone (inputs in memory)", &engine);
-        println!(
-            "    of which placing the games on lists (best run's) {:.2} s",
-            scheduling[engine
-                .iter()
-                .position(|&s| s == stats(&engine).0)
-                .unwrap_or(0)]
-        );
-    }
-    line(
-        "  whole replay, a process of its own (every output written)",
-        &whole,
-    );
-    let best = whole
-        .iter()
-        .position(|&s| s == stats(&whole).0)
-        .unwrap_or(0);
-    println!(
-        "    of which interning the ids {:.2} s; its tables' writing threads, alongside the replay: lists.parquet {:.2} s, games.parquet {:.2} s busy",
-        writers[best].0, writers[best].1, writers[best].2
-    );
-    println!(
-        "  whole replay's peak memory: {:.2} GB",
-        peak_kb as f64 / 1e6
-    );
-    if args.keep.is_none() {
-        std::fs::remove_dir_all(&base)?;
-    }
-    Ok(())
-}
-
-/// Runs `elosim replay` with these arguments in a process of its own, writing to `out`: its wall
-/// time and the run's `summary.json`.
-fn replay_in_child(args: &[String], out: &Path) -> anyhow::Result<(f64, serde_json::Value)> {
-    let t = Instant::now();
-    let status = std::process::Command::new(std::env::current_exe()?)
-        .args(args)
-        .status()?;
-    anyhow::ensure!(status.success(), "the replay failed");
-    let elapsed = t.elapsed().as_secs_f64();
-    let summary = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json"))?)?;
-    Ok((elapsed, summary))
-}
-
-/// The largest peak resident memory of the child processes waited for, in kB.
-#[allow(
-    unsafe_code,
-    reason = "std does not report the children's peak memory; one libc call"
-)]
-fn children_peak_kb() -> i64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage fills the struct it is given; RUSAGE_CHILDREN is a valid target.
-    let ok = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) } == 0;
-    if ok {
-        // SAFETY: initialised by the successful call above.
-        unsafe { usage.assume_init() }.ru_maxrss
-    } else {
-        0
-    }
-}
-
-fn stats(seconds: &[f64]) -> (f64, f64) {
-    let mut sorted = seconds.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    (sorted[0], sorted[sorted.len() / 2])
-}
-
-/// A sink that drops every list: the engine alone, without building any table.
-struct Discard;
-
-impl replay::Sink for Discard {
-    fn publish(&mut self, _: replay::Published<'_>) -> Result<(), replay::ReplayError> {
-        Ok(())
-    }
-
-    fn takes_pieces(&self) -> bool {
-        true
-    }
-
-    fn publish_games(&mut self, _: replay::PublishedGames<'_>) -> Result<(), replay::ReplayError> {
-        Ok(())
-    }
-}
-
-/// A study run from nothing, and where its time went.
-fn time_sweep(args: &Args, file: &Path, threads: usize) -> anyhow::Result<()> {
-    let overrides = crate::sweep::Overrides {
-        scale: args.scale,
-        seeds: args.seeds.clone(),
-        ..Default::default()
-    };
-    let study = crate::sweep::Study::load(file, &overrides)?;
-    let dir = args.keep.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("elosim-bench-sweep-{}", std::process::id()))
-    });
-    let _ = std::fs::remove_file(dir.join("results.partial.jsonl"));
-    let started = Instant::now();
-    let outcome = crate::sweep::run(
-        &study,
-        &crate::sweep::Options {
-            out: dir.clone(),
-            shard: None,
-            resume: false,
-        },
-        &crate::sweep::Quiet,
-    )?;
-    let summary = crate::sweep::Summaries::new(&study, &outcome.candidates, &outcome.rows);
-    crate::sweep::write_study(&dir, &summary, &outcome.rows)?;
-    let wall = started.elapsed().as_secs_f64();
-    let generate: f64 = outcome.worlds.iter().map(|w| w.seconds).sum();
-    let games: u64 = outcome.worlds.iter().map(|w| w.games).sum();
-    let replays = outcome.rows.len() - outcome.reused;
-    let replay: f64 = outcome
-        .rows
-        .iter()
-        .map(|r| r.seconds - r.measure_seconds)
-        .sum();
-    let measures: f64 = outcome.rows.iter().map(|r| r.measure_seconds).sum();
-    let worlds = match study.input.worlds().len() {
-        n if n > 1 => format!(" × {n} worlds"),
-        _ => String::new(),
-    };
-    println!(
-        "Study {} ({}): {} × {}{worlds} = {} ({}, {} from the baseline's replay) on {} threads in {:.1} s, files written",
-        study.name,
-        file.display(),
-        counted(outcome.candidates.len() as u64, "candidate"),
-        counted(study.input.seeds().len() as u64, "seed"),
-        counted(outcome.rows.len() as u64, "row"),
-        counted(replays as u64, "replay"),
-        outcome.reused,
-        threads,
-        wall
-    );
-    println!(
-        "  generate  {:.1} s for {} worlds ({} games; {:.2} s a world), one at a time",
-        generate,
-        outcome.worlds.len(),
-        count(games as usize),
-        generate / outcome.worlds.len().max(1) as f64
-    );
-    println!(
-        "  replay    {:.1} s of replays ({:.3} s a replay), {} at a time",
-        replay,
-        replay / replays.max(1) as f64,
-        threads
-    );
-    println!(
-        "  measures  {:.1} s ({:.3} s a replay: {:.1} % of a replay)",
-        measures,
-        measures / replays.max(1) as f64,
-        100.0 * measures / (replay + measures).max(f64::MIN_POSITIVE)
-    );
-    println!(
-        "  other     {:.1} s (resolving the candidates, the summary, the files)",
-        (wall - generate - (replay + measures) / threads as f64).max(0.0)
-    );
-    if args.keep.is_none() {
-        std::fs::remove_dir_all(&dir)?;
+    for table in ReportTable::ALL {
+        println!("{}", bench::time_report(table, &run, args.runs)?);
     }
     Ok(())
 }

@@ -265,6 +265,65 @@ fn bench_runs_one_of_its_modes_and_refuses_two() {
             "--replay-world <SCALE>",
         ],
     );
+    // A flag of one mode given with another: clap waives `requires` where the mode it requires
+    // conflicts with one given, so these once ran --world, --idle and --pieces.
+    let refinements: [(&[&str], &str); 3] = [
+        (
+            &["--world", "1", "--partitioned"],
+            "'--world <SCALE>' cannot be used with '--partitioned'",
+        ),
+        (
+            &["--idle", "10", "--scale", "2"],
+            "'--idle <N>' cannot be used with '--scale <SCALE>'",
+        ),
+        (
+            &["--pieces", "2", "--seeds", "1,2"],
+            "'--pieces <N>' cannot be used with '--seeds <N,N>'",
+        ),
+    ];
+    for (args, message) in refinements {
+        refused(&[&["bench"], args].concat(), &[message]);
+    }
+}
+
+#[test]
+fn bench_takes_one_mode_with_its_own_flags() {
+    let dir = scratch("outputs-bench");
+    let kaggle = repo("scenarios/kaggle2010.toml");
+    let keep = dir.display().to_string();
+    let printed = succeeds(&[
+        "bench",
+        "--games",
+        "2000",
+        "--players",
+        "1000",
+        "--months",
+        "3",
+        "--runs",
+        "1",
+        "--scenario",
+        &kaggle,
+        "--keep",
+        &keep,
+    ]);
+    assert!(printed.contains("Engine alone (3 lists,"), "{printed}");
+    assert!(
+        printed.contains("Histogram (read lists.parquet"),
+        "{printed}"
+    );
+    // The study's own flags pass clap with it: what stops this run is the missing study.
+    refused(
+        &[
+            "bench",
+            "--sweep",
+            "missing.toml",
+            "--scale",
+            "0.01",
+            "--seeds",
+            "1,2",
+        ],
+        &["cannot read study file missing.toml"],
+    );
 }
 
 #[test]

@@ -1,0 +1,134 @@
+//! A regulation study run from nothing, and where its time went: the worlds' generation, the
+//! replays and the measures.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::BenchError;
+use crate::numbers::{counted, thousands};
+use crate::sweep::{self, Overrides, Study, Summaries};
+
+/// A study's run, its files written.
+pub struct StudyTimes {
+    pub name: String,
+    pub file: PathBuf,
+    pub candidates: usize,
+    pub seeds: usize,
+    /// The worlds the study names.
+    pub worlds: usize,
+    pub rows: usize,
+    /// The rows replayed, not taken from the baseline's replay.
+    pub replays: usize,
+    /// The rows taken from the baseline's replay.
+    pub reused: usize,
+    pub threads: usize,
+    /// The whole run, from the study read to its files written.
+    pub seconds: f64,
+    /// The worlds generated, one per world and seed.
+    pub generated: usize,
+    pub generate_seconds: f64,
+    pub games: u64,
+    /// The replays' seconds, on all threads, the measures aside.
+    pub replay_seconds: f64,
+    pub measure_seconds: f64,
+}
+
+/// Runs the study in `file` into `dir` with the command line's `overrides` and its summary and
+/// files written, on `threads` threads (what the caller set the pools to).
+pub fn time_study(
+    file: &Path,
+    overrides: &Overrides,
+    dir: &Path,
+    threads: usize,
+) -> Result<StudyTimes, BenchError> {
+    let study = Study::load(file, overrides)?;
+    // The journal of an interrupted run in `dir` would stop this one (the sweep asks for
+    // --resume): the study runs from nothing.
+    let _ = std::fs::remove_file(dir.join("results.partial.jsonl"));
+    let started = Instant::now();
+    let options = sweep::Options {
+        out: dir.to_path_buf(),
+        shard: None,
+        resume: false,
+    };
+    let outcome = sweep::run(&study, &options, &sweep::Quiet)?;
+    let summary = Summaries::new(&study, &outcome.candidates, &outcome.rows);
+    sweep::write_study(dir, &summary, &outcome.rows)?;
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(StudyTimes {
+        name: study.name.clone(),
+        file: file.to_path_buf(),
+        candidates: outcome.candidates.len(),
+        seeds: study.input.seeds().len(),
+        worlds: study.input.worlds().len(),
+        rows: outcome.rows.len(),
+        replays: outcome.rows.len() - outcome.reused,
+        reused: outcome.reused,
+        threads,
+        seconds,
+        generated: outcome.worlds.len(),
+        generate_seconds: outcome.worlds.iter().map(|w| w.seconds).sum(),
+        games: outcome.worlds.iter().map(|w| w.games).sum(),
+        replay_seconds: outcome
+            .rows
+            .iter()
+            .map(|r| r.seconds - r.measure_seconds)
+            .sum(),
+        measure_seconds: outcome.rows.iter().map(|r| r.measure_seconds).sum(),
+    })
+}
+
+impl fmt::Display for StudyTimes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let worlds = match self.worlds {
+            n if n > 1 => format!(" × {n} worlds"),
+            _ => String::new(),
+        };
+        let replays = self.replays.max(1) as f64;
+        writeln!(
+            f,
+            "Study {} ({}): {} × {}{worlds} = {} ({}, {} from the baseline's replay) on {} threads in {:.1} s, files written",
+            self.name,
+            self.file.display(),
+            counted(self.candidates as u64, "candidate"),
+            counted(self.seeds as u64, "seed"),
+            counted(self.rows as u64, "row"),
+            counted(self.replays as u64, "replay"),
+            self.reused,
+            self.threads,
+            self.seconds
+        )?;
+        writeln!(
+            f,
+            "  generate  {:.1} s for {} worlds ({} games; {:.2} s a world), one at a time",
+            self.generate_seconds,
+            self.generated,
+            thousands(self.games),
+            self.generate_seconds / self.generated.max(1) as f64
+        )?;
+        writeln!(
+            f,
+            "  replay    {:.1} s of replays ({:.3} s a replay), {} at a time",
+            self.replay_seconds,
+            self.replay_seconds / replays,
+            self.threads
+        )?;
+        writeln!(
+            f,
+            "  measures  {:.1} s ({:.3} s a replay: {:.1} % of a replay)",
+            self.measure_seconds,
+            self.measure_seconds / replays,
+            100.0 * self.measure_seconds
+                / (self.replay_seconds + self.measure_seconds).max(f64::MIN_POSITIVE)
+        )?;
+        write!(
+            f,
+            "  other     {:.1} s (resolving the candidates, the summary, the files)",
+            (self.seconds
+                - self.generate_seconds
+                - (self.replay_seconds + self.measure_seconds) / self.threads as f64)
+                .max(0.0)
+        )
+    }
+}
