@@ -26,8 +26,8 @@ pub struct Args {
     months: u32,
     #[arg(long, default_value_t = 42)]
     seed: u64,
-    /// Runs of each measurement
-    #[arg(long, default_value_t = 5)]
+    /// Runs of each measurement, 1 to 1000
+    #[arg(long, default_value_t = 5, value_parser = run_count)]
     runs: usize,
     #[arg(long, default_value = "scenarios/kaggle2010.toml")]
     scenario: PathBuf,
@@ -164,4 +164,14 @@ fn time_file(args: &Args, shape: &Shape, dir: &Path, threads: usize) -> anyhow::
         println!("{}", bench::time_report(table, &run, args.runs)?);
     }
     Ok(())
+}
+
+/// How many runs a measurement takes: at least one, whose time is its best and median.
+fn run_count(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=1000).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected how many runs each measurement takes, a whole number from 1 to 1000, got {text:?}"
+        )),
+    }
 }

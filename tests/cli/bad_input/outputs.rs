@@ -258,6 +258,11 @@ fn bench_runs_one_of_its_modes_and_refuses_two() {
         &["bench", "--idle", "10", "--pieces", "2"],
         &["cannot be used with"],
     );
+    // No runs gave no time to report, and a panic.
+    refused(
+        &["bench", "--runs", "0"],
+        &["expected how many runs each measurement takes, a whole number from 1 to 1000, got \"0\""],
+    );
     refused(
         &["bench", "--partitioned"],
         &[
