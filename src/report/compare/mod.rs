@@ -23,9 +23,11 @@ use crate::output::pretty_json;
 
 mod reported;
 mod runs;
+mod stats;
 
 pub use reported::AgainstReports;
 pub use runs::{explain, MonthDiff, OverTime};
+pub use stats::{Stats, BAND, WITHIN};
 
 /// Where a list comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -275,95 +277,6 @@ impl WantedNumbers {
     }
 }
 
-/// Statistics of B − A over the players on both lists.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Stats {
-    pub both: usize,
-    pub mean_diff: f64,
-    pub median_diff: f64,
-    pub rmse: f64,
-    pub mae: f64,
-    /// Shares with |B − A| of at most 0, 5, 10 and 25 points.
-    pub within: [f64; 4],
-    pub spearman: f64,
-}
-
-pub const WITHIN: [i32; 4] = [0, 5, 10, 25];
-
-impl Stats {
-    /// From (rating A, rating B) pairs; sums are exact in integers.
-    pub fn of(pairs: &[(i32, i32)]) -> Stats {
-        let n = pairs.len();
-        if n == 0 {
-            return Stats::default();
-        }
-        let mut diffs: Vec<i64> = pairs
-            .iter()
-            .map(|&(a, b)| i64::from(b) - i64::from(a))
-            .collect();
-        let sum: i64 = diffs.iter().sum();
-        let squares: i128 = diffs.iter().map(|&d| i128::from(d * d)).sum();
-        let absolute: i64 = diffs.iter().map(|d| d.abs()).sum();
-        let mut within = [0.0; 4];
-        for (w, limit) in within.iter_mut().zip(WITHIN) {
-            *w = diffs.iter().filter(|d| d.abs() <= i64::from(limit)).count() as f64 / n as f64;
-        }
-        diffs.sort_unstable();
-        let median = if n % 2 == 1 {
-            diffs[n / 2] as f64
-        } else {
-            (diffs[n / 2 - 1] + diffs[n / 2]) as f64 / 2.0
-        };
-        Stats {
-            both: n,
-            mean_diff: sum as f64 / n as f64,
-            median_diff: median,
-            rmse: (squares as f64 / n as f64).sqrt(),
-            mae: absolute as f64 / n as f64,
-            within,
-            spearman: spearman(pairs),
-        }
-    }
-}
-
-/// Ranks with ties sharing their average rank.
-fn ranks(values: &[i32]) -> Vec<f64> {
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by_key(|&i| values[i]);
-    let mut ranks = vec![0.0; values.len()];
-    let mut start = 0;
-    while start < order.len() {
-        let mut end = start;
-        while end + 1 < order.len() && values[order[end + 1]] == values[order[start]] {
-            end += 1;
-        }
-        let rank = (start + end) as f64 / 2.0 + 1.0;
-        for &i in &order[start..=end] {
-            ranks[i] = rank;
-        }
-        start = end + 1;
-    }
-    ranks
-}
-
-/// Spearman's rank correlation: Pearson's correlation of the ranks (ties averaged).
-fn spearman(pairs: &[(i32, i32)]) -> f64 {
-    let a = ranks(&pairs.iter().map(|p| p.0).collect::<Vec<_>>());
-    let b = ranks(&pairs.iter().map(|p| p.1).collect::<Vec<_>>());
-    let n = a.len() as f64;
-    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
-    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
-    for (x, y) in a.iter().zip(&b) {
-        sab += (x - ma) * (y - mb);
-        saa += (x - ma) * (x - ma);
-        sbb += (y - mb) * (y - mb);
-    }
-    if saa == 0.0 || sbb == 0.0 {
-        return f64::NAN;
-    }
-    sab / (saa * sbb).sqrt()
-}
-
 /// The comparison of two lists.
 #[derive(Debug)]
 pub struct Comparison {
@@ -379,8 +292,6 @@ pub struct Comparison {
     /// (rating A, rating B) of the players on both, for pictures.
     pub pairs: Vec<(i32, i32)>,
 }
-
-pub const BAND: i32 = 100;
 
 impl Comparison {
     pub fn of(a: &List, b: &List, largest: usize) -> Result<Comparison, ReportError> {
@@ -409,17 +320,6 @@ impl Comparison {
             on_a[i] = true;
             on_b[j] = true;
         }
-        let mut by_band: BTreeMap<i32, Vec<(i32, i32)>> = BTreeMap::new();
-        for &(ra, rb) in &pairs {
-            by_band
-                .entry(rb.div_euclid(BAND) * BAND)
-                .or_default()
-                .push((ra, rb));
-        }
-        let bands = by_band
-            .into_iter()
-            .map(|(k, v)| (k, Stats::of(&v)))
-            .collect();
         // The largest |B − A| without sorting everyone: select, then order the few.
         let gap = |(i, j): (usize, usize)| (b.ratings[j] - a.ratings[i]).abs();
         let mut order = joined;
@@ -442,7 +342,7 @@ impl Comparison {
             a: a.label.clone(),
             b: b.label.clone(),
             overall: Stats::of(&pairs),
-            bands,
+            bands: stats::per_band(&pairs),
             only_a,
             only_b,
             largest,
