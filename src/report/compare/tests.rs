@@ -134,19 +134,6 @@ fn lists_without_common_players_are_an_error() {
     assert!(e.contains("no player in common"), "{e}");
 }
 
-#[test]
-fn sources_parse() {
-    assert_eq!(
-        ListSource::parse("output/run@2023-12").unwrap(),
-        ListSource::Run("output/run".into(), Month::new(2023, 12))
-    );
-    assert!(ListSource::parse("output/run@2023-13").is_err());
-    assert_eq!(
-        ListSource::parse("lists/JAN01FRL.TXT").unwrap(),
-        ListSource::File("lists/JAN01FRL.TXT".into())
-    );
-}
-
 /// The ids among those wanted that a games column holds, each once, whether the wanted span a
 /// bitset or a hash; a null row (whose value slot holds 0) is not an id.
 #[test]
