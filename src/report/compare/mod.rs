@@ -1,8 +1,7 @@
 //! Two rating lists compared player by player: a run's list of some month (`RUN@2023-12`), or a
 //! list file (canonical, or FIDE's TXT in any layout). Differences are B − A.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::Path;
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -11,70 +10,23 @@ use crate::model::IdMap;
 use crate::plot::{categorical, Density, LineChart, Picture, Series, XAxis};
 
 use super::crosstable::Format;
-use super::run_files::{ReportError, RunFiles};
+use super::run_files::ReportError;
 use super::TextTable;
 use crate::numbers::{round_to, thousands};
 use crate::output::pretty_json;
 
+mod absence;
 mod game_ids;
 mod list;
 mod reported;
 mod runs;
 mod stats;
 
+pub use absence::Absence;
 pub use list::{List, ListSource};
 pub use reported::AgainstReports;
 pub use runs::{explain, MonthDiff, OverTime};
 pub use stats::{Stats, BAND, WITHIN};
-
-/// Why a player is missing from a list, as far as the list's source knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Absence {
-    /// The run rated games of theirs but never gave them a rating.
-    NeverQualified,
-    /// On an earlier list of the run, gone since: fell below the floor.
-    Delisted,
-    /// Inactive on the other list (list files often leave inactive players out).
-    InactiveOnTheOther,
-    /// Nothing known.
-    Absent,
-}
-
-impl Absence {
-    pub fn name(self) -> &'static str {
-        match self {
-            Absence::NeverQualified => "never qualified (played, never rated)",
-            Absence::Delisted => "delisted below the floor",
-            Absence::InactiveOnTheOther => "inactive (list files may leave inactive players out)",
-            Absence::Absent => "absent",
-        }
-    }
-}
-
-/// Why each of `missing` is absent from a run's list, `left` being the players of earlier lists
-/// not on it: delisted if an earlier list had them, never qualified if the run rated games of
-/// theirs, else absent.
-fn run_absences(
-    dir: &Path,
-    left: &[String],
-    missing: &HashSet<&str>,
-) -> Result<HashMap<String, Absence>, ReportError> {
-    let run = RunFiles::open(dir)?;
-    let mut why: HashMap<String, Absence> = left
-        .iter()
-        .filter(|id| missing.contains(id.as_str()))
-        .map(|id| (id.clone(), Absence::Delisted))
-        .collect();
-    run.visit_row_groups("games.parquet", &["white", "black"], |games| {
-        for side in ["white", "black"] {
-            for id in game_ids::ids_among(games, side, missing)? {
-                why.entry(id).or_insert(Absence::NeverQualified);
-            }
-        }
-        Ok(())
-    })?;
-    Ok(why)
-}
 
 /// The comparison of two lists.
 #[derive(Debug)]
@@ -135,7 +87,10 @@ impl Comparison {
             .map(|&(i, j)| (a.ids[i].clone(), a.ratings[i], b.ratings[j]))
             .collect();
         // Each reads the other run's games: side by side.
-        let (only_a, only_b) = rayon::join(|| absences(a, b, &on_a), || absences(b, a, &on_b));
+        let (only_a, only_b) = rayon::join(
+            || absence::absences_by_reason(a, b, &on_a),
+            || absence::absences_by_reason(b, a, &on_b),
+        );
         let (only_a, only_b) = (only_a?, only_b?);
         Ok(Comparison {
             a: a.label.clone(),
@@ -148,37 +103,6 @@ impl Comparison {
             pairs,
         })
     }
-}
-
-/// Players of `present` missing from `other`, counted by the reason `other`'s source knows.
-fn absences(
-    present: &List,
-    other: &List,
-    on_other: &[bool],
-) -> Result<BTreeMap<Absence, usize>, ReportError> {
-    let missing: Vec<usize> = (0..present.ids.len()).filter(|&i| !on_other[i]).collect();
-    let known = match &other.run {
-        Some(dir) => {
-            let ids: HashSet<&str> = missing.iter().map(|&i| present.ids[i].as_str()).collect();
-            run_absences(dir, &other.left, &ids)?
-        }
-        None => HashMap::new(),
-    };
-    let mut counts = BTreeMap::new();
-    for i in missing {
-        // A list file may leave inactive players out; a run lists them, so there it says nothing.
-        let file_skips_inactive = other.run.is_none() && present.inactive[i];
-        let reason = known
-            .get(&present.ids[i])
-            .copied()
-            .unwrap_or(if file_skips_inactive {
-                Absence::InactiveOnTheOther
-            } else {
-                Absence::Absent
-            });
-        *counts.entry(reason).or_default() += 1;
-    }
-    Ok(counts)
 }
 
 /// A comparison as `--format json` writes it: the figures over every player on both lists, then
