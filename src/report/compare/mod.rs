@@ -5,8 +5,6 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::IdMap;
-
 use crate::plot::{categorical, Density, LineChart, Picture, Series, XAxis};
 
 use super::crosstable::Format;
@@ -17,6 +15,7 @@ use crate::output::pretty_json;
 
 mod absence;
 mod game_ids;
+mod joined;
 mod list;
 mod reported;
 mod runs;
@@ -45,47 +44,14 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// B against A: the players on both, per band of B's rating, those on one list only, and the
+    /// `largest` differences.
     pub fn of(a: &List, b: &List, largest: usize) -> Result<Comparison, ReportError> {
-        let index_a: IdMap<&str, usize> = a
-            .ids
-            .iter()
-            .enumerate()
-            .map(|(i, id)| (id.as_str(), i))
-            .collect();
-        let mut pairs = Vec::new();
-        let mut joined: Vec<(usize, usize)> = Vec::new();
-        for (j, id) in b.ids.iter().enumerate() {
-            if let Some(&i) = index_a.get(id.as_str()) {
-                pairs.push((a.ratings[i], b.ratings[j]));
-                joined.push((i, j));
-            }
-        }
-        if pairs.is_empty() {
-            return Err(ReportError::NotFound(format!(
-                "{} and {} have no player in common: are they lists of the same pool, with the same kind of ids?",
-                a.label, b.label
-            )));
-        }
-        let (mut on_a, mut on_b) = (vec![false; a.ids.len()], vec![false; b.ids.len()]);
-        for &(i, j) in &joined {
-            on_a[i] = true;
-            on_b[j] = true;
-        }
-        // The largest |B − A| without sorting everyone: select, then order the few.
-        let gap = |(i, j): (usize, usize)| (b.ratings[j] - a.ratings[i]).abs();
-        let mut order = joined;
-        let keep = largest.min(order.len());
-        if keep > 0 && keep < order.len() {
-            order.select_nth_unstable_by(keep - 1, |x, y| {
-                gap(*y).cmp(&gap(*x)).then(a.ids[x.0].cmp(&a.ids[y.0]))
-            });
-        }
-        order.truncate(keep);
-        order.sort_by(|x, y| gap(*y).cmp(&gap(*x)).then(a.ids[x.0].cmp(&a.ids[y.0])));
-        let largest = order
-            .iter()
-            .map(|&(i, j)| (a.ids[i].clone(), a.ratings[i], b.ratings[j]))
-            .collect();
+        let rows = joined::rows_on_both(a, b)?;
+        let pairs = joined::pairs(a, b, &rows);
+        let on_a = joined::marked(a.ids.len(), rows.iter().map(|r| r.0));
+        let on_b = joined::marked(b.ids.len(), rows.iter().map(|r| r.1));
+        let largest = joined::largest(a, b, rows, largest);
         // Each reads the other run's games: side by side.
         let (only_a, only_b) = rayon::join(
             || absence::absences_by_reason(a, b, &on_a),
