@@ -3,26 +3,22 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
 use crate::plot::{categorical, Density, LineChart, Picture, Series, XAxis};
 
-use super::crosstable::Format;
 use super::run_files::ReportError;
-use super::TextTable;
-use crate::numbers::{round_to, thousands};
-use crate::output::pretty_json;
 
 mod absence;
 mod game_ids;
 mod joined;
 mod list;
+mod render;
 mod reported;
 mod runs;
 mod stats;
 
 pub use absence::Absence;
 pub use list::{List, ListSource};
+pub use render::ComparisonJson;
 pub use reported::AgainstReports;
 pub use runs::{explain, MonthDiff, OverTime};
 pub use stats::{Stats, BAND, WITHIN};
@@ -68,220 +64,6 @@ impl Comparison {
             largest,
             pairs,
         })
-    }
-}
-
-/// A comparison as `--format json` writes it: the figures over every player on both lists, then
-/// per band of B's rating.
-#[derive(Serialize)]
-pub struct ComparisonJson<'a> {
-    a: &'a str,
-    b: &'a str,
-    both: usize,
-    only_a: usize,
-    only_b: usize,
-    #[serde(flatten)]
-    figures: Figures,
-    only_a_reasons: BTreeMap<&'static str, usize>,
-    only_b_reasons: BTreeMap<&'static str, usize>,
-    bands: Vec<BandJson>,
-    largest: Vec<LargestJson<'a>>,
-}
-
-#[derive(Serialize)]
-struct BandJson {
-    band: i32,
-    both: usize,
-    #[serde(flatten)]
-    figures: Figures,
-}
-
-/// The statistics of one set of players, rounded as written.
-#[derive(Serialize)]
-struct Figures {
-    mean_diff: f64,
-    median_diff: f64,
-    rmse: f64,
-    mae: f64,
-    within_0: f64,
-    within_5: f64,
-    within_10: f64,
-    within_25: f64,
-    /// `null` when it is undefined (every rating the same).
-    spearman: Option<f64>,
-}
-
-impl Figures {
-    fn of(s: &Stats) -> Figures {
-        Figures {
-            mean_diff: round_to(s.mean_diff, 3),
-            median_diff: s.median_diff,
-            rmse: round_to(s.rmse, 3),
-            mae: round_to(s.mae, 3),
-            within_0: round_to(s.within[0], 4),
-            within_5: round_to(s.within[1], 4),
-            within_10: round_to(s.within[2], 4),
-            within_25: round_to(s.within[3], 4),
-            spearman: (!s.spearman.is_nan()).then(|| round_to(s.spearman, 5)),
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct LargestJson<'a> {
-    id: &'a str,
-    a: i32,
-    b: i32,
-    diff: i32,
-}
-
-fn reasons(counts: &BTreeMap<Absence, usize>) -> BTreeMap<&'static str, usize> {
-    counts.iter().map(|(k, v)| (k.name(), *v)).collect()
-}
-
-impl Comparison {
-    pub fn render(&self, format: Format) -> String {
-        match format {
-            Format::Json => pretty_json(&self.json()),
-            Format::Csv => {
-                let mut out = String::from(
-                    "band,both,mean_diff,median_diff,rmse,mae,within_0,within_5,within_10,within_25,spearman\n",
-                );
-                let row = |band: &str, s: &Stats| {
-                    format!(
-                        "{band},{},{:.3},{},{:.3},{:.3},{:.4},{:.4},{:.4},{:.4},{:.5}\n",
-                        s.both,
-                        s.mean_diff,
-                        s.median_diff,
-                        s.rmse,
-                        s.mae,
-                        s.within[0],
-                        s.within[1],
-                        s.within[2],
-                        s.within[3],
-                        s.spearman
-                    )
-                };
-                out.push_str(&row("all", &self.overall));
-                for (band, s) in &self.bands {
-                    out.push_str(&row(&band.to_string(), s));
-                }
-                out
-            }
-            Format::Text | Format::Md => self.text(),
-        }
-    }
-
-    pub fn json(&self) -> ComparisonJson<'_> {
-        ComparisonJson {
-            a: &self.a,
-            b: &self.b,
-            both: self.overall.both,
-            only_a: self.only_a.values().sum(),
-            only_b: self.only_b.values().sum(),
-            figures: Figures::of(&self.overall),
-            only_a_reasons: reasons(&self.only_a),
-            only_b_reasons: reasons(&self.only_b),
-            bands: self
-                .bands
-                .iter()
-                .map(|(band, s)| BandJson {
-                    band: *band,
-                    both: s.both,
-                    figures: Figures::of(s),
-                })
-                .collect(),
-            largest: self
-                .largest
-                .iter()
-                .map(|(id, a, b)| LargestJson {
-                    id,
-                    a: *a,
-                    b: *b,
-                    diff: b - a,
-                })
-                .collect(),
-        }
-    }
-
-    fn text(&self) -> String {
-        let mut table = TextTable::default();
-        table.push(
-            [
-                "band of B",
-                "both",
-                "mean",
-                "median",
-                "RMSE",
-                "MAE",
-                "=0",
-                "±5",
-                "±10",
-                "±25",
-                "Spearman",
-            ]
-            .map(String::from)
-            .to_vec(),
-        );
-        let row = |band: String, s: &Stats| {
-            let pct = |x: f64| format!("{:.1}%", x * 100.0);
-            vec![
-                band,
-                thousands(s.both as u64),
-                format!("{:+.1}", s.mean_diff),
-                format!("{:+.1}", s.median_diff),
-                format!("{:.1}", s.rmse),
-                format!("{:.1}", s.mae),
-                pct(s.within[0]),
-                pct(s.within[1]),
-                pct(s.within[2]),
-                pct(s.within[3]),
-                if s.spearman.is_nan() {
-                    "-".into()
-                } else {
-                    format!("{:.4}", s.spearman)
-                },
-            ]
-        };
-        table.push(row("all".into(), &self.overall));
-        for (band, s) in &self.bands {
-            table.push(row(format!("{band}-{}", band + BAND - 1), s));
-        }
-        let reasons = |counts: &BTreeMap<Absence, usize>| {
-            let total: usize = counts.values().sum();
-            let parts: Vec<String> = counts
-                .iter()
-                .map(|(k, v)| format!("{} {}", thousands(*v as u64), k.name()))
-                .collect();
-            if parts.is_empty() {
-                "none".to_string()
-            } else {
-                format!("{} ({})", thousands(total as u64), parts.join(", "))
-            }
-        };
-        let mut out = format!(
-            "A = {}, B = {}: differences B − A in rating points\n\n{}\nOnly on A: {}\nOnly on B: {}\n",
-            self.a,
-            self.b,
-            table.render(&[0]),
-            reasons(&self.only_a),
-            reasons(&self.only_b)
-        );
-        if !self.largest.is_empty() {
-            out.push_str("\nLargest differences:\n");
-            let mut t = TextTable::default();
-            t.push(["id", "A", "B", "B − A"].map(String::from).to_vec());
-            for (id, a, b) in &self.largest {
-                t.push(vec![
-                    id.clone(),
-                    a.to_string(),
-                    b.to_string(),
-                    format!("{:+}", b - a),
-                ]);
-            }
-            out.push_str(&t.render(&[0]));
-        }
-        out
     }
 }
 
