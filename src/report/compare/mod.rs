@@ -1,5 +1,12 @@
 //! Two rating lists compared player by player: a run's list of some month (`RUN@2023-12`), or a
 //! list file (canonical, or FIDE's TXT in any layout). Differences are B − A.
+//!
+//! `Comparison::of` joins two lists read by `list.rs` (`joined.rs`), computes the statistics over
+//! the players on both and per band of B's rating (`stats.rs`), and tells why the others are on
+//! one list only (`absence.rs`, which looks for them in a run's games with `game_ids.rs`);
+//! `render.rs` and `pictures.rs` write and draw it. `reported.rs` (a run against the ratings
+//! tournament reports carry) builds on them; `runs.rs` (two runs list by list) stands apart. The
+//! files use each other one way only.
 
 use std::collections::BTreeMap;
 
