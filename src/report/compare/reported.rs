@@ -12,9 +12,12 @@ use crate::model::Month;
 use crate::numbers::thousands;
 use crate::output::pretty_json;
 
+use super::super::crosstable::Format;
 use super::super::run_files::{ReportError, RunFiles};
 use super::super::run_lists::list_months;
-use super::{file_name, load_run_list, Comparison, ComparisonJson, Format, List};
+use super::list::{file_name, load_run_list, List};
+use super::render::ComparisonJson;
+use super::Comparison;
 
 /// Per list month, the reports' players: every id they cover (rated or not), and the rated ones'
 /// ratings, each player's earliest report of the month first.

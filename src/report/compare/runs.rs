@@ -6,10 +6,10 @@ use std::path::Path;
 use crate::model::{FirstSeen, Month, PlayerIds};
 use crate::plot::{categorical, LineChart, Picture, Series, XAxis};
 
+use super::super::crosstable::Format;
 use super::super::run_files::{ReportError, RunFiles};
 use super::super::run_lists::{Columns, RunLists};
 use super::super::TextTable;
-use super::Format;
 use crate::numbers::round_to;
 use crate::output::pretty_json;
 

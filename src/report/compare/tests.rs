@@ -133,33 +133,3 @@ fn lists_without_common_players_are_an_error() {
     let e = Comparison::of(&a, &b, 3).unwrap_err().to_string();
     assert!(e.contains("no player in common"), "{e}");
 }
-
-#[test]
-fn sources_parse() {
-    assert_eq!(
-        ListSource::parse("output/run@2023-12").unwrap(),
-        ListSource::Run("output/run".into(), Month::new(2023, 12))
-    );
-    assert!(ListSource::parse("output/run@2023-13").is_err());
-    assert_eq!(
-        ListSource::parse("lists/JAN01FRL.TXT").unwrap(),
-        ListSource::File("lists/JAN01FRL.TXT".into())
-    );
-}
-
-/// The ids among those wanted that a games column holds, each once, whether the wanted span a
-/// bitset or a hash; a null row (whose value slot holds 0) is not an id.
-#[test]
-fn game_ids_are_found_among_the_wanted_ones() {
-    let column = Int64Chunked::from_iter_options(
-        "white".into(),
-        [Some(7), Some(12), None, Some(7), Some(40), Some(1 << 40)].into_iter(),
-    );
-    let dense = WantedNumbers::new(&[0, 7, 9, 40]);
-    assert!(matches!(dense, WantedNumbers::Bits { .. }));
-    assert_eq!(numbers_among(&column, &dense), vec![7, 40]);
-    let wide = WantedNumbers::new(&[0, 7, 1 << 40]);
-    assert!(matches!(wide, WantedNumbers::Hash(_)));
-    assert_eq!(numbers_among(&column, &wide), vec![7, 1 << 40]);
-    assert!(numbers_among(&column, &WantedNumbers::new(&[])).is_empty());
-}

@@ -1,0 +1,89 @@
+//! Why a player is on one list only, as far as the other list's source knows: a run knows whom it
+//! delisted and whose games it rated, a list file only that it may leave inactive players out.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+use super::super::run_files::{ReportError, RunFiles};
+use super::game_ids::ids_among;
+use super::list::List;
+
+/// Why a player is missing from a list, as far as the list's source knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Absence {
+    /// The run rated games of theirs but never gave them a rating.
+    NeverQualified,
+    /// On an earlier list of the run, gone since: fell below the floor.
+    Delisted,
+    /// Inactive on the other list (list files often leave inactive players out).
+    InactiveOnTheOther,
+    /// Nothing known.
+    Absent,
+}
+
+impl Absence {
+    pub fn name(self) -> &'static str {
+        match self {
+            Absence::NeverQualified => "never qualified (played, never rated)",
+            Absence::Delisted => "delisted below the floor",
+            Absence::InactiveOnTheOther => "inactive (list files may leave inactive players out)",
+            Absence::Absent => "absent",
+        }
+    }
+}
+
+/// Players of `present` missing from `other`, counted by the reason `other`'s source knows.
+pub(super) fn absences_by_reason(
+    present: &List,
+    other: &List,
+    on_other: &[bool],
+) -> Result<BTreeMap<Absence, usize>, ReportError> {
+    let missing: Vec<usize> = (0..present.ids.len()).filter(|&i| !on_other[i]).collect();
+    let known = match &other.run {
+        Some(dir) => {
+            let ids: HashSet<&str> = missing.iter().map(|&i| present.ids[i].as_str()).collect();
+            run_absences(dir, &other.left, &ids)?
+        }
+        None => HashMap::new(),
+    };
+    let mut counts = BTreeMap::new();
+    for i in missing {
+        // A list file may leave inactive players out; a run lists them, so there it says nothing.
+        let file_skips_inactive = other.run.is_none() && present.inactive[i];
+        let reason = known
+            .get(&present.ids[i])
+            .copied()
+            .unwrap_or(if file_skips_inactive {
+                Absence::InactiveOnTheOther
+            } else {
+                Absence::Absent
+            });
+        *counts.entry(reason).or_default() += 1;
+    }
+    Ok(counts)
+}
+
+/// Why each of `missing` is absent from a run's list, `left` being the players of earlier lists
+/// not on it: delisted if an earlier list had them, never qualified if the run rated games of
+/// theirs, else absent.
+fn run_absences(
+    dir: &Path,
+    left: &[String],
+    missing: &HashSet<&str>,
+) -> Result<HashMap<String, Absence>, ReportError> {
+    let run = RunFiles::open(dir)?;
+    let mut why: HashMap<String, Absence> = left
+        .iter()
+        .filter(|id| missing.contains(id.as_str()))
+        .map(|id| (id.clone(), Absence::Delisted))
+        .collect();
+    run.visit_row_groups("games.parquet", &["white", "black"], |games| {
+        for side in ["white", "black"] {
+            for id in ids_among(games, side, missing)? {
+                why.entry(id).or_insert(Absence::NeverQualified);
+            }
+        }
+        Ok(())
+    })?;
+    Ok(why)
+}
