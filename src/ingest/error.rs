@@ -78,3 +78,35 @@ impl IngestError {
         }
     }
 }
+
+/// A header's names as a message quotes them: each cut to 40 characters and at most twelve, so
+/// that a file of one enormous line gives an error of a line, not of the file.
+pub fn header_names<S: AsRef<str>>(names: &[S]) -> String {
+    const NAMES: usize = 12;
+    const CHARS: usize = 40;
+    let cut = |name: &str| match name.char_indices().nth(CHARS) {
+        Some((at, _)) => format!("{}…", &name[..at]),
+        None => name.to_string(),
+    };
+    let shown: Vec<String> = names.iter().take(NAMES).map(|n| cut(n.as_ref())).collect();
+    match names.len() {
+        n if n > NAMES => format!("{}, … ({n} in all)", shown.join(", ")),
+        _ => shown.join(", "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A header of one enormous name, or of many names, is quoted in a line.
+    #[test]
+    fn a_header_is_quoted_in_a_line() {
+        let long = "x".repeat(10_000_000);
+        let quoted = super::header_names(&["id", "rating", long.as_str()]);
+        assert_eq!(quoted, format!("id, rating, {}…", "x".repeat(40)));
+        let many: Vec<String> = (1..=30).map(|i| format!("c{i}")).collect();
+        assert_eq!(
+            super::header_names(&many),
+            "c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, … (30 in all)"
+        );
+    }
+}

@@ -127,7 +127,7 @@ impl Table {
             IngestError::MissingColumn {
                 file: self.file().to_string(),
                 column: names.join("` or `"),
-                found: header.join(", "),
+                found: super::error::header_names(header),
                 hint: near
                     .map(|h| format!(" (is `{h}` a misspelling?)"))
                     .unwrap_or_default(),

@@ -159,7 +159,7 @@ impl Csv {
                         "{} fields where the header has {} ({})",
                         fields.len(),
                         self.header.len(),
-                        self.header.join(", ")
+                        super::error::header_names(&self.header)
                     ),
                 };
                 f(line, Err(ragged))?;
