@@ -449,6 +449,8 @@ struct MonthlyColumns {
     federation: usize,
     sex: Option<usize>,
     title: Option<(usize, usize)>,
+    /// The rating column's label (`JAN25`) and where it starts: the label before `Gms`.
+    rating: Option<(String, usize)>,
 }
 
 impl MonthlyColumns {
@@ -459,10 +461,35 @@ impl MonthlyColumns {
             federation: at("Fed").unwrap_or(76),
             sex: at("Sex"),
             title: at("Tit").zip(at("WTit")),
+            rating: at(" Gms").and_then(|games| {
+                let start = header[..games].trim_end().rfind(' ')? + 1;
+                Some((header[start..games].trim().to_string(), start))
+            }),
         }
     }
 
+    /// A row that ends before the rating column: its tail would be read as the wrong columns.
+    fn refuse_cut_row(&self, line: &str, number: u32, file: &str) -> Result<(), IngestError> {
+        let Some((label, start)) = &self.rating else {
+            return Ok(());
+        };
+        let end = line.trim_end().chars().count();
+        if end > *start {
+            return Ok(());
+        }
+        Err(row_error(
+            file,
+            number,
+            label,
+            format!(
+                "the row ends at column {end}, before its header's rating column {label} (from column {}): expected every column the header has",
+                start + 1
+            ),
+        ))
+    }
+
     fn parse(&self, line: &str, number: u32, file: &str) -> Result<FideEntry, IngestError> {
+        self.refuse_cut_row(line, number, file)?;
         let t = tokens(line);
         let id = fide_id(t[0].1, number, file, "ID Number")?;
         let mut tail: Vec<&str> = t.iter().rev().map(|x| x.1).take(5).collect();
@@ -685,6 +712,19 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert_eq!(err, "f.txt, line 7, column rating: expected a rating (a number) before the games count, got \"21x8\" (--skip-invalid leaves out such rows and counts them)");
+    }
+
+    /// A row of today's list cut before its rating column says so, rather than reading its
+    /// federation as the K factor.
+    #[test]
+    fn a_monthly_row_cut_before_its_rating_is_named_as_cut() {
+        let header = "ID Number      Name                                                         Fed Sex Tit  WTit OTit           FOA JAN25 Gms K  B-day Flag";
+        let cols = MonthlyColumns::new(header);
+        let whole = "100013         Campora, Daniel H.                                           ARG M   GM                           2353  7   10 1957      ";
+        assert_eq!(cols.parse(whole, 2, "f.txt").unwrap().rating, 2353);
+        let cut = "100145         Felice, Carolina                                             ARG";
+        let err = cols.parse(cut, 3, "f.txt").unwrap_err().to_string();
+        assert!(err.starts_with("f.txt, line 3, column JAN25: the row ends at column 79, before its header's rating column JAN25 (from column 114)"), "{err}");
     }
 
     #[test]
