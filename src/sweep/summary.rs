@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::keys::KeyValue;
-use crate::numbers::round_to;
+use crate::numbers::{counted, round_to};
 use crate::report::TextTable;
 use crate::simulate::Goal;
 
@@ -176,14 +176,13 @@ impl<'a> Summary<'a> {
             }
         };
         format!(
-            "Study {} ({}): the baseline {}, {} reference{}, {points} point{} of a {} design; {input}",
+            "Study {} ({}): the baseline {}, {}, {} of {} design; {input}",
             s.name,
             s.file.display(),
             s.base.base().name,
-            s.references.len(),
-            if s.references.len() == 1 { "" } else { "s" },
-            if points == 1 { "" } else { "s" },
-            s.design.name()
+            counted(s.references.len() as u64, "reference"),
+            counted(points as u64, "point"),
+            s.design.with_article()
         )
     }
 

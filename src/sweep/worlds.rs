@@ -178,10 +178,10 @@ impl<'a> Summaries<'a> {
             .map(|w| format!("{} ({})", w.settings.name, w.source))
             .collect();
         format!(
-            "Study {} ({}) on {} worlds, each at scale {scale} on seeds {}: {}",
+            "Study {} ({}) on {}, each at scale {scale} on seeds {}: {}",
             s.name,
             s.file.display(),
-            worlds.len(),
+            crate::numbers::counted(worlds.len() as u64, "world"),
             seeds
                 .iter()
                 .map(u64::to_string)

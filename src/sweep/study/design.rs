@@ -31,6 +31,17 @@ pub enum Design {
 }
 
 impl Design {
+    /// "a grid", "an optimise", for "… of an optimise design".
+    pub fn with_article(&self) -> String {
+        let name = self.name();
+        let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        format!("{article} {name}")
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Design::Grid => "grid",
