@@ -6,7 +6,7 @@ use crate::ingest::{read_inputs, Dates, InputFiles};
 use crate::numbers::counted;
 use crate::scenario::GameFormat;
 
-/// Convert a games file (PGN, plain or .gz; Kaggle; contest; canonical) into canonical games.
+/// Convert a games file (PGN, tournament reports, Kaggle, contest or canonical CSV; plain, .gz, .zst or a .zip of one file) into canonical games.
 ///
 /// Writes the canonical games columns (README, "Your own data"): date (or period), event, event_start, white, black, score and, when
 /// the source records them, event_type (a PGN's EventType tag) and white_rating and black_rating. Players are WhiteFideId/BlackFideId
