@@ -297,6 +297,12 @@ fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
         seconds: 0.0,
     };
     let names = write_outputs(&study, &outcome, &out)?;
+    // The shards' times are in their own directories; one machine's earlier timings here would
+    // describe another run.
+    let stale = out.join("timings.json");
+    if stale.exists() {
+        std::fs::remove_file(&stale)?;
+    }
     println!(
         "\nMerged {} of {}; files in {}/: results.jsonl, {}",
         counted(outcome.rows.len() as u64, "row"),

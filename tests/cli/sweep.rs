@@ -260,6 +260,10 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
     args.extend(shards.iter().map(|s| s.to_str().unwrap()));
     succeeds(&args);
     same_outputs(&one, &merged);
+    // Merged again over a directory holding one machine's timings, it keeps none of them.
+    std::fs::copy(one.join("timings.json"), merged.join("timings.json")).unwrap();
+    succeeds(&args);
+    assert!(!merged.join("timings.json").exists());
 
     // Interrupted after four rows (the last line cut short), then resumed.
     let resumed = dir.join("resumed");
