@@ -23,12 +23,12 @@ use crate::scenario::ScenarioError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SimulateError {
-    #[error("generating the world: {0}")]
+    #[error("generating the world")]
     Equilibrium(#[from] NotConverged),
     #[error(transparent)]
     Settings(#[from] SettingsError),
     #[error(transparent)]
     Scenario(#[from] ScenarioError),
-    #[error("replaying the world: {0}")]
+    #[error("replaying the world")]
     Replay(#[from] ReplayError),
 }

@@ -22,7 +22,7 @@ pub enum SweepError {
     Journal(#[from] JournalError),
     #[error(transparent)]
     Simulate(#[from] SimulateError),
-    #[error("reading the study's games: {0}")]
+    #[error("reading the study's games")]
     Ingest(#[from] IngestError),
     #[error(transparent)]
     Output(#[from] OutputError),

@@ -1675,6 +1675,25 @@ fn a_study_of_tournament_reports_starts_from_the_ratings_they_carry() {
     let baseline = csv.lines().find(|l| l.contains(",baseline,")).unwrap();
     // The games of January to May 2024 between players the reports rate are predicted.
     assert!(baseline.ends_with(",4420,0"), "{csv}");
+    // A starting list that is not there is named once, in the study's own words.
+    let missing = write(
+        &dir,
+        "missing.toml",
+        &std::fs::read_to_string(&study)
+            .unwrap()
+            .replace("start-list = \"reported\"", "start-list = \"nolist.csv\""),
+    );
+    let r = elosim(&[
+        "sweep",
+        &missing,
+        "--quiet",
+        "--out",
+        dir.join("m").to_str().unwrap(),
+    ]);
+    let e = text(&r.stderr);
+    assert!(!r.status.success());
+    assert!(e.contains("reading the study's games: cannot read "), "{e}");
+    assert_eq!(e.matches("cannot read").count(), 1, "{e}");
 }
 
 /// What a study cannot do is refused before any replay, writing nothing: a negative scale (a
