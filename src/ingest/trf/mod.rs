@@ -296,6 +296,19 @@ mod tests {
         // Two players of one rank: the report's problem, which no skipped row would mend.
         let e = refuse(&|l| l[5].replace_range(4..8, "   1"));
         assert_eq!(e, "t.trf, line 6: column 5–8 (starting rank): starting rank 1 again (first on line 5); each player has a rank of their own, or the report cannot say who played whom");
+        // One FIDE id on two lines: that player's games would be against themselves.
+        let e = refuse(&|l| {
+            let id = l[4][57..68].to_string();
+            l[5].replace_range(57..68, &id);
+        });
+        assert!(
+            e.starts_with("t.trf, line 6: columns 58–68 (FIDE id): FIDE id "),
+            "{e}"
+        );
+        assert!(
+            e.contains(" again (first on line 5); each player has one line in a report"),
+            "{e}"
+        );
         let e = refuse(&|l| l[5].truncate(70));
         assert!(
             e.starts_with(

@@ -132,7 +132,16 @@ impl Report {
             skips.check(report.line(number, &chars))?;
         }
         let mut ranks: HashMap<u16, u32> = HashMap::new();
+        let mut ids: HashMap<&str, u32> = HashMap::new();
         for p in &report.players {
+            // A player of two lines would be paired with themselves across them.
+            if let Some(first) = ids.insert(&p.id, p.line) {
+                return Err(IngestError::Line {
+                    file: report.file.clone(),
+                    line: p.line,
+                    problem: format!("columns 58–68 (FIDE id): FIDE id {} again (first on line {first}); each player has one line in a report, or their games would be rated against themselves", p.id),
+                });
+            }
             if let Some(first) = ranks.insert(p.rank, p.line) {
                 // The whole report's problem, not a row's: with two players of one rank, none of
                 // the games naming that rank can be told apart, so no row can be skipped alone.
