@@ -154,7 +154,7 @@ impl Table {
             return Err(self.row_error(
                 line,
                 column,
-                format!("expected a whole number as the player id (the column holds floats, whose whole values are read as integers); got {id:?}"),
+                format!("expected a whole number as the player id, at most 2^53 (the column holds floats, whose whole values up to 2^53 = 9007199254740992 are read as integers exactly); got {id:?}"),
             ));
         }
         Ok(id)
@@ -265,6 +265,10 @@ fn floats_as_text(column: &Column) -> PolarsResult<StringChunked> {
         v.map(|v| {
             if v.fract() == 0.0 && v.abs() <= EXACT {
                 format!("{}", v as i64)
+            } else if v.fract() == 0.0 {
+                // Beyond 2^53 a float's digits are not the number written (1e30 would read as
+                // 1000000000000000019884624838656): kept as the float it is, which no id is.
+                format!("{v:e}")
             } else {
                 v.to_string()
             }

@@ -338,6 +338,25 @@ fn cases() -> Vec<Case> {
             row_level: true,
         },
         Case {
+            name: "parquet-huge-float-id",
+            files: vec![parquet_of(
+                "games.parquet",
+                df!(
+                    "period" => ["2019-03", "2019-03"],
+                    "white" => [101.0f64, 1e30],
+                    "black" => [102.0f64, 104.0],
+                    "score" => [1.0f64, 0.5],
+                )
+                .unwrap(),
+            )],
+            args: &[SMALL, "--games", "{dir}/games.parquet"],
+            expected: &[
+                "games.parquet, row 2, column white: expected a whole number as the player id, at most 2^53",
+                "got \"1e30\"",
+            ],
+            row_level: true,
+        },
+        Case {
             name: "parquet-score",
             files: vec![parquet("games.parquet", (Some(103), Some(104), Some(2.0)))],
             args: &[SMALL, "--games", "{dir}/games.parquet"],
