@@ -41,7 +41,7 @@ impl BarChart {
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| super::axis_number(*y, y_top))
+            .y_label_formatter(&|y| super::axis_number(*y, (0.0, y_top)))
             .label_style((FONT, 16))
             .axis_desc_style((FONT, 18))
             .light_line_style(RGBColor(235, 235, 235))

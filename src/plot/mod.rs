@@ -207,8 +207,8 @@ pub(crate) struct Axes<'t> {
     pub y_range: (f64, f64),
     /// Pixels for the y axis's numbers and label.
     pub y_label_area: u32,
-    /// A number as an axis writes it, given the axis's top.
-    pub number: fn(f64, f64) -> String,
+    /// A number as an axis writes it, given the axis's range.
+    pub number: fn(f64, (f64, f64)) -> String,
     pub x_axis: XAxis,
 }
 
@@ -234,7 +234,7 @@ impl XAxis {
 }
 
 /// A month on an axis of months.
-fn axis_month(value: f64, _top: f64) -> String {
+fn axis_month(value: f64, _range: (f64, f64)) -> String {
     crate::model::Month(value.round() as i32).to_string()
 }
 
@@ -267,7 +267,7 @@ impl Axes<'_> {
         &self,
         area: &'a DrawingArea<DB, Shift>,
     ) -> Result<ChartContext<'a, DB, Plane>, DrawingAreaErrorKind<DB::ErrorType>> {
-        let (x_top, y_top, number) = (self.x_range.1, self.y_range.1, self.number);
+        let (x_range, y_range, number) = (self.x_range, self.y_range, self.number);
         let x_number = match self.x_axis {
             XAxis::Numbers => number,
             XAxis::Months => axis_month,
@@ -281,7 +281,10 @@ impl Axes<'_> {
                 self.x_range.0..self.x_range.1,
                 self.y_range.0..self.y_range.1,
             )?;
-        let (x_text, y_text) = (|x: &f64| x_number(*x, x_top), |y: &f64| number(*y, y_top));
+        let (x_text, y_text) = (
+            |x: &f64| x_number(*x, x_range),
+            |y: &f64| number(*y, y_range),
+        );
         let mut mesh = chart.configure_mesh();
         mesh.x_desc(self.x_label)
             .y_desc(self.y_label)
@@ -382,12 +385,15 @@ pub fn hex(colour: RGBColor) -> String {
 }
 
 /// An axis number: two decimals on a 0–1 scale, else whole numbers, with thousands separators on
-/// an axis that reaches 10,000 (years and ratings are written 2008 and 2400).
-fn axis_number(value: f64, top: f64) -> String {
-    if top <= 1.5 {
-        format!("{value:.2}")
-    } else if top.abs() < 10_000.0 {
-        format!("{value:.0}")
+/// an axis that reaches 10,000 (years and ratings are written 2008 and 2400); more decimals where
+/// the range is too narrow for these to tell its ticks apart (a figure that moves little).
+fn axis_number(value: f64, (low, high): (f64, f64)) -> String {
+    if high <= 1.5 {
+        let decimals = 2.max(tick_decimals(high - low));
+        format!("{value:.decimals$}")
+    } else if high.abs() < 10_000.0 {
+        let decimals = tick_decimals(high - low);
+        format!("{value:.decimals$}")
     } else {
         let whole = value.round();
         let text = crate::numbers::thousands(whole.abs() as u64);
@@ -399,6 +405,14 @@ fn axis_number(value: f64, top: f64) -> String {
     }
 }
 
+/// The decimals that tell apart ticks a tenth of `span` apart (none for a span of 10 or more).
+fn tick_decimals(span: f64) -> usize {
+    if span <= 0.0 || !span.is_finite() {
+        return 0;
+    }
+    (-(span / 10.0).log10()).ceil().clamp(0.0, 6.0) as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -407,11 +421,22 @@ mod tests {
     #[test]
     fn an_axis_of_months_writes_each_month_once() {
         let january_2017 = f64::from(crate::model::Month::parse("2017-01").unwrap().0);
-        assert_eq!(axis_month(january_2017, 0.0), "2017-01");
-        assert_eq!(axis_month(january_2017 + 5.6, 0.0), "2017-07");
+        assert_eq!(axis_month(january_2017, (0.0, 0.0)), "2017-01");
+        assert_eq!(axis_month(january_2017 + 5.6, (0.0, 0.0)), "2017-07");
         let labels = |range| XAxis::Months.labels(range);
         assert_eq!(labels((january_2017 - 0.1, january_2017 + 2.1)), Some(3));
         assert_eq!(labels((january_2017, january_2017 + 120.0)), Some(10));
         assert_eq!(XAxis::Numbers.labels((0.0, 1.0)), None);
+    }
+
+    /// A figure that moves little gets the decimals its ticks need; wide ranges are written as
+    /// before (two decimals on a 0–1 scale, whole numbers above).
+    #[test]
+    fn axis_numbers_have_the_decimals_their_range_needs() {
+        assert_eq!(axis_number(0.675, (0.671, 0.679)), "0.6750");
+        assert_eq!(axis_number(0.5, (0.0, 1.0)), "0.50");
+        assert_eq!(axis_number(2400.0, (1000.0, 2700.0)), "2400");
+        assert_eq!(axis_number(237.55, (236.0, 239.0)), "237.6");
+        assert_eq!(axis_number(12_000.0, (0.0, 20_000.0)), "12,000");
     }
 }

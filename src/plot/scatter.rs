@@ -149,8 +149,9 @@ impl Scatter {
     }
 }
 
-/// An axis number with as many decimals as the range needs.
-fn precise(value: f64, top: f64) -> String {
+/// An axis number with as many decimals as the range's top needs, and more where the range is
+/// too narrow for them to tell its ticks apart.
+fn precise(value: f64, (low, top): (f64, f64)) -> String {
     let decimals = if top.abs() >= 100.0 {
         0
     } else if top.abs() >= 10.0 {
@@ -160,5 +161,6 @@ fn precise(value: f64, top: f64) -> String {
     } else {
         4
     };
+    let decimals = decimals.max(super::tick_decimals(top - low));
     format!("{value:.decimals$}")
 }
