@@ -211,7 +211,11 @@ fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
         x_axis,
         title,
         x_label: parameter,
-        y_label: format!("{}: mean over the seeds, 95 % interval shaded", axis(s, f)),
+        y_label: if s.study.input.is_world() {
+            format!("{}, 95 % interval shaded", over_seeds(s, &axis(s, f)))
+        } else {
+            over_seeds(s, &axis(s, f))
+        },
         x_range,
         y_range,
         series,
@@ -274,7 +278,8 @@ fn heatmap(s: &Summary<'_>) -> Option<Picture> {
     Some(Picture::Heatmap(Heatmap {
         title: format!("{name} by {} and {}", p.path, q.path),
         subtitle: format!(
-            "cell: mean over the seeds · colour: gain on the baseline ({}; {}) · *: better or worse, corrected (Holm, α {}, beyond the threshold)",
+            "{} · colour: gain on the baseline ({}; {}) · *: better or worse, corrected (Holm, α {}, beyond the threshold)",
+            over_seeds(s, "cell"),
             s.standing(0, f).value.map_or("–".into(), |i| number_text(i.mean)),
             goal.text(),
             super::stats::ALPHA
@@ -385,16 +390,34 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
         } else {
             Vec::new()
         },
-        legend: vec![
-            ("baseline".into(), black()),
-            ("reference scenario".into(), categorical(1)),
-            ("on the front (ringed)".into(), categorical(0)),
-            (
-                "on the front, beats the baseline (corrected)".into(),
-                categorical(3),
-            ),
-            (format!("best by {}", s.columns[s.rank].0), categorical(2)),
-            ("other candidates".into(), grey()),
-        ],
+        legend: pareto_legend(s),
     }))
+}
+
+/// What the Pareto picture's colours mean; a reference scenario only where the study has one.
+fn pareto_legend(s: &Summary<'_>) -> Vec<(String, plotters::style::RGBColor)> {
+    let mut legend = vec![("baseline".into(), black())];
+    if !s.study.references.is_empty() {
+        legend.push(("reference scenario".into(), categorical(1)));
+    }
+    legend.extend([
+        ("on the front (ringed)".into(), categorical(0)),
+        (
+            "on the front, beats the baseline (corrected)".into(),
+            categorical(3),
+        ),
+        (format!("best by {}", s.columns[s.rank].0), categorical(2)),
+        ("other candidates".into(), grey()),
+    ]);
+    legend
+}
+
+/// What a figure's value is on a picture: a mean over a world's seeds with its interval, or one
+/// history's single value.
+fn over_seeds(s: &Summary<'_>, what: &str) -> String {
+    if s.study.input.is_world() {
+        format!("{what}: mean over the seeds")
+    } else {
+        format!("{what} (one history)")
+    }
 }
