@@ -9,7 +9,7 @@ use super::engine::engine_alone;
 use super::{BenchError, Times};
 use crate::generate::kaggle_like::{self, Shape};
 use crate::ingest;
-use crate::numbers::thousands;
+use crate::numbers::{counted, thousands};
 use crate::pipeline::{self, Quiet, ReplayRequest, StageTimes};
 
 /// A games file written: what it holds, in how long, and its size.
@@ -92,9 +92,9 @@ impl fmt::Display for EngineTimes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "Engine alone ({} lists, {} threads): {}",
+            "Engine alone ({} lists, {}): {}",
             self.lists,
-            self.threads,
+            counted(self.threads as u64, "thread"),
             self.times.games_per_second(3, self.games)
         )?;
         write!(

@@ -133,11 +133,11 @@ impl fmt::Display for PiecesTimes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "Whole replay, every list rated file by file ({} games, {} players, {} files a period, {} threads, {}): {}",
+            "Whole replay, every list rated file by file ({} games, {} players, {} files a period, {}, {}): {}",
             thousands(self.games as u64),
             thousands(self.players as u64),
             self.pieces,
-            self.threads,
+            counted(self.threads as u64, "thread"),
             counted(self.runs as u64, "run"),
             self.times.games_per_second(1, self.games)
         )?;

@@ -88,7 +88,7 @@ impl fmt::Display for StudyTimes {
         let replays = self.replays.max(1) as f64;
         writeln!(
             f,
-            "Study {} ({}): {} × {}{worlds} = {} ({}, {} from the baseline's replay) on {} threads in {:.1} s, files written",
+            "Study {} ({}): {} × {}{worlds} = {} ({}, {} from the baseline's replay) on {} in {:.1} s, files written",
             self.name,
             self.file.display(),
             counted(self.candidates as u64, "candidate"),
@@ -96,7 +96,7 @@ impl fmt::Display for StudyTimes {
             counted(self.rows as u64, "row"),
             counted(self.replays as u64, "replay"),
             self.reused,
-            self.threads,
+            counted(self.threads as u64, "thread"),
             self.seconds
         )?;
         writeln!(

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::{BenchError, Times, WorkDir, WORLD};
 use crate::generate::world;
-use crate::numbers::thousands;
+use crate::numbers::{counted, thousands};
 use crate::output::WorldWriter;
 
 /// The world's generations.
@@ -49,10 +49,10 @@ impl fmt::Display for WorldTimes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Generated the {WORLD} world at scale {} ({} games, {} threads, files written): {}",
+            "Generated the {WORLD} world at scale {} ({} games, {}, files written): {}",
             self.scale,
             thousands(self.games),
-            self.threads,
+            counted(self.threads as u64, "thread"),
             self.times.games_per_second(2, self.games as usize)
         )
     }

@@ -248,12 +248,12 @@ impl fmt::Display for WorldReplayTimes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "The world at scale {} ({} games, {}), fide-historical.toml from {}, {} threads, {}:",
+            "The world at scale {} ({} games, {}), fide-historical.toml from {}, {}, {}:",
             self.scale,
             thousands(self.games as u64),
             layout(self.partitioned),
             self.from,
-            self.threads,
+            counted(self.threads as u64, "thread"),
             counted(self.runs as u64, "run")
         )?;
         if self.partitioned {
