@@ -233,11 +233,16 @@ fn study_of(dirs: &[PathBuf], file: Option<&Path>) -> anyhow::Result<Study> {
 
 /// `elosim report DIR` on a finished study's directory: its report.html written again.
 pub fn report(dir: &Path, out: Option<&Path>) -> anyhow::Result<PathBuf> {
-    let journal = dir.join("results.jsonl");
-    if !journal.is_file() {
+    if !dir.join("results.jsonl").is_file() {
+        if dir.join("results.partial.jsonl").is_file() {
+            anyhow::bail!(
+                "{} holds a study still running or interrupted (results.partial.jsonl): finish it with `elosim sweep STUDY --out {} --resume`, then report on it",
+                dir.display(),
+                dir.display()
+            );
+        }
         anyhow::bail!(
-            "{} holds a study still running or interrupted (results.partial.jsonl): finish it with `elosim sweep STUDY --out {} --resume`, then report on it",
-            dir.display(),
+            "{} holds a study's files but not its journal (results.jsonl), which the report is made from: run the study again into it",
             dir.display()
         );
     }

@@ -8,11 +8,10 @@ use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
 
-use crate::model::{Day, EventType, Games, HalfPoints, Month, EVENT_NONE};
+use crate::model::{Day, EventType, HalfPoints, Month, EVENT_NONE};
 
 use super::compressed::{plain_name, Input};
 use super::error::IngestError;
-use super::ids::RawIds;
 use super::raw::{control_character, sort_event_names, Extras, PgnCounts, RawGames};
 use super::table::Skips;
 use super::text::push_decoded;
@@ -61,19 +60,8 @@ pub fn is_pgn(path: &Path) -> bool {
 pub fn read(path: &Path, dates: Dates, skips: &mut Skips) -> Result<RawGames, IngestError> {
     let file = path.display().to_string();
     let mut lines = Lines::open(path)?;
-    let mut out = RawGames {
-        games: Games {
-            source: file.clone(),
-            row_word: "line",
-            event_names: vec![String::new()],
-            ..Games::default()
-        },
-        white: RawIds::default(),
-        black: RawIds::default(),
-        sha256: String::new(),
-        // Counted as the file is read, set once it is.
-        extras: Extras::Pgn(PgnCounts::default()),
-    };
+    // Its counts counted as the file is read, set once it is.
+    let mut out = RawGames::of_lines(file.clone(), Extras::Pgn(PgnCounts::default()));
     let mut events: HashMap<String, u32> = HashMap::new();
     let mut counts = PgnCounts::default();
     let (mut unfinished, mut without_ratings, mut dated_by_year) = (0, 0, 0);

@@ -78,6 +78,23 @@ pub struct Reported {
 }
 
 impl RawGames {
+    /// No games yet, from a file read line by line (PGN, tournament reports), with what its
+    /// format will count.
+    pub fn of_lines(source: String, extras: Extras) -> RawGames {
+        RawGames {
+            games: Games {
+                source,
+                row_word: "line",
+                event_names: vec![String::new()],
+                ..Games::default()
+            },
+            white: RawIds::default(),
+            black: RawIds::default(),
+            sha256: String::new(),
+            extras,
+        }
+    }
+
     /// Games read (`games.len()` counts interned players, which raw games have not yet).
     pub fn len(&self) -> usize {
         self.games.score.len()

@@ -34,16 +34,19 @@ pub fn pictures(s: &Summary<'_>) -> Vec<(String, Picture)> {
 
 /// A range with a margin of a twentieth on each side (and some room when it is one value).
 fn padded(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    let (low, high) = extent(values)?;
+    let margin = ((high - low) / 20.0).max(high.abs().max(1.0) * 1e-3);
+    Some((low - margin, high + margin))
+}
+
+/// The smallest and largest finite values, if any.
+fn extent(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
     let (low, high) = values
         .filter(|v| v.is_finite())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
             (l.min(v), h.max(v))
         });
-    if !low.is_finite() {
-        return None;
-    }
-    let margin = ((high - low) / 20.0).max(high.abs().max(1.0) * 1e-3);
-    Some((low - margin, high + margin))
+    low.is_finite().then_some((low, high))
 }
 
 fn axis(s: &Summary<'_>, figure: usize) -> String {
@@ -86,11 +89,7 @@ fn response(s: &Summary<'_>, k: usize) -> Option<Picture> {
     let x_range = match x_axis {
         // A month's number counts from year 0: a margin relative to it would be years wide.
         XAxis::Months => {
-            let xs = points.iter().map(|p| p.1);
-            let (low, high) = (
-                xs.clone().fold(f64::INFINITY, f64::min),
-                xs.fold(f64::NEG_INFINITY, f64::max),
-            );
+            let (low, high) = extent(points.iter().map(|p| p.1))?;
             (low - 1.0, high + 1.0)
         }
         XAxis::Numbers => padded(points.iter().map(|p| p.1))?,

@@ -17,11 +17,8 @@ mod records;
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::model::Games;
-
 use super::compressed::read_text;
 use super::error::IngestError;
-use super::ids::RawIds;
 use super::raw::{sort_event_names, Extras, RawGames, Reported, TrfCounts};
 use super::table::Skips;
 use super::text::{decode, sha256};
@@ -117,21 +114,13 @@ pub fn read(path: &Path, skips: &mut Skips) -> Result<RawGames, IngestError> {
 }
 
 fn no_games(source: String) -> RawGames {
-    RawGames {
-        games: Games {
-            source,
-            row_word: "line",
-            event_names: vec![String::new()],
-            ..Games::default()
-        },
-        white: RawIds::default(),
-        black: RawIds::default(),
-        sha256: String::new(),
-        extras: Extras::Trf {
+    RawGames::of_lines(
+        source,
+        Extras::Trf {
             counts: TrfCounts::default(),
             reported: Vec::new(),
         },
-    }
+    )
 }
 
 #[cfg(test)]
