@@ -11,6 +11,11 @@
 #   benches/baselines.sh gzip                 peak memory of reading a 4.7 MB .pgn.gz that holds
 #                                             1 GiB of the digit 0 (one line, no game)
 #   benches/baselines.sh zstd                 the same for a .pgn.zst
+#   benches/baselines.sh crosstable           peak memory of `elosim crosstable` over 1 GiB of
+#                                             games: 8 million as a .pgn.gz, 29 million as CSV,
+#                                             with and without --established
+#   benches/baselines.sh long-line            peak memory of `elosim histogram` refusing a
+#                                             .csv.gz list whose second line is 1 GiB long
 #
 # ELOSIM names the binary (default: the release build under CARGO_TARGET_DIR or ./target);
 # RUNS the runs of each measurement (default 3). Needs /usr/bin/time (GNU time).
@@ -98,8 +103,43 @@ gzip | zstd)
     tail -1 "$dir/time" | awk -v size="$(stat -c %s "$dir/zeros.pgn.$ext")" -v ext="$ext" '{
         printf "a %.2f MB .pgn.%s holding 1 GiB: %s s, peak %d KB\n", size / 1e6, ext, $1, $2 }'
     ;;
+crosstable)
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    # 8 million games among 50,000 players as PGN (1.2 GB), 29 million among 200,000 as CSV
+    # (0.97 GB), dated over 2000-2019 at random, with ratings from 1400 to 2599.
+    awk 'BEGIN { srand(3); for (i = 0; i < 8000000; i++) {
+        w = int(rand() * 50000); b = (w + 1 + int(rand() * 49999)) % 50000; r = rand()
+        res = r < 0.4 ? "1-0" : r < 0.7 ? "1/2-1/2" : "0-1"
+        printf "[Event \"Open %d\"]\n[Date \"%d.%02d.01\"]\n[White \"Player %d\"]\n[Black \"Player %d\"]\n[Result \"%s\"]\n[WhiteElo \"%d\"]\n[BlackElo \"%d\"]\n\n1. e4 e5 %s\n\n",
+            i % 1000, 2000 + int(rand() * 20), 1 + int(rand() * 12), w, b, res, 1400 + w % 1200, 1400 + b % 1200, res } }' |
+        gzip -1 >"$dir/games.pgn.gz"
+    awk 'BEGIN { srand(5); print "period,white,black,score,white_rating,black_rating"
+        for (i = 0; i < 29000000; i++) {
+            w = int(rand() * 200000); b = (w + 1 + int(rand() * 199999)) % 200000; r = rand()
+            printf "%d-%02d,%d,%d,%s,%d,%d\n", 2000 + int(rand() * 20), 1 + int(rand() * 12), w, b,
+                r < 0.4 ? "1" : r < 0.7 ? "0.5" : "0", 1400 + w % 1200, 1400 + b % 1200 } }' >"$dir/games.csv"
+    for file in games.pgn.gz games.csv; do
+        games=$([ $file = games.csv ] && echo 29000000 || echo 8000000)
+        for flags in "" "--established 5"; do
+            # shellcheck disable=SC2086
+            for _ in $(seq "$runs"); do measure "$elosim" crosstable "$dir/$file" $flags; done | best |
+                awk -v f="$file" -v flags="${flags:-(plain)}" -v n="$games" '{
+                    printf "%-12s %-16s %5.1f s, peak %4d MB, %3.0f bytes a game\n", f, flags, $1, $2 / 1024, $2 * 1024 / n }'
+        done
+    done
+    ;;
+long-line)
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    { echo "id,rating"; head -c 1G /dev/zero | tr '\0' '9'; } | gzip -1 -c >"$dir/list.csv.gz"
+    /usr/bin/time -f "%e %M" -o "$dir/time" "$elosim" histogram "$dir/list.csv.gz" >/dev/null 2>"$dir/err" || true
+    head -c 300 "$dir/err"
+    tail -1 "$dir/time" | awk -v size="$(stat -c %s "$dir/list.csv.gz")" '{
+        printf "a %.2f MB .csv.gz holding a 1 GiB line, refused: %s s, peak %d KB\n", size / 1e6, $1, $2 }'
+    ;;
 *)
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

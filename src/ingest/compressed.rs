@@ -298,10 +298,25 @@ impl Input {
         }
     }
 
-    /// What is left of the input, decompressed.
-    pub fn read_rest(&mut self, into: &mut Vec<u8>) -> Result<(), IngestError> {
-        let read = self.reader.read_to_end(into);
-        read.map(|_| ()).map_err(|e| self.error(e))
+    /// What is left of the input, decompressed, and the SHA-256 of the file as stored; a line
+    /// longer than [`LINE_CAP`] is refused as it is read, before the rest is held.
+    pub fn into_text(mut self) -> Result<(Vec<u8>, String), IngestError> {
+        let file = self.file();
+        let mut bound = LineBound::default();
+        let mut bytes = Vec::new();
+        loop {
+            let chunk = match self.reader.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) => return Err(self.error(e)),
+            };
+            if chunk.is_empty() {
+                return Ok((bytes, self.sha256()));
+            }
+            bound.check(&file, chunk)?;
+            bytes.extend_from_slice(chunk);
+            let n = chunk.len();
+            self.reader.consume(n);
+        }
     }
 
     /// The SHA-256 of the file's bytes as stored (of those read so far, until the end is read).
@@ -338,14 +353,54 @@ impl BufRead for Input {
     }
 }
 
+/// The longest line a text reader takes: games, lists and reports have lines of at most a few
+/// hundred bytes, and a longer one is another kind of file or a decompression bomb, whose bytes
+/// would otherwise all be held. (PGN movetext, whose lines may be long, is cut there instead.)
+pub const LINE_CAP: usize = 1 << 20;
+
+/// Follows the lines of a text read piece by piece, in order, and refuses one longer than
+/// [`LINE_CAP`], naming its line.
+#[derive(Default)]
+pub struct LineBound {
+    /// Line ends taken so far.
+    ends: u32,
+    /// Bytes of the current line taken so far.
+    run: usize,
+}
+
+impl LineBound {
+    /// Takes the next bytes of the text.
+    pub fn check(&mut self, file: &str, bytes: &[u8]) -> Result<(), IngestError> {
+        let mut rest = bytes;
+        loop {
+            let (run, end) = match memchr::memchr(b'\n', rest) {
+                Some(at) => (at, true),
+                None => (rest.len(), false),
+            };
+            if self.run + run > LINE_CAP {
+                return Err(IngestError::Line {
+                    file: file.to_string(),
+                    line: self.ends.saturating_add(1),
+                    problem: "a line longer than 1 MiB; games, lists and reports have lines of a few hundred bytes: is this the file you meant?".into(),
+                });
+            }
+            if !end {
+                self.run += run;
+                return Ok(());
+            }
+            self.run = 0;
+            self.ends = self.ends.saturating_add(1);
+            rest = &rest[run + 1..];
+        }
+    }
+}
+
 /// A text file's bytes, decompressed, once its start is known to be text; and the SHA-256 of the
 /// file as stored. For the readers that parse a file whole.
 pub fn read_text(path: &Path) -> Result<(Vec<u8>, String), IngestError> {
     let mut input = Input::open(path)?;
     input.refuse_binary()?;
-    let mut bytes = Vec::new();
-    input.read_rest(&mut bytes)?;
-    Ok((bytes, input.sha256()))
+    input.into_text()
 }
 
 /// The first `n` bytes of a text file, decompressed, once its start is known to be text.
@@ -376,9 +431,7 @@ mod tests {
     fn read(name: &str, bytes: Vec<u8>) -> Result<Vec<u8>, IngestError> {
         let mut input = Input::from_reader(Path::new(name), std::io::Cursor::new(bytes)).unwrap();
         input.refuse_binary()?;
-        let mut text = Vec::new();
-        input.read_rest(&mut text)?;
-        Ok(text)
+        Ok(input.into_text()?.0)
     }
 
     /// A zstd frame is decoded in a window of at most 2^27 bytes: one that asks more (as
@@ -393,6 +446,33 @@ mod tests {
             .to_string();
         assert!(
             e.starts_with("big.csv.zst: not a readable zstd file: Frame requires too much memory"),
+            "{e}"
+        );
+    }
+
+    /// A line of `LINE_CAP` bytes is taken in any pieces, one byte more is refused at its line;
+    /// a gzip stream of one long line is refused once the bound is passed, not once it is held.
+    #[test]
+    fn a_line_longer_than_the_bound_is_refused_at_its_line() {
+        let mut text = b"a\n\nb".to_vec();
+        text.extend(std::iter::repeat_n(b'x', LINE_CAP - 1));
+        for piece in [1, 7, 4096, text.len()] {
+            let mut bound = LineBound::default();
+            for chunk in text.chunks(piece) {
+                bound.check("f", chunk).unwrap();
+            }
+            let e = bound.check("f", b"y").unwrap_err().to_string();
+            assert!(e.starts_with("f, line 3: a line longer than 1 MiB;"), "{e}");
+            bound.check("f", b"\nz").unwrap();
+        }
+        let mut line = Vec::from(&b"id,rating\n"[..]);
+        line.resize(64 << 20, b'0');
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&line).unwrap();
+        let e = read("bomb.csv.gz", gz.finish().unwrap()).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("bomb.csv.gz, line 2: a line longer than"),
             "{e}"
         );
     }

@@ -83,15 +83,23 @@ impl IngestError {
 /// that a file of one enormous line gives an error of a line, not of the file.
 pub fn header_names<S: AsRef<str>>(names: &[S]) -> String {
     const NAMES: usize = 12;
-    const CHARS: usize = 40;
-    let cut = |name: &str| match name.char_indices().nth(CHARS) {
-        Some((at, _)) => format!("{}…", &name[..at]),
-        None => name.to_string(),
-    };
-    let shown: Vec<String> = names.iter().take(NAMES).map(|n| cut(n.as_ref())).collect();
+    let shown: Vec<String> = names
+        .iter()
+        .take(NAMES)
+        .map(|n| clipped(n.as_ref()))
+        .collect();
     match names.len() {
         n if n > NAMES => format!("{}, … ({n} in all)", shown.join(", ")),
         _ => shown.join(", "),
+    }
+}
+
+/// Text a message quotes, cut to 40 characters: what a file holds may be a megabyte long.
+pub fn clipped(text: &str) -> String {
+    const CHARS: usize = 40;
+    match text.char_indices().nth(CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
     }
 }
 

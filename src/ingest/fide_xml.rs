@@ -8,11 +8,11 @@
 //! `compressed.rs`), so that a list costs its players, not its text; a player's values are checked
 //! as the TXT lists' are (`fide_list.rs`).
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use super::compressed::Input;
-use super::error::IngestError;
+use super::compressed::{Input, LINE_CAP};
+use super::error::{clipped, IngestError};
 use super::fide_list::{
     birth_year, fide_id, k_factor, month_in_file_name, rating, whole_number, FideEntry, FideLayout,
     FideList,
@@ -257,8 +257,18 @@ impl Tags {
 
     fn next(&mut self) -> Result<Option<Piece>, IngestError> {
         self.buffer.clear();
-        let read = self.reader.read_until(b'>', &mut self.buffer);
+        // At most a line's bound between two tags' ends, so that memory stays bounded on any input.
+        let read = (&mut self.reader)
+            .take(LINE_CAP as u64 + 1)
+            .read_until(b'>', &mut self.buffer);
         read.map_err(|e| self.reader.get_ref().error(e))?;
+        if self.buffer.len() > LINE_CAP {
+            return Err(IngestError::Line {
+                file: self.file.clone(),
+                line: self.line,
+                problem: "more than 1 MiB without a tag's end ('>'): a FIDE XML list's elements are short; is this the file you meant?".into(),
+            });
+        }
         if self.buffer.is_empty() {
             return Ok(None);
         }
@@ -280,11 +290,11 @@ impl Tags {
             let problem = match lt {
                 Some(lt) => format!(
                     "the file ends inside the tag {:?}: expected '>'",
-                    String::from_utf8_lossy(&bytes[lt..])
+                    clipped(&String::from_utf8_lossy(&bytes[lt..]))
                 ),
                 None => format!(
                     "expected a tag, found the text {:?} at the file's end",
-                    text.trim()
+                    clipped(text.trim())
                 ),
             };
             return Err(IngestError::Line {

@@ -9,8 +9,11 @@ use crate::scenario::GameFormat;
 use super::error::IngestError;
 use super::ids::RawIds;
 use super::pgn;
-use super::raw::{parse_event_type, partition_mismatch, sort_event_names, Extras, RawGames};
+use super::raw::{
+    parse_event_type, partition_mismatch, sort_event_names, Extras, PgnCounts, RawGames,
+};
 use super::table::{Skips, Table};
+use super::text::CsvBlocks;
 use super::trf;
 
 const SCORES: &str = "1, 0.5, 0, 1-0, 0-1, 1/2-1/2 or ½-½";
@@ -72,6 +75,46 @@ pub fn read_partition(
     )
 }
 
+/// What reads a games file.
+enum Reader {
+    Trf,
+    Directory,
+    Pgn,
+    /// Canonical Parquet games, read in their own types.
+    #[cfg(feature = "full")]
+    Parquet,
+    /// A table of text cells: a CSV file, or a Parquet file of another layout.
+    Table,
+}
+
+fn reader(path: &Path, format: GameFormat, partition: Option<Month>) -> Reader {
+    let chosen = |given: GameFormat, detected: fn(&Path) -> bool| {
+        partition.is_none() && (format == given || (format == GameFormat::Auto && detected(path)))
+    };
+    if chosen(GameFormat::Trf, trf::is_trf) {
+        return Reader::Trf;
+    }
+    if path.is_dir() {
+        return Reader::Directory;
+    }
+    if chosen(GameFormat::Pgn, pgn::is_pgn) {
+        return Reader::Pgn;
+    }
+    #[cfg(feature = "full")]
+    if super::table::is_parquet(path) && matches!(format, GameFormat::Auto | GameFormat::Canonical)
+    {
+        return Reader::Parquet;
+    }
+    Reader::Table
+}
+
+fn directory_refused(path: &Path) -> IngestError {
+    IngestError::File {
+        file: path.display().to_string(),
+        problem: "a directory: only `elosim replay` reads a dataset partitioned by period (DIR/period=YYYY-MM/), list by list; give a games file here".into(),
+    }
+}
+
 fn read_file(
     path: &Path,
     format: GameFormat,
@@ -80,32 +123,60 @@ fn read_file(
     partition: Option<Month>,
     skips: &mut Skips,
 ) -> Result<RawGames, IngestError> {
-    if partition.is_none()
-        && (format == GameFormat::Trf || (format == GameFormat::Auto && trf::is_trf(path)))
-    {
-        return trf::read(path, skips);
-    }
-    if path.is_dir() {
-        return Err(IngestError::File {
-            file: path.display().to_string(),
-            problem: "a directory: only `elosim replay` reads a dataset partitioned by period (DIR/period=YYYY-MM/), list by list; give a games file here".into(),
-        });
-    }
-    if partition.is_none()
-        && (format == GameFormat::Pgn || (format == GameFormat::Auto && pgn::is_pgn(path)))
-    {
-        return pgn::read(path, pgn_dates, skips);
-    }
-    // Canonical Parquet games are read in their own types; other tables as text cells.
-    #[cfg(feature = "full")]
-    if super::table::is_parquet(path) && matches!(format, GameFormat::Auto | GameFormat::Canonical)
-    {
-        if let Some(raw) = super::parquet_games::read(path, partition, skips)? {
-            return Ok(raw);
+    match reader(path, format, partition) {
+        Reader::Trf => return trf::read(path, skips),
+        Reader::Directory => return Err(directory_refused(path)),
+        Reader::Pgn => return pgn::read(path, pgn_dates, skips),
+        #[cfg(feature = "full")]
+        Reader::Parquet => {
+            if let Some(raw) = super::parquet_games::read(path, partition, skips)? {
+                return Ok(raw);
+            }
         }
+        Reader::Table => {}
     }
     let table = Table::open(path, CANONICAL)?;
     read_table(&table, format, month_1, partition, skips)
+}
+
+/// Games of a PGN file read at a time: their ids and columns take some 40 MB.
+const BLOCK_GAMES: usize = 1 << 18;
+
+/// Reads a games file a block at a time, handing each block to `each`, so that a command that
+/// keeps a few figures of each game holds one block of the file and not all of it: PGN and CSV
+/// files are read in blocks (`BLOCK_GAMES` games, `text::CsvBlocks`' bytes); tournament reports
+/// and Parquet files whole, as one block. Returns what a PGN file counted besides its games.
+pub fn read_blocks(
+    path: &Path,
+    format: GameFormat,
+    month_1: Option<Month>,
+    pgn_dates: pgn::Dates,
+    skips: &mut Skips,
+    each: &mut dyn FnMut(RawGames),
+) -> Result<Option<PgnCounts>, IngestError> {
+    match reader(path, format, None) {
+        Reader::Pgn => {
+            let (counts, _) = pgn::read_blocks(path, pgn_dates, skips, BLOCK_GAMES, each)?;
+            Ok(Some(counts))
+        }
+        Reader::Table if !super::table::is_parquet(path) => {
+            let mut blocks = CsvBlocks::open(path, CANONICAL)?;
+            while let Some(block) = blocks.next_block()? {
+                each(read_table(
+                    &Table::Csv(block),
+                    format,
+                    month_1,
+                    None,
+                    skips,
+                )?);
+            }
+            Ok(None)
+        }
+        _ => {
+            each(read_file(path, format, month_1, pgn_dates, None, skips)?);
+            Ok(None)
+        }
+    }
 }
 
 /// The games of a table of text cells (a whole file, or one block of a large CSV).

@@ -51,6 +51,34 @@ impl RawIds {
     }
 }
 
+/// Numbers players as their ids come, over ids read in several blocks: "7" is one player whether
+/// its block read ids as numbers or as text. Dense, but in order of appearance, not of the ids.
+#[derive(Default)]
+pub struct Numbering {
+    numbers: HashMap<u64, u32>,
+    text: HashMap<String, u32>,
+}
+
+impl Numbering {
+    /// The number of the `i`th id of `ids`.
+    pub fn number(&mut self, ids: &RawIds, i: usize) -> u32 {
+        let next = (self.numbers.len() + self.text.len()) as u32;
+        match ids {
+            RawIds::Numbers(numbers) => *self.numbers.entry(numbers[i]).or_insert(next),
+            RawIds::Text(text) => match plain_number(&text[i]) {
+                Some(n) => *self.numbers.entry(n).or_insert(next),
+                None => match self.text.get(&text[i]) {
+                    Some(&n) => n,
+                    None => {
+                        self.text.insert(text[i].clone(), next);
+                        next
+                    }
+                },
+            },
+        }
+    }
+}
+
 /// Ids below this are told apart with a bit per possible id (16 MB at most) instead of sorting
 /// every occurrence: FIDE's ids, Kaggle's numbers and the generator's all fall below it.
 const BITSET_IDS: u64 = 1 << 27;
@@ -144,6 +172,18 @@ mod tests {
         let mut r = RawIds::default();
         values.iter().for_each(|v| r.push(v));
         r
+    }
+
+    /// Blocks read their ids as numbers or as text by what else they hold: "7" is one player
+    /// either way, "007" another.
+    #[test]
+    fn numbering_tells_players_apart_across_blocks() {
+        let mut numbering = Numbering::default();
+        let (numbers, text) = (ids(&["7", "12"]), ids(&["x", "7", "007", "12"]));
+        assert!(matches!(text, RawIds::Text(_)));
+        let first: Vec<u32> = (0..2).map(|i| numbering.number(&numbers, i)).collect();
+        let second: Vec<u32> = (0..4).map(|i| numbering.number(&text, i)).collect();
+        assert_eq!((first, second), (vec![0, 1], vec![2, 0, 3, 1]));
     }
 
     #[test]

@@ -34,12 +34,12 @@ pub use csv_stream::CsvSource;
 pub use dataset::{is_dataset, DatasetSource};
 pub use error::IngestError;
 pub use fide_list::{FideEntry, FideLayout, FideList};
-pub use ids::{intern, RawIds};
+pub use ids::{intern, Numbering, RawIds};
 pub use lists::{read_list_ratings, ListRatings};
 #[cfg(feature = "full")]
 pub use parquet_games::{enum_codes, month_codes, month_column};
 pub use pgn::{is_pgn, Dates};
-pub use raw::{PgnCounts, Reported, TrfCounts};
+pub use raw::{PgnCounts, RawGames, Reported, TrfCounts};
 pub use table::{Skips, Table};
 pub use trf::is_trf;
 
@@ -51,6 +51,31 @@ pub fn read_reported(
 ) -> Result<Vec<(String, Reported)>, IngestError> {
     let mut skips = Skips::new(skip_invalid);
     Ok(trf::read(path, &mut skips)?.extras.into_reported())
+}
+
+/// What reading a games file a block at a time found besides its games.
+pub struct BlocksRead {
+    /// What a PGN file counted besides its games.
+    pub pgn: Option<PgnCounts>,
+    /// Invalid rows skipped with `--skip-invalid`: reason → (count, first place).
+    pub skipped: BTreeMap<String, (usize, String)>,
+}
+
+/// Reads a games file (PGN, CSV, Parquet or tournament reports) a block at a time, its players not
+/// interned, for the commands that keep a few figures of each game: memory holds one block of a
+/// PGN or CSV file, not the file.
+pub fn read_game_blocks(
+    path: &Path,
+    pgn_dates: Dates,
+    skip_invalid: bool,
+    each: &mut dyn FnMut(RawGames),
+) -> Result<BlocksRead, IngestError> {
+    let mut skips = Skips::new(skip_invalid);
+    let pgn = games::read_blocks(path, GameFormat::Auto, None, pgn_dates, &mut skips, each)?;
+    Ok(BlocksRead {
+        pgn,
+        skipped: skips.counts,
+    })
 }
 
 /// The files of one replay.

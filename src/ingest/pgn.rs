@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::model::{Day, EventType, HalfPoints, Month, EVENT_NONE};
 
-use super::compressed::{plain_name, Input};
+use super::compressed::{plain_name, Input, LINE_CAP};
 use super::error::IngestError;
 use super::raw::{control_character, sort_event_names, Extras, PgnCounts, RawGames};
 use super::table::Skips;
@@ -58,45 +58,119 @@ pub fn is_pgn(path: &Path) -> bool {
 /// Reads a PGN file's games. A game without players, result or date is an invalid row (an error,
 /// or a counted skip with `--skip-invalid`); unfinished games are always left out and counted.
 pub fn read(path: &Path, dates: Dates, skips: &mut Skips) -> Result<RawGames, IngestError> {
+    let mut whole = None;
+    let (counts, sha256) = read_blocks(path, dates, skips, usize::MAX, &mut |block| {
+        whole = Some(block)
+    })?;
+    let mut out = whole.unwrap_or_else(|| empty_block(path));
+    out.extras = Extras::Pgn(counts);
+    out.sha256 = sha256;
+    Ok(out)
+}
+
+/// Reads a PGN file's games `block_games` at a time, handing each block to `each` as it fills
+/// (the last one may be shorter; a file without games gives none), so that memory holds one block
+/// and not the file. Returns what the whole file counted and its checksum.
+pub fn read_blocks(
+    path: &Path,
+    dates: Dates,
+    skips: &mut Skips,
+    block_games: usize,
+    each: &mut dyn FnMut(RawGames),
+) -> Result<(PgnCounts, String), IngestError> {
     let file = path.display().to_string();
     let mut lines = Lines::open(path)?;
-    // Its counts counted as the file is read, set once it is.
-    let mut out = RawGames::of_lines(file.clone(), Extras::Pgn(PgnCounts::default()));
-    let mut events: HashMap<String, u32> = HashMap::new();
+    let mut block = Block::new(path);
     let mut counts = PgnCounts::default();
     let (mut unfinished, mut without_ratings, mut dated_by_year) = (0, 0, 0);
-    let mut any_event_type = false;
     scan(&mut lines, &mut counts, &mut |tags| {
         match skips.check(game_row(&file, tags, dates))? {
             Some(Verdict::Game(row)) => {
                 dated_by_year += usize::from(row.by_year);
-                any_event_type |= row.event_type.is_some();
                 if row.white_rating.is_none() || row.black_rating.is_none() {
                     without_ratings += 1;
                 }
-                push(&mut out, &mut events, row);
+                block.push(row);
+                if block.raw.len() >= block_games {
+                    each(block.hand_over(path));
+                }
             }
             Some(Verdict::Unfinished) => unfinished += 1,
             None => {}
         }
         Ok(())
     })?;
-    out.sha256 = lines.finish()?;
-    if !any_event_type {
-        // No EventType tag: the file does not say, as a table without the column.
-        out.games.event_type.clear();
+    if !block.raw.is_empty() {
+        each(block.hand_over(path));
     }
     counts.unfinished = unfinished;
     counts.without_ratings = without_ratings;
     counts.dated_by_year = dated_by_year;
-    out.extras = Extras::Pgn(counts);
-    sort_event_names(&mut out.games, events);
-    Ok(out)
+    Ok((counts, lines.finish()?))
 }
 
-/// The longest line kept: longer ones can only be movetext (or junk), and only their first
-/// `LINE_CAP` bytes are looked at, so that memory stays bounded on any input.
-const LINE_CAP: usize = 1 << 20;
+fn empty_block(path: &Path) -> RawGames {
+    RawGames::of_lines(
+        path.display().to_string(),
+        Extras::Pgn(PgnCounts::default()),
+    )
+}
+
+/// The games of one block as they are read, with its events' names.
+struct Block {
+    raw: RawGames,
+    events: HashMap<String, u32>,
+    any_event_type: bool,
+}
+
+impl Block {
+    fn new(path: &Path) -> Block {
+        Block {
+            raw: empty_block(path),
+            events: HashMap::new(),
+            any_event_type: false,
+        }
+    }
+
+    /// The block's games, complete, leaving an empty block in its place.
+    fn hand_over(&mut self, path: &Path) -> RawGames {
+        let Block {
+            mut raw,
+            events,
+            any_event_type,
+        } = std::mem::replace(self, Block::new(path));
+        if !any_event_type {
+            // No EventType tag: the file does not say, as a table without the column.
+            raw.games.event_type.clear();
+        }
+        sort_event_names(&mut raw.games, events);
+        raw
+    }
+
+    fn push(&mut self, row: GameRow) {
+        self.any_event_type |= row.event_type.is_some();
+        let g = &mut self.raw.games;
+        g.period.push(None);
+        g.date.push(Some(row.date));
+        let event = match row.event {
+            Some(name) => {
+                let next = self.events.len() as u32 + 1;
+                *self.events.entry(name).or_insert(next)
+            }
+            None => EVENT_NONE,
+        };
+        g.event.push(event);
+        g.event_start.push(row.event_start);
+        g.event_type
+            .push(row.event_type.unwrap_or(EventType::Swiss));
+        g.score.push(row.score);
+        g.white_rating.push(row.white_rating);
+        g.black_rating.push(row.black_rating);
+        g.source_row.push(row.line);
+        self.raw.white.push(&row.white);
+        self.raw.black.push(&row.black);
+    }
+}
 
 /// A PGN file's lines, read as a stream (decompressed as it is stored) and decoded one by one:
 /// UTF-8, else ISO-8859-1; a byte-order mark is dropped, and everything from a DOS end-of-file
@@ -148,6 +222,8 @@ impl Lines {
                 Some(at) => (at, true),
                 None => (chunk.len(), false),
             };
+            // Longer lines can only be movetext (or junk): only their first `LINE_CAP` bytes
+            // are looked at, so that memory stays bounded on any input.
             let room = LINE_CAP.saturating_sub(self.bytes.len());
             self.bytes.extend_from_slice(&chunk[..take.min(room)]);
             self.input.consume(take + usize::from(end));
@@ -466,29 +542,6 @@ fn elo(text: &str) -> Option<i32> {
     text.trim().parse().ok().filter(|r| (1..=4000).contains(r))
 }
 
-fn push(out: &mut RawGames, events: &mut HashMap<String, u32>, row: GameRow) {
-    let g = &mut out.games;
-    g.period.push(None);
-    g.date.push(Some(row.date));
-    let event = match row.event {
-        Some(name) => {
-            let next = events.len() as u32 + 1;
-            *events.entry(name).or_insert(next)
-        }
-        None => EVENT_NONE,
-    };
-    g.event.push(event);
-    g.event_start.push(row.event_start);
-    g.event_type
-        .push(row.event_type.unwrap_or(EventType::Swiss));
-    g.score.push(row.score);
-    g.white_rating.push(row.white_rating);
-    g.black_rating.push(row.black_rating);
-    g.source_row.push(row.line);
-    out.white.push(&row.white);
-    out.black.push(&row.black);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -605,6 +658,47 @@ mod tests {
         let (found, counts) = games(&text);
         assert_eq!(counts.games, 2);
         assert_eq!(found.len(), 2);
+    }
+
+    /// Read in blocks, a file gives the games, counts and checksum it gives read whole.
+    #[test]
+    fn blocks_hold_the_games_of_the_whole_file() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tricky.pgn");
+        let whole = read(&path, Dates::YearIsEnough, &mut Skips::new(true)).unwrap();
+        let mut blocks = Vec::new();
+        let (counts, sha256) = read_blocks(
+            &path,
+            Dates::YearIsEnough,
+            &mut Skips::new(true),
+            2,
+            &mut |b| blocks.push(b),
+        )
+        .unwrap();
+        assert!(blocks.len() > 1 && blocks.iter().all(|b| b.len() <= 2));
+        assert_eq!(
+            (Extras::Pgn(counts).format(), sha256),
+            (whole.extras.format(), whole.sha256.clone())
+        );
+        let Extras::Pgn(whole_counts) = whole.extras else {
+            unreachable!()
+        };
+        assert_eq!(counts, whole_counts);
+        let column = |f: &dyn Fn(&RawGames) -> Vec<String>| -> Vec<String> {
+            blocks.iter().flat_map(f).collect()
+        };
+        let players = |b: &RawGames| {
+            let (w, k) = (b.white.as_text(), b.black.as_text());
+            w.into_iter()
+                .zip(k)
+                .map(|(w, k)| format!("{w}-{k}"))
+                .collect()
+        };
+        let scores = |b: &RawGames| b.games.score.iter().map(|s| s.to_string()).collect();
+        let dates = |b: &RawGames| b.games.date.iter().map(|d| format!("{d:?}")).collect();
+        assert_eq!(column(&players), players(&whole));
+        assert_eq!(column(&scores), scores(&whole));
+        assert_eq!(column(&dates), dates(&whole));
     }
 
     /// A gzip or zstd stream is read line by line: a line longer than LINE_CAP is kept only up

@@ -99,6 +99,10 @@ impl RawGames {
     pub fn len(&self) -> usize {
         self.games.score.len()
     }
+
+    pub fn is_empty(&self) -> bool {
+        self.games.score.is_empty()
+    }
 }
 
 /// What reading a PGN file counted besides the games it kept.

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use super::compressed::{read_text, Input};
+use super::compressed::{read_text, Input, LineBound, LINE_CAP};
 use super::error::IngestError;
 
 /// Called with each record's line number and fields.
@@ -200,6 +200,7 @@ pub struct CsvBlocks {
     next_line: u32,
     at_end: bool,
     block_bytes: usize,
+    bound: LineBound,
 }
 
 impl CsvBlocks {
@@ -211,6 +212,9 @@ impl CsvBlocks {
         let mut head = Vec::new();
         let read = (&mut input).take(1 << 16).read_to_end(&mut head);
         read.map_err(|e| input.error(e))?;
+        let file = path.display().to_string();
+        let mut bound = LineBound::default();
+        bound.check(&file, &head)?;
         // The header is the first line that is not blank.
         let mut end = 0;
         while end < head.len() {
@@ -224,22 +228,19 @@ impl CsvBlocks {
                 break;
             }
         }
-        let mut header = Csv::parse(
-            path.display().to_string(),
-            decode(head[..end].to_vec()),
-            expected,
-        )?;
+        let mut header = Csv::parse(file.clone(), decode(head[..end].to_vec()), expected)?;
         header.sha256.clear();
         let next_line = header.body_line;
         let carry = head[end..].to_vec();
         Ok(CsvBlocks {
-            file: path.display().to_string(),
+            file,
             input,
             header,
             carry,
             next_line,
             at_end: false,
             block_bytes: BLOCK_BYTES,
+            bound,
         })
     }
 
@@ -256,6 +257,7 @@ impl CsvBlocks {
                 .take(self.block_bytes as u64)
                 .read_to_end(&mut bytes);
             read.map_err(|e| self.input.error(e))?;
+            self.bound.check(&self.file, &bytes[before..])?;
             self.at_end = bytes.len() - before < self.block_bytes;
             // A DOS end-of-file mark ends the file, as it does for a file read whole.
             if let Some(end) = bytes.iter().position(|&b| b == 0x1a) {
@@ -276,9 +278,17 @@ impl CsvBlocks {
                     _ => {}
                 }
             }
-            // A record longer than a block: read on until it ends.
+            // A record longer than a block: read on until it ends, unless it cannot be a record
+            // (a quote never closed makes the rest of the file one).
             match last {
                 Some(cut) => cut,
+                None if bytes.len() > LINE_CAP => {
+                    return Err(IngestError::Line {
+                        file: self.file.clone(),
+                        line: self.next_line,
+                        problem: "a record longer than 1 MiB: a quote (\") opens a field that never closes".into(),
+                    });
+                }
                 None => {
                     self.carry = bytes;
                     return self.next_block();
@@ -505,6 +515,21 @@ mod tests {
                 "blocks of {size} bytes"
             );
         }
+    }
+
+    /// A quote never closed would make the rest of a file read in blocks one record, held
+    /// whole: past a line's bound it is refused at the record's first line.
+    #[test]
+    fn a_quote_never_closed_is_refused_in_blocks() {
+        let mut text = String::from("a,b\n1,2\n3,\"open\n");
+        while text.len() <= 2 * LINE_CAP {
+            text.push_str("4,5\n");
+        }
+        let e = rows_in_blocks(&text, 1 << 16).unwrap_err().to_string();
+        assert!(
+            e.contains(", line 3: a record longer than 1 MiB: a quote"),
+            "{e}"
+        );
     }
 
     #[test]

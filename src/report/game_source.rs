@@ -9,9 +9,8 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use crate::ingest::{self, Dates, InputFiles, PgnCounts};
+use crate::ingest::{self, Dates, Numbering, PgnCounts, RawGames};
 use crate::model::{HalfPoints, Month};
-use crate::scenario::GameFormat;
 
 use super::run_files::{ReportError, RunFiles};
 
@@ -94,54 +93,72 @@ pub fn read_games_with_ratings(
     if source.is_dir() && !ingest::is_trf(source) {
         return read_run(&RunFiles::open(source)?, prior_games);
     }
-    let files = InputFiles {
-        games: source.to_path_buf(),
-        format: GameFormat::Auto,
-        month_1: None,
-        start_list: None,
-        players: None,
-        pgn_dates: Dates::YearIsEnough,
+    let mut out = GamesWithRatings {
+        label: file_label(source),
+        ..GamesWithRatings::default()
     };
-    let (inputs, report) = ingest::read_inputs(&files, skip_invalid)?;
-    let g = &inputs.games;
-    if !g.has_recorded_ratings() {
+    let mut rated = false;
+    let mut players = prior_games.then(Players::default);
+    let read = ingest::read_game_blocks(source, Dates::YearIsEnough, skip_invalid, &mut |raw| {
+        rated |= raw.games.has_recorded_ratings();
+        out.keep(&raw, players.as_mut());
+    })?;
+    if !rated {
         return Err(ReportError::NoRatings {
             path: source.to_path_buf(),
         });
     }
-    let mut out = GamesWithRatings {
-        label: file_label(source),
-        pgn: report.pgn,
-        invalid: report.skipped,
-        ..GamesWithRatings::default()
-    };
-    let mut kept = Vec::with_capacity(g.len());
-    for i in 0..g.len() {
-        let (Some(white), Some(black)) = (g.white_rating[i], g.black_rating[i]) else {
-            out.without_ratings += 1;
-            continue;
-        };
-        let Some(month) = g.period[i].or(g.date(i).map(|d| d.month())) else {
-            out.without_ratings += 1;
-            continue;
-        };
-        out.month.push(month);
-        out.white_rating.push(white);
-        out.black_rating.push(black);
-        out.score.push(g.score[i]);
-        kept.push(i);
-    }
-    if prior_games {
-        let white: Vec<u32> = kept.iter().map(|&i| g.white[i]).collect();
-        let black: Vec<u32> = kept.iter().map(|&i| g.black[i]).collect();
+    out.pgn = read.pgn;
+    out.invalid = read.skipped;
+    if let Some(players) = players {
         out.prior_games = Some(count_prior_games(
             &out.month,
-            &white,
-            &black,
-            &vec![0; inputs.players.len()],
+            players.white,
+            players.black,
+            &[],
         ));
     }
     Ok(out)
+}
+
+/// The players of the games kept, numbered as they come, for counting their earlier games.
+#[derive(Default)]
+struct Players {
+    numbering: Numbering,
+    white: Vec<u32>,
+    black: Vec<u32>,
+}
+
+impl GamesWithRatings {
+    /// Keeps a block's games that have both ratings and a month, and counts the others.
+    fn keep(&mut self, raw: &RawGames, mut players: Option<&mut Players>) {
+        let g = &raw.games;
+        if !g.has_recorded_ratings() {
+            return;
+        }
+        for i in 0..raw.len() {
+            let (Some(white), Some(black)) = (g.white_rating[i], g.black_rating[i]) else {
+                self.without_ratings += 1;
+                continue;
+            };
+            let Some(month) = g.period[i].or(g.date(i).map(|d| d.month())) else {
+                self.without_ratings += 1;
+                continue;
+            };
+            self.month.push(month);
+            self.white_rating.push(white);
+            self.black_rating.push(black);
+            self.score.push(g.score[i]);
+            if let Some(players) = players.as_deref_mut() {
+                let (w, b) = (
+                    players.numbering.number(&raw.white, i),
+                    players.numbering.number(&raw.black, i),
+                );
+                players.white.push(w);
+                players.black.push(b);
+            }
+        }
+    }
 }
 
 fn file_label(path: &Path) -> String {
@@ -241,39 +258,68 @@ fn run_prior_games(
             }
         }
     }
-    Ok(count_prior_games(months, &white, &black, &start))
+    Ok(count_prior_games(months, white, black, &start))
 }
 
 /// Each side's games before the game's month: `start` plus the source's games of earlier months.
+/// The players' numbers (`white`, `black`) become their counts in place, so that memory holds the
+/// games' months in order and no more: 12 bytes a game.
 fn count_prior_games(
     months: &[Month],
-    white: &[u32],
-    black: &[u32],
+    mut white: Vec<u32>,
+    mut black: Vec<u32>,
     start: &[u32],
 ) -> (Vec<u32>, Vec<u32>) {
     let players = white
         .iter()
-        .chain(black)
+        .chain(&black)
         .map(|&p| p as usize + 1)
         .max()
         .unwrap_or(0)
         .max(start.len());
     let mut played = vec![0u32; players];
     played[..start.len()].copy_from_slice(start);
-    let mut order: Vec<usize> = (0..months.len()).collect();
-    order.sort_by_key(|&i| months[i]);
-    let (mut prior_white, mut prior_black) = (vec![0; months.len()], vec![0; months.len()]);
-    for month in order.chunk_by(|&a, &b| months[a] == months[b]) {
+    let mut counts: Vec<(u32, u32)> = Vec::new();
+    for month in in_month_order(months).chunk_by(|&a, &b| months[a as usize] == months[b as usize])
+    {
+        counts.clear();
+        counts.extend(month.iter().map(|&i| {
+            (
+                played[white[i as usize] as usize],
+                played[black[i as usize] as usize],
+            )
+        }));
         for &i in month {
-            prior_white[i] = played[white[i] as usize];
-            prior_black[i] = played[black[i] as usize];
+            played[white[i as usize] as usize] += 1;
+            played[black[i as usize] as usize] += 1;
         }
-        for &i in month {
-            played[white[i] as usize] += 1;
-            played[black[i] as usize] += 1;
+        for (&i, &(w, b)) in month.iter().zip(&counts) {
+            white[i as usize] = w;
+            black[i as usize] = b;
         }
     }
-    (prior_white, prior_black)
+    (white, black)
+}
+
+/// The games' indices, month by month, each month's in the order read.
+fn in_month_order(months: &[Month]) -> Vec<u32> {
+    let Some(first) = months.iter().min() else {
+        return Vec::new();
+    };
+    let slot = |m: &Month| m.since(*first) as usize;
+    let mut starts = vec![0usize; months.iter().map(slot).max().unwrap_or(0) + 2];
+    for m in months {
+        starts[slot(m) + 1] += 1;
+    }
+    for k in 1..starts.len() {
+        starts[k] += starts[k - 1];
+    }
+    let mut order = vec![0u32; months.len()];
+    for (i, m) in months.iter().enumerate() {
+        order[starts[slot(m)]] = i as u32;
+        starts[slot(m)] += 1;
+    }
+    order
 }
 
 #[cfg(test)]
@@ -284,7 +330,7 @@ mod tests {
     fn prior_games_count_earlier_months_only() {
         let m = |n| Month::new(2020, n).unwrap();
         let months = [m(2), m(1), m(1), m(3)];
-        let (w, b) = count_prior_games(&months, &[0, 0, 1, 0], &[1, 2, 2, 2], &[5, 0, 0]);
+        let (w, b) = count_prior_games(&months, vec![0, 0, 1, 0], vec![1, 2, 2, 2], &[5, 0, 0]);
         assert_eq!(w, vec![6, 5, 0, 7]);
         assert_eq!(b, vec![1, 0, 0, 2]);
     }

@@ -727,7 +727,55 @@ fn cases() -> Vec<Case> {
             expected: &["s.toml", "elo.k"],
             row_level: false,
         },
+        // A line longer than any reader takes (1 MiB), refused at its line as it is read, before
+        // the rest of the file is held: a zip of a 1 GiB line must not cost 16 GB.
+        Case {
+            name: "long-line-games-csv",
+            files: vec![text("games.csv", &games_with(&long_line()))],
+            args: &[SMALL, "--games", "{dir}/games.csv"],
+            expected: &["games.csv, line 4: a line longer than 1 MiB;", "is this the file you meant?"],
+            row_level: false,
+        },
+        Case {
+            name: "long-line-zipped-list",
+            files: vec![File {
+                name: "start.zip",
+                bytes: crate::common::zip_of(&[("start.csv", format!("id,rating\n101,2100\n{}\n", long_line()).as_bytes())], true),
+            }],
+            args: &[SMALL, "--start-list", "{dir}/start.zip"],
+            expected: &["start.zip, line 3: a line longer than 1 MiB;"],
+            row_level: false,
+        },
+        Case {
+            name: "long-line-fide-list",
+            files: vec![text("standard_feb19frl.txt", &format!("{fide_header}{fide_row}{}\n", long_line()))],
+            args: &[SMALL, "--start-list", "{dir}/standard_feb19frl.txt"],
+            expected: &["standard_feb19frl.txt, line 3: a line longer than 1 MiB;"],
+            row_level: false,
+        },
+        Case {
+            name: "long-line-trf",
+            files: vec![trf(&|lines| lines.insert(1, format!("012 {}", long_line())))],
+            args: &[SMALL, "--games", "{dir}/games.trf"],
+            expected: &["games.trf, line 2: a line longer than 1 MiB;"],
+            row_level: false,
+        },
+        Case {
+            name: "long-text-fide-xml",
+            files: vec![text(
+                "2019-02.xml",
+                &xml_list(&[("1701991", "2300")]).replace("<rating>2300", &format!("<rating>2300{}", long_line())),
+            )],
+            args: &[SMALL, "--start-list", "{dir}/2019-02.xml"],
+            expected: &["2019-02.xml, line 6: more than 1 MiB without a tag's end ('>')"],
+            row_level: false,
+        },
     ]
+}
+
+/// A line of 2 MiB: twice the longest a reader takes.
+fn long_line() -> String {
+    "9".repeat(2 << 20)
 }
 
 fn root() -> PathBuf {
