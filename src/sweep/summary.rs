@@ -825,7 +825,13 @@ mod tests {
     /// never generated), judged by flatness.
     fn study() -> Study {
         let input = "world = \"fide-2001-2025\"";
-        floor_study("sweep-summary-precision", input, "[1601, 1801, 2001]", &[])
+        floor_study(
+            "sweep-summary-precision",
+            input,
+            "[1601, 1801, 2001]",
+            &[],
+            "",
+        )
     }
 
     /// Rows of the baseline and points 1 to 3 (2 sets the baseline's floor, so its rows are the

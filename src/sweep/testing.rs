@@ -5,9 +5,9 @@ use super::journal::Row;
 use super::study::{Overrides, Study};
 
 /// A study of the floor of the revision from 2002-07 on FIDE's history over `values`, judged by
-/// flatness, its `[input]` given by `input`; each of `worlds` is a world file beside it, the
-/// built-in world cut to 30 months under that name.
-pub fn floor_study(folder: &str, input: &str, values: &str, worlds: &[&str]) -> Study {
+/// flatness, its `[input]` given by `input`, `more` (measures, a `[summary]`) after; each of
+/// `worlds` is a world file beside it, the built-in world cut to 30 months under that name.
+pub fn floor_study(folder: &str, input: &str, values: &str, worlds: &[&str], more: &str) -> Study {
     let dir = crate::testing::scratch(folder);
     let repo = env!("CARGO_MANIFEST_DIR");
     for name in worlds {
@@ -21,7 +21,7 @@ pub fn floor_study(folder: &str, input: &str, values: &str, worlds: &[&str]) -> 
     std::fs::write(
         &file,
         format!(
-            "scenario = \"{repo}/scenarios/fide-historical.toml\"\n[input]\n{input}\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nvalues = {values}\n[[measure]]\nkind = \"flatness\"\nfrom = \"2002-07\"\nto = \"2003-06\"\n"
+            "scenario = \"{repo}/scenarios/fide-historical.toml\"\n[input]\n{input}\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nvalues = {values}\n[[measure]]\nkind = \"flatness\"\nfrom = \"2002-07\"\nto = \"2003-06\"\n{more}"
         ),
     )
     .unwrap();

@@ -622,6 +622,7 @@ mod tests {
             input,
             "[1601, 2001]",
             &["north", "south"],
+            "",
         )
     }
 
