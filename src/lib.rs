@@ -11,7 +11,7 @@
 //! use elosim::pipeline::{prepare, ReplayRequest};
 //!
 //! // The small world of the tests: a starting list of February 2019 and two months of games.
-//! let request = ReplayRequest { scenario: "tests/fixtures/scenario-2019.toml".into(), ..Default::default() };
+//! let request = ReplayRequest { scenario: Some("tests/fixtures/scenario-2019.toml".into()), ..Default::default() };
 //! let (scenario, files) = prepare(&request)?;
 //! let (inputs, _report) = elosim::ingest::read_inputs(&files, false)?;
 //! // Every list is handed to a sink as it is published (after the starting list, only the rows

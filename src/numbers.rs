@@ -37,6 +37,19 @@ pub fn round_to(value: f64, decimals: i32) -> f64 {
 }
 
 /// Hundredths as a decimal of two places, exactly: 49 → "0.49", -640 → "-6.40".
+/// `value` to `decimals` places with its sign always written (`+0.012`, `-0.004`), rounded half
+/// away from zero; exactly zero has no sign (`0.000`), so that "no difference" reads apart from a
+/// small one.
+pub fn signed(value: f64, decimals: usize) -> String {
+    if value == 0.0 {
+        return format!("{:.decimals$}", 0.0);
+    }
+    let scale = 10f64.powi(decimals as i32);
+    let rounded = (value.abs() * scale).round() / scale;
+    let sign = if value < 0.0 { '-' } else { '+' };
+    format!("{sign}{rounded:.decimals$}")
+}
+
 pub fn hundredths(value: i64) -> String {
     let sign = if value < 0 { "-" } else { "" };
     let magnitude = value.unsigned_abs();

@@ -25,6 +25,8 @@ pub enum RunError {
     Output(#[from] OutputError),
     #[error("{}: the scenario names no games file (data.games); pass one with --games FILE", .0.display())]
     NoGames(PathBuf),
+    #[error("no scenario and no games: name a scenario, or give the games to replay with --games")]
+    NoScenario,
     #[error("{} and {} read different data ({what}); scenarios replayed together share one game set: run them separately, or give --games (and --start-list, --players) for all", first.display(), other.display())]
     DifferentData {
         first: PathBuf,
@@ -62,7 +64,9 @@ pub enum RunError {
 /// What to replay and where to write it; `None` fields fall back to the scenario's.
 #[derive(Clone, Debug, Default)]
 pub struct ReplayRequest {
-    pub scenario: PathBuf,
+    /// `None`: no scenario, `system` (FIDE's when none) with its defaults over the games' own
+    /// months, first to last (`Scenario::plain`).
+    pub scenario: Option<PathBuf>,
     pub games: Option<PathBuf>,
     pub players: Option<PathBuf>,
     pub start_list: Option<PathBuf>,
@@ -116,9 +120,14 @@ pub struct ReplayOutcome {
     pub times: StageTimes,
 }
 
-/// Loads a scenario and applies the request's overrides of its data and window.
+/// Loads a scenario and applies the request's overrides of its data and window. A request without
+/// a scenario gets its system's plain scenario over every month a file can name, which `replay`
+/// narrows to the games' own once they are read.
 pub fn prepare(request: &ReplayRequest) -> Result<(Scenario, InputFiles), RunError> {
-    let mut scenario = Scenario::load(&request.scenario)?;
+    let mut scenario = match &request.scenario {
+        Some(path) => Scenario::load(path)?,
+        None => plain(request, EVERY_MONTH)?,
+    };
     scenario.set_window(request.from, request.to)?;
     if let Some(kind) = request.system.filter(|&k| k != scenario.system.kind()) {
         scenario.system = SystemConfig::read(kind, &|_| None);
@@ -133,26 +142,58 @@ pub fn prepare(request: &ReplayRequest) -> Result<(Scenario, InputFiles), RunErr
     pick(&request.games, &mut data.games);
     pick(&request.players, &mut data.players);
     pick(&request.start_list, &mut data.start_list);
-    let games = data
-        .games
-        .clone()
-        .ok_or_else(|| RunError::NoGames(request.scenario.clone()))?;
+    let games = data.games.clone().ok_or_else(|| match &request.scenario {
+        Some(path) => RunError::NoGames(path.clone()),
+        None => RunError::NoScenario,
+    })?;
     // A scenario's `format` describes its own data file; a file named on the command line is read
-    // by its header (the Kaggle and 2011 contest layouts still take the scenario's `month-1`).
-    let format = if request.games.is_some() {
-        GameFormat::Auto
-    } else {
-        data.format
-    };
+    // by its header (the Kaggle and 2011 contest layouts still take the scenario's `month-1`), and
+    // the resolved scenario says so, to be repeated on that file.
+    if request.games.is_some() {
+        data.format = GameFormat::Auto;
+    }
     let files = InputFiles {
         games,
-        format,
+        format: data.format,
         month_1: data.month_1,
         start_list: data.start_list.clone(),
         players: data.players.clone(),
         pgn_dates: crate::ingest::Dates::NeedMonth,
     };
     Ok((scenario, files))
+}
+
+/// Every month a games file can write (`0001-01` to `9999-12`): a plain scenario's calendar
+/// until its games are read.
+const EVERY_MONTH: (Month, Month) = (Month(12), Month(9999 * 12 + 11));
+
+/// The plain scenario of a request without one, over `months`, named after its games
+/// (`games-2019.csv.gz` → `games-2019-<system>`).
+fn plain(request: &ReplayRequest, months: (Month, Month)) -> Result<Scenario, RunError> {
+    let games = request.games.as_deref().ok_or(RunError::NoScenario)?;
+    let file = games.file_name().unwrap_or_default().to_string_lossy();
+    // The name without its compression's extension (`plain_name` keeps the length, lowercased),
+    // then without its own.
+    let plain = &file[..ingest::plain_name(games).len()];
+    let name = Path::new(plain)
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy();
+    let system = request.system.unwrap_or(SystemKind::Fide);
+    Ok(Scenario::plain(system, &name, games, months)?)
+}
+
+/// The months the games are rated on, first and last: a stream's periods, or each game's.
+fn games_months(inputs: &replay::Inputs, source: Option<&GameStream>) -> Option<(Month, Month)> {
+    use replay::PeriodSource;
+    match source {
+        Some(source) => Some((source.periods().first()?.0, source.periods().last()?.0)),
+        None => {
+            let games = &inputs.games;
+            let months = (0..games.len()).filter_map(|i| games.rating_month(i));
+            Some((months.clone().min()?, months.max()?))
+        }
+    }
 }
 
 /// The inputs of a replay: the games held whole, or a partitioned dataset read list by list.
@@ -376,19 +417,7 @@ fn nothing_rated(
     }
     let (before, after) = (run.skipped.before_run, run.skipped.after_run);
     if before + after == 0 {
-        let skipped: usize = report.skipped.values().map(|(n, _)| n).sum();
-        let why = if skipped > 0 {
-            format!(
-                "--skip-invalid left out every row ({})",
-                counted(skipped as u64, "row")
-            )
-        } else {
-            "it holds none".to_string()
-        };
-        return Err(RunError::EmptyGames {
-            file: source.to_string(),
-            why,
-        });
+        return Err(no_game(report, source));
     }
     Err(RunError::NoGameInWindow {
         from: scenario.run.from,
@@ -396,6 +425,23 @@ fn nothing_rated(
         before: counted(before as u64, "game"),
         after: thousands(after as u64),
     })
+}
+
+/// The games file held no game to replay: none at all, or none that `--skip-invalid` kept.
+fn no_game(report: &IngestReport, source: &str) -> RunError {
+    let skipped: usize = report.skipped.values().map(|(n, _)| n).sum();
+    let why = if skipped > 0 {
+        format!(
+            "--skip-invalid left out every row ({})",
+            counted(skipped as u64, "row")
+        )
+    } else {
+        "it holds none".to_string()
+    };
+    RunError::EmptyGames {
+        file: source.to_string(),
+        why,
+    }
 }
 
 fn replay_and_write(
@@ -407,6 +453,12 @@ fn replay_and_write(
     (started, read): (Instant, f64),
     progress: &dyn Progress,
 ) -> Result<ReplayOutcome, RunError> {
+    if request.scenario.is_none() {
+        let months = games_months(inputs, source.as_ref())
+            .ok_or_else(|| no_game(&report, &inputs.games.source))?;
+        scenario = plain(request, months)?;
+        scenario.set_window(request.from, request.to)?;
+    }
     if !request.force {
         check_start_month(&scenario, &inputs.start_list)?;
     }

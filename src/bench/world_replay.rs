@@ -98,7 +98,7 @@ impl WorldReplay {
     /// the starting list.
     fn request(&self) -> ReplayRequest {
         ReplayRequest {
-            scenario: HISTORY.into(),
+            scenario: Some(HISTORY.into()),
             games: Some(self.games()),
             start_list: Some(self.world_dir.join("start-list.parquet")),
             players: Some(self.world_dir.join("players.parquet")),

@@ -142,7 +142,7 @@ fn time_file(args: &Args, shape: &Shape, dir: &Path, threads: usize) -> anyhow::
     println!("{}", bench::generate_file(&file, shape)?);
     let run = dir.join("run");
     let request = ReplayRequest {
-        scenario: args.scenario.clone(),
+        scenario: Some(args.scenario.clone()),
         games: Some(file),
         out: Some(run.clone()),
         threads,

@@ -36,7 +36,8 @@ pub struct Args {
     start_list: Option<PathBuf>,
     /// Replay under this rating system with its default settings instead of the scenario's (the
     /// scenario's calendar, data and window stay; the run is named <scenario>-<system>); naming
-    /// the scenario's own system changes nothing
+    /// the scenario's own system changes nothing. With --games and no scenario: the system alone
+    /// over the games' own months, first to last (run named <games>-<system>)
     #[arg(long, value_enum, value_name = "NAME")]
     system: Option<SystemKind>,
     /// Output directory [default: output/<scenario name>]
@@ -79,6 +80,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let threads = set_threads(args.threads)?;
+    if args.scenarios.is_empty() && args.games.is_some() && args.system.is_some() {
+        // Your own games under a system: nothing of the default scenario's Kaggle data applies.
+        return replay_one(&args, request(&args, None, threads));
+    }
     let mut scenarios = args.scenarios.clone();
     if scenarios.is_empty() {
         let default = PathBuf::from("scenarios/kaggle2010.toml");
@@ -92,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         let requests: Vec<ReplayRequest> = scenarios
             .iter()
-            .map(|scenario| request(&args, scenario.clone(), threads))
+            .map(|scenario| request(&args, Some(scenario.clone()), threads))
             .collect();
         let bar = Bar::new(args.quiet);
         let outcomes = pipeline::replay_many(&requests, &bar);
@@ -107,14 +112,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let request = request(&args, scenarios.remove(0), threads);
+    replay_one(&args, request(&args, Some(scenarios.remove(0)), threads))
+}
+
+fn replay_one(args: &Args, request: ReplayRequest) -> anyhow::Result<()> {
     let bar = Bar::new(args.quiet);
     let outcome = pipeline::replay(&request, &bar);
     bar.finish();
     let outcome = outcome.with_context(|| {
+        let what = request.scenario.as_ref().or(request.games.as_ref());
         format!(
             "replay of {} failed; nothing was written",
-            request.scenario.display()
+            what.map(|p| p.display().to_string()).unwrap_or_default()
         )
     })?;
     if !args.quiet {
@@ -123,7 +132,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn request(args: &Args, scenario: PathBuf, threads: usize) -> ReplayRequest {
+fn request(args: &Args, scenario: Option<PathBuf>, threads: usize) -> ReplayRequest {
     ReplayRequest {
         scenario,
         games: args.games.clone(),

@@ -24,11 +24,6 @@ pub struct CsvScan {
     pub sha256: String,
 }
 
-/// The month whose list a game is rated on or after: its period, or the month after its date.
-fn rating_month(games: &Games, i: usize) -> Option<Month> {
-    games.period[i].or_else(|| games.date(i).map(|d| d.month().plus(1)))
-}
-
 fn blocks(path: &Path) -> Result<CsvBlocks, IngestError> {
     CsvBlocks::open(path, CANONICAL)
 }
@@ -52,7 +47,7 @@ pub fn scan(
         let raw = games::read_table(&Table::Csv(block), format, month_1, None, skips)?;
         found_format = raw.extras.format();
         for i in 0..raw.len() {
-            let Some(month) = rating_month(&raw.games, i) else {
+            let Some(month) = raw.games.rating_month(i) else {
                 continue;
             };
             let line = raw.games.source_row[i];
@@ -146,7 +141,7 @@ impl CsvSource {
             };
             let rows = |keep: &dyn Fn(Month) -> bool| -> Vec<usize> {
                 (0..games.len())
-                    .filter(|&i| rating_month(&games, i).is_some_and(keep))
+                    .filter(|&i| games.rating_month(i).is_some_and(keep))
                     .collect()
             };
             let mine = rows(&|m| periods.contains(&m));

@@ -30,6 +30,7 @@ use crate::scenario::GameFormat;
 use dataset::Dataset;
 use raw::Extras;
 
+pub use compressed::plain_name;
 pub use csv_stream::CsvSource;
 pub use dataset::{is_dataset, DatasetSource};
 pub use error::IngestError;

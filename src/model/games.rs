@@ -86,6 +86,12 @@ impl Games {
         self.date.get(i).copied().flatten()
     }
 
+    /// The month whose list game `i` is rated on or after: its period, or the month after its
+    /// date.
+    pub fn rating_month(&self, i: usize) -> Option<Month> {
+        self.period[i].or_else(|| self.date(i).map(|d| d.month().plus(1)))
+    }
+
     /// The event type of game `i`: a Swiss when the source does not say.
     pub fn event_type(&self, i: usize) -> EventType {
         self.event_type.get(i).copied().unwrap_or(EventType::Swiss)

@@ -37,7 +37,7 @@ use crate::rules::{
     CapScope, Compression, DelistedGames, DiffCap, EventGate, GateApplies, InitialFormula,
     InitialRule, JuniorUntil, KRule, ListCadence, Regulations, RoundRobinUnrated, Rounding,
 };
-use crate::systems::SystemConfig;
+use crate::systems::{SystemConfig, SystemKind};
 
 /// A resolved scenario: everything a replay needs besides its input files.
 #[derive(Clone, Debug)]
@@ -180,6 +180,17 @@ impl Scenario {
     /// Reads, resolves and validates a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         resolve::load(path)
+    }
+
+    /// `system` with its default settings over `games` alone, rating the lists of `months` (first,
+    /// last), named `<name>-<system>`: a user's games replayed with `--system` and no scenario.
+    pub fn plain(
+        system: SystemKind,
+        name: &str,
+        games: &Path,
+        months: (Month, Month),
+    ) -> Result<Scenario, ScenarioError> {
+        resolve::plain(system, name, games, months)
     }
 
     /// Narrows the run to `from..=to` (command-line overrides), within the calendar.

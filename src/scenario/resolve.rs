@@ -15,10 +15,43 @@ use crate::rules::{Compression, Regulations};
 use crate::systems::{SystemConfig, SystemKind};
 
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-    let (chain, mut problems) = read_chain(path)?;
+    let (chain, problems) = read_chain(path)?;
     let chain: Vec<&RawScenario> = chain.iter().collect();
-    let scenario = merge(path, &chain, &mut problems);
-    match scenario {
+    merged(path, &chain, problems)
+}
+
+/// `system` with its default settings over `games` alone, rating the lists of `first` to `last`
+/// (the games' own months): a user's games replayed with `--system` and no scenario. Nothing of a
+/// shipped scenario: today's FIDE regulations (which only FIDE's system reads), players on no
+/// starting list started as the system starts newcomers, no one-off event.
+pub fn plain(
+    system: SystemKind,
+    name: &str,
+    games: &Path,
+    (first, last): (Month, Month),
+) -> Result<Scenario, ScenarioError> {
+    let mut raw = RawScenario::overlay(games);
+    raw.name = Some(format!("{name}-{}", system.name()));
+    raw.description = Some(format!(
+        "{} with its default settings over the games of {}, their first list to their last (no scenario named)",
+        system.name(),
+        games.display()
+    ));
+    raw.system = Some(system);
+    // The month before the first list holds the starting list.
+    raw.calendar_start = Some(first.plus(-1));
+    raw.calendar_end = Some(last);
+    raw.games = Some(games.to_path_buf());
+    merged(games, &[&raw], Vec::new())
+}
+
+/// The scenario of a chain of files, or every problem found in them (`problems`, the files' own).
+fn merged(
+    path: &Path,
+    chain: &[&RawScenario],
+    mut problems: Vec<Problem>,
+) -> Result<Scenario, ScenarioError> {
+    match merge(path, chain, &mut problems) {
         Some(s) if problems.is_empty() => Ok(s),
         _ => Err(ScenarioError::Invalid(problems)),
     }

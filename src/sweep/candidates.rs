@@ -84,6 +84,29 @@ impl Candidate {
 /// The baseline's id: every study's candidate 0, the base scenario as it stands.
 pub const BASELINE: u32 = 0;
 
+/// The points that set the base scenario's own values (a grid through them): the baseline itself,
+/// replayed as its rows, which take no place of their own in a ranking or a front.
+pub fn same_as_baseline(candidates: &[Candidate]) -> Vec<u32> {
+    let Some(baseline) = candidates.iter().find(|c| c.id == BASELINE) else {
+        return Vec::new();
+    };
+    candidates
+        .iter()
+        .filter(|c| c.kind == Kind::Point && c.values == baseline.values)
+        .map(|c| c.id)
+        .collect()
+}
+
+/// The candidates a ranking orders: all but the points that are the baseline itself.
+pub fn ranked_ids(candidates: &[Candidate]) -> Vec<u32> {
+    let again = same_as_baseline(candidates);
+    candidates
+        .iter()
+        .map(|c| c.id)
+        .filter(|c| !again.contains(c))
+        .collect()
+}
+
 /// The baseline and the reference scenarios: the rows every study has.
 pub fn fixed(study: &Study) -> Vec<Candidate> {
     let mut out = vec![Candidate {

@@ -16,6 +16,8 @@ mod run;
 mod stats;
 mod study;
 mod summary;
+#[cfg(test)]
+mod testing;
 mod verify;
 mod worlds;
 

@@ -1,8 +1,8 @@
 //! A study's pictures: a response curve per parameter (the rank figure against the parameter's
 //! value, its interval as a band, the baseline as a dashed line with its own band), a heatmap of
-//! two parameters (each cell's improvement on the baseline), and the Pareto front of two figures
-//! with the baseline and the reference scenarios labelled, and the front's members that beat the
-//! baseline with corrected significance picked out.
+//! two parameters (each cell's improvement on the baseline), and the Pareto front on its first two
+//! figures, joined and labelled, with the baseline and the reference scenarios, and the front's
+//! members that beat the baseline with corrected significance picked out.
 
 use crate::keys::{Domain, KeyValue};
 use crate::plot::{
@@ -10,7 +10,7 @@ use crate::plot::{
     Series, XAxis,
 };
 
-use super::candidates::Kind;
+use super::candidates::{Candidate, Kind};
 use super::stats::Verdict;
 use super::study::Design;
 use super::summary::{candidate_name, number_text, Summary};
@@ -293,34 +293,57 @@ fn heatmap(s: &Summary<'_>) -> Option<Picture> {
     }))
 }
 
-/// Every candidate on the first two Pareto figures; the front emphasised and joined.
+/// Every candidate on the first two Pareto figures; the front emphasised, joined in order along
+/// the first figure and labelled, each member with its values (and, over three figures, its value
+/// of the third, which the picture cannot place).
 fn pareto(s: &Summary<'_>) -> Option<Picture> {
     let (fx, fy) = (*s.pareto_figures.first()?, *s.pareto_figures.get(1)?);
     let mean = |c: u32, f: usize| s.standing(c, f).value.map(|i| i.mean);
     let best = s.ranked_points().next();
+    let third = s.pareto_figures.get(2).map(|&f| (f, s.value_decimals(f)));
     // Each dot, and whether it is a reference scenario.
     let mut dots: Vec<(Dot, bool)> = Vec::new();
     for c in s.candidates {
+        // The point that is the baseline itself is drawn once, as the baseline.
+        if s.same_as_baseline.contains(&c.id) {
+            continue;
+        }
         let (Some(x), Some(y)) = (mean(c.id, fx), mean(c.id, fy)) else {
             continue;
         };
         let on_front = s.front.contains(&c.id);
         let beating = s.beating.contains(&c.id);
-        // The best point and a reference keep their colours; their labels say it instead.
-        let beats = if beating { ", beats the baseline" } else { "" };
+        // What a label says besides the name: a point's values, then on the front the third
+        // figure's value; the best point and a reference keep their colours and say it instead.
+        let mut says: Vec<String> = Vec::new();
+        if c.kind == Kind::Point {
+            says.push(values_short(c));
+        }
+        if let (Some((f, decimals)), true) = (third, on_front) {
+            says.extend(mean(c.id, f).map(|v| format!("{} {v:.decimals$}", s.columns[f].0)));
+        }
+        if Some(c.id) == best {
+            says.push(format!("best by {}", s.columns[s.rank].0));
+        }
+        if beating {
+            says.push("beats the baseline".into());
+        }
+        let name = match &c.kind {
+            Kind::Baseline => "baseline".to_string(),
+            Kind::Reference(name) => name.clone(),
+            Kind::Point => candidate_name(c),
+        };
+        let label = if says.is_empty() {
+            name
+        } else {
+            format!("{name} ({})", says.join("; "))
+        };
         let (colour, label) = match &c.kind {
-            Kind::Baseline => (black(), Some("baseline".to_string())),
-            Kind::Reference(name) => (categorical(1), Some(format!("{name}{beats}"))),
-            Kind::Point if Some(c.id) == best => (
-                categorical(2),
-                Some(format!(
-                    "{} (best by {}{beats})",
-                    candidate_name(c),
-                    s.columns[s.rank].0
-                )),
-            ),
-            Kind::Point if beating => (categorical(3), Some(candidate_name(c))),
-            Kind::Point if on_front => (categorical(0), Some(candidate_name(c))),
+            Kind::Baseline => (black(), Some(label)),
+            Kind::Reference(_) => (categorical(1), Some(label)),
+            Kind::Point if Some(c.id) == best => (categorical(2), Some(label)),
+            Kind::Point if beating => (categorical(3), Some(label)),
+            Kind::Point if on_front => (categorical(0), Some(label)),
             Kind::Point => (grey(), None),
         };
         let dot = Dot {
@@ -365,32 +388,32 @@ fn pareto(s: &Summary<'_>) -> Option<Picture> {
             dot.y = dot.y.clamp(y0, y1);
         }
     }
-    let others: Vec<&str> = s.pareto_figures[2..]
+    let mut figures: Vec<&str> = s
+        .pareto_figures
         .iter()
         .map(|&f| s.columns[f].0.as_str())
         .collect();
+    let last = figures.pop().unwrap_or_default();
     Some(Picture::Scatter(Scatter {
         x_axis: XAxis::Numbers,
-        title: format!(
-            "The Pareto front{}",
-            if others.is_empty() {
-                String::new()
-            } else {
-                format!(" (over these and {})", others.join(", "))
-            }
-        ),
+        title: format!("The Pareto front over {} and {last}", figures.join(", ")),
         x_label: axis(s, fx),
         y_label: axis(s, fy),
         x_range,
         y_range,
         dots: dots.into_iter().map(|(d, _)| d).collect(),
-        line: if s.pareto_figures.len() == 2 {
-            line
-        } else {
-            Vec::new()
-        },
+        line,
         legend: pareto_legend(s),
     }))
+}
+
+/// A point's values for a label, as the parameters are listed: `2001 / 15`.
+fn values_short(c: &Candidate) -> String {
+    c.values
+        .iter()
+        .map(|v| v.as_ref().map_or("–".into(), ToString::to_string))
+        .collect::<Vec<_>>()
+        .join(" / ")
 }
 
 /// What the Pareto picture's colours mean; a reference scenario only where the study has one.
@@ -418,5 +441,70 @@ fn over_seeds(s: &Summary<'_>, what: &str) -> String {
         format!("{what}: mean over the seeds")
     } else {
         format!("{what} (one history)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::candidates;
+    use crate::sweep::journal::Row;
+    use crate::sweep::testing::floor_study;
+
+    /// The Pareto picture over three figures: a title naming them, the front joined by a line,
+    /// each member labelled with its values and its third figure; the point that is the baseline
+    /// itself drawn once, as the baseline.
+    #[test]
+    fn the_pareto_front_of_three_figures_is_named_joined_and_labelled() {
+        let more = "[[measure]]\nkind = \"curve-gap\"\nfrom = \"2002-07\"\nto = \"2003-06\"\n[summary]\npareto = [\"flatness.rms\", \"flatness.underdogs\", \"curve_gap.rms\"]\n";
+        let input = "world = \"fide-2001-2025\"\nseeds = [1, 2]";
+        let study = floor_study("sweep-pareto-three", input, "[1601, 1801, 2001]", &[], more);
+        let (candidates, _) = candidates::all(&study);
+        // Flatness RMS, underdogs and the curve's RMS: 1 flatter, 3 fairer to underdogs and
+        // nearer the curve, the baseline (and 2, its own floor) between.
+        let figures = |c: u32| match c {
+            1 => [2.5, 1.5, 2.0],
+            3 => [3.5, 0.5, 1.0],
+            _ => [3.0, 1.0, 2.0],
+        };
+        let rows: Vec<Row> = (1..=2u64)
+            .flat_map(|seed| {
+                (0..4u32).map(move |candidate| {
+                    let [rms, underdogs, curve] = figures(candidate);
+                    let wobble = 0.01 * seed as f64;
+                    Row {
+                        world: "fide-2001-2025".into(),
+                        candidate,
+                        seed,
+                        label: String::new(),
+                        values: Vec::new(),
+                        figures: [rms + wobble, underdogs, 100.0, 10.0, curve, 0.0, 100.0]
+                            .map(Some)
+                            .to_vec(),
+                        seconds: 0.0,
+                        measure_seconds: 0.0,
+                    }
+                })
+            })
+            .collect();
+        let s = Summary::new(&study, &candidates, &rows);
+        assert_eq!(s.front, [0, 1, 3]);
+        let picture = pareto(&s).unwrap();
+        let svg = picture.svg().unwrap();
+        assert!(
+            svg.contains(
+                "The Pareto front over flatness.rms, flatness.underdogs and curve_gap.rms"
+            ),
+            "{svg}"
+        );
+        assert!(svg.contains("<polyline"), "no line joins the front");
+        for label in [
+            "baseline (curve_gap.rms 2.000)",
+            "1 (1601; curve_gap.rms 2.000;",
+            "3 (2001; curve_gap.rms 1.000)",
+        ] {
+            assert!(svg.contains(label), "{label}: {svg}");
+        }
+        assert!(!svg.contains("2 (1801"), "{svg}");
     }
 }

@@ -14,7 +14,7 @@ use crate::numbers::{counted, round_to};
 use crate::report::TextTable;
 use crate::simulate::Goal;
 
-use super::candidates::{Candidate, Kind, BASELINE};
+use super::candidates::{ranked_ids, same_as_baseline, Candidate, Kind, BASELINE};
 use super::journal::{value_json, Row};
 use super::stats::{beats, pareto, Interval, Standing, Table, Verdict, ALPHA};
 use super::study::{Design, Input, Study, Values};
@@ -36,6 +36,9 @@ pub struct Summary<'a> {
     pub beating: Vec<u32>,
     /// Parameters whose values gave identical figures on every seed wherever only they changed.
     pub inert: Vec<String>,
+    /// The points that set the base scenario's own values: the baseline itself, left out of the
+    /// order and the front.
+    pub same_as_baseline: Vec<u32>,
     /// The best point's parameters at the smallest or largest value searched.
     pub edges: Vec<Edge>,
     pub seeds: Vec<u64>,
@@ -73,11 +76,9 @@ impl<'a> Summary<'a> {
             (0..columns.len()).map(|f| table.corrected(f)).collect();
         let index = |name: &str| columns.iter().position(|(c, _, _)| c == name);
         let rank = index(&study.rank).unwrap_or(0);
-        let order = ranked(candidates.iter().map(|c| c.id).collect(), |c| {
-            table.loss(c, rank)
-        });
+        let ids = ranked_ids(candidates);
+        let order = ranked(ids.clone(), |c| table.loss(c, rank));
         let pareto_figures: Vec<usize> = study.pareto.iter().filter_map(|p| index(p)).collect();
-        let ids: Vec<u32> = candidates.iter().map(|c| c.id).collect();
         let front = pareto(&table, &ids, &pareto_figures);
         let beating = front
             .iter()
@@ -108,6 +109,7 @@ impl<'a> Summary<'a> {
             front,
             beating,
             inert,
+            same_as_baseline: same_as_baseline(candidates),
             edges,
             standings,
             index: candidates
@@ -231,6 +233,16 @@ impl<'a> Summary<'a> {
     /// references always.
     pub(super) fn ranking(&self, limit: usize) -> TextTable {
         let mut t = TextTable::default();
+        let (values, differences) = (
+            self.value_decimals(self.rank),
+            self.difference_decimals(self.rank),
+        );
+        let others: Vec<(usize, usize)> = self
+            .pareto_figures
+            .iter()
+            .filter(|&&f| f != self.rank)
+            .map(|&f| (f, self.value_decimals(f)))
+            .collect();
         let mut header: Vec<String> = vec!["rank".into(), "candidate".into()];
         header.extend(self.study.parameters.iter().map(|p| p.path.to_string()));
         let rank_name = &self.columns[self.rank].0;
@@ -240,25 +252,16 @@ impl<'a> Summary<'a> {
             "verdict".into(),
             "adjusted p".into(),
         ]);
-        for &f in &self.pareto_figures {
-            if f != self.rank {
-                header.push(self.columns[f].0.clone());
-            }
-        }
+        header.extend(others.iter().map(|&(f, _)| self.columns[f].0.clone()));
         t.push(header);
         for (id, mut line) in ranking_rows(&self.order, limit, |c| self.candidate(c)) {
             let s = self.standing(id, self.rank);
-            line.push(interval_text(s.value));
-            line.push(
-                s.difference
-                    .map_or("".into(), |d| signed_interval_text(Some(d))),
-            );
+            line.push(interval_text(s.value, values));
+            line.push(difference_text(s.difference, differences));
             line.push(s.verdict.text().to_string());
             line.push(adjusted_p_text(&s));
-            for &f in &self.pareto_figures {
-                if f != self.rank {
-                    line.push(interval_text(self.standing(id, f).value));
-                }
+            for &(f, decimals) in &others {
+                line.push(interval_text(self.standing(id, f).value, decimals));
             }
             t.push(line);
         }
@@ -299,6 +302,21 @@ impl<'a> Summary<'a> {
         )
     }
 
+    /// The decimals of figure `f`'s values, in every table: one precision for all its candidates'
+    /// means and intervals.
+    pub fn value_decimals(&self, f: usize) -> usize {
+        decimals(self.order.iter().filter_map(|&c| self.standing(c, f).value))
+    }
+
+    /// The decimals of figure `f`'s differences from the baseline, likewise.
+    pub fn difference_decimals(&self, f: usize) -> usize {
+        decimals(
+            self.order
+                .iter()
+                .filter_map(|&c| self.standing(c, f).difference),
+        )
+    }
+
     /// The columns of `figures_of` that are words, aligned left: the figure, the verdict, its goal.
     pub(super) const FIGURES_OF_WORDS: [usize; 3] = [0, 4, 5];
 
@@ -320,6 +338,7 @@ impl<'a> Summary<'a> {
                 continue;
             }
             let s = self.standing(id, f);
+            let values = self.value_decimals(f);
             t.push(vec![
                 format!(
                     "{name}{}",
@@ -329,10 +348,9 @@ impl<'a> Summary<'a> {
                         format!(" ({unit})")
                     }
                 ),
-                interval_text(s.value),
-                interval_text(self.standing(BASELINE, f).value),
-                s.difference
-                    .map_or("".into(), |d| signed_interval_text(Some(d))),
+                interval_text(s.value, values),
+                interval_text(self.standing(BASELINE, f).value, values),
+                difference_text(s.difference, self.difference_decimals(f)),
                 s.verdict.text().into(),
                 goal.text().into(),
                 adjusted_p_text(&s),
@@ -343,6 +361,10 @@ impl<'a> Summary<'a> {
 
     pub(super) fn notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
+        for &id in &self.same_as_baseline {
+            let values = self.candidate(id).values_text(self.study);
+            notes.push(format!("Point {id} ({values}) sets the base scenario's own values: it is the baseline itself, its rows the baseline's, so it takes no place in the ranking or the Pareto front."));
+        }
         for p in &self.inert {
             notes.push(format!("{p} made no difference: every figure was identical on every seed wherever only it changed."));
         }
@@ -493,6 +515,7 @@ impl<'a> Summary<'a> {
                 beating: self.beating.clone(),
             },
             no_difference: &self.inert,
+            same_as_baseline: &self.same_as_baseline,
             edges: self
                 .edges
                 .iter()
@@ -521,6 +544,8 @@ struct SummaryJson<'a> {
     alpha: f64,
     pareto: PairJson,
     no_difference: &'a [String],
+    /// The points that set the base scenario's own values, left out of `candidates`' ranks.
+    same_as_baseline: &'a [u32],
     edges: Vec<EdgeJson>,
     candidates: Vec<CandidateJson>,
 }
@@ -686,24 +711,59 @@ pub fn number_text(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
         return format!("{x}");
     }
-    let digits = (3 - x.abs().log10().floor() as i32).clamp(0, 8) as usize;
+    let digits = significant(x, 4);
     format!("{x:.digits$}")
 }
 
-pub fn interval_text(i: Option<Interval>) -> String {
+/// The decimals that show `x` to `digits` significant digits (0 to 8).
+fn significant(x: f64, digits: i32) -> usize {
+    if x == 0.0 || !x.is_finite() {
+        return 0;
+    }
+    (digits - 1 - x.abs().log10().floor() as i32).clamp(0, 8) as usize
+}
+
+/// The decimals of one column of a figure, every mean and ± in it alike, so that they line up and
+/// none claims digits the others lack: two significant digits of the column's typical (median)
+/// half-width, as far as its intervals vouch for; without intervals (one seed, one history),
+/// four significant digits of its largest value.
+pub fn decimals(intervals: impl Iterator<Item = Interval>) -> usize {
+    let mut halves = Vec::new();
+    let mut largest = 0f64;
+    for i in intervals {
+        if i.mean.is_finite() {
+            largest = largest.max(i.mean.abs());
+        }
+        halves.extend(i.half.filter(|h| *h > 0.0 && h.is_finite()));
+    }
+    halves.sort_by(f64::total_cmp);
+    match halves.get(halves.len() / 2) {
+        Some(&typical) => significant(typical, 2),
+        None => significant(largest, 4),
+    }
+}
+
+/// A mean and its ± to `decimals` places; `–` where there is no value.
+pub fn interval_text(i: Option<Interval>, decimals: usize) -> String {
     match i {
         None => "–".into(),
         Some(i) => match i.half {
-            Some(h) => format!("{} ± {}", number_text(i.mean), number_text(h)),
-            None => number_text(i.mean),
+            Some(h) => format!("{:.decimals$} ± {h:.decimals$}", i.mean),
+            None => format!("{:.decimals$}", i.mean),
         },
     }
 }
 
-fn signed_interval_text(i: Option<Interval>) -> String {
-    match i {
-        Some(i) if i.mean >= 0.0 => format!("+{}", interval_text(Some(i))),
-        other => interval_text(other),
+/// A difference from the baseline with its sign always written (`+0.012 ± 0.004`), to `decimals`
+/// places; empty where there is none.
+pub fn difference_text(d: Option<Interval>, decimals: usize) -> String {
+    let Some(d) = d else {
+        return String::new();
+    };
+    let mean = crate::numbers::signed(d.mean, decimals);
+    match d.half {
+        Some(h) => format!("{mean} ± {h:.decimals$}"),
+        None => mean,
     }
 }
 
@@ -752,4 +812,126 @@ fn inert(study: &Study, candidates: &[Candidate], rows: &[Row]) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::candidates;
+    use crate::sweep::testing::{flatness_row, floor_study};
+    use crate::sweep::verify::Report;
+
+    /// A grid of the October 2002 floor through the base scenario's own (1801) on one world (read,
+    /// never generated), judged by flatness.
+    fn study() -> Study {
+        let input = "world = \"fide-2001-2025\"";
+        floor_study(
+            "sweep-summary-precision",
+            input,
+            "[1601, 1801, 2001]",
+            &[],
+            "",
+        )
+    }
+
+    /// Rows of the baseline and points 1 to 3 (2 sets the baseline's floor, so its rows are the
+    /// baseline's) on four seeds, flatness RMS about `scale` apart from seed to seed.
+    fn rows(scale: f64) -> Vec<Row> {
+        let mut rows = Vec::new();
+        for seed in 1..=4u64 {
+            let base = 3.0 + scale * seed as f64;
+            for (candidate, rms) in [(0, base), (1, base - 0.1), (2, base), (3, base + 0.2)] {
+                rows.push(flatness_row("fide-2001-2025", candidate, seed, rms));
+            }
+        }
+        rows
+    }
+
+    /// The decimals of a cell `mean ± half`: (the mean's, the half-width's).
+    fn cell_decimals(cell: &str) -> (usize, usize) {
+        let places = |n: &str| n.split_once('.').map_or(0, |(_, d)| d.len());
+        let (mean, half) = cell.split_once(" ± ").unwrap();
+        (places(mean), places(half))
+    }
+
+    #[test]
+    fn a_figure_s_means_and_intervals_share_one_precision_from_its_spread() {
+        let interval = |mean, half| Interval {
+            mean,
+            half: Some(half),
+            n: 8,
+        };
+        // Two significant digits of the interval, the mean to as many places.
+        let tight = [interval(0.592134, 0.00003808)];
+        let d = decimals(tight.into_iter());
+        assert_eq!(interval_text(Some(tight[0]), d), "0.592134 ± 0.000038");
+        let wide = [interval(237.63, 6.034)];
+        let d = decimals(wide.into_iter());
+        assert_eq!(interval_text(Some(wide[0]), d), "237.6 ± 6.0");
+        // Without intervals, four significant digits of the largest value, for every value.
+        let one = |mean| Interval {
+            mean,
+            half: None,
+            n: 1,
+        };
+        let d = decimals([one(0.6699), one(12.5)].into_iter());
+        assert_eq!(interval_text(Some(one(0.6699)), d), "0.67");
+        assert_eq!(difference_text(Some(one(-0.004)), 3), "-0.004");
+        assert_eq!(difference_text(Some(one(0.012)), 3), "+0.012");
+        assert_eq!(difference_text(Some(one(0.0)), 3), "0.000");
+
+        let study = study();
+        let (candidates, _) = candidates::all(&study);
+        for scale in [0.01, 10.0] {
+            let rows = rows(scale);
+            let s = Summary::new(&study, &candidates, &rows);
+            let table = s.ranking(usize::MAX).render(&[1]);
+            let column = s.study.parameters.len() + 2;
+            let cells: Vec<(usize, usize)> = table
+                .lines()
+                .skip(1)
+                .map(|line| {
+                    let cells: Vec<&str> = line
+                        .split("  ")
+                        .map(str::trim)
+                        .filter(|c| !c.is_empty())
+                        .collect();
+                    cell_decimals(cells[column])
+                })
+                .collect();
+            assert!(cells.windows(2).all(|w| w[0] == w[1]), "{table}");
+            assert_eq!(cells[0].0, cells[0].1, "{table}");
+        }
+    }
+
+    #[test]
+    fn the_point_that_is_the_baseline_takes_no_place_in_the_ranking() {
+        let study = study();
+        let (candidates, _) = candidates::all(&study);
+        assert_eq!(candidates[2].values, candidates[0].values);
+        let rows = rows(0.01);
+        let s = Summary::new(&study, &candidates, &rows);
+        assert_eq!(s.order, [1, 0, 3]);
+        assert_eq!(s.ranked_points().collect::<Vec<_>>(), [1, 3]);
+        assert!(!s.front.contains(&2), "{:?}", s.front);
+        let text = s.text();
+        assert!(
+            text.contains("Point 2 (revision[2002-07].floor = 1801) sets the base scenario's own values: it is the baseline itself"),
+            "{text}"
+        );
+        assert!(text.contains("the best of 2 points"), "{text}");
+        let json = s.json();
+        assert!(
+            json.contains("\"same_as_baseline\": [\n    2\n  ]"),
+            "{json}"
+        );
+        // The verification's differences carry their signs: 1 is 0.1 lower, 3 is 0.2 higher.
+        let report = Report {
+            search: &s,
+            verified: &s,
+        };
+        let table = report.table().render(&[1]);
+        assert!(table.contains(" -0.1000 ± 0.0000 "), "{table}");
+        assert!(table.contains(" +0.2000 ± 0.0000 "), "{table}");
+    }
 }

@@ -17,7 +17,7 @@ use super::error::{SweepError, VerifyError};
 use super::run::{execute, Outcome, Plan, Progress};
 use super::stats::Verdict;
 use super::study::{Input, Study};
-use super::summary::{candidate_name, interval_text, Summary};
+use super::summary::{candidate_name, difference_text, interval_text, Summary};
 
 pub const JOURNAL: &str = "verify.jsonl";
 
@@ -157,6 +157,11 @@ impl Report<'_> {
                 .position(|&c| c == id)
                 .map_or("–".into(), |p| (p + 1).to_string())
         };
+        let searched = self.search.value_decimals(rank);
+        let (verified, differences) = (
+            self.verified.value_decimals(rank),
+            self.verified.difference_decimals(rank),
+        );
         for &id in &self.verified.order {
             let c = self.verified.candidate(id);
             let (s, v) = (
@@ -170,11 +175,10 @@ impl Report<'_> {
                     .map(|v| v.as_ref().map_or("–".into(), ToString::to_string)),
             );
             line.extend([
-                interval_text(s.value),
+                interval_text(s.value, searched),
                 s.verdict.text().into(),
-                interval_text(v.value),
-                v.difference
-                    .map_or(String::new(), |d| interval_text(Some(d))),
+                interval_text(v.value, verified),
+                difference_text(v.difference, differences),
                 v.verdict.text().into(),
             ]);
             t.push(line);

@@ -14,12 +14,12 @@ use crate::plot::Picture;
 use crate::report::TextTable;
 use crate::simulate::Goal;
 
-use super::candidates::{Candidate, Kind};
+use super::candidates::{ranked_ids, Candidate, Kind};
 use super::journal::Row;
 use super::pictures::pictures;
-use super::stats::Verdict;
+use super::stats::{Interval, Verdict};
 use super::study::{Input, Study};
-use super::summary::{candidate_name, interval_text, number_text, ranked, ranking_rows, Summary};
+use super::summary::{candidate_name, decimals, interval_text, ranked, ranking_rows, Summary};
 use super::verify::Report;
 
 /// A finished study's summaries: one per world and the candidates' overall order.
@@ -75,8 +75,7 @@ impl<'a> Summaries<'a> {
                 Summary::new(study, candidates, &rows[start..start + count])
             })
             .collect();
-        let ids = candidates.iter().map(|c| c.id).collect();
-        let order = ranked(ids, |c| mean_loss(&worlds, c));
+        let order = ranked(ranked_ids(candidates), |c| mean_loss(&worlds, c));
         Summaries {
             study,
             worlds,
@@ -217,12 +216,25 @@ impl<'a> Summaries<'a> {
             ]);
         }
         t.push(header);
+        let distance = |id| {
+            mean_loss(&self.worlds, id).map(|mean| Interval {
+                mean,
+                half: None,
+                n: 1,
+            })
+        };
+        let distances = decimals(self.order.iter().filter_map(|&id| distance(id)));
+        let values: Vec<usize> = self
+            .worlds
+            .iter()
+            .map(|s| s.value_decimals(s.rank))
+            .collect();
         for (id, mut line) in ranking_rows(&self.order, limit, |c| self.candidate(c)) {
-            line.push(mean_loss(&self.worlds, id).map_or("–".into(), number_text));
-            for s in &self.worlds {
+            line.push(interval_text(distance(id), distances));
+            for (s, &decimals) in self.worlds.iter().zip(&values) {
                 let standing = s.standing(id, s.rank);
                 line.extend([
-                    interval_text(standing.value),
+                    interval_text(standing.value, decimals),
                     standing.verdict.text().to_string(),
                 ]);
             }
@@ -600,42 +612,18 @@ struct VerifiedWorldJson {
 mod tests {
     use super::*;
     use crate::sweep::candidates;
-    use crate::sweep::study::Overrides;
+    use crate::sweep::testing::{flatness_row as row, floor_study};
 
     /// A study of the floor on two worlds (read, never generated) judged by flatness.
     fn study() -> Study {
-        let dir = crate::testing::scratch("sweep-worlds-agreement");
-        let repo = env!("CARGO_MANIFEST_DIR");
-        for name in ["north", "south"] {
-            std::fs::write(
-                dir.join(format!("{name}.toml")),
-                format!("name = \"{name}\"\nextends = \"{repo}/worlds/fide-2001-2025.toml\"\n[world]\nmonths = 30\n"),
-            )
-            .unwrap();
-        }
-        let file = dir.join("study.toml");
-        std::fs::write(
-            &file,
-            format!(
-                "scenario = \"{repo}/scenarios/fide-historical.toml\"\n[input]\nworlds = [\"north.toml\", \"south.toml\"]\n[[parameter]]\nkey = \"revision[2002-07].floor\"\nvalues = [1601, 2001]\n[[measure]]\nkind = \"flatness\"\nfrom = \"2002-07\"\nto = \"2003-06\"\n"
-            ),
+        let input = "worlds = [\"north.toml\", \"south.toml\"]";
+        floor_study(
+            "sweep-worlds-agreement",
+            input,
+            "[1601, 2001]",
+            &["north", "south"],
+            "",
         )
-        .unwrap();
-        Study::load(&file, &Overrides::default()).unwrap()
-    }
-
-    /// A row whose flatness RMS is `rms` (its other figures 0).
-    fn row(world: &str, candidate: u32, seed: u64, rms: f64) -> Row {
-        Row {
-            world: world.into(),
-            candidate,
-            seed,
-            label: String::new(),
-            values: Vec::new(),
-            figures: vec![Some(rms), Some(0.0), Some(0.0), Some(0.0)],
-            seconds: 0.0,
-            measure_seconds: 0.0,
-        }
     }
 
     #[test]

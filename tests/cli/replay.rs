@@ -513,6 +513,9 @@ fn every_shipped_scenario_replays_a_canonical_csv_given_on_the_command_line() {
                 .unwrap();
         assert_eq!(summary["games"]["format"], "canonical", "{scenario:?}");
         assert_eq!(summary["games"]["read"], 12, "{scenario:?}");
+        // The resolved scenario repeats the run on this file, read by its header.
+        let resolved = std::fs::read_to_string(out.join("scenario.resolved.toml")).unwrap();
+        assert!(!resolved.contains("format ="), "{scenario:?}: {resolved}");
     }
     let out = dir.join("system");
     let shown = succeeds(&[
@@ -539,6 +542,47 @@ fn every_shipped_scenario_replays_a_canonical_csv_given_on_the_command_line() {
     );
     let bad = elosim(&["replay", &history(), "--system", "glicko3"]);
     assert!(text(&bad.stderr).contains("possible values: fide, elo, glicko, glicko2"));
+}
+
+/// Your own games with `--system` and no scenario: that system with its defaults over the games'
+/// own months, named after the games, with nothing of the default (Kaggle) scenario: not its
+/// calendar, its seeding at 2200 nor its layout; the resolved scenario repeats the run.
+#[test]
+fn own_games_with_a_system_alone_replay_that_system_over_their_months() {
+    let dir = scratch("own-data-system");
+    let out = dir.join("run");
+    let games = fixture("games-2019.csv");
+    let args = ["replay", "--games", &games, "--system", "glicko2"];
+    let shown = succeeds(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+    assert!(
+        shown.contains("Replayed games-2019-glicko2 (")
+            && shown.contains("2 lists, 2019-03 to 2019-04"),
+        "{shown}"
+    );
+    let resolved = std::fs::read_to_string(out.join("scenario.resolved.toml")).unwrap();
+    for expected in [
+        "name = \"games-2019-glicko2\"",
+        "[calendar]\nstart = \"2019-02\"\nend = \"2019-04\"",
+        "[run]\nfrom = \"2019-03\"\nto = \"2019-04\"",
+        "unknown-players = \"newcomer\"",
+        "[glicko2]\ninitial-rating = 1500.0",
+    ] {
+        assert!(resolved.contains(expected), "{expected}: {resolved}");
+    }
+    for leaked in ["kaggle", "Kaggle", "seed-rating", "month-1", "format ="] {
+        assert!(!resolved.contains(leaked), "{leaked}: {resolved}");
+    }
+    let again = dir.join("again");
+    let resolved = out.join("scenario.resolved.toml");
+    let shown = succeeds(&[
+        "replay",
+        resolved.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert!(shown.contains("Replayed games-2019-glicko2 ("), "{shown}");
+    let lists = |dir: &Path| std::fs::read(dir.join("lists.parquet")).unwrap();
+    assert_eq!(lists(&out), lists(&again));
 }
 
 /// Glicko and Glicko-2 as R PlayerRatings computes them: `scenarios/playerratings-glicko.toml` and

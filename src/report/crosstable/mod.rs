@@ -384,13 +384,7 @@ impl Crosstable {
 /// A difference in percentage points with its sign always shown, rounded half away from zero;
 /// exactly zero has no sign (`0%`), so that "no difference" reads apart from a small one (`+0%`).
 pub fn signed_percent(points: f64, decimals: usize) -> String {
-    if points == 0.0 {
-        return format!("{:.decimals$}%", 0.0);
-    }
-    let scale = 10f64.powi(decimals as i32);
-    let rounded = (points.abs() * scale).round() / scale;
-    let sign = if points < 0.0 { '-' } else { '+' };
-    format!("{sign}{rounded:.decimals$}%")
+    format!("{}%", crate::numbers::signed(points, decimals))
 }
 
 mod against;
