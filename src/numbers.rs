@@ -36,7 +36,6 @@ pub fn round_to(value: f64, decimals: i32) -> f64 {
     (value * scale).round() / scale
 }
 
-/// Hundredths as a decimal of two places, exactly: 49 → "0.49", -640 → "-6.40".
 /// `value` to `decimals` places with its sign always written (`+0.012`, `-0.004`), rounded half
 /// away from zero; exactly zero has no sign (`0.000`), so that "no difference" reads apart from a
 /// small one.
@@ -50,6 +49,19 @@ pub fn signed(value: f64, decimals: usize) -> String {
     format!("{sign}{rounded:.decimals$}")
 }
 
+/// `value` to `decimals` places, without the minus sign of a value that rounds to zero ("0.00",
+/// not "-0.00", for -0.0001).
+pub fn fixed(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(magnitude) if magnitude.bytes().all(|b| b == b'0' || b == b'.') => {
+            magnitude.to_string()
+        }
+        _ => text,
+    }
+}
+
+/// Hundredths as a decimal of two places, exactly: 49 → "0.49", -640 → "-6.40".
 pub fn hundredths(value: i64) -> String {
     let sign = if value < 0 { "-" } else { "" };
     let magnitude = value.unsigned_abs();
@@ -65,6 +77,14 @@ pub fn signed_hundredths(value: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::{counted, hundredths, signed_hundredths, thousands};
+
+    #[test]
+    fn a_value_that_rounds_to_zero_has_no_minus_sign() {
+        assert_eq!(super::fixed(-0.0001, 2), "0.00");
+        assert_eq!(super::fixed(-0.0, 0), "0");
+        assert_eq!(super::fixed(-0.006, 2), "-0.01");
+        assert_eq!(super::fixed(237.64, 1), "237.6");
+    }
 
     #[test]
     fn hundredths_are_written_exactly() {

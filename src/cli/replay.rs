@@ -4,6 +4,7 @@ use anyhow::Context;
 
 use super::{count, kept_line, month, progress::Bar, set_threads};
 use crate::model::Month;
+use crate::numbers::counted;
 use crate::pipeline::{self, ReplayOutcome, ReplayRequest};
 use crate::systems::SystemKind;
 
@@ -18,7 +19,9 @@ use crate::systems::SystemKind;
 /// output/<its name>/.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The scenarios (TOML); default scenarios/kaggle2010.toml, the Kaggle 2010 games under FIDE's rules
+    /// The scenarios (TOML). Without one: your --games under today's FIDE rules (or --system)
+    /// over their own months, first to last, named after them; without games either,
+    /// scenarios/kaggle2010.toml, the Kaggle 2010 games under FIDE's rules
     scenarios: Vec<PathBuf>,
     /// Games file (CSV or Parquet: canonical, Kaggle 2010 or 2011 contest layout; PGN; a tournament
     /// report, TRF, or a directory of them), or a directory
@@ -37,7 +40,7 @@ pub struct Args {
     /// Replay under this rating system with its default settings instead of the scenario's (the
     /// scenario's calendar, data and window stay; the run is named <scenario>-<system>); naming
     /// the scenario's own system changes nothing. With --games and no scenario: the system alone
-    /// over the games' own months, first to last (run named <games>-<system>)
+    /// over the games' own months (run named <games>-<system>)
     #[arg(long, value_enum, value_name = "NAME")]
     system: Option<SystemKind>,
     /// Output directory [default: output/<scenario name>]
@@ -80,8 +83,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let threads = set_threads(args.threads)?;
-    if args.scenarios.is_empty() && args.games.is_some() && args.system.is_some() {
-        // Your own games under a system: nothing of the default scenario's Kaggle data applies.
+    if args.scenarios.is_empty() && args.games.is_some() {
+        // Your own games: nothing of the default scenario's Kaggle data applies.
         return replay_one(&args, request(&args, None, threads));
     }
     let mut scenarios = args.scenarios.clone();
@@ -160,10 +163,10 @@ fn summary(o: &ReplayOutcome) -> String {
     let last = run.lists.last().map(|m| m.to_string()).unwrap_or_default();
     let skipped: usize = o.report.skipped.values().map(|(n, _)| n).sum();
     let mut text = format!(
-        "Replayed {} ({}): {} lists, {first} to {last}\n",
+        "Replayed {} ({}): {}, {first} to {last}\n",
         o.scenario.name,
         o.scenario.file.display(),
-        lists
+        counted(lists as u64, "list")
     );
     text += &format!(
         "  games    {} read · {} rated or counted towards a first rating · {} not counted (unrated opponents)\n",
@@ -189,7 +192,7 @@ fn summary(o: &ReplayOutcome) -> String {
     if skipped > 0 {
         text += &format!(
             "  skipped  {} (--skip-invalid):\n",
-            crate::numbers::counted(skipped as u64, "invalid row")
+            counted(skipped as u64, "invalid row")
         );
         for (reason, (n, first)) in &o.report.skipped {
             text += &format!("           {} × {reason} (first: {first})\n", count(*n));

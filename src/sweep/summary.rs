@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::keys::KeyValue;
-use crate::numbers::{counted, round_to};
+use crate::numbers::{counted, fixed, round_to};
 use crate::report::TextTable;
 use crate::simulate::Goal;
 
@@ -748,8 +748,8 @@ pub fn interval_text(i: Option<Interval>, decimals: usize) -> String {
     match i {
         None => "–".into(),
         Some(i) => match i.half {
-            Some(h) => format!("{:.decimals$} ± {h:.decimals$}", i.mean),
-            None => format!("{:.decimals$}", i.mean),
+            Some(h) => format!("{} ± {h:.decimals$}", fixed(i.mean, decimals)),
+            None => fixed(i.mean, decimals),
         },
     }
 }

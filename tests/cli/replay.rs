@@ -544,8 +544,8 @@ fn every_shipped_scenario_replays_a_canonical_csv_given_on_the_command_line() {
     assert!(text(&bad.stderr).contains("possible values: fide, elo, glicko, glicko2"));
 }
 
-/// Your own games with `--system` and no scenario: that system with its defaults over the games'
-/// own months, named after the games, with nothing of the default (Kaggle) scenario: not its
+/// Your own games with no scenario: `--system` (FIDE's without it) with its defaults over the
+/// games' own months, named after the games, with nothing of the default (Kaggle) scenario: not its
 /// calendar, its seeding at 2200 nor its layout; the resolved scenario repeats the run.
 #[test]
 fn own_games_with_a_system_alone_replay_that_system_over_their_months() {
@@ -583,6 +583,14 @@ fn own_games_with_a_system_alone_replay_that_system_over_their_months() {
     assert!(shown.contains("Replayed games-2019-glicko2 ("), "{shown}");
     let lists = |dir: &Path| std::fs::read(dir.join("lists.parquet")).unwrap();
     assert_eq!(lists(&out), lists(&again));
+    // Without --system: today's FIDE rules, as plainly.
+    let fide = dir.join("fide");
+    let shown = succeeds(&["replay", "--games", &games, "--out", fide.to_str().unwrap()]);
+    assert!(shown.contains("Replayed games-2019-fide ("), "{shown}");
+    let resolved = std::fs::read_to_string(fide.join("scenario.resolved.toml")).unwrap();
+    for leaked in ["kaggle", "Kaggle", "seed-rating", "month-1", "format ="] {
+        assert!(!resolved.contains(leaked), "{leaked}: {resolved}");
+    }
 }
 
 /// Glicko and Glicko-2 as R PlayerRatings computes them: `scenarios/playerratings-glicko.toml` and
