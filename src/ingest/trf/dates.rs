@@ -93,7 +93,8 @@ fn named_month(text: &str) -> Option<Day> {
     let month = month.to_ascii_lowercase();
     let m = super::super::fide_list::MONTHS
         .iter()
-        .position(|n| month.len() >= 3 && n.starts_with(&month[..3]))?;
+        // By bytes: a word whose third byte falls inside a character names no English month.
+        .position(|n| month.get(..3).is_some_and(|m| n.starts_with(m)))?;
     Day::from_ymd(year.parse().ok()?, m as u32 + 1, day.parse().ok()?)
 }
 
@@ -224,8 +225,11 @@ impl WrittenDates {
 
 #[cfg(test)]
 mod tests {
+    use super::super::records::Report;
     use super::super::tests::{day, head, player, refused, report, two_rounds_of_a_and_b};
     use super::*;
+    use crate::ingest::text::decode;
+    use crate::ingest::Skips;
 
     #[test]
     fn every_date_form_of_the_real_reports_is_read() {
@@ -247,6 +251,17 @@ mod tests {
         assert!(parse_date("soon")
             .unwrap_err()
             .starts_with("expected a date"));
+    }
+
+    /// Found by the `trf` fuzz target: a month name whose third byte falls inside a character
+    /// (Latin-1 `ð`, two bytes once decoded) was cut there, and the reader panicked.
+    #[test]
+    fn a_month_name_of_other_letters_is_refused() {
+        let text = decode(b"042 Ma\xf0 29, 2020\n".to_vec());
+        let e = Report::parse("t.trf", &text, &mut Skips::new(false))
+            .err()
+            .unwrap();
+        assert_eq!(e.to_string(), "t.trf, line 1, column 5– (date): expected a date (YYYY/MM/DD, YYYY-MM-DD, DD.MM.YYYY, YY/MM/DD or \"May 29, 2020\"), got \"Ma\u{f0} 29, 2020\" (--skip-invalid leaves out such rows and counts them)");
     }
 
     #[test]
