@@ -25,15 +25,39 @@ pub enum FileError {
     },
     #[error("{} is not valid TOML: {message}", path.display())]
     Syntax { path: PathBuf, message: String },
+    #[error("{} is {} bytes long: a {what} is a few kilobytes of TOML (at most 1 MiB is read); is this the file you meant?", path.display(), crate::numbers::thousands(*bytes))]
+    TooLong {
+        what: &'static str,
+        path: PathBuf,
+        bytes: u64,
+    },
 }
+
+/// The longest file of keys read: the shipped ones are under 10 KB, and a parser's message quotes
+/// its line, which in a file of one enormous line would be the file.
+const KEYS_FILE_CAP: u64 = 1 << 20;
 
 /// A TOML file (a `what`, for messages): its text and its table of keys.
 pub fn read_file(path: &Path, what: &'static str) -> Result<(String, Table), FileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
+    use std::io::Read;
+    let read = |source| FileError::Read {
         what,
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    let mut text = String::new();
+    let file = std::fs::File::open(path).map_err(read)?;
+    file.take(KEYS_FILE_CAP + 1)
+        .read_to_string(&mut text)
+        .map_err(read)?;
+    if text.len() as u64 > KEYS_FILE_CAP {
+        let bytes = std::fs::metadata(path).map_or(text.len() as u64, |m| m.len());
+        return Err(FileError::TooLong {
+            what,
+            path: path.to_path_buf(),
+            bytes,
+        });
+    }
     let table = parse_table(&text).map_err(|message| FileError::Syntax {
         path: path.to_path_buf(),
         message,
@@ -453,6 +477,29 @@ fn directory_name_problem(name: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file of keys past 1 MiB is refused by its size before it is parsed (a parser's message
+    /// would quote its enormous line); one just under is parsed as usual.
+    #[test]
+    fn a_file_of_keys_past_its_bound_is_refused_by_its_size() {
+        let dir = crate::testing::scratch("keys");
+        let path = dir.join("big.toml");
+        std::fs::write(&path, "x".repeat(KEYS_FILE_CAP as usize + 1)).unwrap();
+        let e = read_file(&path, "scenario").unwrap_err().to_string();
+        assert!(
+            e.ends_with("big.toml is 1,048,577 bytes long: a scenario is a few kilobytes of TOML (at most 1 MiB is read); is this the file you meant?"),
+            "{e}"
+        );
+        let padded = format!(
+            "name = \"a\"\n#{}\n",
+            "x".repeat(KEYS_FILE_CAP as usize - 20)
+        );
+        std::fs::write(&path, padded).unwrap();
+        assert_eq!(
+            read_file(&path, "scenario").unwrap().1["name"].as_str(),
+            Some("a")
+        );
+    }
 
     #[test]
     fn near_misses_are_a_letter_or_two_away() {
