@@ -449,7 +449,29 @@ mod tests {
     use super::*;
     use crate::sweep::candidates;
     use crate::sweep::journal::Row;
-    use crate::sweep::testing::floor_study;
+    use crate::sweep::testing::{flatness_row, floor_study};
+
+    /// A study of one history's pictures say so, with no "mean over the seeds" nor interval, and
+    /// its Pareto legend names no reference scenario it does not have.
+    #[test]
+    fn the_pictures_of_one_history_say_so() {
+        let games = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/games-2019.csv");
+        let input = format!("games = {games:?}");
+        let more = "[summary]\npareto = [\"flatness.rms\", \"flatness.underdogs\"]\n";
+        let study = floor_study("sweep-one-history", &input, "[1601, 2001]", &[], more);
+        let (candidates, _) = candidates::all(&study);
+        let rows: Vec<Row> = (0..candidates.len() as u32)
+            .map(|c| flatness_row("", c, 0, 3.0 - f64::from(c)))
+            .collect();
+        let s = Summary::new(&study, &candidates, &rows);
+        let response = response(&s, 0).unwrap().svg().unwrap();
+        let pareto = pareto(&s).unwrap().svg().unwrap();
+        assert!(response.contains("(one history)"), "{response}");
+        for svg in [&response, &pareto] {
+            assert!(!svg.contains("mean over the seeds"), "{svg}");
+        }
+        assert!(!pareto.contains("reference scenario"), "{pareto}");
+    }
 
     /// The Pareto picture over three figures: a title naming them, the front joined by a line,
     /// each member labelled with its values and its third figure; the point that is the baseline

@@ -432,6 +432,8 @@ fn the_second_crosstable_picture_goes_where_the_help_says() {
     ]);
     assert!(picture.is_file() && dir.join("table-vs.svg").is_file());
     assert!(succeeds(&["crosstable", "--help"]).contains("(table.png: table-vs.png)"));
+    // Every compression a reader takes is named where the commands are listed.
+    assert!(succeeds(&["--help"]).contains("plain, .gz, .zst or a .zip of one file"));
 }
 
 /// docs/compare.md's table of FIDE's real lists reruns from a clone: every list its commands

@@ -886,6 +886,42 @@ fn a_study_refuses_another_commands_directory_before_any_replay() {
     assert_eq!(std::fs::read(other.join("results.jsonl")).unwrap(), journal);
     // Its own earlier output is replaced.
     sweep(&other_study, &other, &[]);
+    // A study file's own `out` takes the same checks as --out.
+    let out_key = write(
+        &dir,
+        "out-key.toml",
+        &std::fs::read_to_string(&study).unwrap().replace(
+            "name = \"tiny-study\"\n",
+            &format!(
+                "name = \"tiny-study\"\nout = {:?}\n",
+                theirs.to_str().unwrap()
+            ),
+        ),
+    );
+    let r = elosim(&["sweep", &out_key, "--quiet"]);
+    assert!(
+        !r.status.success(),
+        "the study's out wrote into someone's folder"
+    );
+    assert!(
+        text(&r.stderr).contains("it exists and is not an elosim study directory, nor empty"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert_eq!(std::fs::read_dir(&theirs).unwrap().count(), 2);
+    // An unfinished study is named as one, with what to run.
+    std::fs::rename(
+        other.join("results.jsonl"),
+        other.join("results.partial.jsonl"),
+    )
+    .unwrap();
+    let r = elosim(&["report", other.to_str().unwrap()]);
+    assert!(!r.status.success(), "an unfinished study was reported");
+    assert!(
+        text(&r.stderr).contains("holds a study still running or interrupted (results.partial.jsonl): finish it with `elosim sweep STUDY --out"),
+        "{}",
+        text(&r.stderr)
+    );
 }
 
 #[test]
@@ -1737,6 +1773,27 @@ fn impossible_verifications_and_shards_are_refused_before_any_replay() {
         assert!(text(&r.stderr).contains(said), "{}", text(&r.stderr));
         assert!(!out.exists(), "{flags:?} wrote {}", out.display());
     }
+    // Verification seeds the search used, given in the study file, refused before the search.
+    let reused = scratch("sweep-impossible-seeds");
+    let reusing = tiny_study(&reused, "seeds = [3, 4]");
+    let r = elosim(&[
+        "sweep",
+        &reusing,
+        "--quiet",
+        "--verify",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        !r.status.success(),
+        "verification on the search's seeds ran"
+    );
+    assert!(
+        text(&r.stderr).contains("verify.seeds: seed 3 is one the search used"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert!(!out.exists(), "reused seeds wrote {}", out.display());
     // An output directory that cannot be made is named as one.
     let file = write(&dir, "afile.txt", "a file");
     let under = format!("{file}/sub");

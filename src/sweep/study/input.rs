@@ -153,7 +153,9 @@ pub(super) fn read_input(
             players: players.or(data.players),
             pgn_dates: crate::ingest::Dates::NeedMonth,
         },
-        _ => {
+        // A scenario that could not be read is named already; whether it names games is unknown.
+        (None, None) => return None,
+        (None, Some(_)) => {
             r.problem(
                 path,
                 "missing: expected `world` (a generated world: built-in or a world file) or `games` (your own games); the scenario names no games either",

@@ -162,18 +162,30 @@ fn a_range_steps_by_a_positive_number() {
     }
 }
 
-/// A study whose scenario cannot be read says so alone: its parameters are not called missing.
+/// A study whose scenario cannot be read (missing, or extending itself in a loop) says so alone:
+/// neither its parameters nor, without `[input]`, its games are called missing.
 #[test]
 fn a_missing_scenario_is_the_only_problem_named() {
     let dir = crate::testing::scratch("study-reader");
-    let path = dir.join("lost.toml");
-    let body = format!(
-        "scenario = \"nowhere.toml\"\n[input]\nworld = \"fide-2001-2025\"\n{FLOOR}{PREDICTIVE}"
-    );
-    std::fs::write(&path, body).unwrap();
-    let Err(StudyError::Invalid(problems)) = Study::load(&path, &Overrides::default()) else {
-        panic!("a study of no scenario was read");
-    };
-    assert_eq!(problems.len(), 1, "{problems:#?}");
-    assert_eq!(problems[0].path, "scenario");
+    std::fs::write(dir.join("loop-a.toml"), "extends = \"loop-b.toml\"\n").unwrap();
+    std::fs::write(dir.join("loop-b.toml"), "extends = \"loop-a.toml\"\n").unwrap();
+    for (scenario, input, said) in [
+        (
+            "nowhere.toml",
+            "[input]\nworld = \"fide-2001-2025\"\n",
+            "cannot read",
+        ),
+        ("nowhere.toml", "", "cannot read"),
+        ("loop-a.toml", "", "already part of this chain of `extends`"),
+    ] {
+        let path = dir.join("lost.toml");
+        let body = format!("scenario = \"{scenario}\"\n{input}{FLOOR}{PREDICTIVE}");
+        std::fs::write(&path, body).unwrap();
+        let Err(StudyError::Invalid(problems)) = Study::load(&path, &Overrides::default()) else {
+            panic!("a study of no scenario was read");
+        };
+        assert_eq!(problems.len(), 1, "{scenario}, {input}: {problems:#?}");
+        assert_eq!(problems[0].path, "scenario");
+        assert!(problems[0].message.contains(said), "{problems:#?}");
+    }
 }
