@@ -151,7 +151,6 @@ pub enum MergeError {
     },
 }
 
-/// "1, 3".
 /// "1 row is", "3 rows are".
 fn count_is(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -167,5 +166,35 @@ fn first_few(items: &[String]) -> String {
     match items.len() {
         0..=5 => shown,
         n => format!("{shown} and {} more", n - 5),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Missing shards and rows are counted, with the first five shown, not listed by the thousand.
+    #[test]
+    fn what_is_missing_is_counted_with_the_first_few_shown() {
+        let shards = MergeError::MissingShards {
+            missing: (2..=1000).collect(),
+            count: 1000,
+        };
+        assert_eq!(
+            shards.to_string(),
+            "999 of the 1000 shards are missing: number 2, 3, 4, 5, 6 and 994 more; give --merge every shard's directory"
+        );
+        let one = MergeError::MissingShards {
+            missing: vec![2],
+            count: 2,
+        };
+        assert!(one.to_string().starts_with("1 of the 2 shards is missing: number 2;"));
+        let rows = MergeError::MissingRows {
+            rows: vec!["candidate 1, seed 2".into()],
+        };
+        assert_eq!(
+            rows.to_string(),
+            "1 row is missing (a shard did not finish?): candidate 1, seed 2"
+        );
     }
 }
