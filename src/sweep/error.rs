@@ -188,7 +188,9 @@ mod tests {
             missing: vec![2],
             count: 2,
         };
-        assert!(one.to_string().starts_with("1 of the 2 shards is missing: number 2;"));
+        assert!(one
+            .to_string()
+            .starts_with("1 of the 2 shards is missing: number 2;"));
         let rows = MergeError::MissingRows {
             rows: vec!["candidate 1, seed 2".into()],
         };
