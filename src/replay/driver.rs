@@ -63,15 +63,19 @@ pub(super) struct ListOut {
 }
 
 /// Runs `engine` over every period of `periods` for a pool of `players`, handing each list to
-/// `sink` as it is published.
+/// `sink` as it is published; with `last`, only the lists up to it (the starting list always).
 pub(super) fn drive(
     engine: &mut dyn Engine,
     players: usize,
     periods: &mut Periods<'_>,
+    last: Option<Month>,
     sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     let lists = periods.lists().to_vec();
+    let computed = last.map_or(lists.len(), |last| {
+        lists.partition_point(|&m| m <= last).max(1)
+    });
     let mut summaries = Vec::with_capacity(lists.len().saturating_sub(1));
     let mut current = CurrentList::new(players);
     let mut out = ListOut {
@@ -81,7 +85,7 @@ pub(super) fn drive(
         summary: ListSummary::empty(lists[0]),
     };
     let no_games = Games::default();
-    for t in 0..lists.len() {
+    for t in 0..computed {
         out.rows.begin();
         out.games.clear();
         out.periods.clear();
@@ -121,13 +125,13 @@ pub(super) fn drive(
         engine.published(t, &|s| periods.keeps(s, t));
         if t > 0 {
             summaries.push(out.summary);
-            progress(t, lists.len() - 1);
+            progress(t, computed - 1);
         }
     }
     Ok(Run {
         skipped: periods.skipped(),
         scheduling_seconds: periods.scheduling_seconds(),
-        lists,
+        lists: lists[..computed].to_vec(),
         summaries,
     })
 }

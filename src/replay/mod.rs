@@ -265,7 +265,21 @@ pub fn run(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     let mut periods = Periods::whole(scenario, &inputs.games)?;
-    run_periods(scenario, inputs, &mut periods, sink, progress)
+    run_periods(scenario, inputs, &mut periods, None, sink, progress)
+}
+
+/// Like `run`, but stops after the last list computed in or before `last`: the lists it publishes
+/// are the first lists `run` publishes, byte for byte (a list depends on none after it), for a
+/// replay whose readers need nothing later (a study's measures).
+pub fn run_until(
+    scenario: &Scenario,
+    inputs: &Inputs,
+    last: Month,
+    sink: &mut dyn Sink,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Run, ReplayError> {
+    let mut periods = Periods::whole(scenario, &inputs.games)?;
+    run_periods(scenario, inputs, &mut periods, Some(last), sink, progress)
 }
 
 /// Like `run`, but the games are read from `source` list by list, so that memory holds the players
@@ -282,13 +296,14 @@ pub fn run_streamed(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     let mut periods = Periods::streamed(scenario, source, piece_games)?;
-    run_periods(scenario, inputs, &mut periods, sink, progress)
+    run_periods(scenario, inputs, &mut periods, None, sink, progress)
 }
 
 fn run_periods(
     scenario: &Scenario,
     inputs: &Inputs,
     periods: &mut Periods<'_>,
+    last: Option<Month>,
     sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
@@ -302,6 +317,7 @@ fn run_periods(
         engine.as_mut(),
         inputs.players.len(),
         periods,
+        last,
         sink,
         progress,
     )

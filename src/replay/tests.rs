@@ -658,6 +658,46 @@ fn any_row_order_gives_the_same_run() {
     }
 }
 
+/// Each list as published, whole: its rows, games and periods.
+#[derive(Default)]
+struct EveryList(Vec<String>);
+
+impl Sink for EveryList {
+    fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
+        self.0.push(format!(
+            "{} {:?} {:?} {:?}",
+            list.month(),
+            list.rows,
+            list.games,
+            list.periods
+        ));
+        Ok(())
+    }
+}
+
+/// A replay stopped at a list publishes the whole replay's first lists, byte for byte, and no
+/// more: before the first list it publishes the starting list alone, past the last all of them.
+#[test]
+fn a_replay_until_a_list_publishes_the_whole_replays_first_lists() {
+    let s = sonas_2024("until", true);
+    let inputs = inputs(&sonas_world());
+    let mut whole = EveryList::default();
+    let run_whole = run(&s, &inputs, &mut whole, &|_, _| {}).unwrap();
+    assert!(run_whole.lists.len() > 3, "{:?}", run_whole.lists);
+    let mut published = Vec::new();
+    for last in ["2023-01", "2024-01", "2024-02", "2030-12"] {
+        let mut cut = EveryList::default();
+        let run_cut = run_until(&s, &inputs, m(last), &mut cut, &|_, _| {}).unwrap();
+        let expected = run_whole.lists.partition_point(|&l| l <= m(last)).max(1);
+        published.push(expected);
+        assert_eq!(run_cut.lists, run_whole.lists[..expected], "until {last}");
+        assert_eq!(run_cut.summaries.len(), expected - 1, "until {last}");
+        assert_eq!(cut.0, whole.0[..expected], "until {last}");
+    }
+    let lists = run_whole.lists.len();
+    assert!(published[0] == 1 && published[3] == lists && (2..lists).contains(&published[1]));
+}
+
 #[test]
 fn sonas_compression_examples_1a_to_1e() {
     let (r, _) = replay(&sonas_2024("sonas1", true), &sonas_world());

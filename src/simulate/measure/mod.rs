@@ -133,6 +133,14 @@ impl Needs {
         !self.baseline.is_empty() || self.baseline_games
     }
 
+    /// The last month any measure reads (a list, a truth, a window's end): a replay need go no
+    /// further. `None` when no measure reads a list.
+    pub fn last_month(&self) -> Option<Month> {
+        let months = [&self.lists, &self.truth, &self.equilibrium, &self.baseline];
+        let ends = self.windows.iter().map(|&(_, to)| to);
+        months.into_iter().flatten().copied().chain(ends).max()
+    }
+
     /// Everything the measures need, each month once and in order.
     pub fn of(measures: &[Measure]) -> Needs {
         let mut needs = Needs::default();
@@ -727,6 +735,22 @@ mod tests {
         keys.iter()
             .map(|k| (k.to_string(), toml::Value::Boolean(true)))
             .collect()
+    }
+
+    /// A replay need go no further than the last month any measure reads, a window's end
+    /// included; with nothing read, no month bounds it.
+    #[test]
+    fn the_last_month_read_is_the_latest_of_every_need() {
+        let m = |y, n| Month::new(y, n).unwrap();
+        let mut needs = Needs::default();
+        assert_eq!(needs.last_month(), None);
+        needs.lists = vec![m(2010, 1), m(2017, 1)];
+        needs.truth = vec![m(2016, 1)];
+        assert_eq!(needs.last_month(), Some(m(2017, 1)));
+        needs.windows = vec![(m(2015, 1), m(2023, 12)), (m(2008, 1), m(2012, 12))];
+        assert_eq!(needs.last_month(), Some(m(2023, 12)));
+        needs.baseline = vec![m(2024, 3)];
+        assert_eq!(needs.last_month(), Some(m(2024, 3)));
     }
 
     /// A calibration's targets are the kinds that say how a `[[target]]` states them.
