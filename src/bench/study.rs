@@ -51,6 +51,7 @@ pub fn time_study(
         out: dir.to_path_buf(),
         shard: None,
         resume: false,
+        whole_replays: false,
     };
     let outcome = sweep::run(&study, &options, &sweep::Quiet)?;
     let summary = Summaries::new(&study, &outcome.candidates, &outcome.rows);

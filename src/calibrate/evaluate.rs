@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::generate::world::Settings;
 use crate::scenario::Scenario;
-use crate::simulate::{self, Compare, Measure, Needs, Observed, Replica, SimulateError};
+use crate::simulate::{self, Compare, Measure, Needs, Observed, Replica, Share, SimulateError};
 
 /// A published figure the world is fitted to: a measure and its weight in the objective.
 #[derive(Clone, Debug)]
@@ -81,6 +81,7 @@ pub fn evaluate(
             &measures,
             &mut observed,
             Compare::Nothing,
+            Share::default(),
         )?;
     }
     let size = settings.scale * seeds.len() as f64;

@@ -46,6 +46,12 @@ pub struct Args {
     /// holds (with no journal yet, start it: a restarted shard may always pass --resume)
     #[arg(long, conflicts_with = "merge")]
     resume: bool,
+    /// Replay every candidate from the first list. By default a candidate carries on from the
+    /// baseline's replay at the first list its rules can differ on (a snapshot of the baseline's
+    /// state there), which gives the same results, byte for byte, in less time; this flag is
+    /// for checking that it does
+    #[arg(long, conflicts_with = "merge")]
+    whole_replays: bool,
     /// Replay the best K candidates over the worlds (default: the study's [verify] top, 3) and the
     /// baseline again on every world at the study's verification scale (default 1) on seeds the
     /// search did not use, and say whether the ranking held
@@ -131,6 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             out: out.clone(),
             shard: args.shard,
             resume: args.resume,
+            whole_replays: args.whole_replays,
         },
         &bar,
     )?;
@@ -177,10 +184,11 @@ fn finish(study: &Study, outcome: &Outcome, out: &Path) -> anyhow::Result<()> {
     sweep::write_timings(out, outcome.seconds, &outcome.worlds, &outcome.rows)?;
     let replays = outcome.rows.len() - outcome.resumed - outcome.reused;
     println!(
-        "\n{} in {:.1} s: {}, {} resumed from the journal, {} taken from the baseline's replay (points that set its own values){}; files in {}/: {}, timings.json",
+        "\n{} in {:.1} s: {} ({} carried on from the baseline's replay where their rules first differ), {} resumed from the journal, {} taken from the baseline's replay (points that set its own values){}; files in {}/: {}, timings.json",
         counted(outcome.rows.len() as u64, "row"),
         outcome.seconds,
         counted(replays as u64, "replay"),
+        thousands(outcome.carried_on as u64),
         thousands(outcome.resumed as u64),
         thousands(outcome.reused as u64),
         if outcome.repeated > 0 {
@@ -296,6 +304,7 @@ fn merge(args: &Args, dirs: &[PathBuf]) -> anyhow::Result<()> {
         worlds: merged.worlds,
         resumed: 0,
         reused: 0,
+        carried_on: 0,
         repeated: 0,
         complete: true,
         cut_short: false,
@@ -329,9 +338,14 @@ fn verify_if_asked(
         Some(k) => verify(
             study,
             outcome,
-            out,
+            &Options {
+                out: out.to_path_buf(),
+                shard: None,
+                resume: args.resume,
+                whole_replays: args.whole_replays,
+            },
             k.unwrap_or(study.verify.top),
-            (args.resume, args.quiet),
+            args.quiet,
         ),
         None => Ok(()),
     }
@@ -341,13 +355,14 @@ fn verify_if_asked(
 fn verify(
     study: &Study,
     outcome: &Outcome,
-    out: &Path,
+    options: &Options,
     k: usize,
-    (resume, quiet): (bool, bool),
+    quiet: bool,
 ) -> anyhow::Result<()> {
+    let out = options.out.as_path();
     let search = Summaries::new(study, &outcome.candidates, &outcome.rows);
     let bar = Bar::new(quiet);
-    let verified = sweep::verify(study, search.best(k), out, resume, &bar)?;
+    let verified = sweep::verify(study, search.best(k), options, &bar)?;
     bar.finish();
     let summary = Summaries::new(study, &verified.candidates, &verified.rows);
     let report = Verification::new(&search, &summary);

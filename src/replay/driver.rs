@@ -16,14 +16,64 @@
 
 use crate::model::{Games, Month};
 
+use super::fide::FideSnapshot;
 use super::list_games::{ListPieces, Period, Periods};
 use super::{
     CurrentList, ListRows, ListSummary, PeriodRecords, Published, PublishedGames, RatedGames,
     ReplayError, Run, Sink,
 };
 
+/// A replay stopped before a list, to be carried on under rules that differ from that list on
+/// (`replay::Span::from`): everything the run loop and the engine carry from list to list.
+#[derive(Clone)]
+pub struct Snapshot {
+    /// The last list rated and the first not: the snapshot serves a replay whose rules differ
+    /// from a month after the one and up to the other.
+    pub rated: Month,
+    pub next: Month,
+    t: usize,
+    lists: Vec<Month>,
+    current: CurrentList,
+    summaries: Vec<ListSummary>,
+    engine: FideSnapshot,
+}
+
+impl Snapshot {
+    /// Whether a replay whose rules first differ in `month` can carry on from it.
+    pub fn serves(&self, month: Month) -> bool {
+        self.rated < month && month <= self.next
+    }
+
+    /// The engine's part, to build the engine that carries on.
+    pub(super) fn engine(&self) -> &FideSnapshot {
+        &self.engine
+    }
+
+    /// The lists of the run it was taken from.
+    pub(super) fn lists(&self) -> &[Month] {
+        &self.lists
+    }
+}
+
+/// How much of a run the loop runs, and what it keeps for other runs.
+#[derive(Clone, Copy)]
+pub(super) struct Span<'s> {
+    /// The last month read: no later list is computed.
+    pub last: Option<Month>,
+    /// Months before whose first list a snapshot goes to the sink.
+    pub snapshots: &'s [Month],
+    /// Where the run carries on from.
+    pub from: Option<&'s Snapshot>,
+}
+
 /// What happens in a period, for one family of rating systems.
 pub(super) trait Engine {
+    /// What the engine carries from list to list, for a run that carries on from here under
+    /// other rules; `None` for the engines that cannot (only FIDE's regulations vary by month).
+    fn snapshot(&self) -> Option<FideSnapshot> {
+        None
+    }
+
     /// Publishes the starting list into `rows` (list 0): `player`, `listed`, `rating` and the
     /// engine's own columns, every `new` false.
     fn start(&mut self, rows: &mut ListRows);
@@ -62,22 +112,26 @@ pub(super) struct ListOut {
     pub summary: ListSummary,
 }
 
-/// Runs `engine` over every period of `periods` for a pool of `players`, handing each list to
-/// `sink` as it is published; with `last`, only the lists up to it (the starting list always).
+/// Runs `engine` over the periods of `periods` for a pool of `players`, handing each list to
+/// `sink` as it is published: from the start or from `span.from` (whose engine `engine` is), up
+/// to `span.last` (the starting list always), a snapshot handed to the sink before the first list
+/// in or after each of `span.snapshots`.
 pub(super) fn drive(
     engine: &mut dyn Engine,
     players: usize,
     periods: &mut Periods<'_>,
-    last: Option<Month>,
+    span: Span<'_>,
     sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     let lists = periods.lists().to_vec();
-    let computed = last.map_or(lists.len(), |last| {
+    let computed = span.last.map_or(lists.len(), |last| {
         lists.partition_point(|&m| m <= last).max(1)
     });
-    let mut summaries = Vec::with_capacity(lists.len().saturating_sub(1));
-    let mut current = CurrentList::new(players);
+    let (first, mut current, mut summaries) = match span.from {
+        Some(from) => (from.t, from.current.clone(), from.summaries.clone()),
+        None => (0, CurrentList::new(players), Vec::with_capacity(computed)),
+    };
     let mut out = ListOut {
         rows: ListRows::default(),
         games: RatedGames::default(),
@@ -85,7 +139,21 @@ pub(super) fn drive(
         summary: ListSummary::empty(lists[0]),
     };
     let no_games = Games::default();
-    for t in 0..computed {
+    for t in first..computed {
+        let asked = |&m: &Month| t > 0 && lists[t - 1] < m && m <= lists[t];
+        if span.snapshots.iter().any(asked) {
+            if let Some(engine) = engine.snapshot() {
+                sink.keep(Snapshot {
+                    rated: lists[t - 1],
+                    next: lists[t],
+                    t,
+                    lists: lists.clone(),
+                    current: current.clone(),
+                    summaries: summaries.clone(),
+                    engine,
+                });
+            }
+        }
         out.rows.begin();
         out.games.clear();
         out.periods.clear();

@@ -203,7 +203,7 @@ const NEVER: u32 = u32::MAX;
 
 /// Each player's row in force after the lists applied so far: the whole list, kept up to date by
 /// each list's changes.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct CurrentList {
     /// The last list applied.
     t: u32,

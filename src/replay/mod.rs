@@ -15,12 +15,14 @@ use crate::model::{Day, Games, Month, SideRecord};
 use crate::named::named_enum;
 use crate::rules::PooledResults;
 use crate::scenario::Scenario;
-use crate::systems::{gcr::GcrConfig, PeriodicSystem, Visit};
+use crate::systems::{gcr::GcrConfig, PeriodicSystem, SystemConfig, Visit};
 
 pub use crate::model::{Inputs, PeriodSource};
 pub use list_games::{KEPT_LISTS, PIECE_GAMES};
 pub use lists::{CurrentList, ListRows};
 pub use schedule::{outside_calendar, SkippedGames};
+
+pub use driver::Snapshot;
 
 use driver::Engine;
 use fide::newcomers::Pooled;
@@ -211,6 +213,10 @@ pub trait Sink {
             "this sink takes each list's games whole, not in pieces".into(),
         ))
     }
+
+    /// A snapshot of the replay before a list, asked for with [`run_span`]'s `snapshots`; a sink
+    /// that keeps it keeps its own state of that moment beside it.
+    fn keep(&mut self, _snapshot: Snapshot) {}
 }
 
 /// A sink that keeps every list's changes and rated game in memory (tests, small runs, library
@@ -265,21 +271,49 @@ pub fn run(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     let mut periods = Periods::whole(scenario, &inputs.games)?;
-    run_periods(scenario, inputs, &mut periods, None, sink, progress)
+    run_periods(scenario, inputs, &mut periods, WHOLE, sink, progress)
 }
 
-/// Like `run`, but stops after the last list computed in or before `last`: the lists it publishes
-/// are the first lists `run` publishes, byte for byte (a list depends on none after it), for a
-/// replay whose readers need nothing later (a study's measures).
-pub fn run_until(
+/// A run from its start to its end, keeping nothing for others.
+const WHOLE: driver::Span<'static> = driver::Span {
+    last: None,
+    snapshots: &[],
+    from: None,
+};
+
+/// Like `run`, over part of the run (a study's replays, which read only some lists and share
+/// what they have in common):
+/// - it stops after the last list in or before `last`: the lists it publishes are the first lists
+///   `run` publishes, byte for byte (a list depends on none after it);
+/// - before the first list in or after each of `snapshots`, it hands the sink a [`Snapshot`]
+///   ([`Sink::keep`]; FIDE's regulations only);
+/// - with `from`, it carries on from that snapshot of a replay of the same inputs, under rules
+///   that were the same before its `next` list: the lists it publishes are those `run` would
+///   publish from there, byte for byte. `None` when it cannot (the scenario's lists are not the
+///   snapshot's run's, or its system is not FIDE's): replay it whole.
+pub fn run_span(
     scenario: &Scenario,
     inputs: &Inputs,
-    last: Month,
+    last: Option<Month>,
+    snapshots: &[Month],
+    from: Option<&Snapshot>,
     sink: &mut dyn Sink,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Run, ReplayError> {
+) -> Result<Option<Run>, ReplayError> {
     let mut periods = Periods::whole(scenario, &inputs.games)?;
-    run_periods(scenario, inputs, &mut periods, Some(last), sink, progress)
+    let span = driver::Span {
+        last,
+        snapshots,
+        from,
+    };
+    let Some(from) = from else {
+        return run_periods(scenario, inputs, &mut periods, span, sink, &|_, _| {}).map(Some);
+    };
+    if periods.lists() != from.lists() || !matches!(scenario.system, SystemConfig::Fide) {
+        return Ok(None);
+    }
+    let mut engine = FideEngine::resumed(scenario, inputs, from.lists(), from.engine());
+    let players = inputs.players.len();
+    driver::drive(&mut engine, players, &mut periods, span, sink, &|_, _| {}).map(Some)
 }
 
 /// Like `run`, but the games are read from `source` list by list, so that memory holds the players
@@ -296,14 +330,14 @@ pub fn run_streamed(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
     let mut periods = Periods::streamed(scenario, source, piece_games)?;
-    run_periods(scenario, inputs, &mut periods, None, sink, progress)
+    run_periods(scenario, inputs, &mut periods, WHOLE, sink, progress)
 }
 
 fn run_periods(
     scenario: &Scenario,
     inputs: &Inputs,
     periods: &mut Periods<'_>,
-    last: Option<Month>,
+    span: driver::Span<'_>,
     sink: &mut dyn Sink,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Run, ReplayError> {
@@ -317,7 +351,7 @@ fn run_periods(
         engine.as_mut(),
         inputs.players.len(),
         periods,
-        last,
+        span,
         sink,
         progress,
     )

@@ -658,9 +658,9 @@ fn any_row_order_gives_the_same_run() {
     }
 }
 
-/// Each list as published, whole: its rows, games and periods.
+/// Each list as published, whole: its rows, games and periods; and the snapshots handed over.
 #[derive(Default)]
-struct EveryList(Vec<String>);
+struct EveryList(Vec<String>, Vec<Snapshot>);
 
 impl Sink for EveryList {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError> {
@@ -672,6 +672,61 @@ impl Sink for EveryList {
             list.periods
         ));
         Ok(())
+    }
+
+    fn keep(&mut self, snapshot: Snapshot) {
+        self.1.push(snapshot);
+    }
+}
+
+/// A replay under other rules from a month carries on from a snapshot of the first replay taken
+/// before that month's list: with the first replay's lists before it, it publishes what a replay
+/// under those rules from the start publishes, byte for byte. Tried on the events of 2024-01 moved
+/// a month later, and on the floor of 2024-01 raised to 1600.
+#[test]
+fn a_replay_carried_on_from_a_snapshot_is_the_replay_from_the_start() {
+    let base = sonas_2024("snapshot-base", true);
+    let inputs = inputs(&sonas_world());
+    let mut moved = base.clone();
+    for event in &mut moved.events {
+        if event.list == m("2024-01") {
+            event.list = m("2024-02");
+        }
+    }
+    moved.events.sort_by_key(|e| e.list);
+    let mut floor = base.clone();
+    let eras = floor.timeline.eras().iter().map(|(from, regs)| {
+        let mut regs = regs.clone();
+        if *from == m("2024-01") {
+            regs.floor = 1600;
+        }
+        (*from, regs)
+    });
+    floor.timeline = crate::rules::Timeline::new(eras.collect());
+    assert_eq!(base.first_difference(&base.clone()), None);
+    let mut later = base.clone();
+    later.run.from = m("2023-08");
+    assert_eq!(base.first_difference(&later), Some(base.calendar.start));
+    for (other, differs) in [(&moved, "2024-01"), (&floor, "2024-01")] {
+        assert_eq!(base.first_difference(other), Some(m(differs)));
+        let mut first = EveryList::default();
+        run_span(&base, &inputs, None, &[m(differs)], None, &mut first).unwrap();
+        let [snapshot] = &first.1[..] else {
+            panic!("{} snapshots", first.1.len());
+        };
+        assert!(snapshot.serves(m(differs)));
+        let mut whole = EveryList::default();
+        run(other, &inputs, &mut whole, &|_, _| {}).unwrap();
+        let mut carried = EveryList::default();
+        let run = run_span(other, &inputs, None, &[], Some(snapshot), &mut carried)
+            .unwrap()
+            .expect("the same lists");
+        let before = whole.0.len() - carried.0.len();
+        assert_eq!(run.lists.len(), whole.0.len());
+        assert!(before > 1 && !carried.0.is_empty(), "{before}");
+        assert_eq!(first.0[..before], whole.0[..before], "before {differs}");
+        assert_eq!(carried.0, whole.0[before..], "from {differs}");
+        assert_ne!(first.0, whole.0, "the rules made no difference");
     }
 }
 
@@ -687,7 +742,9 @@ fn a_replay_until_a_list_publishes_the_whole_replays_first_lists() {
     let mut published = Vec::new();
     for last in ["2023-01", "2024-01", "2024-02", "2030-12"] {
         let mut cut = EveryList::default();
-        let run_cut = run_until(&s, &inputs, m(last), &mut cut, &|_, _| {}).unwrap();
+        let run_cut = run_span(&s, &inputs, Some(m(last)), &[], None, &mut cut)
+            .unwrap()
+            .unwrap();
         let expected = run_whole.lists.partition_point(|&l| l <= m(last)).max(1);
         published.push(expected);
         assert_eq!(run_cut.lists, run_whole.lists[..expected], "until {last}");

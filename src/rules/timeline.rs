@@ -46,6 +46,17 @@ impl Timeline {
         self.at_month(month).lists.has_list_in(month)
     }
 
+    /// The first month whose rules differ between the two timelines; `None` when they agree
+    /// everywhere. Rules change only where an era starts, so only those months are compared.
+    pub fn first_difference(&self, other: &Timeline) -> Option<Month> {
+        let mut starts: Vec<Month> = self.eras.iter().chain(&other.eras).map(|e| e.0).collect();
+        starts.sort();
+        starts.dedup();
+        starts
+            .into_iter()
+            .find(|&m| self.at_month(m) != other.at_month(m))
+    }
+
     /// The list months from `first` to `last`, both included when they are list months.
     pub fn lists_between(&self, first: Month, last: Month) -> Vec<Month> {
         (first.0..=last.0)

@@ -193,6 +193,30 @@ impl Scenario {
         resolve::plain(system, name, games, months)
     }
 
+    /// The first month in which a replay under `other` can differ from one under this scenario
+    /// over the same inputs: the first month their rules or one-off events differ; the calendar's
+    /// start when anything else a replay reads differs (the system, the calendar, the window, the
+    /// treatment of unknown players); `None` when nothing does. A replay's lists before that month
+    /// are the same under both (a list rates tournaments that started before it, under the rules
+    /// of their start, and applies the list-level rules and events of months before it).
+    pub fn first_difference(&self, other: &Scenario) -> Option<Month> {
+        let same_frame = self.system == other.system
+            && self.calendar == other.calendar
+            && self.run == other.run
+            && self.bootstrap == other.bootstrap;
+        if !same_frame {
+            return Some(self.calendar.start.min(other.calendar.start));
+        }
+        let events = (0..self.events.len().max(other.events.len())).find_map(|i| {
+            let (a, b) = (self.events.get(i), other.events.get(i));
+            (a != b).then(|| a.into_iter().chain(b).map(|e| e.list).min())?
+        });
+        [self.timeline.first_difference(&other.timeline), events]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
     /// Narrows the run to `from..=to` (command-line overrides), within the calendar.
     pub fn set_window(
         &mut self,

@@ -1,11 +1,12 @@
 //! One replay, observed: a scenario replayed in memory over one input (a seed's world, or the
 //! user's games), every list handed to the measures as it is published.
 
+use crate::model::Month;
 use crate::replay::{self, CurrentList, Inputs, ListRows};
 use crate::scenario::Scenario;
 
 use super::measure::{Measure, Needs, Observed};
-use super::sink::{Baseline, Observer};
+use super::sink::{Baseline, Kept, Observer};
 use super::world::Truth;
 use super::SimulateError;
 
@@ -23,14 +24,29 @@ pub enum Compare<'a> {
 pub struct Observation {
     /// The baseline's lists, when asked to record them.
     pub baseline: Option<Baseline>,
+    /// The snapshots asked for with `Share::keep`.
+    pub kept: Vec<Kept>,
+    /// Whether the replay carried on from `Share::from` (else it ran whole).
+    pub resumed: bool,
     /// Seconds of the whole replay, and of them the measures' (whole lists included).
     pub seconds: f64,
     pub measure_seconds: f64,
 }
 
+/// What a replay shares with the other replays of the same input: snapshots of the baseline's, from
+/// which a candidate whose rules differ only later carries on instead of replaying what it shares.
+#[derive(Clone, Copy, Default)]
+pub struct Share<'a> {
+    /// Months before whose first list a snapshot is kept.
+    pub keep: &'a [Month],
+    /// A snapshot to carry on from; the replay runs whole where it cannot.
+    pub from: Option<&'a Kept>,
+}
+
 /// Replays `scenario` over `inputs`, adding what each measure observes to `observed` (one per
 /// measure, in order): a calibration adds every seed into the same observations, a study keeps one
-/// per seed.
+/// per seed. No list after the last one a measure reads is computed: none can change what they
+/// read.
 pub fn observe(
     scenario: &Scenario,
     inputs: &Inputs,
@@ -38,9 +54,11 @@ pub fn observe(
     measures: &[Measure],
     observed: &mut [Observed],
     compare: Compare<'_>,
+    share: Share<'_>,
 ) -> Result<Observation, SimulateError> {
     let started = std::time::Instant::now();
     let needs = Needs::of(measures);
+    let last = needs.last_month();
     let mut observer = Observer {
         measures,
         observed,
@@ -54,16 +72,32 @@ pub fn observe(
         record: matches!(compare, Compare::Record).then(Baseline::default),
         current: CurrentList::default(),
         whole: ListRows::default(),
+        kept: Vec::new(),
         seconds: 0.0,
     };
-    // No list after the last one a measure reads can change what they read.
-    let no_progress = |_: usize, _: usize| {};
-    match needs.last_month() {
-        Some(last) => replay::run_until(scenario, inputs, last, &mut observer, &no_progress)?,
-        None => replay::run(scenario, inputs, &mut observer, &no_progress)?,
-    };
+    let mut resumed = false;
+    if let Some(from) = share.from {
+        observer.resume(from);
+        let run = replay::run_span(
+            scenario,
+            inputs,
+            last,
+            share.keep,
+            Some(&from.replay),
+            &mut observer,
+        )?;
+        resumed = run.is_some();
+        if !resumed {
+            observer.restart();
+        }
+    }
+    if !resumed {
+        replay::run_span(scenario, inputs, last, share.keep, None, &mut observer)?;
+    }
     Ok(Observation {
         baseline: observer.record,
+        kept: observer.kept,
+        resumed,
         seconds: started.elapsed().as_secs_f64(),
         measure_seconds: observer.seconds,
     })

@@ -10,9 +10,9 @@ mod sink;
 mod world;
 pub mod world_input;
 
-pub use evaluate::{observe, Compare, Observation};
+pub use evaluate::{observe, Compare, Observation, Share};
 pub use measure::{Figure, Goal, Measure, MeasureKind, Needs, Observed};
-pub use sink::Baseline;
+pub use sink::{Baseline, Kept};
 pub use world::{load_world, LoadedWorld, Replica, Truth, WorldGames};
 pub use world_input::{read_seeds, SCALE};
 

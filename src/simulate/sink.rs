@@ -2,7 +2,7 @@
 //! whole list in force on their months, the players' true strengths, the baseline's list.
 
 use crate::model::Month;
-use crate::replay::{CurrentList, ListRows, Published, ReplayError, Sink};
+use crate::replay::{CurrentList, ListRows, Published, ReplayError, Sink, Snapshot};
 
 use super::measure::{ListView, Measure, Needs, Observed};
 use super::world::Truth;
@@ -39,8 +39,34 @@ pub struct Observer<'a> {
     pub record: Option<Baseline>,
     pub current: CurrentList,
     pub whole: ListRows,
+    /// The snapshots the replay handed over, with what the measures had observed by then.
+    pub kept: Vec<Kept>,
     /// Seconds spent in the measures, as opposed to the replay.
     pub seconds: f64,
+}
+
+/// A replay's snapshot before a list, with the observer's own state of that moment: what a replay
+/// that differs only from that list on carries on from.
+pub struct Kept {
+    pub replay: Snapshot,
+    observed: Vec<Observed>,
+    current: CurrentList,
+}
+
+impl Observer<'_> {
+    /// The state of `kept`'s moment: what the measures had observed and the list in force.
+    pub fn resume(&mut self, kept: &Kept) {
+        self.observed.clone_from_slice(&kept.observed);
+        self.current.clone_from(&kept.current);
+    }
+
+    /// Nothing observed yet, for a replay from the start after a resumption that could not be.
+    pub fn restart(&mut self) {
+        for (measure, observed) in self.measures.iter().zip(self.observed.iter_mut()) {
+            *observed = measure.kind.empty();
+        }
+        self.current = CurrentList::default();
+    }
 }
 
 impl Sink for Observer<'_> {
@@ -99,5 +125,13 @@ impl Sink for Observer<'_> {
         }
         self.seconds += started.elapsed().as_secs_f64();
         Ok(())
+    }
+
+    fn keep(&mut self, snapshot: Snapshot) {
+        self.kept.push(Kept {
+            replay: snapshot,
+            observed: self.observed.to_vec(),
+            current: self.current.clone(),
+        });
     }
 }

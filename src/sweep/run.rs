@@ -13,10 +13,13 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::keys::{Domain, KeyValue, Problem};
+use crate::model::Month;
 use crate::replay::Inputs;
 use crate::scenario::Scenario;
 use crate::simulate::cmaes::Cmaes;
-use crate::simulate::{self, Baseline, Compare, Observed, Replica, SimulateError, Truth};
+use crate::simulate::{
+    self, Baseline, Compare, Kept, Observation, Observed, Replica, Share, SimulateError, Truth,
+};
 
 use super::candidates::{self, Candidate, Kind};
 use super::error::{ResumeError, SweepError};
@@ -32,6 +35,8 @@ pub struct Options {
     pub shard: Option<(u32, u32)>,
     /// Go on with the journal in `out`.
     pub resume: bool,
+    /// Replay every candidate from the start (`Plan::whole_replays`).
+    pub whole_replays: bool,
 }
 
 /// Progress for a terminal.
@@ -57,6 +62,9 @@ pub struct Outcome {
     pub resumed: usize,
     /// Rows of points that set the base scenario's own values, taken from the baseline's replay.
     pub reused: usize,
+    /// Replays that carried on from the baseline's snapshot before the first list they could
+    /// differ on, instead of replaying what they share with it.
+    pub carried_on: usize,
     /// Points a space-filling design drew twice (after rounding to the keys' grains), dropped.
     pub repeated: usize,
     /// Whether this run covers every (world, seed, candidate) triple (not a shard's share).
@@ -70,6 +78,9 @@ pub struct Outcome {
 struct Ready {
     candidate: Candidate,
     scenario: Scenario,
+    /// The first month its replay can differ from the baseline's (`Scenario::first_difference`):
+    /// it carries on from the baseline's snapshot before the first list from then on.
+    differs_from: Option<Month>,
 }
 
 /// One (world, seed)'s inputs.
@@ -106,6 +117,8 @@ struct Ledger {
     total: usize,
     leader: Leader,
     reused: usize,
+    /// Replays that carried on from the baseline's snapshot instead of starting over.
+    carried_on: usize,
 }
 
 /// The (world, candidate, seed) triples of a shard: ordered by world, then seed, then candidate,
@@ -143,6 +156,9 @@ pub struct Plan {
     pub resume: bool,
     /// Whether the design's optimiser adds candidates (the search; not a verification).
     pub optimise: bool,
+    /// Every candidate replayed from the start, none carrying on from the baseline's snapshots
+    /// (the same results, slower: for checking that they are the same).
+    pub whole_replays: bool,
 }
 
 /// Runs a study's search: its candidates (and, for an optimising design, those the optimiser
@@ -179,6 +195,7 @@ pub fn run(
         shard: options.shard,
         resume: options.resume,
         optimise,
+        whole_replays: options.whole_replays,
     };
     let mut outcome = execute(study, plan, progress)?;
     outcome.repeated = repeated;
@@ -219,6 +236,7 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
             total: triples.len(),
             leader,
             reused: 0,
+            carried_on: 0,
         }),
         progress,
         scale: plan.scale,
@@ -249,12 +267,18 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
                 continue;
             }
             let source = sweep.source(w, seed, &mut games, &mut worlds)?;
-            let baseline = sweep.baseline(&ready[0], &source, triples.contains(&(w, 0, seed)))?;
             let others: Vec<&Ready> = pending
                 .into_iter()
                 .filter(|r| r.candidate.id != 0)
                 .collect();
-            sweep.evaluate(&others, &source, baseline.as_ref())?;
+            let keep = if plan.whole_replays {
+                Vec::new()
+            } else {
+                snapshot_months(&others)
+            };
+            let wanted = triples.contains(&(w, 0, seed));
+            let (baseline, snapshots) = sweep.baseline(&ready[0], &source, wanted, &keep)?;
+            sweep.evaluate(&others, &source, baseline.as_ref(), &snapshots)?;
             if plan.optimise {
                 kept.push((source, baseline));
             }
@@ -268,6 +292,7 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
         journal,
         rows,
         reused,
+        carried_on,
         ..
     } = sweep.ledger.into_inner().expect(POISONED);
     drop(journal);
@@ -286,15 +311,26 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
         worlds,
         resumed,
         reused,
+        carried_on,
         repeated: 0,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
 
+/// The months before which the baseline's replay keeps a snapshot: each month from which a
+/// candidate's rules differ, once. A candidate that differs from the first list gains nothing and
+/// replays whole.
+fn snapshot_months(candidates: &[&Ready]) -> Vec<Month> {
+    let mut months: Vec<Month> = candidates.iter().filter_map(|r| r.differs_from).collect();
+    months.sort();
+    months.dedup();
+    months
+}
+
 /// The month of the worlds' starting list (the study refuses worlds that start in different
 /// months), to which every scenario is narrowed; `None` for the user's games, which run as their
 /// scenarios say.
-fn start_month(study: &Study) -> Option<crate::model::Month> {
+fn start_month(study: &Study) -> Option<Month> {
     study.input.worlds().first().map(|w| w.settings.start)
 }
 
@@ -316,7 +352,7 @@ fn key(names: &[String], row: &Row) -> Result<Key, SweepError> {
 fn resolve(
     study: &Study,
     candidates: &[Candidate],
-    start: Option<crate::model::Month>,
+    start: Option<Month>,
 ) -> Result<Vec<Ready>, SweepError> {
     let mut problems = Vec::new();
     let mut ready = Vec::new();
@@ -326,17 +362,23 @@ fn resolve(
             Err(mut p) => problems.append(&mut p),
         }
     }
-    if problems.is_empty() {
-        Ok(ready)
-    } else {
-        Err(SweepError::Candidates(problems))
+    if !problems.is_empty() {
+        return Err(SweepError::Candidates(problems));
     }
+    let differs: Vec<Option<Month>> = ready
+        .iter()
+        .map(|r| ready[0].scenario.first_difference(&r.scenario))
+        .collect();
+    for (r, differs_from) in ready.iter_mut().zip(differs) {
+        r.differs_from = differs_from;
+    }
+    Ok(ready)
 }
 
 fn ready_candidate(
     study: &Study,
     c: &Candidate,
-    start: Option<crate::model::Month>,
+    start: Option<Month>,
 ) -> Result<Ready, Vec<Problem>> {
     let described = |mut problems: Vec<Problem>| {
         for p in &mut problems {
@@ -364,6 +406,7 @@ fn ready_candidate(
     Ok(Ready {
         candidate: c.clone(),
         scenario,
+        differs_from: None,
     })
 }
 
@@ -552,32 +595,37 @@ impl Sweep<'_> {
         self.ledger.lock().expect(POISONED)
     }
 
-    /// Replays the baseline on a (world, seed) where its row is wanted or other candidates
-    /// compare with its lists; returns the lists they compare with.
+    /// Replays the baseline on a (world, seed) where its row is wanted, other candidates compare
+    /// with its lists or carry on from its snapshots (taken before the first list in or after
+    /// each of `keep`); returns the lists they compare with and the snapshots.
     fn baseline(
         &self,
         baseline: &Ready,
         source: &Source,
         wanted: bool,
-    ) -> Result<Option<Baseline>, SweepError> {
+        keep: &[Month],
+    ) -> Result<(Option<Baseline>, Vec<Kept>), SweepError> {
         let compared = simulate::Needs::of(&self.study.measures).baseline();
         let pending = wanted && !self.done((source.world, 0, source.seed));
-        if !compared && !pending {
-            return Ok(None);
+        if !compared && !pending && keep.is_empty() {
+            return Ok((None, Vec::new()));
         }
-        let (row, lists) = self.replay(baseline, source, Compare::Record)?;
+        let share = Share { keep, from: None };
+        let (row, observation) = self.replay(baseline, source, Compare::Record, share)?;
         if pending {
             self.record(row)?;
         }
-        Ok(lists)
+        Ok((observation.baseline, observation.kept))
     }
 
-    /// Evaluates candidates on one (world, seed), in parallel.
+    /// Evaluates candidates on one (world, seed), in parallel, each carrying on from the
+    /// baseline's snapshot (`kept`) before the first list it can differ on, where there is one.
     fn evaluate(
         &self,
         candidates: &[&Ready],
         source: &Source,
         baseline: Option<&Baseline>,
+        kept: &[Kept],
     ) -> Result<(), SweepError> {
         let base = self
             .ledger()
@@ -601,18 +649,26 @@ impl Sweep<'_> {
                 Some(b) => Compare::With(b),
                 None => Compare::Nothing,
             };
-            let (row, _) = self.replay(ready, source, compare)?;
+            let from = ready
+                .differs_from
+                .and_then(|m| kept.iter().find(|k| k.replay.serves(m)));
+            let share = Share { keep: &[], from };
+            let (row, observation) = self.replay(ready, source, compare, share)?;
+            if observation.resumed {
+                self.ledger().carried_on += 1;
+            }
             self.record(row)
         })
     }
 
-    /// One replay of one candidate on one (world, seed), and its row.
+    /// One replay of one candidate on one (world, seed): its row, and what the replay observed.
     fn replay(
         &self,
         ready: &Ready,
         source: &Source,
         compare: Compare<'_>,
-    ) -> Result<(Row, Option<Baseline>), SweepError> {
+        share: Share<'_>,
+    ) -> Result<(Row, Observation), SweepError> {
         let measures = &self.study.measures;
         let mut observed: Vec<Observed> = measures.iter().map(|m| m.kind.empty()).collect();
         let observation = simulate::observe(
@@ -622,6 +678,7 @@ impl Sweep<'_> {
             measures,
             &mut observed,
             compare,
+            share,
         )?;
         let figures: Vec<Option<f64>> = measures
             .iter()
@@ -644,7 +701,7 @@ impl Sweep<'_> {
             seconds: observation.seconds,
             measure_seconds: observation.measure_seconds,
         };
-        Ok((row, observation.baseline))
+        Ok((row, observation))
     }
 
     /// Journals a row, keeps it, and shows the progress with the best candidate so far.
@@ -665,7 +722,7 @@ impl Sweep<'_> {
         &self,
         mut candidates: Vec<Candidate>,
         sources: &[(Source, Option<Baseline>)],
-        start: Option<crate::model::Month>,
+        start: Option<Month>,
     ) -> Result<Vec<Candidate>, SweepError> {
         let Design::Optimise {
             budget,
@@ -697,7 +754,7 @@ impl Sweep<'_> {
                     .iter()
                     .filter(|r| !self.done((source.world, r.candidate.id, source.seed)))
                     .collect();
-                self.evaluate(&pending, source, baseline.as_ref())?;
+                self.evaluate(&pending, source, baseline.as_ref(), &[])?;
             }
             self.objectives(&ids, &weights)
         })?;
@@ -710,7 +767,7 @@ impl Sweep<'_> {
         &self,
         candidates: &mut Vec<Candidate>,
         x: &[f64],
-        start: Option<crate::model::Month>,
+        start: Option<Month>,
         fresh: &mut Vec<Ready>,
     ) -> Result<u32, SweepError> {
         let values: Vec<KeyValue> = self

@@ -5,8 +5,6 @@
 //! ranking holds when the verified order of the K is the search's and each verdict against the
 //! baseline stands.
 
-use std::path::Path;
-
 use serde::Serialize;
 
 use crate::numbers::round_to;
@@ -14,7 +12,7 @@ use crate::report::TextTable;
 
 use super::candidates::Candidate;
 use super::error::{SweepError, VerifyError};
-use super::run::{execute, Outcome, Plan, Progress};
+use super::run::{execute, Options, Outcome, Plan, Progress};
 use super::stats::Verdict;
 use super::study::{Input, Study};
 use super::summary::{candidate_name, difference_text, interval_text, Summary};
@@ -51,8 +49,7 @@ pub fn verifiable(study: &Study) -> Result<(), SweepError> {
 pub fn verify(
     study: &Study,
     candidates: Vec<Candidate>,
-    out: &Path,
-    resume: bool,
+    options: &Options,
     progress: &dyn Progress,
 ) -> Result<Outcome, SweepError> {
     verifiable(study)?;
@@ -60,10 +57,11 @@ pub fn verify(
         candidates,
         seeds: study.verify.seeds.clone(),
         scale: Some(study.verify.scale),
-        journal: out.join(JOURNAL),
+        journal: options.out.join(JOURNAL),
         shard: None,
-        resume,
+        resume: options.resume,
         optimise: false,
+        whole_replays: options.whole_replays,
     };
     execute(study, plan, progress)
 }

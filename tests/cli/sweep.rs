@@ -238,6 +238,17 @@ fn a_study_gives_the_same_bytes_whatever_the_threads_shards_and_interruptions() 
     assert_eq!(fields[column("disruption.mean_abs")], "0");
     no_temporary_files(&one);
 
+    // The points differ from the baseline from 2002-07 on: they carry on from its replay there,
+    // with the results of replays from the start, byte for byte.
+    assert!(
+        summary.contains("18 replays (15 carried on from the baseline's replay"),
+        "{summary}"
+    );
+    let whole = dir.join("whole");
+    let said = sweep(&study, &whole, &["--whole-replays"]);
+    assert!(said.contains("(0 carried on"), "{said}");
+    same_outputs(&one, &whole);
+
     // One thread, shards of two machines, then joined.
     let shards: Vec<PathBuf> = (1..=2).map(|i| dir.join(format!("shard-{i}"))).collect();
     for (i, shard) in shards.iter().enumerate() {
@@ -1648,7 +1659,19 @@ fn a_parameter_of_months_moves_an_event_and_gets_its_picture() {
         ),
     );
     let out = dir.join("out");
-    sweep(&study, &out, &[]);
+    let said = sweep(&study, &out, &[]);
+    // The points whose compression comes after the baseline's first list carry on from its
+    // replay there, with the results of replays from the start.
+    assert!(!said.contains("(0 carried on"), "{said}");
+    let whole = dir.join("whole");
+    sweep(&study, &whole, &["--whole-replays"]);
+    let outputs = [
+        "results.csv",
+        "results.parquet",
+        "summary.json",
+        "response-1.png",
+    ];
+    same_files(&out, &whole, &outputs);
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     let header = csv.lines().next().unwrap();
     assert!(

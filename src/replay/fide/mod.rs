@@ -41,7 +41,32 @@ pub(super) struct FideEngine<'a> {
     sums: ListSums,
 }
 
+/// What a FIDE replay carries from one list to the next: the players' state, the older lists kept
+/// for tournaments rated late, and what the publisher remembers (its idle players, the last K
+/// rules). The rest of the engine is buffers, rebuilt each period.
+#[derive(Clone)]
+pub struct FideSnapshot {
+    state: State,
+    views: Vec<Option<ListView>>,
+    publisher: Publisher,
+}
+
 impl<'a> FideEngine<'a> {
+    /// The engine of `scenario` carrying on from `snapshot`, taken from a replay of the same inputs
+    /// over the same lists under rules that were the same until then.
+    pub(super) fn resumed(
+        scenario: &'a Scenario,
+        inputs: &Inputs,
+        lists: &[Month],
+        snapshot: &FideSnapshot,
+    ) -> FideEngine<'a> {
+        let mut engine = FideEngine::new(scenario, inputs, lists);
+        engine.state.clone_from(&snapshot.state);
+        engine.views.clone_from(&snapshot.views);
+        engine.publisher.clone_from(&snapshot.publisher);
+        engine
+    }
+
     pub(super) fn new(scenario: &'a Scenario, inputs: &Inputs, lists: &[Month]) -> FideEngine<'a> {
         let n = inputs.players.len();
         let state = State::from_start_list(
@@ -87,6 +112,14 @@ impl<'a> FideEngine<'a> {
 }
 
 impl Engine for FideEngine<'_> {
+    fn snapshot(&self) -> Option<FideSnapshot> {
+        Some(FideSnapshot {
+            state: self.state.clone(),
+            views: self.views.clone(),
+            publisher: self.publisher.clone(),
+        })
+    }
+
     fn start(&mut self, rows: &mut ListRows) {
         let month = self.lists[0];
         let rules = self.scenario.timeline.at_month(month);

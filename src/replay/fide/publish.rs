@@ -138,6 +138,7 @@ fn apply_outcome(
 /// a birth year at a new year, else for those who played), and those whose last rated game makes
 /// them inactive now; every listed player only on the first list, after a one-off event or under
 /// other inactivity rules.
+#[derive(Clone)]
 pub(super) struct Publisher {
     /// Rated games this period, and first ratings this period.
     period_games: Vec<u32>,

@@ -29,6 +29,7 @@ impl ListEntry {
 }
 
 /// Everything the rules need to know about every player after a list.
+#[derive(Clone)]
 pub struct State {
     /// Each player's rating, K and whether rated, as the list shows them.
     pub list: Vec<ListEntry>,
