@@ -35,6 +35,7 @@ use crate::pipeline::RunError;
 use crate::replay::ReplayError;
 use crate::report::ReportError;
 use crate::scenario::ScenarioError;
+use crate::simulate::SimulateError;
 use crate::sweep::{StudyError, SweepError};
 
 /// The built-in world the world benchmarks generate.
@@ -66,6 +67,8 @@ pub enum BenchError {
     Study(#[from] StudyError),
     #[error(transparent)]
     Sweep(#[from] SweepError),
+    #[error(transparent)]
+    Simulate(#[from] SimulateError),
     #[error("the replay failed")]
     ChildFailed,
     #[error(transparent)]

@@ -5,9 +5,12 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::engine::engine_alone;
 use super::BenchError;
 use crate::numbers::{counted, thousands};
-use crate::sweep::{self, Overrides, Study, Summaries};
+use crate::replay::Inputs;
+use crate::simulate::{Needs, Replica};
+use crate::sweep::{self, Input, Overrides, Study, Summaries};
 
 /// A study's run, its files written.
 pub struct StudyTimes {
@@ -22,6 +25,8 @@ pub struct StudyTimes {
     pub replays: usize,
     /// The rows taken from the baseline's replay.
     pub reused: usize,
+    /// The replays that carried on from the baseline's snapshot.
+    pub carried_on: usize,
     pub threads: usize,
     /// The whole run, from the study read to its files written.
     pub seconds: f64,
@@ -32,6 +37,9 @@ pub struct StudyTimes {
     /// The replays' seconds, on all threads, the measures aside.
     pub replay_seconds: f64,
     pub measure_seconds: f64,
+    /// One whole replay of the baseline on the first world and seed, alone, measured after the
+    /// study: the unit of its naive cost (every row a whole replay).
+    pub whole_replay_seconds: f64,
 }
 
 /// Runs the study in `file` into `dir` with the command line's `overrides` and its summary and
@@ -57,6 +65,7 @@ pub fn time_study(
     let summary = Summaries::new(&study, &outcome.candidates, &outcome.rows);
     sweep::write_study(dir, &summary, &outcome.rows)?;
     let seconds = started.elapsed().as_secs_f64();
+    let whole_replay_seconds = whole_baseline_replay(&study)?;
     Ok(StudyTimes {
         name: study.name.clone(),
         file: file.to_path_buf(),
@@ -66,6 +75,7 @@ pub fn time_study(
         rows: outcome.rows.len(),
         replays: outcome.rows.len() - outcome.reused,
         reused: outcome.reused,
+        carried_on: outcome.carried_on,
         threads,
         seconds,
         generated: outcome.worlds.len(),
@@ -77,7 +87,34 @@ pub fn time_study(
             .map(|r| r.seconds - r.measure_seconds)
             .sum(),
         measure_seconds: outcome.rows.iter().map(|r| r.measure_seconds).sum(),
+        whole_replay_seconds,
     })
+}
+
+/// Seconds of one whole replay of the study's baseline, from its first list to its last, its lists
+/// going nowhere, on the study's first world and seed (generated again) or its games.
+fn whole_baseline_replay(study: &Study) -> Result<f64, BenchError> {
+    let scenario = sweep::baseline_scenario(study)?;
+    let inputs = first_inputs(study)?;
+    let started = Instant::now();
+    engine_alone(&scenario, &inputs)?;
+    Ok(started.elapsed().as_secs_f64())
+}
+
+/// The inputs of a study's first (world, seed), or its games.
+fn first_inputs(study: &Study) -> Result<Inputs, BenchError> {
+    match &study.input {
+        Input::World { worlds, scale, .. } => {
+            let seed = study.input.seeds()[0];
+            let settings = worlds[0].settings.clone().sized(*scale, seed)?;
+            let needs = Needs::of(&study.measures);
+            Ok(Replica::generate(&settings, seed, &needs)?.inputs)
+        }
+        Input::Games {
+            files,
+            skip_invalid,
+        } => Ok(crate::ingest::read_inputs(files, *skip_invalid)?.0),
+    }
 }
 
 impl fmt::Display for StudyTimes {
@@ -89,16 +126,26 @@ impl fmt::Display for StudyTimes {
         let replays = self.replays.max(1) as f64;
         writeln!(
             f,
-            "Study {} ({}): {} × {}{worlds} = {} ({}, {} from the baseline's replay) on {} in {:.1} s, files written",
+            "Study {} ({}): {} × {}{worlds} = {} ({}, {} of them carried on from the baseline's replay; {} from the baseline's replay) on {} in {:.1} s, files written",
             self.name,
             self.file.display(),
             counted(self.candidates as u64, "candidate"),
             counted(self.seeds as u64, "seed"),
             counted(self.rows as u64, "row"),
             counted(self.replays as u64, "replay"),
+            thousands(self.carried_on as u64),
             self.reused,
             counted(self.threads as u64, "thread"),
             self.seconds
+        )?;
+        let naive = self.rows as f64 * self.whole_replay_seconds;
+        writeln!(
+            f,
+            "  naive     {:.1} s: {} × {:.2} s, one whole replay of the baseline alone (measured after the study); the study took {:.2} × that",
+            naive,
+            counted(self.rows as u64, "row"),
+            self.whole_replay_seconds,
+            self.seconds / naive.max(f64::MIN_POSITIVE)
         )?;
         writeln!(
             f,

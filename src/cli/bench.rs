@@ -64,7 +64,8 @@ pub struct Args {
     pieces: Option<usize>,
     /// Instead: run this study (elosim sweep) into a temporary directory (or --keep DIR), with
     /// --scale and --seeds if given, and print where its time went: the worlds' generation, the
-    /// replays and the measures
+    /// replays and the measures; and its naive cost, its rows times one whole replay of the
+    /// baseline alone (measured after it), with the study's time as a share of that
     #[arg(long, value_name = "STUDY", group = "instead")]
     sweep: Option<PathBuf>,
     /// With --sweep: the worlds' scale instead of the study's

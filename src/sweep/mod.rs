@@ -28,7 +28,9 @@ pub use files::{write_report, write_study, write_timings};
 pub use html::page;
 pub use journal::{Header, Row, WorldLine};
 pub use merge::{first_header, merge, verified, verify_header, write_journal, Merged};
-pub use run::{run, search_header, shard_triples, Options, Outcome, Progress, Quiet};
+pub use run::{
+    baseline_scenario, run, search_header, shard_triples, Options, Outcome, Progress, Quiet,
+};
 pub use stats::{Interval, Verdict};
 pub use study::{Design, Input, Overrides, Study, StudyError};
 pub use summary::Summary;

@@ -317,6 +317,13 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
     })
 }
 
+/// The baseline's scenario as the study replays it (narrowed to its worlds' starting list).
+pub fn baseline_scenario(study: &Study) -> Result<Scenario, SweepError> {
+    let (candidates, _) = candidates::all(study);
+    let baseline = ready_candidate(study, &candidates[0], start_month(study));
+    Ok(baseline.map_err(SweepError::Candidates)?.scenario)
+}
+
 /// The months before which the baseline's replay keeps a snapshot: each month from which a
 /// candidate's rules differ, once. A candidate that differs from the first list gains nothing and
 /// replays whole.

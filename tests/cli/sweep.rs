@@ -935,6 +935,34 @@ fn a_study_refuses_another_commands_directory_before_any_replay() {
     );
 }
 
+/// `elosim bench --sweep` sets the study's time against its naive cost: its rows times one whole
+/// replay of the baseline alone, measured in the same run.
+#[test]
+fn the_bench_of_a_study_gives_its_naive_cost_and_the_ratio() {
+    let dir = scratch("sweep-bench");
+    let study = tiny_study(&dir, "");
+    let said = succeeds(&["bench", "--sweep", &study]);
+    assert!(
+        said.contains("18 replays, 15 of them carried on from the baseline's replay"),
+        "{said}"
+    );
+    let naive = said
+        .lines()
+        .find(|l| l.trim_start().starts_with("naive"))
+        .unwrap_or_else(|| panic!("no naive cost in {said}"));
+    assert!(
+        naive.contains(": 21 rows × ") && naive.contains("one whole replay of the baseline alone"),
+        "{naive}"
+    );
+    let ratio: f64 = naive
+        .rsplit("the study took ")
+        .next()
+        .and_then(|r| r.split(' ').next())
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("no ratio in {naive}"));
+    assert!(ratio > 0.0 && ratio.is_finite(), "{naive}");
+}
+
 #[test]
 fn a_parameter_that_changes_nothing_is_named() {
     let dir = scratch("sweep-inert");
