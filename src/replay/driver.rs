@@ -27,8 +27,7 @@ use super::{
 /// (`replay::Span::from`): everything the run loop and the engine carry from list to list.
 #[derive(Clone)]
 pub struct Snapshot {
-    /// The last list rated and the first not: the snapshot serves a replay whose rules differ
-    /// from a month after the one and up to the other.
+    /// The last list rated and the first not.
     pub rated: Month,
     pub next: Month,
     t: usize,
@@ -39,9 +38,10 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// Whether a replay whose rules first differ in `month` can carry on from it.
-    pub fn serves(&self, month: Month) -> bool {
-        self.rated < month && month <= self.next
+    /// Whether every list it holds was rated before `month`: a replay whose rules first differ
+    /// in `month` can carry on from it (from the latest such snapshot, it replays least).
+    pub fn precedes(&self, month: Month) -> bool {
+        self.rated < month
     }
 
     /// The engine's part, to build the engine that carries on.

@@ -714,7 +714,7 @@ fn a_replay_carried_on_from_a_snapshot_is_the_replay_from_the_start() {
         let [snapshot] = &first.1[..] else {
             panic!("{} snapshots", first.1.len());
         };
-        assert!(snapshot.serves(m(differs)));
+        assert!(snapshot.precedes(m(differs)) && snapshot.next == m(differs));
         let mut whole = EveryList::default();
         run(other, &inputs, &mut whole, &|_, _| {}).unwrap();
         let mut carried = EveryList::default();

@@ -83,6 +83,10 @@ struct Ready {
     differs_from: Option<Month>,
 }
 
+/// What an optimising design keeps of each (world, seed) for the points it draws later: the inputs,
+/// the baseline's lists and its snapshots.
+type Shared = (Source, Option<Baseline>, Vec<Kept>);
+
 /// One (world, seed)'s inputs.
 struct Source {
     /// The world's place in the study's order.
@@ -253,7 +257,7 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
         }
         Input::World { .. } => None,
     };
-    let mut kept: Vec<(Source, Option<Baseline>)> = Vec::new();
+    let mut kept: Vec<Shared> = Vec::new();
     for w in 0..sweep.names.len() {
         for &seed in &plan.seeds {
             let pending: Vec<&Ready> = ready
@@ -271,22 +275,22 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
                 .into_iter()
                 .filter(|r| r.candidate.id != 0)
                 .collect();
-            let keep = if plan.whole_replays {
-                Vec::new()
-            } else {
-                snapshot_months(&others)
+            let keep = match (plan.whole_replays, plan.optimise) {
+                (true, _) => Vec::new(),
+                (false, false) => snapshot_months(&others),
+                (false, true) => probe_months(study, &ready[0].scenario, start),
             };
             let wanted = triples.contains(&(w, 0, seed));
             let (baseline, snapshots) = sweep.baseline(&ready[0], &source, wanted, &keep)?;
             sweep.evaluate(&others, &source, baseline.as_ref(), &snapshots)?;
             if plan.optimise {
-                kept.push((source, baseline));
+                kept.push((source, baseline, snapshots));
             }
         }
     }
     let mut candidates = plan.candidates;
     if plan.optimise {
-        candidates = sweep.optimise(candidates, &kept, start)?;
+        candidates = sweep.optimise(candidates, &kept, (&ready[0].scenario, start))?;
     }
     let Ledger {
         journal,
@@ -322,6 +326,37 @@ pub fn baseline_scenario(study: &Study) -> Result<Scenario, SweepError> {
     let (candidates, _) = candidates::all(study);
     let baseline = ready_candidate(study, &candidates[0], start_month(study));
     Ok(baseline.map_err(SweepError::Candidates)?.scenario)
+}
+
+/// Where an optimising design's points can first differ from the baseline, for its snapshots: a
+/// probe at each end of each parameter's range (the others at their middle) and one at the middle.
+/// A point that differs elsewhere carries on from the latest snapshot before its month.
+fn probe_months(study: &Study, baseline: &Scenario, start: Option<Month>) -> Vec<Month> {
+    let dims = study.parameters.len();
+    let mut probes = vec![vec![0.5; dims]];
+    for d in 0..dims {
+        for end in [0.0, 1.0] {
+            let mut x = vec![0.5; dims];
+            x[d] = end;
+            probes.push(x);
+        }
+    }
+    let mut points = Vec::new();
+    for x in probes {
+        let values = study.parameters.iter().zip(&x);
+        candidates::add_point(
+            &mut points,
+            values.map(|(p, &u)| p.at_fraction(u)).collect(),
+        );
+    }
+    let mut months: Vec<Month> = points
+        .iter()
+        .filter_map(|c| ready_candidate(study, c, start).ok())
+        .filter_map(|r| baseline.first_difference(&r.scenario))
+        .collect();
+    months.sort();
+    months.dedup();
+    months
 }
 
 /// The months before which the baseline's replay keeps a snapshot: each month from which a
@@ -656,9 +691,10 @@ impl Sweep<'_> {
                 Some(b) => Compare::With(b),
                 None => Compare::Nothing,
             };
-            let from = ready
-                .differs_from
-                .and_then(|m| kept.iter().find(|k| k.replay.serves(m)));
+            let from = ready.differs_from.and_then(|m| {
+                let before = kept.iter().filter(|k| k.replay.precedes(m));
+                before.max_by_key(|k| k.replay.rated)
+            });
             let share = Share { keep: &[], from };
             let (row, observation) = self.replay(ready, source, compare, share)?;
             if observation.resumed {
@@ -728,8 +764,8 @@ impl Sweep<'_> {
     fn optimise(
         &self,
         mut candidates: Vec<Candidate>,
-        sources: &[(Source, Option<Baseline>)],
-        start: Option<Month>,
+        sources: &[Shared],
+        (baseline, start): (&Scenario, Option<Month>),
     ) -> Result<Vec<Candidate>, SweepError> {
         let Design::Optimise {
             budget,
@@ -754,14 +790,14 @@ impl Sweep<'_> {
             let mut fresh = Vec::new();
             let ids = asked
                 .iter()
-                .map(|x| self.point(&mut candidates, x, start, &mut fresh))
+                .map(|x| self.point(&mut candidates, x, (baseline, start), &mut fresh))
                 .collect::<Result<Vec<u32>, _>>()?;
-            for (source, baseline) in sources {
+            for (source, lists, snapshots) in sources {
                 let pending: Vec<&Ready> = fresh
                     .iter()
                     .filter(|r| !self.done((source.world, r.candidate.id, source.seed)))
                     .collect();
-                self.evaluate(&pending, source, baseline.as_ref(), &[])?;
+                self.evaluate(&pending, source, lists.as_ref(), snapshots)?;
             }
             self.objectives(&ids, &weights)
         })?;
@@ -774,7 +810,7 @@ impl Sweep<'_> {
         &self,
         candidates: &mut Vec<Candidate>,
         x: &[f64],
-        start: Option<Month>,
+        (baseline, start): (&Scenario, Option<Month>),
         fresh: &mut Vec<Ready>,
     ) -> Result<u32, SweepError> {
         let values: Vec<KeyValue> = self
@@ -801,7 +837,9 @@ impl Sweep<'_> {
             .cloned()
             .collect();
         check_resumed(&journaled, std::slice::from_ref(&c))?;
-        fresh.push(ready_candidate(self.study, &c, start).map_err(SweepError::Candidates)?);
+        let mut ready = ready_candidate(self.study, &c, start).map_err(SweepError::Candidates)?;
+        ready.differs_from = baseline.first_difference(&ready.scenario);
+        fresh.push(ready);
         Ok(c.id)
     }
 

@@ -499,9 +499,14 @@ fn an_optimising_design_is_repeatable_and_stays_within_its_ranges() {
     );
     let study = write(&dir, "optimise.toml", &text);
     let (a, b) = (dir.join("a"), dir.join("b"));
-    sweep(&study, &a, &["--seeds", "1,2"]);
+    let said = sweep(&study, &a, &["--seeds", "1,2"]);
+    // The points carry on from the baseline's replay at 2002-07, as replays from the start would.
+    assert!(!said.contains("(0 carried on"), "{said}");
     sweep(&study, &b, &["--seeds", "1,2", "--threads", "1"]);
     same_outputs_but_pictures(&a, &b);
+    let whole = dir.join("whole");
+    sweep(&study, &whole, &["--seeds", "1,2", "--whole-replays"]);
+    same_outputs_but_pictures(&a, &whole);
     // The optimiser's points are read back from its journal.
     let page = std::fs::read(a.join("report.html")).unwrap();
     succeeds(&["report", a.to_str().unwrap()]);
