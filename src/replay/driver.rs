@@ -18,6 +18,7 @@ use crate::model::{Games, Month};
 
 use super::fide::FideSnapshot;
 use super::list_games::{ListPieces, Period, Periods};
+use super::schedule::{Placement, Schedule};
 use super::{
     CurrentList, ListRows, ListSummary, PeriodRecords, Published, PublishedGames, RatedGames,
     ReplayError, Run, Sink,
@@ -35,6 +36,8 @@ pub struct Snapshot {
     current: CurrentList,
     summaries: Vec<ListSummary>,
     engine: FideSnapshot,
+    /// The run's games as placed, and what placed them so (games held whole only).
+    schedule: Option<(Schedule, Placement)>,
 }
 
 impl Snapshot {
@@ -53,6 +56,14 @@ impl Snapshot {
     pub(super) fn lists(&self) -> &[Month] {
         &self.lists
     }
+
+    /// The run's schedule, for a scenario that places the games alike.
+    pub(super) fn schedule_for(&self, placement: &Placement) -> Option<&Schedule> {
+        self.schedule
+            .as_ref()
+            .filter(|(_, placed)| placed == placement)
+            .map(|(schedule, _)| schedule)
+    }
 }
 
 /// How much of a run the loop runs, and what it keeps for other runs.
@@ -60,8 +71,9 @@ impl Snapshot {
 pub(super) struct Span<'s> {
     /// The last month read: no later list is computed.
     pub last: Option<Month>,
-    /// Months before whose first list a snapshot goes to the sink.
+    /// Months before whose first list a snapshot goes to the sink, and what placed the games.
     pub snapshots: &'s [Month],
+    pub placement: Option<&'s Placement>,
     /// Where the run carries on from.
     pub from: Option<&'s Snapshot>,
 }
@@ -151,6 +163,7 @@ pub(super) fn drive(
                     current: current.clone(),
                     summaries: summaries.clone(),
                     engine,
+                    schedule: periods.schedule().cloned().zip(span.placement.cloned()),
                 });
             }
         }

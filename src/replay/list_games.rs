@@ -59,6 +59,25 @@ pub struct Streamed<'a> {
 }
 
 impl<'a> Periods<'a> {
+    /// Every game at once, placed as `schedule` places them: a schedule of the same games under a
+    /// scenario of the same `Placement`.
+    pub fn scheduled(scenario: &'a Scenario, input: &'a Games, schedule: Schedule) -> Periods<'a> {
+        Periods::Whole {
+            scenario,
+            schedule,
+            input,
+            scheduling_seconds: 0.0,
+        }
+    }
+
+    /// The schedule of every game, when they are held whole.
+    pub fn schedule(&self) -> Option<&Schedule> {
+        match self {
+            Periods::Whole { schedule, .. } => Some(schedule),
+            Periods::Streamed(_) => None,
+        }
+    }
+
     /// Every game at once.
     pub fn whole(scenario: &'a Scenario, input: &'a Games) -> Result<Periods<'a>, ReplayError> {
         let started = Instant::now();

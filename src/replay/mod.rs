@@ -30,6 +30,7 @@ use fide::FideEngine;
 use holistic::HolisticEngine;
 use list_games::Periods;
 use periodic::PeriodicEngine;
+use schedule::Placement;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
@@ -278,6 +279,7 @@ pub fn run(
 const WHOLE: driver::Span<'static> = driver::Span {
     last: None,
     snapshots: &[],
+    placement: None,
     from: None,
 };
 
@@ -299,10 +301,15 @@ pub fn run_span(
     from: Option<&Snapshot>,
     sink: &mut dyn Sink,
 ) -> Result<Option<Run>, ReplayError> {
-    let mut periods = Periods::whole(scenario, &inputs.games)?;
+    let placement = Placement::of(scenario);
+    let mut periods = match from.and_then(|f| f.schedule_for(&placement)) {
+        Some(schedule) => Periods::scheduled(scenario, &inputs.games, schedule.clone()),
+        None => Periods::whole(scenario, &inputs.games)?,
+    };
     let span = driver::Span {
         last,
         snapshots,
+        placement: Some(&placement),
         from,
     };
     let Some(from) = from else {

@@ -2,6 +2,8 @@
 //! and the regulations of that date, and orders the games canonically (so that no output depends on
 //! the order of input rows).
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use crate::model::{Day, EventType, Games, HalfPoints, Month, PlayerId, EVENT_NONE};
@@ -25,18 +27,21 @@ pub struct GameSlot {
     pub round_robin: bool,
 }
 
-/// The games of a run, in canonical order, with what the engine needs to know about each.
+/// The games of a run, in canonical order, with what the engine needs to know about each. Its
+/// placement is shared (a clone costs its lists, not its games): replays of the same games on the
+/// same lists place them alike, whatever their rules (`Placement`).
+#[derive(Clone)]
 pub struct Schedule {
     /// Index 0 is the starting list; 1..=N are the lists the run computes.
     pub lists: Vec<Month>,
     /// Indices into the input games, in canonical order: by list, tournament start, event, then
     /// the game's own start, players and score.
-    pub order: Vec<u32>,
+    pub order: Arc<Vec<u32>>,
     /// Per position in `order`: the tournament's start.
-    pub event_start: Vec<Day>,
+    pub event_start: Arc<Vec<Day>>,
     /// Per position in `order`: the game's own start, kept only for a piece of a list rated in
     /// pieces (empty otherwise), whose games' places in the list's order it gives.
-    pub own_start: Vec<Day>,
+    pub own_start: Arc<Vec<Day>>,
     /// For each list index, its games as a range of `order` (empty for the starting list).
     pub periods: Vec<std::ops::Range<usize>>,
     /// Per list: the last list whose games started under it, for the lists kept for tournaments
@@ -47,6 +52,26 @@ pub struct Schedule {
     /// run holds 8 bytes a game for its whole length, not a slot's 20.
     slots: Vec<GameSlot>,
     slots_from: usize,
+}
+
+/// What the placement of a scenario's games depends on: its calendar, its window and the months
+/// its lists fall in (not its rules, which the slots read list by list).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    calendar: (Month, Month),
+    run: crate::scenario::RunWindow,
+    lists: Vec<Month>,
+}
+
+impl Placement {
+    pub fn of(scenario: &Scenario) -> Placement {
+        let (start, end) = (scenario.calendar.start, scenario.calendar.end);
+        Placement {
+            calendar: (start, end),
+            run: scenario.run,
+            lists: scenario.timeline.lists_between(start, end),
+        }
+    }
 }
 
 impl Schedule {
@@ -375,9 +400,9 @@ fn place(
     }
     Ok(Schedule {
         lists,
-        order,
-        event_start,
-        own_start,
+        order: Arc::new(order),
+        event_start: Arc::new(event_start),
+        own_start: Arc::new(own_start),
         periods,
         last_use,
         skipped,
