@@ -100,9 +100,23 @@ impl Scatter {
                 .legend(move |(x, y)| Circle::new((x + 12, y), 6, colour.filled()));
         }
         if !self.legend.is_empty() {
+            let font = TextStyle::from((FONT, 16).into_font());
+            let widest = self
+                .legend
+                .iter()
+                .map(|(name, _)| area.estimate_text_size(name, &font).map(|(w, _)| w as i32))
+                .try_fold(0, |widest, w| w.map(|w| widest.max(w)))?;
+            let size = (
+                widest + LEGEND_SAMPLE,
+                self.legend.len() as i32 * LEGEND_ROW + 10,
+            );
+            let (x, y) = chart.plotting_area().get_pixel_range();
+            let plot = (x.start, y.start, x.end, y.end);
+            let corner = self.emptiest_corner(plot, size, &|x, y| chart.backend_coord(&(x, y)));
             chart
                 .configure_series_labels()
-                .position(self.emptiest_corner())
+                .position(corner)
+                .margin(LEGEND_MARGIN as u32)
                 .label_font((FONT, 16))
                 .background_style(WHITE.mix(0.85))
                 .border_style(RGBColor(160, 160, 160))
@@ -112,41 +126,66 @@ impl Scatter {
     }
 }
 
+/// The legend's box, as plotters draws it: a row of 16-point text a label, its marker and
+/// padding beside the widest label, and its margin from the plotting area's edges.
+const LEGEND_ROW: i32 = 21;
+const LEGEND_SAMPLE: i32 = 45;
+const LEGEND_MARGIN: i32 = 10;
+
+/// A rectangle of pixels: left, top, right, bottom.
+type Rect = (i32, i32, i32, i32);
+
 impl Scatter {
-    /// The corner whose quarter of the chart's width and third of its height holds the fewest
-    /// points (the upper right on a tie), so that the legend hides as few as it can; a labelled
-    /// point counts thrice, its label reaching across.
-    fn emptiest_corner(&self) -> SeriesLabelPosition {
-        let ((x0, x1), (y0, y1)) = (self.x_range, self.y_range);
-        let near = |value: f64, low: f64, high: f64, share: f64, at_high: bool| {
-            let edge = if at_high {
-                high - share * (high - low)
-            } else {
-                low + share * (high - low)
-            };
-            if at_high {
-                value >= edge
-            } else {
-                value <= edge
-            }
+    /// The corner where a legend of `size` pixels covers the fewest points and labels (the upper
+    /// right on a tie), each point's pixels given by `at` in the plotting area `plot`: the legend
+    /// hides as little as it can.
+    fn emptiest_corner(
+        &self,
+        plot: Rect,
+        size: (i32, i32),
+        at: &dyn Fn(f64, f64) -> (i32, i32),
+    ) -> SeriesLabelPosition {
+        let (left, top) = (plot.0 + LEGEND_MARGIN, plot.1 + LEGEND_MARGIN);
+        let (right, bottom) = (
+            plot.2 - LEGEND_MARGIN - size.0,
+            plot.3 - LEGEND_MARGIN - size.1,
+        );
+        let boxes = [
+            (SeriesLabelPosition::UpperRight, (right, top)),
+            (SeriesLabelPosition::UpperLeft, (left, top)),
+            (SeriesLabelPosition::LowerRight, (right, bottom)),
+            (SeriesLabelPosition::LowerLeft, (left, bottom)),
+        ];
+        let marks: Vec<Rect> = self.dots.iter().map(|d| self.mark(d, at)).collect();
+        let covered = |(x, y): (i32, i32)| {
+            let legend = (x, y, x + size.0, y + size.1);
+            marks.iter().filter(|m| overlap(legend, **m)).count()
         };
-        let crowd = |right: bool, upper: bool| -> usize {
-            self.dots
-                .iter()
-                .filter(|d| near(d.x, x0, x1, 0.45, right) && near(d.y, y0, y1, 0.35, upper))
-                .map(|d| if d.label.is_some() { 3 } else { 1 })
-                .sum()
-        };
-        [
-            (SeriesLabelPosition::UpperRight, crowd(true, true)),
-            (SeriesLabelPosition::UpperLeft, crowd(false, true)),
-            (SeriesLabelPosition::LowerRight, crowd(true, false)),
-            (SeriesLabelPosition::LowerLeft, crowd(false, false)),
-        ]
-        .into_iter()
-        .min_by_key(|(_, n)| *n)
-        .map_or(SeriesLabelPosition::UpperRight, |(corner, _)| corner)
+        boxes
+            .into_iter()
+            .min_by_key(|&(_, corner)| covered(corner))
+            .map_or(SeriesLabelPosition::UpperRight, |(position, _)| position)
     }
+
+    /// The pixels a point and its label take: the dot, and the label beside it (to its left in
+    /// the right quarter, as drawn), about 8 pixels a character of 15-point text.
+    fn mark(&self, dot: &Dot, at: &dyn Fn(f64, f64) -> (i32, i32)) -> Rect {
+        let (x, y) = at(dot.x, dot.y);
+        let (mut left, mut right) = (x - 8, x + 8);
+        if let Some(label) = &dot.label {
+            let width = 13 + 8 * label.chars().count() as i32;
+            if dot.x > self.x_range.0 + 0.75 * (self.x_range.1 - self.x_range.0) {
+                left -= width;
+            } else {
+                right += width;
+            }
+        }
+        (left, y - 8, right, y + 8)
+    }
+}
+
+fn overlap(a: Rect, b: Rect) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
 }
 
 /// An axis number with as many decimals as the range's top needs, and more where the range is
@@ -163,4 +202,54 @@ fn precise(value: f64, (low, top): (f64, f64)) -> String {
     };
     let decimals = decimals.max(super::tick_decimals(top - low));
     format!("{value:.decimals$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dot(x: f64, y: f64) -> Dot {
+        Dot {
+            x,
+            y,
+            colour: BLACK,
+            emphasised: false,
+            label: None,
+        }
+    }
+
+    /// The legend goes where its own box covers no point, not where the corner's quarter holds
+    /// fewest: three points near the lower right's corner but clear of the box, one point under
+    /// the box in every other corner.
+    #[test]
+    fn the_legend_goes_where_its_box_hides_nothing() {
+        let scatter = Scatter {
+            title: String::new(),
+            x_label: String::new(),
+            y_label: String::new(),
+            x_range: (0.0, 1.0),
+            y_range: (0.0, 1.0),
+            dots: [
+                (0.85, 0.9),
+                (0.15, 0.9),
+                (0.15, 0.1),
+                (0.6, 0.25),
+                (0.62, 0.3),
+                (0.64, 0.2),
+            ]
+            .map(|(x, y)| dot(x, y))
+            .to_vec(),
+            line: Vec::new(),
+            legend: Vec::new(),
+            x_axis: crate::plot::XAxis::Numbers,
+        };
+        let at = |x: f64, y: f64| ((x * 1000.0) as i32, (600.0 - y * 600.0) as i32);
+        let corner = scatter.emptiest_corner((0, 0, 1000, 600), (300, 120), &at);
+        assert!(matches!(corner, SeriesLabelPosition::LowerRight));
+        // A label reaching under a box counts as its point does.
+        let mut labelled = scatter.clone();
+        labelled.dots[5].label = Some("a label long enough to reach the corner".into());
+        let corner = labelled.emptiest_corner((0, 0, 1000, 600), (300, 120), &at);
+        assert!(matches!(corner, SeriesLabelPosition::UpperRight));
+    }
 }
