@@ -23,6 +23,8 @@ pub fn sha256(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// A whole file's bytes: Parquet, which is read whole (a build without it reads none).
+#[cfg(feature = "full")]
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, IngestError> {
     std::fs::read(path).map_err(|source| IngestError::Io {
         path: path.to_path_buf(),

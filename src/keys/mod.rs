@@ -195,6 +195,7 @@ impl Reader {
     }
 
     /// Whether a problem was noted at `path` or below it.
+    #[cfg(feature = "full")]
     pub fn has_problem_at(&self, path: &str) -> bool {
         self.problems.iter().any(|p| p.path.starts_with(path))
     }
@@ -214,6 +215,7 @@ impl Reader {
     }
 
     /// A key that must be there: notes `expected` as missing when it is absent.
+    #[cfg(feature = "full")]
     pub fn require(&mut self, table: &Table, prefix: &str, key: &str, expected: &str) {
         if !table.contains_key(key) {
             self.problem(&at(prefix, key), format!("missing: expected {expected}"));
@@ -246,6 +248,7 @@ impl Reader {
     }
 
     /// A number from `min` to `max` (integers are numbers too).
+    #[cfg(feature = "full")]
     pub fn number(
         &mut self,
         table: &Table,
@@ -272,6 +275,7 @@ impl Reader {
 
     /// A command-line value given in place of a file's number: itself where it lies from `min` to
     /// `max`; out of range, a problem at its flag and None, so that the file's value stands.
+    #[cfg(feature = "full")]
     pub fn overridden(
         &mut self,
         flag: &str,
@@ -290,6 +294,7 @@ impl Reader {
     }
 
     /// A whole number from `min` to `max`.
+    #[cfg(feature = "full")]
     pub fn whole(
         &mut self,
         table: &Table,
@@ -312,6 +317,7 @@ impl Reader {
         }
     }
 
+    #[cfg(feature = "full")]
     pub fn boolean(&mut self, table: &Table, prefix: &str, key: &str) -> Option<bool> {
         match table.get(key)? {
             Value::Boolean(b) => Some(*b),
@@ -336,6 +342,7 @@ impl Reader {
     }
 
     /// A list of whole numbers such as `[1, 2]`, at least one.
+    #[cfg(feature = "full")]
     pub fn wholes(&mut self, table: &Table, prefix: &str, key: &str) -> Option<Vec<u64>> {
         let path = at(prefix, key);
         match table.get(key)? {
