@@ -149,9 +149,9 @@ impl fmt::Display for StudyTimes {
         )?;
         writeln!(
             f,
-            "  generate  {:.1} s for {} worlds ({} games; {:.2} s a world), one at a time",
+            "  generate  {:.1} s for {} ({} games; {:.2} s a world), one at a time, beside the replays",
             self.generate_seconds,
-            self.generated,
+            counted(self.generated as u64, "world"),
             thousands(self.games),
             self.generate_seconds / self.generated.max(1) as f64
         )?;

@@ -1,7 +1,8 @@
 //! Running a study: each (world, seed)'s world generated once and shared by every candidate on it
-//! (common random numbers), the baseline replayed first on each (the measures that compare with it
-//! read its lists), then the other candidates in parallel, each (world, candidate, seed) a replay
-//! in memory whose figures are appended to the journal as it arrives. The rows' order of arrival
+//! (common random numbers), the next one generated while this one's replays run, the baseline
+//! replayed first on each (the measures that compare with it read its lists, the candidates carry
+//! on from its snapshots), then the other candidates in parallel, each (world, candidate, seed) a
+//! replay in memory whose figures are appended to the journal as it arrives. The rows' order of arrival
 //! varies with the threads; the results never do: each row depends only on its world, candidate
 //! and seed.
 
@@ -94,6 +95,15 @@ struct Source {
     seed: u64,
     inputs: Inputs,
     truth: Truth,
+}
+
+/// A (world, seed) to evaluate: its candidates still to replay, and whether the baseline's own
+/// row is among this run's.
+struct Turn<'r> {
+    world: usize,
+    seed: u64,
+    pending: Vec<&'r Ready>,
+    wanted: bool,
 }
 
 /// A row's place: (world in the study's order, candidate, seed), the order of the results.
@@ -206,8 +216,8 @@ pub fn run(
     Ok(outcome)
 }
 
-/// Evaluates a plan: each (world, seed)'s world generated once, the baseline first, then the
-/// others in parallel.
+/// Evaluates a plan: each (world, seed)'s world generated once (the next beside this one's
+/// replays), the baseline first, then the others in parallel.
 pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Outcome, SweepError> {
     let started = Instant::now();
     let start = start_month(study);
@@ -257,35 +267,46 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
         }
         Input::World { .. } => None,
     };
-    let mut kept: Vec<Shared> = Vec::new();
-    for w in 0..sweep.names.len() {
-        for &seed in &plan.seeds {
-            let pending: Vec<&Ready> = ready
+    let turns: Vec<Turn> = (0..sweep.names.len())
+        .flat_map(|w| plan.seeds.iter().map(move |&seed| (w, seed)))
+        .map(|(w, seed)| Turn {
+            world: w,
+            seed,
+            pending: ready
                 .iter()
                 .filter(|r| {
                     let id = r.candidate.id;
                     triples.contains(&(w, id, seed)) && !sweep.done((w, id, seed))
                 })
-                .collect();
-            if pending.is_empty() && !plan.optimise {
-                continue;
-            }
-            let source = sweep.source(w, seed, &mut games, &mut worlds)?;
-            let others: Vec<&Ready> = pending
-                .into_iter()
-                .filter(|r| r.candidate.id != 0)
-                .collect();
-            let keep = match (plan.whole_replays, plan.optimise) {
-                (true, _) => Vec::new(),
-                (false, false) => snapshot_months(&others),
-                (false, true) => probe_months(study, &ready[0].scenario, start),
-            };
-            let wanted = triples.contains(&(w, 0, seed));
-            let (baseline, snapshots) = sweep.baseline(&ready[0], &source, wanted, &keep)?;
-            sweep.evaluate(&others, &source, baseline.as_ref(), &snapshots)?;
-            if plan.optimise {
-                kept.push((source, baseline, snapshots));
-            }
+                .collect(),
+            wanted: triples.contains(&(w, 0, seed)),
+        })
+        .filter(|turn| !turn.pending.is_empty() || plan.optimise)
+        .collect();
+    let mut kept: Vec<Shared> = Vec::new();
+    let mut next = match turns.first() {
+        Some(turn) => Some(sweep.source(turn, &mut games, &mut worlds)?),
+        None => None,
+    };
+    for (i, turn) in turns.iter().enumerate() {
+        let source = next
+            .take()
+            .expect("each turn's source is made before its turn");
+        // The next (world, seed)'s world is generated beside this one's replays: generation is
+        // mostly one thread's work, and the replays fill the other cores meanwhile.
+        let (generated, replayed) = rayon::join(
+            || {
+                turns
+                    .get(i + 1)
+                    .map(|t| sweep.source(t, &mut games, &mut worlds))
+                    .transpose()
+            },
+            || sweep.turn(&ready[0], turn, &source, &plan, start),
+        );
+        let (baseline, snapshots) = replayed?;
+        next = generated?;
+        if plan.optimise {
+            kept.push((source, baseline, snapshots));
         }
     }
     let mut candidates = plan.candidates;
@@ -586,11 +607,11 @@ impl Sweep<'_> {
     /// A (world, seed)'s world, generated (and its line journaled), or the user's games.
     fn source(
         &self,
-        w: usize,
-        seed: u64,
+        turn: &Turn,
         games: &mut Option<Inputs>,
         worlds: &mut Vec<WorldLine>,
     ) -> Result<Source, SweepError> {
+        let (w, seed) = (turn.world, turn.seed);
         match (&self.study.input, games.take()) {
             (Input::World { worlds: all, .. }, _) => {
                 let world = &all[w];
@@ -635,6 +656,32 @@ impl Sweep<'_> {
 
     fn ledger(&self) -> std::sync::MutexGuard<'_, Ledger> {
         self.ledger.lock().expect(POISONED)
+    }
+
+    /// One (world, seed)'s turn: the baseline replayed (keeping the snapshots its candidates
+    /// carry on from), then the pending candidates; returns the baseline's lists and snapshots.
+    fn turn(
+        &self,
+        baseline: &Ready,
+        turn: &Turn,
+        source: &Source,
+        plan: &Plan,
+        start: Option<Month>,
+    ) -> Result<(Option<Baseline>, Vec<Kept>), SweepError> {
+        let others: Vec<&Ready> = turn
+            .pending
+            .iter()
+            .copied()
+            .filter(|r| r.candidate.id != 0)
+            .collect();
+        let keep = match (plan.whole_replays, plan.optimise) {
+            (true, _) => Vec::new(),
+            (false, false) => snapshot_months(&others),
+            (false, true) => probe_months(self.study, &baseline.scenario, start),
+        };
+        let (lists, snapshots) = self.baseline(baseline, source, turn.wanted, &keep)?;
+        self.evaluate(&others, source, lists.as_ref(), &snapshots)?;
+        Ok((lists, snapshots))
     }
 
     /// Replays the baseline on a (world, seed) where its row is wanted, other candidates compare
