@@ -17,7 +17,7 @@
 //! // Every list is handed to a sink as it is published (after the starting list, only the rows
 //! // that changed); `Collect` keeps them all.
 //! let mut lists = elosim::replay::Collect::default();
-//! let run = elosim::replay::run(&scenario, &inputs, &mut lists, &|_done, _total| {})?;
+//! let run = elosim::replay::run(&scenario, &inputs, &mut lists, &|_step| {})?;
 //!
 //! // Player 101: +0.36 +0.14 +0.08 −0.50 = +0.08 × K 20 = +1.60 → 2100 + 2 on the March list.
 //! let march = run.lists.iter().position(|m| m.to_string() == "2019-03").unwrap();

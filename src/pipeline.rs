@@ -93,7 +93,8 @@ pub trait Progress: Sync {
     fn stage(&self, _name: &str) {}
     /// Reading that takes a while: `done` of `total` in `unit` ("partitions", "MB").
     fn reading(&self, _done: usize, _total: usize, _unit: &str) {}
-    fn lists(&self, _done: usize, _total: usize) {}
+    /// A step of the replay: a list rated, or a piece of a list rated in pieces begun.
+    fn step(&self, _step: replay::Step) {}
 }
 
 /// No progress shown.
@@ -472,7 +473,7 @@ fn replay_and_write(
     let options = WriteOptions { csv: request.csv };
     let mut writer = RunWriter::create(&dir, &inputs.players, &inputs.info, &options)?;
     // The lists are written as they are published, so the replay stage includes their writing.
-    let lists = |done, total| progress.lists(done, total);
+    let steps = |step| progress.step(step);
     let run = match source {
         Some(mut source) => {
             let piece_games = request.piece_games.unwrap_or(replay::PIECE_GAMES);
@@ -482,10 +483,10 @@ fn replay_and_write(
                 &mut source,
                 piece_games,
                 &mut writer,
-                &lists,
+                &steps,
             )?
         }
-        None => replay::run(&scenario, inputs, &mut writer, &lists)?,
+        None => replay::run(&scenario, inputs, &mut writer, &steps)?,
     };
     nothing_rated(&scenario, &run, &report, &inputs.games.source)?;
     let replayed = started.elapsed().as_secs_f64();

@@ -6,7 +6,7 @@ use crate::scenario::Scenario;
 
 /// Replays `inputs`, held whole.
 pub fn engine_alone(scenario: &Scenario, inputs: &Inputs) -> Result<Run, ReplayError> {
-    replay::run(scenario, inputs, &mut Discard, &|_, _| {})
+    replay::run(scenario, inputs, &mut Discard, &|_| {})
 }
 
 /// Replays `inputs` with each list's games read from `source` as the list is reached.
@@ -21,7 +21,7 @@ pub fn engine_alone_streamed(
         source,
         replay::PIECE_GAMES,
         &mut Discard,
-        &|_, _| {},
+        &|_| {},
     )
 }
 

@@ -21,7 +21,7 @@ use super::list_games::{ListPieces, Period, Periods};
 use super::schedule::{Placement, Schedule};
 use super::{
     CurrentList, ListRows, ListSummary, PeriodRecords, Published, PublishedGames, RatedGames,
-    ReplayError, Run, Sink,
+    ReplayError, Run, Sink, Step,
 };
 
 /// A replay stopped before a list, to be carried on under rules that differ from that list on
@@ -134,7 +134,7 @@ pub(super) fn drive(
     periods: &mut Periods<'_>,
     span: Span<'_>,
     sink: &mut dyn Sink,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Run, ReplayError> {
     let lists = periods.lists().to_vec();
     let computed = span.last.map_or(lists.len(), |last| {
@@ -173,7 +173,10 @@ pub(super) fn drive(
         out.summary = ListSummary::empty(lists[t]);
         // List 0 is the starting list; every later one is rated from its period's games, whole
         // or, when the source gives a large list in pieces and the engine can, piece by piece.
-        let in_pieces = match periods.pieces(t).filter(|_| t > 0 && sink.takes_pieces()) {
+        let in_pieces = match periods
+            .pieces(t, progress)
+            .filter(|_| t > 0 && sink.takes_pieces())
+        {
             Some(mut pieces) => {
                 engine.period_in_pieces(t, &mut pieces, &mut out, &mut |games, input| {
                     sink.publish_games(PublishedGames { games, input })
@@ -206,7 +209,10 @@ pub(super) fn drive(
         engine.published(t, &|s| periods.keeps(s, t));
         if t > 0 {
             summaries.push(out.summary);
-            progress(t, computed - 1);
+            progress(Step::Lists {
+                done: t,
+                total: computed - 1,
+            });
         }
     }
     Ok(Run {

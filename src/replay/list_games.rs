@@ -10,7 +10,7 @@ use crate::model::{Day, Games, Month, PeriodSource, EVENT_NONE};
 use crate::scenario::Scenario;
 
 use super::schedule::{self, Schedule, SkippedGames};
-use super::ReplayError;
+use super::{Pass, ReplayError, Step};
 
 /// Lists a replay read list by list keeps for tournaments that started under a list older than the
 /// previous one: it cannot know in advance which older lists a later period will need.
@@ -185,7 +185,11 @@ impl<'a> Periods<'a> {
 
     /// List `t`'s pieces, when it is rated in pieces: `None` to rate it whole, as when it is held
     /// whole, is not more than the pieces' size, or comes in one piece.
-    pub fn pieces(&mut self, t: usize) -> Option<ListPieces<'_, 'a>> {
+    pub fn pieces<'p>(
+        &'p mut self,
+        t: usize,
+        progress: &'p (dyn Fn(Step) + Sync),
+    ) -> Option<ListPieces<'p, 'a>> {
         match self {
             Periods::Whole { .. } => None,
             Periods::Streamed(s) => {
@@ -197,6 +201,7 @@ impl<'a> Periods<'a> {
                     streamed: s,
                     t,
                     count,
+                    progress,
                 })
             }
         }
@@ -227,6 +232,7 @@ pub struct ListPieces<'p, 'a> {
     streamed: &'p mut Streamed<'a>,
     pub t: usize,
     pub count: usize,
+    progress: &'p (dyn Fn(Step) + Sync),
 }
 
 impl ListPieces<'_, '_> {
@@ -238,19 +244,22 @@ impl ListPieces<'_, '_> {
     /// Piece `i`, placed as read: its own event codes, each event starting when its games in
     /// the piece start.
     pub fn as_read(&mut self, i: usize) -> Result<Period<'_>, ReplayError> {
+        self.begin(Pass::Events, i);
         let games = self.streamed.read_piece(self.t, i)?;
         self.streamed.place(self.t, games, None)
     }
 
-    /// Piece `i`, its events numbered as the list's `events` and starting when the list's games
-    /// of them start: `None` when it names an event `events` lacks. Its games moved to the next
-    /// list are counted when `count_moved` (once for each piece).
+    /// Piece `i` for `pass`, its events numbered as the list's `events` and starting when the
+    /// list's games of them start: `None` when it names an event `events` lacks. Its games moved
+    /// to the next list are counted on the pass that records them (once for each piece).
     pub fn read(
         &mut self,
         i: usize,
         events: &ListEvents,
-        count_moved: bool,
+        pass: Pass,
     ) -> Result<Option<Period<'_>>, ReplayError> {
+        self.begin(pass, i);
+        let count_moved = pass == Pass::Record;
         let (t, streamed) = (self.t, &mut *self.streamed);
         let mut games = streamed.read_piece(t, i)?;
         if !events.renumber(&mut games) {
@@ -260,6 +269,18 @@ impl ListPieces<'_, '_> {
             streamed.skipped.moved_to_next_list += moved(&streamed.lists, t, &games);
         }
         streamed.place(t, games, Some(events.starts())).map(Some)
+    }
+}
+
+impl ListPieces<'_, '_> {
+    /// Tells the progress that `pass` begins piece `i`.
+    fn begin(&self, pass: Pass, i: usize) {
+        (self.progress)(Step::Piece {
+            list: self.streamed.lists[self.t],
+            pass,
+            piece: i,
+            pieces: self.count,
+        });
     }
 }
 

@@ -218,6 +218,10 @@ pub trait Sink {
     /// A snapshot of the replay before a list, asked for with [`run_span`]'s `snapshots`; a sink
     /// that keeps it keeps its own state of that moment beside it.
     fn keep(&mut self, _snapshot: Snapshot) {}
+
+    /// A replay asked to carry on from a snapshot could not ([`run_span`]) and starts from its
+    /// first list instead: a sink set to the snapshot's moment forgets it.
+    fn restart(&mut self) {}
 }
 
 /// A sink that keeps every list's changes and rated game in memory (tests, small runs, library
@@ -263,13 +267,49 @@ impl Sink for Collect {
     }
 }
 
+/// How far a replay has come, handed to its progress function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// `done` of `total` lists rated (the starting list not counted), after each list.
+    Lists { done: usize, total: usize },
+    /// The list of `list`, rated in pieces (`run_streamed`), begins `pass` over piece `piece`
+    /// (from 0) of its `pieces`.
+    Piece {
+        list: Month,
+        pass: Pass,
+        piece: usize,
+        pieces: usize,
+    },
+}
+
+/// A pass over the pieces of a list rated in pieces (`fide/pieces.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// Finding the list's events and round robins, when a piece names events.
+    Events,
+    /// Summing each player's games.
+    Sum,
+    /// Recording the games, the players' outcomes known.
+    Record,
+}
+
+impl std::fmt::Display for Pass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Pass::Events => "finding the events in",
+            Pass::Sum => "summing",
+            Pass::Record => "recording",
+        })
+    }
+}
+
 /// Replays a scenario over its inputs with the scenario's rating system, handing each list to
-/// `sink` as it is published. `progress(done, total)` is called after each list.
+/// `sink` as it is published and each step to `progress`.
 pub fn run(
     scenario: &Scenario,
     inputs: &Inputs,
     sink: &mut dyn Sink,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Run, ReplayError> {
     let mut periods = Periods::whole(scenario, &inputs.games)?;
     run_periods(scenario, inputs, &mut periods, WHOLE, sink, progress)
@@ -291,8 +331,11 @@ const WHOLE: driver::Span<'static> = driver::Span {
 ///   ([`Sink::keep`]; FIDE's regulations only);
 /// - with `from`, it carries on from that snapshot of a replay of the same inputs, under rules
 ///   that were the same before its `next` list: the lists it publishes are those `run` would
-///   publish from there, byte for byte. `None` when it cannot (the scenario's lists are not the
-///   snapshot's run's, or its system is not FIDE's): replay it whole.
+///   publish from there, byte for byte. Where it cannot (the scenario's lists are not the
+///   snapshot's run's, or its system is not FIDE's), the sink is told so ([`Sink::restart`]) and
+///   the replay runs from the start, with the games as already placed.
+///
+/// Returns the run and whether it carried on from `from`.
 pub fn run_span(
     scenario: &Scenario,
     inputs: &Inputs,
@@ -300,27 +343,30 @@ pub fn run_span(
     snapshots: &[Month],
     from: Option<&Snapshot>,
     sink: &mut dyn Sink,
-) -> Result<Option<Run>, ReplayError> {
+) -> Result<(Run, bool), ReplayError> {
     let placement = Placement::of(scenario);
     let mut periods = match from.and_then(|f| f.schedule_for(&placement)) {
         Some(schedule) => Periods::scheduled(scenario, &inputs.games, schedule.clone()),
         None => Periods::whole(scenario, &inputs.games)?,
     };
+    let fide = matches!(scenario.system, SystemConfig::Fide);
+    let resumable = from.filter(|f| fide && periods.lists() == f.lists());
     let span = driver::Span {
         last,
         snapshots,
         placement: Some(&placement),
-        from,
+        from: resumable,
     };
-    let Some(from) = from else {
-        return run_periods(scenario, inputs, &mut periods, span, sink, &|_, _| {}).map(Some);
+    let Some(from) = resumable else {
+        if from.is_some() {
+            sink.restart();
+        }
+        return run_periods(scenario, inputs, &mut periods, span, sink, &|_| {})
+            .map(|r| (r, false));
     };
-    if periods.lists() != from.lists() || !matches!(scenario.system, SystemConfig::Fide) {
-        return Ok(None);
-    }
     let mut engine = FideEngine::resumed(scenario, inputs, from.lists(), from.engine());
     let players = inputs.players.len();
-    driver::drive(&mut engine, players, &mut periods, span, sink, &|_, _| {}).map(Some)
+    driver::drive(&mut engine, players, &mut periods, span, sink, &|_| {}).map(|r| (r, true))
 }
 
 /// Like `run`, but the games are read from `source` list by list, so that memory holds the players
@@ -334,7 +380,7 @@ pub fn run_streamed(
     source: &mut dyn PeriodSource,
     piece_games: usize,
     sink: &mut dyn Sink,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Run, ReplayError> {
     let mut periods = Periods::streamed(scenario, source, piece_games)?;
     run_periods(scenario, inputs, &mut periods, WHOLE, sink, progress)
@@ -346,7 +392,7 @@ fn run_periods(
     periods: &mut Periods<'_>,
     span: driver::Span<'_>,
     sink: &mut dyn Sink,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Run, ReplayError> {
     let lists = periods.lists().to_vec();
     let mut engine = scenario.system.visit(EngineOf {

@@ -177,7 +177,7 @@ fn replay_inputs(s: &Scenario, inputs: Inputs) -> (Replayed, Inputs) {
     let by_row = |piece_rows: usize| {
         let mut source = ByPeriod::in_pieces(inputs.games.clone(), piece_rows);
         let mut sink = ByRow::default();
-        let run = run_streamed(s, &inputs, &mut source, 0, &mut sink, &|_, _| {}).unwrap();
+        let run = run_streamed(s, &inputs, &mut source, 0, &mut sink, &|_| {}).unwrap();
         let mut run = sink.finish(&run);
         run.periods.sort_by_key(|p| (p.0, p.1));
         run.games.sort_by_key(|g| (g.0, g.1));
@@ -194,7 +194,7 @@ fn replay_inputs(s: &Scenario, inputs: Inputs) -> (Replayed, Inputs) {
 /// Replays `inputs` whole (the games read at once).
 fn replay_whole(s: &Scenario, inputs: Inputs) -> (Replayed, Inputs) {
     let mut out = Collect::default();
-    let run = run(s, &inputs, &mut out, &|_, _| {}).unwrap();
+    let run = run(s, &inputs, &mut out, &|_| {}).unwrap();
     let PlayerIds::Numbers(ids) = &inputs.players else {
         unreachable!()
     };
@@ -595,7 +595,7 @@ fn the_first_bad_game_in_input_order_is_named_across_lists() {
         g.event_start[i] = g.period[i].map(|p| p.first_day());
     }
     let Err(ReplayError::StartsAfterList { row, .. }) =
-        run(&s, &input, &mut Collect::default(), &|_, _| {})
+        run(&s, &input, &mut Collect::default(), &|_| {})
     else {
         panic!("expected a start after the list");
     };
@@ -677,6 +677,10 @@ impl Sink for EveryList {
     fn keep(&mut self, snapshot: Snapshot) {
         self.1.push(snapshot);
     }
+
+    fn restart(&mut self) {
+        self.0.push("restart".into());
+    }
 }
 
 /// A replay under other rules from a month carries on from a snapshot of the first replay taken
@@ -716,17 +720,26 @@ fn a_replay_carried_on_from_a_snapshot_is_the_replay_from_the_start() {
         };
         assert!(snapshot.precedes(m(differs)) && snapshot.next == m(differs));
         let mut whole = EveryList::default();
-        run(other, &inputs, &mut whole, &|_, _| {}).unwrap();
+        run(other, &inputs, &mut whole, &|_| {}).unwrap();
         let mut carried = EveryList::default();
-        let run = run_span(other, &inputs, None, &[], Some(snapshot), &mut carried)
-            .unwrap()
-            .expect("the same lists");
+        let (carried_run, resumed) =
+            run_span(other, &inputs, None, &[], Some(snapshot), &mut carried).unwrap();
+        assert!(resumed, "the same lists");
         let before = whole.0.len() - carried.0.len();
-        assert_eq!(run.lists.len(), whole.0.len());
+        assert_eq!(carried_run.lists.len(), whole.0.len());
         assert!(before > 1 && !carried.0.is_empty(), "{before}");
         assert_eq!(first.0[..before], whole.0[..before], "before {differs}");
         assert_eq!(carried.0, whole.0[before..], "from {differs}");
         assert_ne!(first.0, whole.0, "the rules made no difference");
+        // A run over other lists cannot carry on from it: it runs from its start instead.
+        let mut from_start = EveryList::default();
+        run(&later, &inputs, &mut from_start, &|_| {}).unwrap();
+        let mut fallen_back = EveryList::default();
+        let (_, resumed) =
+            run_span(&later, &inputs, None, &[], Some(snapshot), &mut fallen_back).unwrap();
+        assert!(!resumed);
+        assert_eq!(fallen_back.0[0], "restart");
+        assert_eq!(fallen_back.0[1..], from_start.0);
     }
 }
 
@@ -737,14 +750,12 @@ fn a_replay_until_a_list_publishes_the_whole_replays_first_lists() {
     let s = sonas_2024("until", true);
     let inputs = inputs(&sonas_world());
     let mut whole = EveryList::default();
-    let run_whole = run(&s, &inputs, &mut whole, &|_, _| {}).unwrap();
+    let run_whole = run(&s, &inputs, &mut whole, &|_| {}).unwrap();
     assert!(run_whole.lists.len() > 3, "{:?}", run_whole.lists);
     let mut published = Vec::new();
     for last in ["2023-01", "2024-01", "2024-02", "2030-12"] {
         let mut cut = EveryList::default();
-        let run_cut = run_span(&s, &inputs, Some(m(last)), &[], None, &mut cut)
-            .unwrap()
-            .unwrap();
+        let (run_cut, _) = run_span(&s, &inputs, Some(m(last)), &[], None, &mut cut).unwrap();
         let expected = run_whole.lists.partition_point(|&l| l <= m(last)).max(1);
         published.push(expected);
         assert_eq!(run_cut.lists, run_whole.lists[..expected], "until {last}");
@@ -1310,7 +1321,7 @@ fn pieces_equal_whole(s: &Scenario, mut inputs: Inputs) {
     let replayed = |inputs: &Inputs, piece_rows: usize| {
         let mut source = ByPeriod::in_pieces(inputs.games.clone(), piece_rows);
         let mut sink = ByRow::default();
-        let run = run_streamed(s, inputs, &mut source, 0, &mut sink, &|_, _| {}).unwrap();
+        let run = run_streamed(s, inputs, &mut source, 0, &mut sink, &|_| {}).unwrap();
         sink.finish(&run)
     };
     let whole = replayed(&inputs, usize::MAX);
@@ -1343,25 +1354,29 @@ fn four_established() -> Vec<Start> {
         .collect()
 }
 
+/// Four players; one game of event A on the list of 2019-03, then two of "Long", rated on 2019-04
+/// but started under the list of 2019-02, before A was rated.
+fn a_long_event() -> World {
+    World {
+        start: four_established(),
+        games: vec![
+            ("2019-03", "A", Some("2019-02-01"), 1, 2, 2),
+            ("2019-04", "Long", Some("2019-02-05"), 1, 3, 1),
+            ("2019-04", "Long", Some("2019-03-02"), 2, 4, 1),
+        ],
+    }
+}
+
 /// Reference §1: an event's games use the list in force at the event's start, also when its
 /// earliest game lies in another piece than the rest.
 #[test]
 fn a_piece_takes_its_events_start_from_the_whole_list() {
     let s = scenario("piece-starts", "[run]\nfrom = \"2019-03\"\n");
-    let world = World {
-        start: four_established(),
-        games: vec![
-            ("2019-03", "A", Some("2019-02-01"), 1, 2, 2),
-            // Rated on 2019-04: the event started under the list of 2019-02, before A was rated.
-            ("2019-04", "Long", Some("2019-02-05"), 1, 3, 1),
-            ("2019-04", "Long", Some("2019-03-02"), 2, 4, 1),
-        ],
-    };
-    let inputs = inputs(&world);
+    let inputs = inputs(&a_long_event());
     let replayed = |piece_rows: usize| {
         let mut source = ByPeriod::in_pieces(inputs.games.clone(), piece_rows);
         let mut sink = ByRow::default();
-        let run = run_streamed(&s, &inputs, &mut source, 0, &mut sink, &|_, _| {}).unwrap();
+        let run = run_streamed(&s, &inputs, &mut source, 0, &mut sink, &|_| {}).unwrap();
         sink.finish(&run)
     };
     let (whole, pieces) = (replayed(usize::MAX), replayed(1));
@@ -1369,6 +1384,38 @@ fn a_piece_takes_its_events_start_from_the_whole_list() {
     // Player 2 (2200) lost A, rated on 2019-03: the game of Long counts 2200, the list of 2019-02.
     assert_eq!(side(&whole, 4), Some(Some(2200)));
     assert_eq!(pieces, whole);
+}
+
+/// A list rated in pieces tells the progress each pass over its pieces as the pass begins a piece:
+/// the sums, which stop at a piece naming an event; then the events; the sums again; the records.
+/// Each list tells it when it is done.
+#[test]
+fn a_list_rated_in_pieces_shows_its_progress_piece_by_piece() {
+    let s = scenario("piece-progress", "[run]\nfrom = \"2019-03\"\n");
+    let inputs = inputs(&a_long_event());
+    let steps = std::sync::Mutex::new(Vec::new());
+    let mut source = ByPeriod::in_pieces(inputs.games.clone(), 1);
+    let mut sink = ByRow::default();
+    let progress = |step| steps.lock().unwrap().push(step);
+    run_streamed(&s, &inputs, &mut source, 0, &mut sink, &progress).unwrap();
+    let piece = |pass, piece| Step::Piece {
+        list: m("2019-04"),
+        pass,
+        piece,
+        pieces: 2,
+    };
+    let expected = vec![
+        Step::Lists { done: 1, total: 2 },
+        piece(Pass::Sum, 0),
+        piece(Pass::Events, 0),
+        piece(Pass::Events, 1),
+        piece(Pass::Sum, 0),
+        piece(Pass::Sum, 1),
+        piece(Pass::Record, 0),
+        piece(Pass::Record, 1),
+        Step::Lists { done: 2, total: 2 },
+    ];
+    assert_eq!(steps.into_inner().unwrap(), expected);
 }
 
 /// A piece placed with its events' known starts keeps each game's own start, which orders an
@@ -1416,7 +1463,7 @@ fn an_events_games_in_two_pieces_share_one_type() {
     for piece_rows in [1, usize::MAX] {
         let mut source = ByPeriod::in_pieces(inputs.games.clone(), piece_rows);
         let mut sink = ByRow::default();
-        match run_streamed(&s, &inputs, &mut source, 0, &mut sink, &|_, _| {}) {
+        match run_streamed(&s, &inputs, &mut source, 0, &mut sink, &|_| {}) {
             Err(e @ ReplayError::EventType { .. }) => {
                 assert!(
                     e.to_string().contains("an event's games share one type"),
@@ -1520,7 +1567,7 @@ fn a_replay_read_period_by_period_equals_the_whole_replay() {
     let (whole, inputs) = replay(&s, &world);
     let mut source = ByPeriod::new(inputs.games.clone());
     let mut out = Collect::default();
-    let run = run_streamed(&s, &inputs, &mut source, 0, &mut out, &|_, _| {}).unwrap();
+    let run = run_streamed(&s, &inputs, &mut source, 0, &mut out, &|_| {}).unwrap();
     assert_eq!(run.lists, whole.run.lists);
     assert_eq!(run.lists.len(), 17);
     assert_eq!(run.summaries, whole.run.summaries);
@@ -1555,7 +1602,7 @@ fn a_tournament_older_than_the_kept_lists_stops_a_replay_read_period_by_period()
         &mut source,
         0,
         &mut Collect::default(),
-        &|_, _| {},
+        &|_| {},
     );
     match result {
         Err(ReplayError::StartedBeforeKeptLists {
@@ -1665,7 +1712,7 @@ fn a_tournament_known_by_its_dates_uses_the_list_in_force_at_its_start() {
             }
         }
         let mut out = Collect::default();
-        let run = run(&s, &input, &mut out, &|_, _| {}).unwrap();
+        let run = run(&s, &input, &mut out, &|_| {}).unwrap();
         let PlayerIds::Numbers(ids) = &input.players else {
             unreachable!()
         };

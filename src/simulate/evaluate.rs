@@ -75,25 +75,11 @@ pub fn observe(
         kept: Vec::new(),
         seconds: 0.0,
     };
-    let mut resumed = false;
     if let Some(from) = share.from {
         observer.resume(from);
-        let run = replay::run_span(
-            scenario,
-            inputs,
-            last,
-            share.keep,
-            Some(&from.replay),
-            &mut observer,
-        )?;
-        resumed = run.is_some();
-        if !resumed {
-            observer.restart();
-        }
     }
-    if !resumed {
-        replay::run_span(scenario, inputs, last, share.keep, None, &mut observer)?;
-    }
+    let from = share.from.map(|f| &f.replay);
+    let (_, resumed) = replay::run_span(scenario, inputs, last, share.keep, from, &mut observer)?;
     Ok(Observation {
         baseline: observer.record,
         kept: observer.kept,

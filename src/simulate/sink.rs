@@ -59,14 +59,6 @@ impl Observer<'_> {
         self.observed.clone_from_slice(&kept.observed);
         self.current.clone_from(&kept.current);
     }
-
-    /// Nothing observed yet, for a replay from the start after a resumption that could not be.
-    pub fn restart(&mut self) {
-        for (measure, observed) in self.measures.iter().zip(self.observed.iter_mut()) {
-            *observed = measure.kind.empty();
-        }
-        self.current = CurrentList::default();
-    }
 }
 
 impl Sink for Observer<'_> {
@@ -125,6 +117,14 @@ impl Sink for Observer<'_> {
         }
         self.seconds += started.elapsed().as_secs_f64();
         Ok(())
+    }
+
+    /// Nothing observed yet: the replay starts over from its first list.
+    fn restart(&mut self) {
+        for (measure, observed) in self.measures.iter().zip(self.observed.iter_mut()) {
+            *observed = measure.kind.empty();
+        }
+        self.current = CurrentList::default();
     }
 
     fn keep(&mut self, snapshot: Snapshot) {

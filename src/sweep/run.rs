@@ -2,9 +2,9 @@
 //! (common random numbers), the next one generated while this one's replays run, the baseline
 //! replayed first on each (the measures that compare with it read its lists, the candidates carry
 //! on from its snapshots), then the other candidates in parallel, each (world, candidate, seed) a
-//! replay in memory whose figures are appended to the journal as it arrives. The rows' order of arrival
-//! varies with the threads; the results never do: each row depends only on its world, candidate
-//! and seed.
+//! replay in memory whose figures are appended to the journal as it arrives. The rows' order of
+//! arrival varies with the threads; the results never do: each row depends only on its world,
+//! candidate and seed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

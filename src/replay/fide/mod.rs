@@ -15,7 +15,7 @@ use crate::systems::fide::{Outcome, PeriodRules};
 
 use super::driver::{Engine, ListOut};
 use super::list_games::{ListPieces, Period};
-use super::{Inputs, ListRows, RatedGames, ReplayError};
+use super::{Inputs, ListRows, Pass, RatedGames, ReplayError};
 use calculation::{Frozen, PlayerIndex};
 use pieces::{ListSums, Survey};
 use publish::{apply_events, Publish, Publisher};
@@ -60,11 +60,7 @@ impl<'a> FideEngine<'a> {
         lists: &[Month],
         snapshot: &FideSnapshot,
     ) -> FideEngine<'a> {
-        let mut engine = FideEngine::new(scenario, inputs, lists);
-        engine.state.clone_from(&snapshot.state);
-        engine.views.clone_from(&snapshot.views);
-        engine.publisher.clone_from(&snapshot.publisher);
-        engine
+        FideEngine::from_snapshot(scenario, inputs.players.len(), lists, snapshot.clone())
     }
 
     pub(super) fn new(scenario: &'a Scenario, inputs: &Inputs, lists: &[Month]) -> FideEngine<'a> {
@@ -77,17 +73,37 @@ impl<'a> FideEngine<'a> {
             scenario.timeline.at_month(lists[0]),
             scenario.bootstrap,
         );
+        let start = FideSnapshot {
+            state,
+            views: vec![None; lists.len()],
+            publisher: Publisher::new(&inputs.info.birth_year),
+        };
+        FideEngine::from_snapshot(scenario, n, lists, start)
+    }
+
+    /// The engine of `players` players in the state `snapshot` holds, its buffers empty.
+    fn from_snapshot(
+        scenario: &'a Scenario,
+        players: usize,
+        lists: &[Month],
+        snapshot: FideSnapshot,
+    ) -> FideEngine<'a> {
+        let FideSnapshot {
+            state,
+            views,
+            publisher,
+        } = snapshot;
         FideEngine {
             scenario,
             lists: lists.to_vec(),
-            views: vec![None; lists.len()],
+            views,
             spare: Vec::new(),
-            publisher: Publisher::new(&inputs.info.birth_year),
-            index: PlayerIndex::new(n),
+            publisher,
+            index: PlayerIndex::new(players),
             results: Vec::new(),
             outcomes: Vec::new(),
             round_robins: RoundRobins::default(),
-            sums: ListSums::new(n),
+            sums: ListSums::new(players),
             state,
         }
     }
@@ -200,7 +216,7 @@ impl Engine for FideEngine<'_> {
         'summing: loop {
             self.sums.clear();
             for i in 0..pieces.count {
-                let Some(period) = pieces.read(i, &survey.events, false)? else {
+                let Some(period) = pieces.read(i, &survey.events, Pass::Sum)? else {
                     if surveyed {
                         return Err(changed_between_reads(month));
                     }
@@ -223,7 +239,7 @@ impl Engine for FideEngine<'_> {
         self.sums
             .outcomes(&rules, &self.state, month, &mut self.outcomes);
         for i in 0..pieces.count {
-            let Some(period) = pieces.read(i, &survey.events, true)? else {
+            let Some(period) = pieces.read(i, &survey.events, Pass::Record)? else {
                 return Err(changed_between_reads(month));
             };
             self.index.build(period.schedule, period.range.clone());
