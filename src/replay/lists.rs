@@ -97,6 +97,15 @@ impl ListRows {
         self.new.push(false);
     }
 
+    /// Keeps row `i` as row `kept` (`kept` ≤ `i`), moving it only where rows before it were
+    /// dropped, and counts it.
+    fn keep_row(&mut self, i: usize, kept: &mut usize) {
+        if i != *kept {
+            self.move_row(i, *kept);
+        }
+        *kept += 1;
+    }
+
     /// Moves row `from` to row `to` (`to` ≤ `from`), for keeping the rows that changed in place.
     fn move_row(&mut self, from: usize, to: usize) {
         self.player[to] = self.player[from];
@@ -139,22 +148,20 @@ impl ListRows {
         let (mut kept, mut new) = (0, 0);
         for i in 0..self.player.len() {
             let p = self.player[i] as usize;
-            let was = current.listed[p];
+            let held = current.rows[p];
             if !self.listed[i] {
                 // Only someone on the list can leave it.
-                if was {
+                if held.listed {
                     self.new[i] = false;
-                    self.move_row(i, kept);
-                    kept += 1;
+                    self.keep_row(i, &mut kept);
                 }
                 continue;
             }
-            self.new[i] = t > 0 && (self.new[i] || current.since[p] == NEVER);
-            self.change[i] = was.then(|| self.rating[i] - current.rating[p]);
-            if !was || self.new[i] || self.games[i] > 0 || current.differs(p, self, i) {
+            self.new[i] = t > 0 && (self.new[i] || held.since == NEVER);
+            self.change[i] = held.listed.then(|| self.rating[i] - held.rating);
+            if !held.listed || self.new[i] || self.games[i] > 0 || current.differs(p, self, i) {
                 new += usize::from(self.new[i]);
-                self.move_row(i, kept);
-                kept += 1;
+                self.keep_row(i, &mut kept);
             }
         }
         self.truncate(kept);
@@ -201,22 +208,45 @@ impl ListRows {
 
 const NEVER: u32 = u32::MAX;
 
+/// One player's row in force, its columns side by side: applying a list's change to a player, or
+/// reading theirs, touches one place.
+#[derive(Clone, Copy, Debug)]
+struct InForce {
+    /// The list the row comes from; `NEVER` when never on a list.
+    since: u32,
+    rating: i32,
+    games: u32,
+    total_games: u32,
+    change: Option<i32>,
+    k: u8,
+    listed: bool,
+    inactive: bool,
+    new: bool,
+}
+
+impl InForce {
+    const NEVER_LISTED: InForce = InForce {
+        since: NEVER,
+        rating: 0,
+        games: 0,
+        total_games: 0,
+        change: None,
+        k: 0,
+        listed: false,
+        inactive: false,
+        new: false,
+    };
+}
+
 /// Each player's row in force after the lists applied so far: the whole list, kept up to date by
 /// each list's changes.
 #[derive(Clone, Debug, Default)]
 pub struct CurrentList {
     /// The last list applied.
     t: u32,
-    /// The list each player's row in force comes from; `NEVER` when never on a list.
-    since: Vec<u32>,
-    listed: Vec<bool>,
-    rating: Vec<i32>,
-    k: Vec<u8>,
-    games: Vec<u32>,
-    total_games: Vec<u32>,
-    inactive: Vec<bool>,
-    new: Vec<bool>,
-    change: Vec<Option<i32>>,
+    /// By player.
+    rows: Vec<InForce>,
+    /// By player, for systems that have them (empty otherwise).
     exact: Vec<f64>,
     deviation: Vec<f64>,
     with_exact: bool,
@@ -241,28 +271,42 @@ impl CurrentList {
         self.with_exact = rows.with_exact;
         self.with_deviation = rows.with_deviation;
         self.changed.clear();
+        let end = range.end;
+        // Sliced to the range's end, so that indexing within it needs no check per column.
+        let (player, listed, rating) = (
+            &rows.player[..end],
+            &rows.listed[..end],
+            &rows.rating[..end],
+        );
+        let (k, games, total_games) =
+            (&rows.k[..end], &rows.games[..end], &rows.total_games[..end]);
+        let (inactive, new, change) =
+            (&rows.inactive[..end], &rows.new[..end], &rows.change[..end]);
         for i in range {
-            let p = rows.player[i] as usize;
-            if p >= self.since.len() {
+            let p = player[i] as usize;
+            if p >= self.rows.len() {
                 self.grow(p + 1);
             }
             self.changed.push(p as u32);
-            if rows.listed[i] != self.listed[p] {
-                if rows.listed[i] {
+            let row = &mut self.rows[p];
+            if listed[i] != row.listed {
+                if listed[i] {
                     self.players += 1;
                 } else {
                     self.players -= 1;
                 }
             }
-            self.since[p] = t as u32;
-            self.listed[p] = rows.listed[i];
-            self.rating[p] = rows.rating[i];
-            self.k[p] = rows.k[i];
-            self.games[p] = rows.games[i];
-            self.total_games[p] = rows.total_games[i];
-            self.inactive[p] = rows.inactive[i];
-            self.new[p] = rows.new[i];
-            self.change[p] = rows.change[i];
+            *row = InForce {
+                since: t as u32,
+                rating: rating[i],
+                games: games[i],
+                total_games: total_games[i],
+                change: change[i],
+                k: k[i],
+                listed: listed[i],
+                inactive: inactive[i],
+                new: new[i],
+            };
             if rows.with_exact {
                 self.exact[p] = rows.exact[i];
             }
@@ -274,15 +318,7 @@ impl CurrentList {
 
     /// Room for `players` players.
     fn grow(&mut self, players: usize) {
-        self.since.resize(players, NEVER);
-        self.listed.resize(players, false);
-        self.rating.resize(players, 0);
-        self.k.resize(players, 0);
-        self.games.resize(players, 0);
-        self.total_games.resize(players, 0);
-        self.inactive.resize(players, false);
-        self.new.resize(players, false);
-        self.change.resize(players, None);
+        self.rows.resize(players, InForce::NEVER_LISTED);
         self.exact.resize(players, 0.0);
         self.deviation.resize(players, 0.0);
     }
@@ -290,17 +326,17 @@ impl CurrentList {
     /// Applies list `t` given whole, as runs written before lists held changes gave every list:
     /// whoever it leaves out has left.
     pub fn apply_whole(&mut self, t: usize, rows: &ListRows, range: Range<usize>) {
-        let mut on_it = vec![false; self.listed.len()];
+        let mut on_it = vec![false; self.rows.len()];
         for i in range.clone() {
             if let Some(on) = on_it.get_mut(rows.player[i] as usize) {
                 *on = true;
             }
         }
         let left: Vec<u32> = (0..on_it.len() as u32)
-            .filter(|&p| self.listed[p as usize] && !on_it[p as usize])
+            .filter(|&p| self.rows[p as usize].listed && !on_it[p as usize])
             .collect();
         for &p in &left {
-            self.listed[p as usize] = false;
+            self.rows[p as usize].listed = false;
             self.players -= 1;
         }
         self.apply(t, rows, range);
@@ -311,10 +347,11 @@ impl CurrentList {
     /// Whether row `i` of `rows` says something about player `p` that their row in force does not
     /// (its period's games, `new` and `change` aside).
     fn differs(&self, p: usize, rows: &ListRows, i: usize) -> bool {
-        self.rating[p] != rows.rating[i]
-            || self.k[p] != rows.k[i]
-            || self.total_games[p] != rows.total_games[i]
-            || self.inactive[p] != rows.inactive[i]
+        let row = &self.rows[p];
+        row.rating != rows.rating[i]
+            || row.k != rows.k[i]
+            || row.total_games != rows.total_games[i]
+            || row.inactive != rows.inactive[i]
             || (rows.with_exact && self.exact[p].to_bits() != rows.exact[i].to_bits())
             || (rows.with_deviation && self.deviation[p].to_bits() != rows.deviation[i].to_bits())
     }
@@ -330,26 +367,25 @@ impl CurrentList {
 
     /// The player's rating on the list; `None` when not on it.
     pub fn rating(&self, player: u32) -> Option<i32> {
-        let p = player as usize;
-        self.listed
-            .get(p)
-            .is_some_and(|&l| l)
-            .then(|| self.rating[p])
+        let row = self.rows.get(player as usize)?;
+        row.listed.then_some(row.rating)
     }
 
     /// Whether the player is flagged inactive on the list.
     pub fn is_inactive(&self, player: u32) -> bool {
-        self.inactive.get(player as usize).is_some_and(|&i| i)
+        self.rows.get(player as usize).is_some_and(|r| r.inactive)
     }
 
     /// The players on the list, in player order.
     pub fn players(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..self.listed.len() as u32).filter(|&p| self.listed[p as usize])
+        (0..self.rows.len() as u32).filter(|&p| self.rows[p as usize].listed)
     }
 
     /// Whether the player was ever on a list applied (and so, if not on it now, left it).
     pub fn ever_listed(&self, player: u32) -> bool {
-        self.since.get(player as usize).is_some_and(|&t| t != NEVER)
+        self.rows
+            .get(player as usize)
+            .is_some_and(|r| r.since != NEVER)
     }
 
     /// The players whose row the last list applied changed (left the list included).
@@ -363,17 +399,17 @@ impl CurrentList {
         out.begin();
         out.with_exact = self.with_exact;
         out.with_deviation = self.with_deviation;
-        for p in (0..self.listed.len()).filter(|&p| self.listed[p]) {
-            let now = self.since[p] == self.t;
+        for (p, row) in self.rows.iter().enumerate().filter(|(_, r)| r.listed) {
+            let now = row.since == self.t;
             out.player.push(p as u32);
             out.listed.push(true);
-            out.rating.push(self.rating[p]);
-            out.k.push(self.k[p]);
-            out.games.push(if now { self.games[p] } else { 0 });
-            out.total_games.push(self.total_games[p]);
-            out.inactive.push(self.inactive[p]);
-            out.new.push(now && self.new[p]);
-            out.change.push(if now { self.change[p] } else { Some(0) });
+            out.rating.push(row.rating);
+            out.k.push(row.k);
+            out.games.push(if now { row.games } else { 0 });
+            out.total_games.push(row.total_games);
+            out.inactive.push(row.inactive);
+            out.new.push(now && row.new);
+            out.change.push(if now { row.change } else { Some(0) });
             if self.with_exact {
                 out.exact.push(self.exact[p]);
             }
