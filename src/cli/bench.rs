@@ -1,10 +1,16 @@
 use std::path::{Path, PathBuf};
 
+use anyhow::Context;
+
 use super::set_threads;
 use crate::bench::{self, Pieces, ReportTable, WorkDir, WorldReplay};
 use crate::generate::kaggle_like::Shape;
 use crate::pipeline::ReplayRequest;
+use crate::scenario::Scenario;
 use crate::sweep::Overrides;
+
+/// The scenario the generated file is replayed under.
+const DEFAULT_SCENARIO: &str = "scenarios/kaggle2010.toml";
 
 /// Time the engine and the whole replay on a generated games file, and print games per second.
 ///
@@ -29,7 +35,7 @@ pub struct Args {
     /// Runs of each measurement, 1 to 1000
     #[arg(long, default_value_t = 5, value_parser = run_count)]
     runs: usize,
-    #[arg(long, default_value = "scenarios/kaggle2010.toml")]
+    #[arg(long, default_value = DEFAULT_SCENARIO)]
     scenario: PathBuf,
     /// Keep the generated file and the run here instead of a temporary directory
     #[arg(long, value_name = "DIR")]
@@ -110,6 +116,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("{}", world.time(&std::env::current_exe()?, args.runs)?);
         return Ok(dir.done()?);
     }
+    // The scenario is read before a file is generated, so that a wrong path fails at once.
+    Scenario::load(&args.scenario).with_context(|| {
+        format!(
+            "elosim bench replays the generated file under --scenario (default {DEFAULT_SCENARIO}, \
+             relative to the folder it runs in: run it from the repository's folder or name one)"
+        )
+    })?;
     let dir = WorkDir::new(args.keep.clone(), "bench");
     std::fs::create_dir_all(&dir.path)?;
     let shape = Shape {

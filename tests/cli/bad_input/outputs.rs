@@ -332,6 +332,28 @@ fn bench_takes_one_mode_with_its_own_flags() {
 }
 
 #[test]
+fn bench_reads_its_scenario_before_generating_a_file() {
+    // A wrong --scenario (or the default one, run from another folder) once failed only after
+    // the million-game file was written.
+    let dir = scratch("outputs-bench-scenario");
+    let keep = dir.join("kept");
+    refused(
+        &[
+            "bench",
+            "--scenario",
+            "missing.toml",
+            "--keep",
+            &keep.display().to_string(),
+        ],
+        &[
+            "elosim bench replays the generated file under --scenario",
+            "cannot read scenario missing.toml",
+        ],
+    );
+    assert!(!keep.join("games.csv").exists());
+}
+
+#[test]
 fn a_scale_beyond_a_hundred_fides_is_refused_and_leaves_nothing() {
     let dir = scratch("outputs-scale");
     let out = dir.join("world");
