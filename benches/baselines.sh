@@ -7,7 +7,7 @@
 #                                             `elosim bench --runs 1 --keep DIR` leaves in DIR
 #   benches/baselines.sh compare RUN_A RUN_B  `elosim compare RUN_A RUN_B` against a polars
 #                                             script that joins the two runs' last lists (Python
-#                                             polars), alternated
+#                                             polars: pip install polars), alternated
 #   benches/baselines.sh gzip                 peak memory of reading a 4.7 MB .pgn.gz that holds
 #                                             1 GiB of the digit 0 (one line, no game)
 #   benches/baselines.sh zstd                 the same for a .pgn.zst
@@ -62,6 +62,10 @@ awk)
 compare)
     a=${2:?"usage: $0 compare RUN_A RUN_B"}
     b=${3:?"usage: $0 compare RUN_A RUN_B"}
+    python3 -c 'import polars' 2>/dev/null || {
+        echo "the script it is timed against needs Python polars: pip install polars" >&2
+        exit 1
+    }
     script=$(mktemp --suffix .py)
     trap 'rm -f "$script"' EXIT
     cat >"$script" <<'EOF'
