@@ -142,7 +142,9 @@ impl WorldWriter {
             .into_iter()
             .partition(|g| g.period <= through);
         self.held = held;
-        ready.sort_unstable_by_key(GameRow::replay_order);
+        // Each key computed once: comparing computed keys, `event_text_order`'s 128-bit products
+        // among them, was a fifth of `generate`'s instructions.
+        ready.sort_by_cached_key(GameRow::replay_order);
         if self.partitioned {
             self.write_partitions(self.last, &ready)
         } else {
