@@ -18,7 +18,8 @@
 #                                             .csv.gz list whose second line is 1 GiB long
 #   benches/baselines.sh fide-size-study      the compression study at FIDE's size: its first
 #                                             world alone, scale 1, 8 seeds (296 rows), by
-#                                             `elosim bench --sweep`, with its peak memory
+#                                             `elosim bench --sweep`, with its peak memory and
+#                                             CPU (one run, about 15 minutes)
 #
 # ELOSIM names the binary (default: the release build under CARGO_TARGET_DIR or ./target);
 # RUNS the runs of each measurement (default 3). Needs /usr/bin/time (GNU time).
@@ -154,12 +155,12 @@ fide-size-study)
     sed -e "s#\"\.\./#\"$studies/../#g" -e 's#^worlds = \[\("[^"]*"\).*#worlds = [\1]#' \
         "$studies/sonas-2017-compression.toml" >"$dir/one-world.toml"
     grep '^worlds' "$dir/one-world.toml"
-    /usr/bin/time -f "%e %M" -o "$dir/time" "$elosim" bench --sweep "$dir/one-world.toml" --scale 1 \
-        --seeds 1,2,3,4,5,6,7,8 --keep "$dir/run"
-    awk '{ printf "whole process: %s s, peak %.2f GB\n", $1, $2 / 1048576 }' "$dir/time"
+    /usr/bin/time -f "%e %M %U %S" -o "$dir/time" "$elosim" bench --sweep "$dir/one-world.toml" \
+        --scale 1 --seeds 1,2,3,4,5,6,7,8 --keep "$dir/run"
+    awk '{ printf "whole process: %s s, peak %.2f GB, CPU %.1f s\n", $1, $2 / 1048576, $3 + $4 }' "$dir/time"
     ;;
 *)
-    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

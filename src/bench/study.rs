@@ -149,7 +149,7 @@ impl fmt::Display for StudyTimes {
         )?;
         writeln!(
             f,
-            "  generate  {:.1} s for {} ({} games; {:.2} s a world), one at a time, beside the replays",
+            "  generate  {:.1} s for {} ({} games; {:.2} s a world), each but the first beside the previous one's replays",
             self.generate_seconds,
             counted(self.generated as u64, "world"),
             thousands(self.games),
@@ -157,7 +157,7 @@ impl fmt::Display for StudyTimes {
         )?;
         writeln!(
             f,
-            "  replay    {:.1} s of replays ({:.3} s a replay), {} at a time",
+            "  replay    {:.1} s of replays ({:.3} s a replay), up to {} at a time",
             self.replay_seconds,
             self.replay_seconds / replays,
             self.threads
@@ -172,10 +172,10 @@ impl fmt::Display for StudyTimes {
         )?;
         write!(
             f,
-            "  other     {:.1} s (resolving the candidates, the summary, the files)",
+            "  other     {:.1} s of wall time besides (resolving the candidates, waiting for each baseline, the summary, the files)",
             (self.seconds
-                - self.generate_seconds
-                - (self.replay_seconds + self.measure_seconds) / self.threads as f64)
+                - (self.generate_seconds + self.replay_seconds + self.measure_seconds)
+                    / self.threads as f64)
                 .max(0.0)
         )
     }

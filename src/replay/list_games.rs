@@ -236,6 +236,16 @@ pub struct ListPieces<'p, 'a> {
 }
 
 impl ListPieces<'_, '_> {
+    /// Tells the progress that `pass` begins piece `i`.
+    fn begin(&self, pass: Pass, i: usize) {
+        (self.progress)(Step::Piece {
+            list: self.streamed.lists[self.t],
+            pass,
+            piece: i,
+            pieces: self.count,
+        });
+    }
+
     /// Every list of the run.
     pub fn lists(&self) -> &[Month] {
         &self.streamed.lists
@@ -269,18 +279,6 @@ impl ListPieces<'_, '_> {
             streamed.skipped.moved_to_next_list += moved(&streamed.lists, t, &games);
         }
         streamed.place(t, games, Some(events.starts())).map(Some)
-    }
-}
-
-impl ListPieces<'_, '_> {
-    /// Tells the progress that `pass` begins piece `i`.
-    fn begin(&self, pass: Pass, i: usize) {
-        (self.progress)(Step::Piece {
-            list: self.streamed.lists[self.t],
-            pass,
-            piece: i,
-            pieces: self.count,
-        });
     }
 }
 

@@ -271,6 +271,9 @@ impl CurrentList {
         self.with_exact = rows.with_exact;
         self.with_deviation = rows.with_deviation;
         self.changed.clear();
+        if range.is_empty() {
+            return;
+        }
         let end = range.end;
         // Sliced to the range's end, so that indexing within it needs no check per column.
         let (player, listed, rating) = (

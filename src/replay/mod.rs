@@ -333,7 +333,8 @@ const WHOLE: driver::Span<'static> = driver::Span {
 ///   that were the same before its `next` list: the lists it publishes are those `run` would
 ///   publish from there, byte for byte. Where it cannot (the scenario's lists are not the
 ///   snapshot's run's, or its system is not FIDE's), the sink is told so ([`Sink::restart`]) and
-///   the replay runs from the start, with the games as already placed.
+///   the replay runs from the start over the games as this call placed them (the snapshot's
+///   placement where the two agree): they are not placed a second time.
 ///
 /// Returns the run and whether it carried on from `from`.
 pub fn run_span(

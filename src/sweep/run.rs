@@ -95,6 +95,8 @@ struct Source {
     seed: u64,
     inputs: Inputs,
     truth: Truth,
+    /// A generated world's line for the journal, until its turn journals it.
+    line: Option<WorldLine>,
 }
 
 /// A (world, seed) to evaluate: its candidates still to replay, and whether the baseline's own
@@ -284,25 +286,32 @@ pub fn execute(study: &Study, plan: Plan, progress: &dyn Progress) -> Result<Out
         .filter(|turn| !turn.pending.is_empty() || plan.optimise)
         .collect();
     let mut kept: Vec<Shared> = Vec::new();
+    // With more than one thread the next (world, seed)'s world is generated beside this one's
+    // replays: generation is mostly one thread's work, and the replays fill the other cores
+    // meanwhile (two worlds are then held at once). With one thread it would only add memory.
+    let overlap = rayon::current_num_threads() > 1;
     let mut next = match turns.first() {
-        Some(turn) => Some(sweep.source(turn, &mut games, &mut worlds)?),
+        Some(turn) => Some(sweep.source(turn, &mut games)?),
         None => None,
     };
     for (i, turn) in turns.iter().enumerate() {
-        let source = next
+        let mut source = next
             .take()
             .expect("each turn's source is made before its turn");
-        // The next (world, seed)'s world is generated beside this one's replays: generation is
-        // mostly one thread's work, and the replays fill the other cores meanwhile.
-        let (generated, replayed) = rayon::join(
-            || {
-                turns
-                    .get(i + 1)
-                    .map(|t| sweep.source(t, &mut games, &mut worlds))
-                    .transpose()
-            },
-            || sweep.turn(&ready[0], turn, &source, &plan, start),
-        );
+        sweep.journal_world(&mut source, &mut worlds)?;
+        let mut generate_next = || {
+            turns
+                .get(i + 1)
+                .map(|t| sweep.source(t, &mut games))
+                .transpose()
+        };
+        let replay_this = || sweep.turn(&ready[0], turn, &source, &plan, start);
+        let (generated, replayed) = if overlap {
+            rayon::join(generate_next, replay_this)
+        } else {
+            let replayed = replay_this()?;
+            (generate_next(), Ok(replayed))
+        };
         let (baseline, snapshots) = replayed?;
         next = generated?;
         if plan.optimise {
@@ -605,12 +614,7 @@ impl Sweep<'_> {
     }
 
     /// A (world, seed)'s world, generated (and its line journaled), or the user's games.
-    fn source(
-        &self,
-        turn: &Turn,
-        games: &mut Option<Inputs>,
-        worlds: &mut Vec<WorldLine>,
-    ) -> Result<Source, SweepError> {
+    fn source(&self, turn: &Turn, games: &mut Option<Inputs>) -> Result<Source, SweepError> {
         let (w, seed) = (turn.world, turn.seed);
         match (&self.study.input, games.take()) {
             (Input::World { worlds: all, .. }, _) => {
@@ -633,13 +637,12 @@ impl Sweep<'_> {
                     games: replica.games,
                     seconds: replica.seconds,
                 };
-                self.ledger().journal.world(&line)?;
-                worlds.push(line);
                 Ok(Source {
                     world: w,
                     seed,
                     inputs: replica.inputs,
                     truth: replica.truth,
+                    line: Some(line),
                 })
             }
             (Input::Games { .. }, Some(inputs)) => Ok(Source {
@@ -647,11 +650,27 @@ impl Sweep<'_> {
                 seed,
                 inputs,
                 truth: Truth::default(),
+                line: None,
             }),
             (Input::Games { .. }, None) => {
                 unreachable!("one history has one source: its games are read once and taken once")
             }
         }
+    }
+
+    /// Journals a generated world's line when its turn begins (not when it was generated, a turn
+    /// earlier: an interrupted turn would leave the next world journaled, and counted twice once
+    /// resumed).
+    fn journal_world(
+        &self,
+        source: &mut Source,
+        worlds: &mut Vec<WorldLine>,
+    ) -> Result<(), SweepError> {
+        if let Some(line) = source.line.take() {
+            self.ledger().journal.world(&line)?;
+            worlds.push(line);
+        }
+        Ok(())
     }
 
     fn ledger(&self) -> std::sync::MutexGuard<'_, Ledger> {

@@ -345,6 +345,8 @@ fn sort_players(players: &mut Vec<u32>, spare: &mut Vec<u32>) {
         std::mem::swap(players, spare);
     }
     players.dedup();
+    // Nothing kept in the spare room: a snapshot of the publisher copies none of it.
+    spare.clear();
 }
 
 #[cfg(test)]
@@ -378,6 +380,13 @@ mod tests {
             expected.dedup();
             sort_players(&mut players, &mut spare);
             assert_eq!(players, expected, "{n} below {range}");
+        }
+        for (mut players, expected) in [
+            (vec![], vec![]),
+            (vec![u32::MAX, 0, u32::MAX], vec![0, u32::MAX]),
+        ] {
+            sort_players(&mut players, &mut spare);
+            assert_eq!(players, expected);
         }
     }
 }
