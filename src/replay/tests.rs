@@ -731,15 +731,20 @@ fn a_replay_carried_on_from_a_snapshot_is_the_replay_from_the_start() {
         assert_eq!(first.0[..before], whole.0[..before], "before {differs}");
         assert_eq!(carried.0, whole.0[before..], "from {differs}");
         assert_ne!(first.0, whole.0, "the rules made no difference");
-        // A run over other lists cannot carry on from it: it runs from its start instead.
-        let mut from_start = EveryList::default();
-        run(&later, &inputs, &mut from_start, &|_| {}).unwrap();
-        let mut fallen_back = EveryList::default();
-        let (_, resumed) =
-            run_span(&later, &inputs, None, &[], Some(snapshot), &mut fallen_back).unwrap();
-        assert!(!resumed);
-        assert_eq!(fallen_back.0[0], "restart");
-        assert_eq!(fallen_back.0[1..], from_start.0);
+        // A run over other lists, or under a system that keeps no snapshot, cannot carry on
+        // from it: it runs from its start instead, the sink told first.
+        let mut elo = base.clone();
+        elo.system = SystemConfig::Elo(crate::systems::elo::EloConfig::default());
+        for cannot in [&later, &elo] {
+            let mut from_start = EveryList::default();
+            run(cannot, &inputs, &mut from_start, &|_| {}).unwrap();
+            let mut fallen_back = EveryList::default();
+            let (_, resumed) =
+                run_span(cannot, &inputs, None, &[], Some(snapshot), &mut fallen_back).unwrap();
+            assert!(!resumed);
+            assert_eq!(fallen_back.0[0], "restart");
+            assert_eq!(fallen_back.0[1..], from_start.0);
+        }
     }
 }
 
