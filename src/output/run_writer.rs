@@ -10,9 +10,7 @@ use polars::prelude::*;
 
 use crate::ingest::IngestReport;
 use crate::model::{Games, PlayerIds, PlayerInfo};
-use crate::replay::{
-    CurrentList, ListRows, Published, PublishedGames, RatedGames, ReplayError, Run, Sink,
-};
+use crate::replay::{ListRows, Published, PublishedGames, RatedGames, ReplayError, Run, Sink};
 use crate::scenario::Scenario;
 
 use super::atomic::StagedDir;
@@ -52,8 +50,8 @@ pub struct RunWriter<'a> {
     staged: StagedDir,
     players: &'a PlayerIds,
     info: &'a PlayerInfo,
-    /// With `--csv`: the lists in force, to write each whole.
-    csv: Option<(CurrentList, ListRows)>,
+    /// With `--csv`: room for each list whole.
+    csv: Option<ListRows>,
     /// The run's list months, the categories of the month columns; set at the starting list.
     months: Vec<String>,
     /// The type of `games.parquet`'s `event` column, held for the run (`tables::event_dtype`).
@@ -193,9 +191,7 @@ impl<'a> RunWriter<'a> {
             staged,
             players,
             info,
-            csv: options
-                .csv
-                .then(|| (CurrentList::new(players.len()), ListRows::default())),
+            csv: options.csv.then(ListRows::default),
             months: Vec::new(),
             event_dtype: tables::event_dtype(),
         })
@@ -216,9 +212,8 @@ impl<'a> RunWriter<'a> {
                 .map_err(table_error(&self.periods.path))?;
             self.periods.add(periods)?;
         }
-        if let Some((current, whole)) = &mut self.csv {
-            current.apply(list.t, list.rows, 0..list.rows.len());
-            current.whole(whole);
+        if let Some(whole) = &mut self.csv {
+            list.current.whole(whole);
             let path = self.staged.path.join(format!("lists/{}.csv", list.month()));
             tables::write_csv_list(&path, self.players, self.info, whole)?;
         }

@@ -202,6 +202,7 @@ pub(super) fn drive(
             lists: &lists,
             t,
             rows: &out.rows,
+            current: &current,
             games: &out.games,
             periods: &out.periods,
             input: period.as_ref().map_or(&no_games, |p| p.input),

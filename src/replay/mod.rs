@@ -175,6 +175,9 @@ pub struct Published<'a> {
     pub t: usize,
     /// The list's rows alone (`starts` is `[0, rows]`).
     pub rows: &'a ListRows,
+    /// Every player's row in force once the list is applied: the whole list, for a sink that
+    /// needs it whole (kept by the run loop, so that no sink keeps its own).
+    pub current: &'a CurrentList,
     /// The games rated on it; `game` indexes `input`.
     pub games: &'a RatedGames,
     /// What each player's period computed (empty for the starting list).

@@ -2,7 +2,7 @@
 //! user's games), every list handed to the measures as it is published.
 
 use crate::model::Month;
-use crate::replay::{self, CurrentList, Inputs, ListRows};
+use crate::replay::{self, Inputs, ListRows};
 use crate::scenario::Scenario;
 
 use super::measure::{Measure, Needs, Observed};
@@ -70,7 +70,6 @@ pub fn observe(
             _ => None,
         },
         record: matches!(compare, Compare::Record).then(Baseline::default),
-        current: CurrentList::default(),
         whole: ListRows::default(),
         kept: Vec::new(),
         seconds: 0.0,

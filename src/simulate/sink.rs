@@ -2,7 +2,7 @@
 //! whole list in force on their months, the players' true strengths, the baseline's list.
 
 use crate::model::Month;
-use crate::replay::{CurrentList, ListRows, Published, ReplayError, Sink, Snapshot};
+use crate::replay::{ListRows, Published, ReplayError, Sink, Snapshot};
 
 use super::measure::{ListView, Measure, Needs, Observed};
 use super::world::Truth;
@@ -37,7 +37,6 @@ pub struct Observer<'a> {
     pub compare: Option<&'a Baseline>,
     /// The lists recorded as a baseline, when this replay is the baseline's.
     pub record: Option<Baseline>,
-    pub current: CurrentList,
     pub whole: ListRows,
     /// The snapshots the replay handed over, with what the measures had observed by then.
     pub kept: Vec<Kept>,
@@ -50,14 +49,13 @@ pub struct Observer<'a> {
 pub struct Kept {
     pub replay: Snapshot,
     observed: Vec<Observed>,
-    current: CurrentList,
 }
 
 impl Observer<'_> {
-    /// The state of `kept`'s moment: what the measures had observed and the list in force.
+    /// The state of `kept`'s moment: what the measures had observed (the list in force is the
+    /// run loop's, carried in the snapshot).
     pub fn resume(&mut self, kept: &Kept) {
         self.observed.clone_from_slice(&kept.observed);
-        self.current.clone_from(&kept.current);
     }
 }
 
@@ -66,13 +64,9 @@ impl Sink for Observer<'_> {
         let month = list.month();
         let started = std::time::Instant::now();
         let needs = self.needs;
-        // The lists in force are kept only for measures that read a whole list.
-        if !needs.lists.is_empty() || !needs.baseline.is_empty() {
-            self.current.apply(list.t, list.rows, 0..list.rows.len());
-        }
         let whole_needed = needs.lists.contains(&month) || needs.baseline.contains(&month);
         if whole_needed {
-            self.current.whole(&mut self.whole);
+            list.current.whole(&mut self.whole);
         }
         if let Some(record) = &mut self.record {
             if needs.baseline.contains(&month) {
@@ -124,14 +118,12 @@ impl Sink for Observer<'_> {
         for (measure, observed) in self.measures.iter().zip(self.observed.iter_mut()) {
             *observed = measure.kind.empty();
         }
-        self.current = CurrentList::default();
     }
 
     fn keep(&mut self, snapshot: Snapshot) {
         self.kept.push(Kept {
             replay: snapshot,
             observed: self.observed.to_vec(),
-            current: self.current.clone(),
         });
     }
 }
