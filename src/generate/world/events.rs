@@ -35,8 +35,11 @@ pub struct Entrant {
     pub player: usize,
     pub strength: f64,
     pub choice: f64,
-    /// A league team takes them (`Player::is_league_member`).
-    pub member: bool,
+    /// The chance that their month's play is league rounds (one to four games): a league
+    /// member's `events.league_share` (`Player::is_league_member`), else 0; a listed player's in
+    /// a world whose activity comes from FIDE's lists, their cell's share who played at most four
+    /// games (`fide_activity`).
+    pub few: f64,
 }
 
 /// Splits a month's players into events: league rounds (the zone's league players sorted by the
@@ -133,19 +136,19 @@ enum Choice {
     Open,
 }
 
-/// What `e` plays, by their draw: a member's league rounds (a share `events.league_share` of their
-/// months of play), else a round robin (strong players more often), an international open, or their
+/// What `e` plays, by their draw: league rounds (a share `Entrant::few` of their months of play),
+/// else a round robin (strong players more often), an international open, or their
 /// region's open, in a rating section or not. Rating-limited sections are capped above ("under
 /// 2000"), so a player the organisers rate at `events.sections_below` or more plays the open Swiss,
 /// where they meet weaker players (docs/generate.md).
 fn choose(e: &Entrant, organisers_rating: Option<f64>, settings: &Settings) -> Choice {
     let mut choice = e.choice;
-    if e.member {
-        if choice < settings.league_share {
+    if e.few > 0.0 {
+        if choice < e.few {
             return Choice::League;
         }
         // The rest of the draw chooses among the events, as a non-member's whole draw does.
-        choice = (choice - settings.league_share) / (1.0 - settings.league_share);
+        choice = (choice - e.few) / (1.0 - e.few);
     }
     let round_robin_share = settings.round_robin_share(e.strength);
     let open = round_robin_share + settings.international_share;
@@ -419,7 +422,7 @@ mod tests {
             player: 0,
             strength: 1500.0,
             choice,
-            member: false,
+            few: 0.0,
         };
         let choices = |rating, settings: &Settings| {
             [0.05, 0.15, 0.3, 0.9].map(|c| choose(&entrant(c), rating, settings))
@@ -447,29 +450,29 @@ mod tests {
         );
     }
 
-    /// A member's draw below `events.league_share` is a league round, and the rest of it chooses
-    /// as a non-member's whole draw does; a non-member never plays a league.
+    /// An entrant's draw below their share of league months (`Entrant::few`) is a league round,
+    /// and the rest of it chooses as the whole draw of an entrant without league months does;
+    /// without them, an entrant never plays a league.
     #[test]
-    fn members_play_their_share_of_months_in_league_rounds() {
-        let mut settings = super::super::file::preset("fide-2001-2025").unwrap();
-        settings.league_share = 0.4;
-        let entrant = |choice, member| Entrant {
+    fn entrants_play_their_share_of_months_in_league_rounds() {
+        let settings = super::super::file::preset("fide-2001-2025").unwrap();
+        let entrant = |choice, few| Entrant {
             player: 0,
             strength: 1500.0,
             choice,
-            member,
+            few,
         };
         assert_eq!(
-            choose(&entrant(0.39, true), Some(1500.0), &settings),
+            choose(&entrant(0.39, 0.4), Some(1500.0), &settings),
             Choice::League
         );
         for c in [0.01, 0.2, 0.5, 0.9] {
             assert_eq!(
-                choose(&entrant(0.4 + 0.6 * c, true), Some(1500.0), &settings),
-                choose(&entrant(c, false), Some(1500.0), &settings),
+                choose(&entrant(0.4 + 0.6 * c, 0.4), Some(1500.0), &settings),
+                choose(&entrant(c, 0.0), Some(1500.0), &settings),
             );
             assert_ne!(
-                choose(&entrant(c, false), Some(1500.0), &settings),
+                choose(&entrant(c, 0.0), Some(1500.0), &settings),
                 Choice::League
             );
         }
@@ -479,8 +482,7 @@ mod tests {
     /// by the organisers' ratings, each a Swiss of one to four rounds, a round a week.
     #[test]
     fn league_divisions_keep_boards_among_their_like() {
-        let mut settings = super::super::file::preset("fide-2001-2025").unwrap();
-        settings.league_share = 1.0;
+        let settings = super::super::file::preset("fide-2001-2025").unwrap();
         let n = 200;
         let players: Vec<Player> = (0..n)
             .map(|i| {
@@ -500,7 +502,7 @@ mod tests {
                 player,
                 strength: 1500.0,
                 choice: 0.5,
-                member: true,
+                few: 1.0,
             })
             .collect();
         let month = Month::new(2010, 3).unwrap();

@@ -12,6 +12,7 @@
 
 pub mod equilibrium;
 mod events;
+pub mod fide_activity;
 pub mod file;
 pub mod gap;
 pub mod params;
@@ -125,6 +126,9 @@ pub fn generate<S: WorldSink>(
             people::Origin::Listed => {
                 let row = start_row(&mut p, strength, settings);
                 organisers.set(i, f64::from(row.rating));
+                p.games = row.total_games;
+                p.ever_2400 = row.ever_2400;
+                p.listed = true;
                 start_list.push(row);
             }
             // Organisers know a latent player from national ratings, roughly.
@@ -134,6 +138,7 @@ pub fn generate<S: WorldSink>(
         }
         players.push(p);
     }
+    let fide = (settings.from_fide == 1).then(fide_activity::Fide::get);
     let mut games = 0u64;
     let mut batch = MonthBatch::default();
     for t in 0..settings.months {
@@ -152,19 +157,34 @@ pub fn generate<S: WorldSink>(
         }
         organisers.grow(players.len());
         let strength: Vec<f64> = players.iter().map(|p| p.strength(year, settings)).collect();
-        let mut entrants = Vec::new();
         for (i, p) in players.iter_mut().enumerate() {
             p.step(settings, year, t, strength[i]);
+        }
+        let listed =
+            fide.map(|fide| listed_play(fide, &players, &strength, &organisers, settings, month));
+        let mut entrants = Vec::new();
+        for (i, p) in players.iter_mut().enumerate() {
             if !p.active {
                 continue;
             }
             let (plays, choice) = (p.rng.unit(), p.rng.unit());
-            if plays < p.events_per_year(settings, year, strength[i]) / 12.0 * open {
+            let (chance, few) = match listed.as_ref().and_then(|l| l[i]) {
+                Some(listed) => listed,
+                None => (
+                    p.events_per_year(settings, year, strength[i]) / 12.0 * open,
+                    if p.is_league_member(year, t) {
+                        settings.league_share
+                    } else {
+                        0.0
+                    },
+                ),
+            };
+            if plays < chance {
                 entrants.push(events::Entrant {
                     player: i,
                     strength: strength[i],
                     choice,
-                    member: p.is_league_member(year, t),
+                    few,
                 });
             }
         }
@@ -189,13 +209,13 @@ pub fn generate<S: WorldSink>(
             })
             .collect();
         batch.clear(month);
-        let mut plays = vec![false; players.len()];
+        let mut plays = vec![0u32; players.len()];
         for (e, (plan, results)) in plans.iter().zip(&played).enumerate() {
             let event_id = u64::from(t) * 1_000_000 + e as u64 + 1;
             for &(w, b, s) in results {
                 organisers.record(w as usize, b as usize, s);
-                plays[w as usize] = true;
-                plays[b as usize] = true;
+                plays[w as usize] += 1;
+                plays[b as usize] += 1;
                 batch.period.push(plan.period);
                 batch.event.push(event_id);
                 batch.event_start.push(plan.start);
@@ -206,8 +226,14 @@ pub fn generate<S: WorldSink>(
             }
         }
         organisers.update();
+        for (i, p) in players.iter_mut().enumerate() {
+            p.games += plays[i];
+            let rating = organisers.get(i);
+            p.ever_2400 |= rating.is_some_and(|r| r >= 2400.0);
+            p.listed |= fide.is_some_and(|f| f.is_listed(p.games, rating, month));
+        }
         for (i, p) in players.iter().enumerate() {
-            if month.month() == 1 || plays[i] {
+            if month.month() == 1 || plays[i] > 0 {
                 batch.truth_id.push(p.id);
                 batch.truth_strength.push(strength[i] as f32);
             }
@@ -237,6 +263,42 @@ impl MonthBatch {
         self.truth_id.clear();
         self.truth_strength.clear();
     }
+}
+
+/// In a world whose activity comes from FIDE's lists, each listed player's chance to play this
+/// month and their share of league months (`None`: not listed, so the rates decide). A player is
+/// listed from their fifth game while the organisers rate them at the lowest rating FIDE's tables
+/// hold or more (their strength before anyone rated them); their band is that rating where the
+/// compression would put it (the organisers' Elo knows no compression).
+fn listed_play(
+    fide: &fide_activity::Fide,
+    players: &[Player],
+    strength: &[f64],
+    organisers: &play::OrganiserRatings,
+    settings: &Settings,
+    month: Month,
+) -> Vec<Option<(f64, f64)>> {
+    use fide_activity::{band, chances, compressed, Class, Listed};
+    let year = month.year();
+    let listed: Vec<Listed> = players
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.listed)
+        .map(|(i, p)| (i, p, organisers.get(i).unwrap_or(strength[i])))
+        .map(|(i, p, rating)| Listed {
+            player: i,
+            class: Class::of(p.ever_2400, p.born.floor() as i32, year, p.games),
+            band: band(compressed(rating)),
+            activity: if p.active { p.activity } else { 0.0 },
+        })
+        .collect();
+    let wanted = fide.wanted(month, settings.scale, settings.season_share(month));
+    let chance = chances(fide, &listed, &wanted);
+    let mut out = vec![None; players.len()];
+    for (l, c) in listed.iter().zip(chance) {
+        out[l.player] = Some((c, fide.few_share(l.class, l.band)));
+    }
+    out
 }
 
 /// A month's entrants split by zone, zones in order: each zone plans its own events. A player's
@@ -340,7 +402,7 @@ mod tests {
                 player,
                 strength: 1500.0,
                 choice: 0.5,
-                member: false,
+                few: 0.0,
             })
             .collect();
         (entrants, players)

@@ -194,6 +194,7 @@ params! {
     "activity.strong_fade" => strong_fade: real [0, 100] "years",
     "activity.season" => season: real [0, 0.95] "share",
     "activity.season_peak" => season_peak: real [0, 12] "months from the start of the year",
+    "activity.from_fide" => from_fide: whole [0, 1] "1: FIDE's lists say who of the listed players plays and how much; 0: the rates above",
 
     "events.zones" => zones: real [0, 10_000] "zones at scale 1",
     "events.regions" => regions: whole [1, 1000] "regions",

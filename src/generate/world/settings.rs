@@ -81,6 +81,9 @@ pub struct Settings {
     pub strong_fade: f64,
     pub season: f64,
     pub season_peak: f64,
+    /// 1: who of the listed players plays and how much comes from FIDE's lists
+    /// (`fide_activity`); 0: from the rates above.
+    pub from_fide: u32,
 
     // [events]
     pub zones: f64,
@@ -278,7 +281,7 @@ impl Settings {
     /// cosine between. FIDE's lists of 2015–2025 count about 1.25 times the year's mean of players
     /// who played on the lists of January–April (games of December–March) and 0.7–0.8 on those of
     /// July–October (data/fide-activity/).
-    fn season_share(&self, month: Month) -> f64 {
+    pub fn season_share(&self, month: Month) -> f64 {
         let phase = (f64::from(month.month()) - self.season_peak) / 12.0 * std::f64::consts::TAU;
         1.0 + self.season * phase.cos()
     }
