@@ -182,6 +182,11 @@ impl Scenario {
         resolve::load(path)
     }
 
+    /// Reads, resolves and validates a scenario's text that no file holds (a compiled-in one).
+    pub fn from_text(text: &str, name: &Path) -> Result<Scenario, ScenarioError> {
+        resolve::from_text(text, name)
+    }
+
     /// `system` with its default settings over `games` alone, rating the lists of `months` (first,
     /// last), named `<name>-<system>`: a user's games replayed with `--system` and no scenario.
     pub fn plain(

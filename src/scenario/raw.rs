@@ -124,11 +124,25 @@ const TOP_KEYS: &[&str] = &[
 /// Reads one file: what could be read, and the problems found (a syntax error is fatal).
 pub fn read(path: &Path) -> Result<(RawScenario, Vec<Problem>), ScenarioError> {
     let (_, table) = crate::keys::read_file(path, "scenario")?;
+    Ok(read_table(&table, path))
+}
+
+/// Reads a scenario's text that no file holds, named `path` in messages.
+pub fn read_text(text: &str, path: &Path) -> Result<(RawScenario, Vec<Problem>), ScenarioError> {
+    let table =
+        crate::keys::parse_table(text).map_err(|message| crate::keys::FileError::Syntax {
+            path: path.to_path_buf(),
+            message,
+        })?;
+    Ok(read_table(&table, path))
+}
+
+fn read_table(table: &Table, path: &Path) -> (RawScenario, Vec<Problem>) {
     let mut walk = Walk {
         r: Reader::new(path),
     };
-    let raw = walk.scenario(&table);
-    Ok((raw, walk.r.problems))
+    let raw = walk.scenario(table);
+    (raw, walk.r.problems)
 }
 
 /// The scenario's keys, read with the one reader of key files.

@@ -20,6 +20,20 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
     merged(path, &chain, problems)
 }
 
+/// A scenario's text that no file holds (one compiled in), named `path` in messages; it may not
+/// extend another.
+pub fn from_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
+    let (raw, problems) = raw::read_text(text, path)?;
+    if raw.extends.is_some() {
+        return Err(ScenarioError::Invalid(vec![Problem {
+            file: path.to_path_buf(),
+            path: "extends".into(),
+            message: "a compiled-in scenario cannot extend a file".into(),
+        }]));
+    }
+    merged(path, &[&raw], problems)
+}
+
 /// `system` with its default settings over `games` alone, rating the lists of `first` to `last`
 /// (the games' own months): a user's games replayed with `--system` and no scenario. Nothing of a
 /// shipped scenario: today's FIDE regulations (which only FIDE's system reads), players on no

@@ -29,19 +29,10 @@ pub const CLASSES: usize = 4;
 /// 100-point bands from 1400 to 2500 and up, as on the lists since the compression.
 pub const BANDS: usize = 12;
 
-/// Games a player needs before the world counts them as listed: a first rating needs five games
-/// against rated opponents since July 2012 (reference §6.3; nine before); the generator knows no
-/// opponent's rating, so it counts every game.
-pub const FIRST_RATING_GAMES: u32 = 5;
-
 /// The weight, in players, pulling a thin cell's shares to its class's (a cell of 100 players
 /// stands halfway): the February 2025 list has 3 K 10 players below 1900 and 189 new adults at
 /// 2300, none of whom played.
 const PRIOR_PLAYERS: f64 = 100.0;
-
-/// Before FIDE's series, the lowest rating of the players whose play January 2008's list gives
-/// (its floor); the world's rates decide for those the organisers rate below it until they reach it.
-const FLOOR_BEFORE: f64 = 1400.0;
 
 /// A listed player's class as FIDE's lists publish it (reference §3.2, 2014 onward): K 10 once
 /// rated 2400, K 40 for juniors (to the end of the year of their 18th birthday) and for players
@@ -142,9 +133,18 @@ impl Fide {
         }
         let mut before = [0.0; BANDS];
         for row in rows(january_2008) {
-            let games = row.number("games") / 3.0 / row.number("players").max(1.0);
-            before[band(row.number("band"))] = games;
+            let players = row.number("players");
+            if players > 0.0 {
+                before[band(row.number("band"))] = row.number("games") / 3.0 / players;
+            }
         }
+        // The bands under January 2008's floor (lists since 2009 went lower) play as its lowest.
+        let lowest = before
+            .iter()
+            .position(|&g| g > 0.0)
+            .expect("a band with players");
+        let games = before[lowest];
+        before[..lowest].fill(games);
         let mut by_list = Vec::new();
         for row in rows(lists) {
             let month = Month::parse(row.text("list")).expect("a list's month");
@@ -203,6 +203,15 @@ impl Fide {
         (f64::from(count) + PRIOR_PLAYERS * prior) / (f64::from(of) + PRIOR_PLAYERS)
     }
 
+    /// The share of league months of a player not yet listed, born in `born_year`, in `year`: that
+    /// of the new players of their age on FIDE's February 2025 list (juniors or new adults), whom
+    /// the clubs' teams take alike, so that players not yet rated meet rated ones there.
+    pub fn unlisted_few_share(&self, born_year: i32, year: i32) -> f64 {
+        let class = Class::of(false, born_year, year, 0);
+        let all = self.class_cell(class);
+        f64::from(all.few) / f64::from(all.played)
+    }
+
     /// FIDE's players who played by class on the list that rates the games of `month` (the next
     /// month's), where FIDE's series has that list.
     pub fn played(&self, month: Month) -> Option<[f64; CLASSES]> {
@@ -221,23 +230,6 @@ impl Fide {
             Some(counts) => Wanted::ByClass(counts.map(|c| c * scale)),
             None => Wanted::Games(self.before.map(|g| g * season)),
         }
-    }
-
-    /// The lowest rating of the players whose play the tables give in `month`: January 2008's
-    /// floor before FIDE's series; none after, since the organisers' Elo is no guide to who is on
-    /// a list whose floor was 1000 (a weak junior's FIDE rating, held up by the floor and moved by
-    /// K 40, stands well above the organisers' rating: with the floor at 1000 on that rating the
-    /// world's lists of 2025 counted ×1.6 FIDE's players who played, docs/generate.md).
-    pub fn floor(&self, month: Month) -> Option<f64> {
-        self.played(month).is_none().then_some(FLOOR_BEFORE)
-    }
-
-    /// Whether a player of `games` games whom the organisers rate `rating` after `month` enters
-    /// the list: from their fifth game once the organisers rate them (a rating needs rated
-    /// opponents), at the floor or more where there is one. A listed player stays listed.
-    pub fn is_listed(&self, games: u32, rating: Option<f64>, month: Month) -> bool {
-        let floor = self.floor(month);
-        games >= FIRST_RATING_GAMES && rating.is_some_and(|r| floor.is_none_or(|f| r >= f))
     }
 }
 
@@ -438,15 +430,10 @@ mod tests {
             panic!("games wanted before 2015")
         };
         assert!((before[BANDS - 1] - 11413.0 / 3.0 / 804.0).abs() < 1e-9);
-        assert_eq!(before[0], 0.0);
-        let (early, late) = (Month::new(2008, 1).unwrap(), Month::new(2015, 1).unwrap());
-        assert_eq!(fide.floor(early), Some(1400.0));
-        assert_eq!(fide.floor(late), None);
-        assert!(!fide.is_listed(4, Some(1500.0), late));
-        assert!(!fide.is_listed(5, None, late));
-        assert!(fide.is_listed(5, Some(800.0), late));
-        assert!(!fide.is_listed(5, Some(1399.0), early));
-        assert!(fide.is_listed(5, Some(1400.0), early));
+        // Its lowest band, 1600 where the compression puts its floor of 1400, stands for the
+        // bands below it.
+        assert!((before[2] - 924.0 / 3.0 / 225.0).abs() < 1e-9);
+        assert_eq!((before[0], before[1]), (before[2], before[2]));
         // Juniors play more often than the adults of their band; new adults least.
         let b1600 = band(1650.0);
         assert!(fide.share(Class::Junior, b1600) > 1.5 * fide.share(Class::K20, b1600));

@@ -18,6 +18,7 @@ pub mod gap;
 pub mod params;
 mod people;
 mod play;
+mod published;
 mod settings;
 
 use rayon::prelude::*;
@@ -126,9 +127,6 @@ pub fn generate<S: WorldSink>(
             people::Origin::Listed => {
                 let row = start_row(&mut p, strength, settings);
                 organisers.set(i, f64::from(row.rating));
-                p.games = row.total_games;
-                p.ever_2400 = row.ever_2400;
-                p.listed = true;
                 start_list.push(row);
             }
             // Organisers know a latent player from national ratings, roughly.
@@ -139,6 +137,14 @@ pub fn generate<S: WorldSink>(
         players.push(p);
     }
     let fide = (settings.from_fide == 1).then(fide_activity::Fide::get);
+    let mut published = fide.map(|_| {
+        let mut published = published::Published::new();
+        published.grow(players.len());
+        for (i, row) in start_list.iter().enumerate() {
+            published.start(i, row.rating, row.total_games, settings.start);
+        }
+        published
+    });
     let mut games = 0u64;
     let mut batch = MonthBatch::default();
     for t in 0..settings.months {
@@ -156,12 +162,16 @@ pub fn generate<S: WorldSink>(
             players.push(people::newcomer(id, t, year, rng, settings));
         }
         organisers.grow(players.len());
+        if let Some(published) = published.as_mut() {
+            published.grow(players.len());
+        }
         let strength: Vec<f64> = players.iter().map(|p| p.strength(year, settings)).collect();
         for (i, p) in players.iter_mut().enumerate() {
             p.step(settings, year, t, strength[i]);
         }
-        let listed =
-            fide.map(|fide| listed_play(fide, &players, &strength, &organisers, settings, month));
+        let listed = fide
+            .zip(published.as_ref())
+            .map(|(fide, published)| listed_play(fide, published, &players, settings, month));
         let mut entrants = Vec::new();
         for (i, p) in players.iter_mut().enumerate() {
             if !p.active {
@@ -172,10 +182,10 @@ pub fn generate<S: WorldSink>(
                 Some(listed) => listed,
                 None => (
                     p.events_per_year(settings, year, strength[i]) / 12.0 * open,
-                    if p.is_league_member(year, t) {
-                        settings.league_share
-                    } else {
-                        0.0
+                    match fide {
+                        Some(fide) => fide.unlisted_few_share(p.born.floor() as i32, month.year()),
+                        None if p.is_league_member(year, t) => settings.league_share,
+                        None => 0.0,
                     },
                 ),
             };
@@ -214,6 +224,9 @@ pub fn generate<S: WorldSink>(
             let event_id = u64::from(t) * 1_000_000 + e as u64 + 1;
             for &(w, b, s) in results {
                 organisers.record(w as usize, b as usize, s);
+                if let Some(published) = published.as_mut() {
+                    published.record(w as usize, b as usize, s, month);
+                }
                 plays[w as usize] += 1;
                 plays[b as usize] += 1;
                 batch.period.push(plan.period);
@@ -226,11 +239,8 @@ pub fn generate<S: WorldSink>(
             }
         }
         organisers.update();
-        for (i, p) in players.iter_mut().enumerate() {
-            p.games += plays[i];
-            let rating = organisers.get(i);
-            p.ever_2400 |= rating.is_some_and(|r| r >= 2400.0);
-            p.listed |= fide.is_some_and(|f| f.is_listed(p.games, rating, month));
+        if let Some(published) = published.as_mut() {
+            published.update(month, |p| players[p].born.floor() as i16, |p| plays[p]);
         }
         for (i, p) in players.iter().enumerate() {
             if month.month() == 1 || plays[i] > 0 {
@@ -266,30 +276,34 @@ impl MonthBatch {
 }
 
 /// In a world whose activity comes from FIDE's lists, each listed player's chance to play this
-/// month and their share of league months (`None`: not listed, so the rates decide). A player is
-/// listed from their fifth game while the organisers rate them at the lowest rating FIDE's tables
-/// hold or more (their strength before anyone rated them); their band is that rating where the
-/// compression would put it (the organisers' Elo knows no compression).
+/// month and their share of league months (`None`: not listed, so the rates decide). Listed, band
+/// and class are those of the player's published rating (`published`).
 fn listed_play(
     fide: &fide_activity::Fide,
+    published: &published::Published,
     players: &[Player],
-    strength: &[f64],
-    organisers: &play::OrganiserRatings,
     settings: &Settings,
     month: Month,
 ) -> Vec<Option<(f64, f64)>> {
-    use fide_activity::{band, chances, compressed, Class, Listed};
+    use fide_activity::{band, chances, Class, Listed};
     let year = month.year();
     let listed: Vec<Listed> = players
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.listed)
-        .map(|(i, p)| (i, p, organisers.get(i).unwrap_or(strength[i])))
-        .map(|(i, p, rating)| Listed {
-            player: i,
-            class: Class::of(p.ever_2400, p.born.floor() as i32, year, p.games),
-            band: band(compressed(rating)),
-            activity: if p.active { p.activity } else { 0.0 },
+        .filter_map(|(i, p)| {
+            let rating = published.on_todays_scale(i)?;
+            let history = published.history(i);
+            Some(Listed {
+                player: i,
+                class: Class::of(
+                    history.ever_2400,
+                    p.born.floor() as i32,
+                    year,
+                    history.total_games,
+                ),
+                band: band(rating),
+                activity: if p.active { p.activity } else { 0.0 },
+            })
         })
         .collect();
     let wanted = fide.wanted(month, settings.scale, settings.season_share(month));

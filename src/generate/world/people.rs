@@ -43,12 +43,6 @@ pub struct Player {
     pub newcomer: bool,
     /// An occasional player: a newcomer who plays a few events and lapses (`activity.occasional_*`).
     pub occasional: bool,
-    /// Games played in the world (a player of the starting list: the games behind their rating).
-    pub games: u32,
-    /// Whether the organisers have ever rated them 2400 or more (the starting list: its rating).
-    pub ever_2400: bool,
-    /// Whether FIDE's tables count them (`fide_activity::listed`): once listed, listed for good.
-    pub listed: bool,
     /// The player's own random stream.
     pub rng: SplitMix64,
 }
@@ -189,9 +183,6 @@ pub fn initial(
         active: rng.unit() < active_share,
         newcomer: false,
         occasional: false,
-        games: 0,
-        ever_2400: false,
-        listed: false,
         rng,
     }
 }
@@ -243,9 +234,6 @@ pub fn newcomer(
         // Drawn last, and only in a world that has them: a world without occasional players draws
         // what it drew before they existed.
         occasional: settings.occasional_share > 0.0 && rng.unit() < settings.occasional_share,
-        games: 0,
-        ever_2400: false,
-        listed: false,
         rng,
     }
 }
@@ -304,9 +292,6 @@ mod tests {
             active: true,
             newcomer: false,
             occasional: false,
-            games: 0,
-            ever_2400: false,
-            listed: false,
             rng: SplitMix64::new(1),
         };
         let at = |age: f64| p.strength(2000.0 + age, &settings);
