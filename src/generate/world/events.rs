@@ -40,6 +40,9 @@ pub struct Entrant {
     /// a world whose activity comes from FIDE's lists, their cell's share who played at most four
     /// games (`fide_activity`).
     pub few: f64,
+    /// In such a world, the games a listed player of their cell plays in a month of whole events
+    /// on FIDE's list (`Fide::long_games`); 0 otherwise, where the opens' rounds are the model's.
+    pub long: f64,
 }
 
 /// Splits a month's players into events: league rounds (the zone's league players sorted by the
@@ -102,6 +105,7 @@ pub fn plan_month(
     }
     shuffle(&mut international, rng);
     swiss_events(international, swiss_sizes, &OPEN, month, rng, &mut plans);
+    lengthen_opens(&mut plans, entrants);
     by_rating(&mut round_robin);
     for group in cut(&round_robin, round_robin_sizes, rng) {
         let rounds = (group.len() - 1 + group.len() % 2) as u32;
@@ -121,6 +125,36 @@ pub fn plan_month(
     );
     swiss_events(league, league_sizes, &LEAGUE, month, rng, &mut plans);
     plans
+}
+
+/// In a world whose activity comes from FIDE's lists, an open or a section plays as many rounds as
+/// its listed players play in a month of whole events on FIDE's list, on average (from 6 games
+/// among new adults of 1400–1799 to 11 among K 10 players of 2500 and up): a section of strong
+/// players plays more rounds than a weekend open of beginners. Opens without listed players keep
+/// their rounds.
+fn lengthen_opens(plans: &mut [EventPlan], entrants: &[Entrant]) {
+    let long: std::collections::HashMap<usize, f64> = entrants
+        .iter()
+        .filter(|e| e.long > 0.0)
+        .map(|e| (e.player, e.long))
+        .collect();
+    if long.is_empty() {
+        return;
+    }
+    for plan in plans {
+        let wanted: Vec<f64> = plan
+            .players
+            .iter()
+            .filter_map(|p| long.get(p).copied())
+            .collect();
+        if wanted.is_empty() {
+            continue;
+        }
+        let rounds = (wanted.iter().sum::<f64>() / wanted.len() as f64).round();
+        plan.rounds = rounds.clamp(5.0, 13.0) as u32;
+        let end = Day(plan.start.0 + (OPEN.days)(plan.rounds) as i32 - 1);
+        plan.period = end.month().plus(1);
+    }
 }
 
 /// The kind of event an entrant plays this month.
@@ -423,6 +457,7 @@ mod tests {
             strength: 1500.0,
             choice,
             few: 0.0,
+            long: 0.0,
         };
         let choices = |rating, settings: &Settings| {
             [0.05, 0.15, 0.3, 0.9].map(|c| choose(&entrant(c), rating, settings))
@@ -461,6 +496,7 @@ mod tests {
             strength: 1500.0,
             choice,
             few,
+            long: 0.0,
         };
         assert_eq!(
             choose(&entrant(0.39, 0.4), Some(1500.0), &settings),
@@ -503,6 +539,7 @@ mod tests {
                 strength: 1500.0,
                 choice: 0.5,
                 few: 1.0,
+                long: 0.0,
             })
             .collect();
         let month = Month::new(2010, 3).unwrap();
@@ -591,5 +628,41 @@ mod tests {
             1
         });
         assert_eq!(games, 5 * 4);
+    }
+
+    /// An open's rounds follow its listed players' whole-event games where they have them; an open
+    /// without them keeps its own, and its list follows its new last round.
+    #[test]
+    fn opens_play_as_many_rounds_as_their_listed_players_do() {
+        let month = Month::new(2025, 1).unwrap();
+        let open = |players: Vec<usize>| {
+            plan(
+                EventType::Swiss,
+                players,
+                7,
+                5,
+                month,
+                &mut SplitMix64::new(1),
+            )
+        };
+        let mut plans = vec![open(vec![0, 1, 2]), open(vec![3, 4])];
+        let entrant = |player, long| Entrant {
+            player,
+            strength: 2000.0,
+            choice: 0.5,
+            few: 0.0,
+            long,
+        };
+        let entrants = [
+            entrant(0, 10.0),
+            entrant(1, 11.0),
+            entrant(2, 0.0),
+            entrant(3, 0.0),
+        ];
+        lengthen_opens(&mut plans, &entrants);
+        assert_eq!((plans[0].rounds, plans[1].rounds), (11, 7));
+        // Eleven rounds take seven days, two a day after the first.
+        let end = Day(plans[0].start.0 + 6);
+        assert_eq!(plans[0].period, end.month().plus(1));
     }
 }

@@ -26,6 +26,9 @@ const CELLS: &str = include_str!("../../../data/fide-activity/february-2025-cell
 const JANUARY_2008: &str = include_str!("../../../data/fide-activity/january-2008-bands.csv");
 
 pub const CLASSES: usize = 4;
+/// Games of a player who played one to four in a month: FIDE's February 2025 list counts 8,150,
+/// 5,592, 3,112 and 2,672 of its players from 1400 who played one, two, three and four.
+const FEW_GAMES: f64 = (8150.0 + 2.0 * 5592.0 + 3.0 * 3112.0 + 4.0 * 2672.0) / 19526.0;
 /// 100-point bands from 1400 to 2500 and up, as on the lists since the compression.
 pub const BANDS: usize = 12;
 
@@ -201,6 +204,16 @@ impl Fide {
         let (class_count, class_of) = ratio(self.class_cell(class));
         let prior = f64::from(class_count) / f64::from(class_of);
         (f64::from(count) + PRIOR_PLAYERS * prior) / (f64::from(of) + PRIOR_PLAYERS)
+    }
+
+    /// Games a player of the cell played in a month of whole events on FIDE's February 2025 list:
+    /// those of its players who played more than four games (the cell's games less those of the
+    /// players who played at most four, `FEW_GAMES` each), pulled alike.
+    pub fn long_games(&self, class: Class, band: usize) -> f64 {
+        self.pulled(class, band, |c| {
+            let few_games = (f64::from(c.few) * FEW_GAMES).round() as u32;
+            (c.games.saturating_sub(few_games), c.played - c.few)
+        })
     }
 
     /// The share of league months of a player not yet listed, born in `born_year`, in `year`: that
@@ -442,6 +455,13 @@ mod tests {
         let k10 = fide.share(Class::K10, band(2450.0));
         assert!((fide.share(Class::K10, band(1850.0)) - k10).abs() < 0.1);
         assert!(fide.few_share(Class::K20, b1600) > fide.few_share(Class::Junior, b1600));
+        // Whole events: 6 games a month for new adults of 1700, 11 for K 10 players of 2500.
+        let k40 = fide.long_games(Class::K40, band(1750.0));
+        let top = fide.long_games(Class::K10, band(2550.0));
+        assert!(
+            (6.0..7.0).contains(&k40) && (10.5..12.0).contains(&top),
+            "{k40} {top}"
+        );
     }
 
     /// The world file of docs/generate.md ("Activity from FIDE's lists") is the built-in world

@@ -178,23 +178,25 @@ pub fn generate<S: WorldSink>(
                 continue;
             }
             let (plays, choice) = (p.rng.unit(), p.rng.unit());
-            let (chance, few) = match listed.as_ref().and_then(|l| l[i]) {
+            let play = match listed.as_ref().and_then(|l| l[i]) {
                 Some(listed) => listed,
-                None => (
-                    p.events_per_year(settings, year, strength[i]) / 12.0 * open,
-                    match fide {
+                None => MonthPlay {
+                    chance: p.events_per_year(settings, year, strength[i]) / 12.0 * open,
+                    few: match fide {
                         Some(fide) => fide.unlisted_few_share(p.born.floor() as i32, month.year()),
                         None if p.is_league_member(year, t) => settings.league_share,
                         None => 0.0,
                     },
-                ),
+                    long: 0.0,
+                },
             };
-            if plays < chance {
+            if plays < play.chance {
                 entrants.push(events::Entrant {
                     player: i,
                     strength: strength[i],
                     choice,
-                    few,
+                    few: play.few,
+                    long: play.long,
                 });
             }
         }
@@ -275,16 +277,25 @@ impl MonthBatch {
     }
 }
 
-/// In a world whose activity comes from FIDE's lists, each listed player's chance to play this
-/// month and their share of league months (`None`: not listed, so the rates decide). Listed, band
-/// and class are those of the player's published rating (`published`).
+/// A player's play this month: their chance to play, their share of league months and the games
+/// of their whole events (`events::Entrant`).
+#[derive(Clone, Copy, Debug)]
+struct MonthPlay {
+    chance: f64,
+    few: f64,
+    long: f64,
+}
+
+/// In a world whose activity comes from FIDE's lists, each listed player's play this month
+/// (`None`: not listed, so the rates decide). Listed, band and class are those of the player's
+/// published rating (`published`).
 fn listed_play(
     fide: &fide_activity::Fide,
     published: &published::Published,
     players: &[Player],
     settings: &Settings,
     month: Month,
-) -> Vec<Option<(f64, f64)>> {
+) -> Vec<Option<MonthPlay>> {
     use fide_activity::{band, chances, Class, Listed};
     let year = month.year();
     let listed: Vec<Listed> = players
@@ -310,7 +321,11 @@ fn listed_play(
     let chance = chances(fide, &listed, &wanted);
     let mut out = vec![None; players.len()];
     for (l, c) in listed.iter().zip(chance) {
-        out[l.player] = Some((c, fide.few_share(l.class, l.band)));
+        out[l.player] = Some(MonthPlay {
+            chance: c,
+            few: fide.few_share(l.class, l.band),
+            long: fide.long_games(l.class, l.band),
+        });
     }
     out
 }
@@ -417,6 +432,7 @@ mod tests {
                 strength: 1500.0,
                 choice: 0.5,
                 few: 0.0,
+                long: 0.0,
             })
             .collect();
         (entrants, players)
