@@ -237,6 +237,42 @@ fn a_generated_world_is_repeatable_and_replays() {
     }
 }
 
+/// The world whose activity comes from FIDE's lists makes the same bytes whatever the threads, and
+/// other games than the built-in world it extends.
+#[test]
+fn a_world_playing_as_fides_lists_say_is_repeatable() {
+    let dir = scratch("generate-lists");
+    let world = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/worlds/fide-2001-2025-lists.toml"
+    );
+    let made = |name: &str, world: &str, threads: &str| {
+        let out = dir.join(name);
+        succeeds(&[
+            "generate",
+            "--world",
+            world,
+            "--scale",
+            "0.003",
+            "--seed",
+            "7",
+            "--quiet",
+            "--no-equilibrium",
+            "--threads",
+            threads,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        std::fs::read(out.join("games.parquet")).unwrap()
+    };
+    let one = made("one", world, "1");
+    assert!(
+        one == made("two", world, "2"),
+        "games.parquet differs between thread counts"
+    );
+    assert!(one != made("default", "fide-2001-2025", "2"));
+}
+
 /// Every built-in world generates by name at a tiny scale, and `generate --help` names each.
 #[test]
 fn every_built_in_world_generates() {
