@@ -465,12 +465,15 @@ mod tests {
     }
 
     /// The world file of docs/generate.md ("Activity from FIDE's lists") is the built-in world
-    /// with its activity from FIDE's lists and nothing else.
+    /// with its activity from FIDE's lists and nothing else; its refit keeps the activity.
     #[test]
     fn the_lists_world_changes_only_where_activity_comes_from() {
         let base = crate::generate::world::preset("fide-2001-2025").unwrap();
         let lists = crate::generate::world::load("worlds/fide-2001-2025-lists.toml").unwrap();
         assert_eq!((base.from_fide, lists.from_fide), (0, 1));
+        let refit = crate::generate::world::load("worlds/refits/lists-refit.toml").unwrap();
+        assert_eq!((refit.name.as_str(), refit.from_fide), ("lists-refit", 1));
+        assert!((refit.form_sd - 12.47).abs() < 1e-9);
         let named = crate::generate::world::Settings {
             name: base.name.clone(),
             from_fide: 0,
