@@ -80,16 +80,6 @@ pub fn band(rating: f64) -> usize {
     (((rating - 1400.0) / 100.0).floor().max(0.0) as usize).min(BANDS - 1)
 }
 
-/// A rating of the scale before March 2024 where the compression put it: R + 0.4 × (2000 − R)
-/// below 2000 (reference §8), so that February 2025's bands hold the players of any month.
-pub fn compressed(rating: f64) -> f64 {
-    if rating < 2000.0 {
-        rating + 0.4 * (2000.0 - rating)
-    } else {
-        rating
-    }
-}
-
 /// One cell of the February 2025 list: its players, those who played and their games, and those
 /// who played at most four games.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -484,9 +474,11 @@ mod tests {
 
     #[test]
     fn bands_stand_where_the_compression_put_them() {
-        assert_eq!(band(compressed(1000.0)), 0);
-        assert_eq!(band(compressed(1500.0)), band(1700.0));
-        assert_eq!(compressed(2100.0), 2100.0);
+        let before = super::super::published::Published::new();
+        let today = |r: i32| band(f64::from(before.todays_scale(r)));
+        assert_eq!(today(1000), 0);
+        assert_eq!(today(1500), band(1700.0));
+        assert_eq!(before.todays_scale(2100), 2100);
         assert_eq!(band(1399.0), 0);
         assert_eq!(band(2900.0), BANDS - 1);
         assert_eq!(Class::of(false, 2007, 2025, 3), Class::Junior);
@@ -579,13 +571,14 @@ mod tests {
         let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
         let (rating, games) = (at("Rtng"), at("Game"));
         let mut bands = [(0u32, 0u32, 0u32); BANDS];
+        let before = super::super::published::Published::new();
         for line in lines {
             let fields: Vec<&str> = line.split('\t').collect();
-            let Some(Ok(r)) = fields.get(rating).map(|r| r.trim().parse::<f64>()) else {
+            let Some(Ok(r)) = fields.get(rating).map(|r| r.trim().parse::<i32>()) else {
                 continue;
             };
             let g: u32 = fields[games].trim().parse().unwrap_or(0);
-            let band = &mut bands[band(compressed(r))];
+            let band = &mut bands[band(f64::from(before.todays_scale(r)))];
             band.0 += 1;
             band.1 += u32::from(g > 0);
             band.2 += g;

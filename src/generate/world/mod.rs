@@ -136,14 +136,15 @@ pub fn generate<S: WorldSink>(
         }
         players.push(p);
     }
-    let fide = (settings.from_fide == 1).then(fide_activity::Fide::get);
-    let mut published = fide.map(|_| {
+    // A world whose activity comes from FIDE's lists: the lists' tables, and the stand-in for
+    // each player's published rating that places players in them.
+    let mut from_fide = (settings.from_fide == 1).then(|| {
         let mut published = published::Published::new();
         published.grow(players.len());
         for (i, row) in start_list.iter().enumerate() {
             published.start(i, row.rating, row.total_games, settings.start);
         }
-        published
+        (fide_activity::Fide::get(), published)
     });
     let mut games = 0u64;
     let mut batch = MonthBatch::default();
@@ -162,15 +163,15 @@ pub fn generate<S: WorldSink>(
             players.push(people::newcomer(id, t, year, rng, settings));
         }
         organisers.grow(players.len());
-        if let Some(published) = published.as_mut() {
+        if let Some((_, published)) = from_fide.as_mut() {
             published.grow(players.len());
         }
         let strength: Vec<f64> = players.iter().map(|p| p.strength(year, settings)).collect();
         for (i, p) in players.iter_mut().enumerate() {
             p.step(settings, year, t, strength[i]);
         }
-        let listed = fide
-            .zip(published.as_ref())
+        let listed = from_fide
+            .as_ref()
             .map(|(fide, published)| listed_play(fide, published, &players, settings, month));
         let mut entrants = Vec::new();
         for (i, p) in players.iter_mut().enumerate() {
@@ -182,8 +183,10 @@ pub fn generate<S: WorldSink>(
                 Some(listed) => listed,
                 None => MonthPlay {
                     chance: p.events_per_year(settings, year, strength[i]) / 12.0 * open,
-                    few: match fide {
-                        Some(fide) => fide.unlisted_few_share(p.born.floor() as i32, month.year()),
+                    few: match &from_fide {
+                        Some((fide, _)) => {
+                            fide.unlisted_few_share(p.born.floor() as i32, month.year())
+                        }
                         None if p.is_league_member(year, t) => settings.league_share,
                         None => 0.0,
                     },
@@ -226,7 +229,7 @@ pub fn generate<S: WorldSink>(
             let event_id = u64::from(t) * 1_000_000 + e as u64 + 1;
             for &(w, b, s) in results {
                 organisers.record(w as usize, b as usize, s);
-                if let Some(published) = published.as_mut() {
+                if let Some((_, published)) = from_fide.as_mut() {
                     published.record(w as usize, b as usize, s, month);
                 }
                 plays[w as usize] += 1;
@@ -241,7 +244,7 @@ pub fn generate<S: WorldSink>(
             }
         }
         organisers.update();
-        if let Some(published) = published.as_mut() {
+        if let Some((_, published)) = from_fide.as_mut() {
             published.update(month, |p| players[p].born.floor() as i16, |p| plays[p]);
         }
         for (i, p) in players.iter().enumerate() {
@@ -312,7 +315,7 @@ fn listed_play(
                     year,
                     history.total_games,
                 ),
-                band: band(rating),
+                band: band(f64::from(rating)),
                 activity: if p.active { p.activity } else { 0.0 },
             })
         })

@@ -15,8 +15,9 @@
 use std::path::Path;
 
 use crate::model::Month;
+use crate::rules::floor::is_listed;
 use crate::rules::rounding::round_hundredths;
-use crate::rules::{KHistory, PooledResults, Regulations};
+use crate::rules::{Compression, KHistory, PooledResults, Regulations};
 use crate::scenario::{EventKind, Scenario};
 
 /// FIDE's regulations, era by era: the replay's historical scenario.
@@ -33,8 +34,9 @@ pub struct Published {
     games: Vec<u32>,
     /// An unrated player's results against rated opponents so far.
     pool: Vec<PooledResults>,
-    /// Whether the compression has been applied: ratings are on the scale of the lists since.
-    compressed: bool,
+    /// The regulations' compression while it is still ahead (`None` once applied: ratings are
+    /// then on the scale of the lists since).
+    ahead: Option<Compression>,
 }
 
 impl Published {
@@ -42,6 +44,10 @@ impl Published {
         let scenario =
             Scenario::from_text(REGULATIONS, Path::new("scenarios/fide-historical.toml"))
                 .expect("the compiled-in historical scenario is valid (tested)");
+        let ahead = scenario.events.iter().find_map(|e| match &e.kind {
+            EventKind::Compression(c) => Some(c.clone()),
+            _ => None,
+        });
         Published {
             scenario,
             rating: Vec::new(),
@@ -49,7 +55,7 @@ impl Published {
             sum: Vec::new(),
             games: Vec::new(),
             pool: Vec::new(),
-            compressed: false,
+            ahead,
         }
     }
 
@@ -74,12 +80,15 @@ impl Published {
     }
 
     /// The player's rating where the lists since March 2024 would show it.
-    pub fn on_todays_scale(&self, player: usize) -> Option<f64> {
-        let r = f64::from(self.rating[player]?);
-        Some(match self.compressed {
-            true => r,
-            false => super::fide_activity::compressed(r),
-        })
+    pub fn on_todays_scale(&self, player: usize) -> Option<i32> {
+        Some(self.todays_scale(self.rating[player]?))
+    }
+
+    /// A rating where the lists since March 2024 would show it: compressed as the regulations
+    /// compressed ratings (`Compression::apply`) while that is still ahead, so that February
+    /// 2025's bands hold the players of any month.
+    pub fn todays_scale(&self, rating: i32) -> i32 {
+        self.ahead.as_ref().map_or(rating, |c| c.apply(rating))
     }
 
     pub fn history(&self, player: usize) -> KHistory {
@@ -130,11 +139,12 @@ impl Published {
                         .k_for_list(&self.history[p], Some(born(p)), list.year());
                     let k = rules.k.capped(k, games);
                     let next = r + round_hundredths(i64::from(k) * sum) as i32;
-                    self.rating[p] = (next >= rules.floor).then_some(next);
+                    self.rating[p] = is_listed(next, rules.floor).then_some(next);
                 }
                 None => {
                     let pool = self.pool[p];
-                    if let Some(first) = rules.initial.rating(&pool).filter(|&r| r >= rules.floor) {
+                    let first = rules.initial.rating(&pool);
+                    if let Some(first) = first.filter(|&r| is_listed(r, rules.floor)) {
                         self.rating[p] = Some(first);
                         self.pool[p] = PooledResults::default();
                     }
@@ -150,7 +160,7 @@ impl Published {
                 for r in self.rating.iter_mut().flatten() {
                     *r = c.apply(*r);
                 }
-                self.compressed = true;
+                self.ahead = None;
             }
         }
     }
@@ -192,9 +202,10 @@ mod tests {
         published.update(june, born, |_| 1);
         assert_eq!(published.rating(2), None);
         // The compression comes with the March 2024 list: 1620 + 0.4 × 380.
-        assert_eq!(published.on_todays_scale(0), Some(1620.0 + 0.4 * 380.0));
+        assert_eq!(published.on_todays_scale(0), Some(1620 + 152));
         published.update(Month::new(2024, 2).unwrap(), born, |_| 0);
         assert_eq!(published.rating(0), Some(1772));
-        assert_eq!(published.on_todays_scale(0), Some(1772.0));
+        assert_eq!(published.on_todays_scale(0), Some(1772));
+        assert_eq!(published.todays_scale(1500), 1500);
     }
 }
