@@ -10,6 +10,7 @@
 //! the output does not depend on the number of threads, and a parameter changes what it governs
 //! without reshuffling every other draw.
 
+mod drift;
 pub mod equilibrium;
 mod events;
 pub mod fide_activity;
@@ -89,6 +90,8 @@ enum Stream {
     Plan = 4,
     /// One event's pairings and results.
     Event = 5,
+    /// A month of a region's walk of strength (`drift`).
+    RegionDrift = 6,
 }
 
 fn stream(seed: u64, kind: Stream, a: u64, b: u64) -> SplitMix64 {
@@ -146,6 +149,7 @@ pub fn generate<S: WorldSink>(
         }
         (fide_activity::Fide::get(), published)
     });
+    let mut region_drift = drift::RegionDrift::new(settings);
     let mut games = 0u64;
     let mut batch = MonthBatch::default();
     for t in 0..settings.months {
@@ -166,7 +170,14 @@ pub fn generate<S: WorldSink>(
         if let Some((_, published)) = from_fide.as_mut() {
             published.grow(players.len());
         }
-        let strength: Vec<f64> = players.iter().map(|p| p.strength(year, settings)).collect();
+        let mut strength: Vec<f64> = players.iter().map(|p| p.strength(year, settings)).collect();
+        if let Some(drift) = region_drift.as_mut() {
+            drift.step(t);
+            let offsets = drift.offsets();
+            for (s, p) in strength.iter_mut().zip(&players) {
+                *s += offsets[usize::from(p.region)];
+            }
+        }
         for (i, p) in players.iter_mut().enumerate() {
             p.step(settings, year, t, strength[i]);
         }
