@@ -1,6 +1,6 @@
-//! The figures of docs/sweep.md and of docs/generate.md's "Three worlds", regenerated from the
-//! current build: the script behind every table and picture of the worked studies, so that no
-//! number there is edited by hand.
+//! The figures of docs/sweep.md and of docs/generate.md, regenerated from the current build: the
+//! script behind every table and picture of the worked studies and of the worlds' measurements,
+//! so that no number there is edited by hand.
 //!
 //! ```sh
 //! cargo test --release --locked --test cli docs_figures::regenerate -- --ignored --nocapture
@@ -8,13 +8,16 @@
 //!
 //! runs the shipped studies as a user does (`elosim sweep STUDY --verify`: three worlds × eight
 //! seeds at a tenth of FIDE's size, the best three verified at FIDE's size on eight fresh seeds),
-//! the study on the Kaggle games, and the calibration's evaluation of each built-in world at FIDE's
-//! size on four seeds no calibration used (`elosim calibrate … --evaluate`); then rewrites each
-//! block of the docs between `<!-- figures: NAME … -->` and `<!-- end NAME -->`, each headed by
-//! its commands, the commit and the date, and the pictures in docs/sweep/. It took 81 minutes
-//! (4,854 s, commit bd2ada2) on this repository's 2-core machine. The same code runs with the tests at a small
-//! scale on copies of the docs (`the_docs_figures_regenerate_at_a_small_scale`), so that the
-//! script cannot rot.
+//! the study on the Kaggle games, and the calibration's evaluation of each built-in world and of
+//! the worlds whose activity comes from FIDE's lists at FIDE's size on four seeds no calibration
+//! used (`elosim calibrate … --evaluate`), and sets the first of those against Sonas's tables
+//! (`generate`, `replay`, `crosstable --against`); then rewrites each block of the docs between
+//! `<!-- figures: NAME … -->` and `<!-- end NAME -->`, each headed by its commands, the commit and
+//! the date, and the pictures in docs/sweep/ and docs/world/. It took 81 minutes (4,854 s, commit
+//! bd2ada2, before the lists' worlds) on this repository's 2-core machine;
+//! `docs_figures::regenerate_worlds` writes docs/generate.md's blocks alone. The same code runs
+//! with the tests at a small scale on copies of the docs
+//! (`the_docs_figures_regenerate_at_a_small_scale`), so that the script cannot rot.
 
 use std::path::{Path, PathBuf};
 
@@ -752,6 +755,20 @@ const WORLDS: &[&str] = &[
     "fide-2001-2025-form",
 ];
 
+/// The worlds whose activity comes from FIDE's lists (docs/generate.md, "Activity from FIDE's
+/// lists"): each name and world file, evaluated as the built-in worlds are: the mode, its refit,
+/// and the mode with regions drifting apart (`players.region_drift`) as the evidence suggests and
+/// four times that.
+const LISTS_WORLDS: &[(&str, &str)] = &[
+    ("fide-2001-2025-lists", "worlds/fide-2001-2025-lists.toml"),
+    ("lists-refit", "worlds/refits/lists-refit.toml"),
+    ("lists-drift-10", "worlds/refits/lists-drift-10.toml"),
+    ("lists-drift-40", "worlds/refits/lists-drift-40.toml"),
+];
+
+/// Sonas's tables the residual block sets the first of [`LISTS_WORLDS`] against.
+const RESIDUAL_TABLES: &[&str] = &["2008-2012", "2021-2023"];
+
 /// The text after `key` in `line` up to the next `·` or end.
 fn after<'a>(line: &'a str, key: &str) -> &'a str {
     line.split_once(key).map_or("–", |(_, rest)| {
@@ -811,10 +828,25 @@ struct Evaluation {
     record: Record,
 }
 
-/// Each built-in world evaluated on the plan's seeds, one run each.
-fn evaluations(plan: &Plan) -> Vec<Evaluation> {
+/// The built-in worlds as [`evaluations`] takes them: each named by what `--world` is given.
+fn built_in_worlds() -> Vec<(&'static str, String)> {
+    WORLDS.iter().map(|&w| (w, w.to_string())).collect()
+}
+
+/// The lists' worlds as [`evaluations`] takes them: each name and its file's path.
+fn lists_worlds() -> Vec<(&'static str, String)> {
+    LISTS_WORLDS
+        .iter()
+        .map(|&(name, file)| (name, repo(file).display().to_string()))
+        .collect()
+}
+
+/// Each world (its name in the tables, and what `--world` is given) evaluated on the plan's
+/// seeds, one run each.
+fn evaluations(plan: &Plan, worlds: &[(&'static str, String)]) -> Vec<Evaluation> {
     let mut out = Vec::new();
-    for &world in WORLDS {
+    for (world, given) in worlds {
+        let world = *world;
         for &seed in &plan.evaluate_seeds {
             let args: Vec<String> = [
                 "calibrate",
@@ -823,7 +855,7 @@ fn evaluations(plan: &Plan) -> Vec<Evaluation> {
                     .to_string(),
                 "--evaluate",
                 "--world",
-                world,
+                given,
                 "--scale",
                 &plan.evaluate_scale.to_string(),
                 "--seeds",
@@ -855,11 +887,13 @@ fn worlds_block(evaluations: &[Evaluation]) -> String {
     format!("{}{table}", provenance(&records))
 }
 
-/// The default world's evaluations, seed by seed.
-fn default_world(evaluations: &[Evaluation]) -> Vec<&Evaluation> {
+/// The first world's evaluations, seed by seed: the default world's, or the first of the lists'
+/// worlds.
+fn first_world(evaluations: &[Evaluation]) -> Vec<&Evaluation> {
+    let first = evaluations.first().map(|e| e.world);
     evaluations
         .iter()
-        .filter(|e| e.world == WORLDS[0])
+        .filter(|e| Some(e.world) == first)
         .collect()
 }
 
@@ -870,10 +904,10 @@ fn line_of<'a>(said: &'a str, start: &str) -> &'a str {
         .unwrap_or("")
 }
 
-/// docs/generate.md's block: the default world's players who played per list against FIDE's, year
+/// docs/generate.md's block: the first world's players who played per list against FIDE's, year
 /// by year, seed by seed (`… · by year: 2015 ×1.16, …` of each evaluation).
 fn played_block(evaluations: &[Evaluation]) -> String {
-    let runs = default_world(evaluations);
+    let runs = first_world(evaluations);
     let by_year = |said: &str| -> Vec<(String, String)> {
         after(line_of(said, "players who played"), "by year: ")
             .split(", ")
@@ -932,11 +966,11 @@ fn bands(said: &str) -> Vec<Band> {
         .collect()
 }
 
-/// docs/generate.md's block: the default world's February 2025 list against FIDE's, band by band:
+/// docs/generate.md's block: the first world's February 2025 list against FIDE's, band by band:
 /// FIDE's share who played and games per player who played, the world's mean over the seeds, its
 /// ratio to FIDE's and its range.
 fn activity_block(evaluations: &[Evaluation]) -> String {
-    let runs = default_world(evaluations);
+    let runs = first_world(evaluations);
     let per_seed: Vec<Vec<Band>> = runs.iter().map(|e| bands(&e.record.said)).collect();
     let mut out = format!(
         "| band | FIDE: share who played | world (mean of {} seeds; range) | FIDE: games per player who played | world (mean; range) |\n|---|---:|---:|---:|---:|\n",
@@ -980,6 +1014,13 @@ fn activity_block(evaluations: &[Evaluation]) -> String {
 
 /// Every block, by name and file, with its content.
 fn regenerate_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
+    let mut blocks = sweep_blocks(plan);
+    blocks.extend(world_blocks(plan));
+    blocks
+}
+
+/// docs/sweep.md's blocks: the studies and their timings.
+fn sweep_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
     let mut blocks = Vec::new();
     let mut timings = String::new();
     for doc in [&COMPRESSION, &FIRST_RATINGS, &KAGGLE] {
@@ -990,11 +1031,109 @@ fn regenerate_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
         copy_pictures(plan, doc);
     }
     blocks.push(("speed", "docs/sweep.md", timings));
-    let evaluated = evaluations(plan);
-    blocks.push(("worlds", "docs/generate.md", worlds_block(&evaluated)));
-    blocks.push(("played", "docs/generate.md", played_block(&evaluated)));
-    blocks.push(("activity", "docs/generate.md", activity_block(&evaluated)));
     blocks
+}
+
+/// docs/generate.md's blocks: the worlds evaluated, the default world's activity, the lists'
+/// worlds and their residual against Sonas's tables.
+fn world_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
+    let evaluated = evaluations(plan, &built_in_worlds());
+    let lists = evaluations(plan, &lists_worlds());
+    vec![
+        ("worlds", "docs/generate.md", worlds_block(&evaluated)),
+        ("played", "docs/generate.md", played_block(&evaluated)),
+        ("activity", "docs/generate.md", activity_block(&evaluated)),
+        ("lists-worlds", "docs/generate.md", worlds_block(&lists)),
+        ("lists-played", "docs/generate.md", played_block(&lists)),
+        ("lists-activity", "docs/generate.md", activity_block(&lists)),
+        ("lists-residual", "docs/generate.md", residual_block(plan)),
+    ]
+}
+
+/// docs/generate.md's block: the first of the lists' worlds, generated at the evaluations' scale
+/// on their first seed and replayed under FIDE's history as docs/generate.md's opening commands
+/// do, set against each of Sonas's tables: the world's cells minus Sonas's, the distance figures,
+/// each row's games, and the three tables as a heatmap (`plan.out/world-pictures/`, for
+/// docs/world/).
+fn residual_block(plan: &Plan) -> String {
+    let (name, file) = LISTS_WORLDS[0];
+    let seed = plan.evaluate_seeds[0].to_string();
+    let scale = plan.evaluate_scale.to_string();
+    let world = plan.out.join(format!("{name}-{seed}"));
+    let history = plan.out.join(format!("{name}-{seed}-history"));
+    let pictures = plan.out.join("world-pictures");
+    std::fs::create_dir_all(&pictures).unwrap();
+    let text = |p: &Path| p.display().to_string();
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+    let generate = run(
+        plan,
+        &format!("residual-generate-{name}"),
+        &args(&[
+            "generate",
+            "--world",
+            &text(&repo(file)),
+            "--scale",
+            &scale,
+            "--seed",
+            &seed,
+            "--no-equilibrium",
+            "--quiet",
+            "--out",
+            &text(&world),
+        ]),
+    );
+    let replay = run(
+        plan,
+        &format!("residual-replay-{name}"),
+        &args(&[
+            "replay",
+            &text(&repo("scenarios/fide-historical.toml")),
+            "--games",
+            &text(&world.join("games.parquet")),
+            "--start-list",
+            &text(&world.join("start-list.parquet")),
+            "--players",
+            &text(&world.join("players.parquet")),
+            "--from",
+            "2001-04",
+            "--quiet",
+            "--out",
+            &text(&history),
+        ]),
+    );
+    let mut records = vec![generate, replay];
+    let mut out = String::new();
+    for table in RESIDUAL_TABLES {
+        let picture = format!("residual-{table}-{name}.png");
+        let record = run(
+            plan,
+            &format!("residual-{table}-{name}"),
+            &args(&[
+                "crosstable",
+                &text(&history),
+                "--against",
+                &text(&repo("data/published/sonas-crosstables.csv")),
+                "--table",
+                table,
+                "--scale",
+                &scale,
+                "--format",
+                "md",
+                "--plot",
+                &text(&pictures.join(&picture)),
+            ]),
+        );
+        let difference = record
+            .said
+            .split_once("Run minus published:")
+            .map_or("", |(_, rest)| rest.trim());
+        out.push_str(&format!(
+            "**{table}: the world's cells minus Sonas's** (percentage points)\n\n{difference}\n\n![{table}: Sonas's table, the world's and the difference](world/{picture})\n\n"
+        ));
+        records.push(record);
+    }
+    let records: Vec<&Record> = records.iter().collect();
+    format!("{}{out}", provenance(&records))
 }
 
 /// The study's pictures, kept in `plan.out/pictures/` named for the docs (`compression-pareto-
@@ -1159,6 +1298,23 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
         "{}",
         block("activity")
     );
+    // The lists' worlds evaluated, and the first set against both of Sonas's tables.
+    assert!(
+        block("lists-worlds").contains("| lists-refit | 7 |"),
+        "{}",
+        block("lists-worlds")
+    );
+    let residual = block("lists-residual");
+    for table in RESIDUAL_TABLES {
+        let picture = format!("world/residual-{table}-fide-2001-2025-lists.png");
+        assert!(residual.contains(&picture), "{residual}");
+        assert!(plan
+            .out
+            .join("world-pictures")
+            .join(picture.trim_start_matches("world/"))
+            .is_file());
+    }
+    assert!(residual.contains("| RMSE |"), "{residual}");
     let pictures = std::fs::read_dir(plan.out.join("pictures"))
         .unwrap()
         .count();
@@ -1171,12 +1327,19 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
     assert!(blocks == again);
 }
 
-/// The real run: rewrites docs/sweep.md's and docs/generate.md's blocks and docs/sweep/'s
-/// pictures from the studies as shipped.
+/// The real run: rewrites docs/sweep.md's and docs/generate.md's blocks, docs/sweep/'s pictures
+/// and the residual's in docs/world/ from the studies and worlds as shipped.
 #[test]
 #[ignore = "81 minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate -- --ignored"]
 fn regenerate() {
-    write_docs(false);
+    write_docs(false, Blocks::All);
+}
+
+/// docs/generate.md's blocks only: the worlds' evaluations and the residual, without the studies.
+#[test]
+#[ignore = "25 minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate_worlds -- --ignored"]
+fn regenerate_worlds() {
+    write_docs(false, Blocks::Worlds);
 }
 
 /// The docs written anew from the last real run's outputs and records, without running anything:
@@ -1184,10 +1347,17 @@ fn regenerate() {
 #[test]
 #[ignore = "after `regenerate`: cargo test --release --locked --test cli docs_figures::rewrite_from_the_last_run -- --ignored"]
 fn rewrite_from_the_last_run() {
-    write_docs(true);
+    write_docs(true, Blocks::All);
 }
 
-fn write_docs(reuse: bool) {
+/// Which blocks a run writes.
+#[derive(Clone, Copy, PartialEq)]
+enum Blocks {
+    All,
+    Worlds,
+}
+
+fn write_docs(reuse: bool, which: Blocks) {
     let plan = Plan {
         overrides: Vec::new(),
         evaluate_scale: 1.0,
@@ -1195,9 +1365,16 @@ fn write_docs(reuse: bool) {
         out: repo("output/docs-figures"),
         reuse,
     };
-    let blocks = regenerate_blocks(&plan);
+    let blocks = match which {
+        Blocks::All => regenerate_blocks(&plan),
+        Blocks::Worlds => world_blocks(&plan),
+    };
     for (path, text) in spliced(&blocks) {
         std::fs::write(&path, text).unwrap();
+    }
+    copy_all(&plan.out.join("world-pictures"), &repo("docs/world"));
+    if which == Blocks::Worlds {
+        return;
     }
     // docs/sweep/ holds the studies' pictures only: the last run's replace them all.
     for entry in std::fs::read_dir(repo("docs/sweep")).unwrap() {
@@ -1206,8 +1383,13 @@ fn write_docs(reuse: bool) {
             std::fs::remove_file(path).unwrap();
         }
     }
-    for entry in std::fs::read_dir(plan.out.join("pictures")).unwrap() {
+    copy_all(&plan.out.join("pictures"), &repo("docs/sweep"));
+}
+
+/// Every file of `from` copied into `to`.
+fn copy_all(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
-        std::fs::copy(entry.path(), repo("docs/sweep").join(entry.file_name())).unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
     }
 }
