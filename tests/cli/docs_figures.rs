@@ -763,13 +763,14 @@ const WORLDS: &[&str] = &[
 
 /// The worlds whose activity comes from FIDE's lists (docs/generate.md, "Activity from FIDE's
 /// lists"): each name and world file, evaluated as the built-in worlds are: the mode, its refit,
-/// and the mode with regions drifting apart (`players.region_drift`) as the evidence suggests and
-/// four times that.
+/// the mode with regions drifting apart (`players.region_drift`) as the evidence suggests and four
+/// times that, and the mode with juniors' development in jumps (`players.development_jump_months`).
 const LISTS_WORLDS: &[(&str, &str)] = &[
     ("fide-2001-2025-lists", "worlds/fide-2001-2025-lists.toml"),
     ("lists-refit", "worlds/refits/lists-refit.toml"),
     ("lists-drift-10", "worlds/refits/lists-drift-10.toml"),
     ("lists-drift-40", "worlds/refits/lists-drift-40.toml"),
+    ("lists-jumps-6", "worlds/refits/lists-jumps-6.toml"),
 ];
 
 /// Sonas's tables the residual block sets the first of [`LISTS_WORLDS`] against.

@@ -161,6 +161,7 @@ params! {
     "players.walk_reversion" => walk_reversion: real [0, 1] "share kept a month",
     "players.walk_step" => walk_step: real [0, 200] "rating points a month",
     "players.region_drift" => region_drift: real [0, 100] "rating points a year",
+    "players.development_jump_months" => development_jump_months: real [1, 60] "months",
     "players.ceiling_from" => ceiling_from: real [1000, 3500] "rating points",
     "players.ceiling_slope" => ceiling_slope: real [0, 1] "share",
     "players.ceiling_max" => ceiling_max: real [1000, 4000] "rating points",

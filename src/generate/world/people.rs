@@ -34,6 +34,9 @@ pub struct Player {
     entry_age: f64,
     /// Years for the gap to shrink by a factor e.
     development: f64,
+    /// Years of development so far where development comes in jumps
+    /// (`players.development_jump_months` above 1); `None` where it is smooth, counted by age.
+    grown: Option<f64>,
     /// The personal random walk, in rating points.
     walk: f64,
     /// Events a year while active, before the strength factor (`Settings::activity_factor`).
@@ -71,7 +74,9 @@ impl Player {
     /// True strength at a fractional year (the truth the replay is judged against).
     pub fn strength(&self, year: f64, settings: &Settings) -> f64 {
         let age = self.age(year);
-        let grown = (age - self.entry_age).max(0.0);
+        let grown = self
+            .grown
+            .unwrap_or_else(|| (age - self.entry_age).max(0.0));
         let developing = self.entry_gap * (-grown / self.development).exp();
         (self.potential - developing - settings.decline(age) + self.walk).max(WEAKEST)
     }
@@ -79,6 +84,13 @@ impl Player {
     /// One month of the random walk (mean-reverting, so that it stays a few dozen points wide) and
     /// of retirement.
     pub fn step(&mut self, settings: &Settings, year: f64, month: u32, strength: f64) {
+        if let Some(grown) = self.grown.as_mut() {
+            // A jump of this many months' development, once in as many months on average.
+            let months = settings.development_jump_months;
+            if self.rng.unit() < 1.0 / months {
+                *grown += months / 12.0;
+            }
+        }
         self.walk = self.walk * settings.walk_reversion + settings.walk_step * self.rng.normal();
         if self.active && self.rng.unit() < self.quit_chance(settings, year, month, strength) {
             self.active = false;
@@ -178,6 +190,7 @@ pub fn initial(
         entry_gap: gap,
         entry_age: age,
         development: settings.development_years * (0.6 + 0.8 * rng.unit()),
+        grown: jumps(settings),
         walk: 0.0,
         activity: activity(&mut rng, settings),
         active: rng.unit() < active_share,
@@ -227,6 +240,7 @@ pub fn newcomer(
         entry_gap: gap,
         entry_age: age,
         development: settings.development_years * (0.6 + 0.8 * rng.unit()),
+        grown: jumps(settings),
         walk: 0.0,
         activity: activity(&mut rng, settings),
         active: true,
@@ -256,6 +270,11 @@ fn sex(rng: &mut SplitMix64, female_share: f64) -> Sex {
     }
 }
 
+/// Development so far of a player entering a world whose development comes in jumps: none yet.
+fn jumps(settings: &Settings) -> Option<f64> {
+    (settings.development_jump_months > 1.0).then_some(0.0)
+}
+
 /// Regions of very different sizes (Zipf-like), as federations are.
 fn region(rng: &mut SplitMix64, regions: u32) -> u16 {
     let u = rng.unit();
@@ -274,10 +293,9 @@ fn activity(rng: &mut SplitMix64, settings: &Settings) -> f64 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn juniors_improve_fast_then_slower_and_everyone_declines_late() {
-        let settings = crate::generate::world::preset("fide-2001-2025").unwrap();
-        let p = Player {
+    /// A junior of 10 entering 800 points below a potential of 2000, developing in 5 years.
+    fn junior(grown: Option<f64>) -> Player {
+        Player {
             id: 1,
             born: 2000.0,
             sex: Sex::Male,
@@ -287,13 +305,20 @@ mod tests {
             entry_gap: 800.0,
             entry_age: 10.0,
             development: 5.0,
+            grown,
             walk: 0.0,
             activity: 3.0,
             active: true,
             newcomer: false,
             occasional: false,
             rng: SplitMix64::new(1),
-        };
+        }
+    }
+
+    #[test]
+    fn juniors_improve_fast_then_slower_and_everyone_declines_late() {
+        let settings = crate::generate::world::preset("fide-2001-2025").unwrap();
+        let p = junior(None);
         let at = |age: f64| p.strength(2000.0 + age, &settings);
         assert_eq!(at(10.0), 1200.0);
         let first = at(12.0) - at(10.0);
@@ -305,6 +330,66 @@ mod tests {
         let old = settings.decline(60.0);
         assert!(old > 50.0, "{old}");
         assert!((at(60.0) - (2000.0 - old)).abs() < 1.0);
+    }
+
+    /// With development in jumps of six months' worth, a junior's strength stands still for months
+    /// and then leaps, by about what six months of smooth development give; over years it keeps
+    /// pace with the smooth curve on average.
+    #[test]
+    fn development_in_jumps_stands_still_then_leaps_and_keeps_pace() {
+        let mut settings = crate::generate::world::preset("fide-2001-2025").unwrap();
+        settings.walk_step = 0.0;
+        settings.development_jump_months = 6.0;
+        let (months, players) = (36, 400);
+        let mut behind = 0.0;
+        let mut leaps = Vec::new();
+        for seed in 0..players {
+            let mut p = junior(Some(0.0));
+            p.rng = SplitMix64::new(seed);
+            let mut last = p.strength(2010.0, &settings);
+            for t in 0..months {
+                let year = 2010.0 + f64::from(t) / 12.0;
+                p.step(&settings, year, t, last);
+                let now = p.strength(year + 1.0 / 12.0, &settings);
+                if now != last {
+                    leaps.push(now - last);
+                }
+                last = now;
+            }
+            behind += junior(None).strength(2013.0, &settings) - last;
+        }
+        // Every leap is more than the largest step a smooth month makes (its first, at 10), and no
+        // more than six smooth months from 10.
+        let smooth = |age: f64| junior(None).strength(2000.0 + age, &settings);
+        let (month, six) = (
+            smooth(10.0 + 1.0 / 12.0) - smooth(10.0),
+            smooth(10.5) - smooth(10.0),
+        );
+        let (least, most) = leaps
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(l, m), x| (l.min(*x), m.max(*x)));
+        assert!(
+            least > month && most <= six + 1e-9,
+            "leaps {least}..{most}, a smooth month {month}, six {six}"
+        );
+        // About one month in six leaps.
+        let share = leaps.len() as f64 / f64::from(months * players as u32);
+        assert!((share - 1.0 / 6.0).abs() < 0.02, "{share}");
+        // Three years on, as far as the smooth curve on average (within a few points).
+        let mean_behind = behind / players as f64;
+        assert!(mean_behind.abs() < 15.0, "{mean_behind}");
+    }
+
+    /// Smooth in the built-in world; in jumps of six months' worth in the file that measures it.
+    #[test]
+    fn development_is_smooth_by_default_and_jumps_in_the_file_that_measures_it() {
+        let built_in = crate::generate::world::preset("fide-2001-2025").unwrap();
+        assert_eq!(jumps(&built_in), None);
+        let file = crate::generate::world::load("worlds/refits/lists-jumps-6.toml").unwrap();
+        assert_eq!(
+            (file.development_jump_months, jumps(&file)),
+            (6.0, Some(0.0))
+        );
     }
 
     /// Newcomers still active after `years`, of 4,000 arriving in the world's first month.

@@ -46,6 +46,7 @@ pub struct Settings {
     pub walk_reversion: f64,
     pub walk_step: f64,
     pub region_drift: f64,
+    pub development_jump_months: f64,
     pub ceiling_from: f64,
     pub ceiling_slope: f64,
     pub ceiling_max: f64,
