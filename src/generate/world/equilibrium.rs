@@ -188,12 +188,7 @@ pub fn solve(players: usize, games: &[WindowGame], anchor: &[f32]) -> Equilibriu
     let start = |i: usize| f64::from(anchor.get(i).copied().unwrap_or(f32::NAN));
     let mut rating = first_guess(&graph, &start);
     let (steps, last_move, converged) = graph.newton(&mut rating);
-    let group = graph.groups();
-    let groups = group
-        .iter()
-        .filter(|g| **g != NONE)
-        .max()
-        .map_or(0, |g| g + 1) as usize;
+    let (group, groups) = graph.groups();
     // Each group's mean equilibrium moved onto its players' mean true strength.
     let mut sums = vec![(0.0f64, 0.0f64, 0usize); groups];
     for i in 0..players {
@@ -266,6 +261,14 @@ struct Linearised {
     residual: Vec<f64>,
     weight: Vec<f64>,
     diagonal: Vec<f64>,
+}
+
+/// A step the line search accepted: its share of the full step, the ratings it reached and the
+/// equations there.
+struct Searched {
+    scale: f64,
+    moved: Vec<f64>,
+    next: Linearised,
 }
 
 impl Graph {
@@ -434,6 +437,37 @@ impl Graph {
         per_player.iter().sum::<f64>() / 2.0
     }
 
+    /// The step from `rating` along `step`, halved until it lowers the convex function whose
+    /// gradient the equations are (Armijo's condition, `descent` the step's slope) or the
+    /// equations' residuals shrink below `size` (near the solution, where the function's change is
+    /// lost in rounding); `None` when no step, however short, does either.
+    fn line_search(
+        &self,
+        rating: &[f64],
+        step: &[f64],
+        descent: f64,
+        size: f64,
+    ) -> Option<Searched> {
+        let mut scale = 1.0;
+        while scale * MAX_STEP >= TOLERANCE * 1e-6 {
+            let moved: Vec<f64> = rating
+                .iter()
+                .zip(step)
+                .map(|(r, s)| r + scale * s)
+                .collect();
+            let next = self.linearise(&moved);
+            // The function's change costs a pass over the games: only when the residuals did
+            // not shrink.
+            if dot(&next.residual, &next.residual) < size
+                || self.change(rating, &moved) <= -1e-4 * scale * descent
+            {
+                return Some(Searched { scale, moved, next });
+            }
+            scale /= 2.0;
+        }
+        None
+    }
+
     /// Newton's method from `rating`: each step bounded per player, then halved until it lowers
     /// the convex function whose gradient the equations are (Armijo's condition) or the equations'
     /// residuals shrink (near the solution, where the function's change is lost in rounding); then
@@ -467,39 +501,26 @@ impl Graph {
                 );
                 descent = dot(&l.residual, &step);
             }
-            let mut scale = 1.0;
-            loop {
-                let moved: Vec<f64> = rating
-                    .iter()
-                    .zip(&step)
-                    .map(|(r, s)| r + scale * s)
-                    .collect();
-                let next = self.linearise(&moved);
-                let next_size = dot(&next.residual, &next.residual);
-                // The function's change costs a pass over the games: only when the residuals
-                // did not shrink.
-                let accept =
-                    next_size < size || self.change(rating, &moved) <= -1e-4 * scale * descent;
-                if accept {
+            let full = match self.line_search(rating, &step, descent, size) {
+                Some(Searched { scale, moved, next }) => {
                     last = step.iter().fold(0.0f64, |m, s| m.max((scale * s).abs()));
                     rating.copy_from_slice(&moved);
+                    size = dot(&next.residual, &next.residual);
                     l = next;
-                    size = next_size;
-                    break;
+                    Some(scale == 1.0)
                 }
-                scale /= 2.0;
-                if scale * MAX_STEP < TOLERANCE * 1e-6 {
-                    // No step, however short, lowers anything: stalled.
-                    return (steps, last, false);
-                }
-            }
+                None => None,
+            };
             if self.shift_flat_groups(rating, &l.residual, &met) {
                 l = self.linearise(rating);
                 size = dot(&l.residual, &l.residual);
                 continue;
             }
-            if scale == 1.0 && last < TOLERANCE {
-                return (steps, last, true);
+            match full {
+                // No step, however short, lowers anything, and no group can move: stalled.
+                None => return (steps, last, false),
+                Some(true) if last < TOLERANCE => return (steps, last, true),
+                Some(_) => {}
             }
         }
         (MAX_STEPS, last, false)
@@ -510,58 +531,31 @@ impl Graph {
     /// residual stays the same wherever it stands, until one of those games comes back within
     /// the cap, so Newton's step, whose matrix is flat there but for the diagonal's floor, would
     /// creep that far (a point or so a step). The group moves in one go to just inside the cap
-    /// of its nearest game on the side it is pushed towards. Groups in order of their first
-    /// player, each moved from where the earlier ones left it: a game brought to the cap's edge
-    /// counts as it did beyond it, so no other group's residual changes. Whether any group moved.
-    fn shift_flat_groups(&self, rating: &mut [f64], residual: &[f64], met: &[u32]) -> bool {
+    /// of its nearest game on the side it is pushed towards. Groups go in order of their first
+    /// player, each from where the earlier ones left it; a group one of whose games an earlier
+    /// move brought within the cap waits for the next step, which sees it joined. Each group of
+    /// players who met holds its largest such group still (`met`: their groups), the others
+    /// moving against it. Whether any group moved.
+    fn shift_flat_groups(
+        &self,
+        rating: &mut [f64],
+        residual: &[f64],
+        met: &(Vec<u32>, usize),
+    ) -> bool {
         let (group, count) = self.within_cap_groups(rating);
-        let mut pushed = vec![0.0f64; count];
-        let mut size = vec![0usize; count];
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); count];
-        for (i, &g) in group.iter().enumerate() {
-            if g != NONE {
-                pushed[g as usize] += residual[i];
-                size[g as usize] += 1;
-                members[g as usize].push(i);
-            }
+        for (i, &g) in group.iter().enumerate().filter(|(_, g)| **g != NONE) {
+            members[g as usize].push(i);
         }
-        // Each group of players who met holds still its largest group within the cap (the first
-        // of the largest): the others move against it.
-        let groups_met = met
-            .iter()
-            .filter(|g| **g != NONE)
-            .max()
-            .map_or(0, |g| *g as usize + 1);
-        let mut largest: Vec<Option<usize>> = vec![None; groups_met];
-        for (g, players) in members.iter().enumerate().filter(|(_, p)| !p.is_empty()) {
-            let held = &mut largest[met[players[0]] as usize];
-            if held.is_none_or(|h| size[g] > size[h]) {
-                *held = Some(g);
-            }
-        }
-        for (g, players) in members.iter_mut().enumerate() {
-            let first = players.first().map(|&i| met[i] as usize);
-            if pushed[g].abs() <= FLAT_RESIDUAL || first.is_none_or(|m| largest[m] == Some(g)) {
-                players.clear();
-            }
-        }
+        let held = largest_within(&members, met);
         let mut moved = false;
-        for (g, players) in members.iter().enumerate().filter(|(_, p)| !p.is_empty()) {
-            let up = pushed[g] > 0.0;
-            // The nearest game beyond the cap on the side the group is pushed towards.
-            let distance = players
-                .iter()
-                .flat_map(|&i| (self.start[i]..self.start[i + 1]).map(move |k| (i, k)))
-                .filter(|&(_, k)| group[self.opponent[k] as usize] != g as u32)
-                .map(|(i, k)| self.difference(rating, i, k))
-                .filter_map(|d| match up {
-                    true if d <= -CAP => Some(-d - CAP),
-                    false if d >= CAP => Some(d - CAP),
-                    _ => None,
-                })
-                .fold(f64::INFINITY, f64::min);
-            if distance.is_finite() {
-                let by = (distance + TOLERANCE).copysign(pushed[g]);
+        for (g, players) in members.iter().enumerate() {
+            let pushed: f64 = players.iter().map(|&i| residual[i]).sum();
+            if players.is_empty() || held[g] || pushed.abs() <= FLAT_RESIDUAL {
+                continue;
+            }
+            if let Some(distance) = self.distance_to_cap(rating, players, &group, g, pushed > 0.0) {
+                let by = (distance + TOLERANCE).copysign(pushed);
                 for &i in players {
                     rating[i] += by;
                 }
@@ -571,6 +565,37 @@ impl Graph {
         moved
     }
 
+    /// How far the group `g` (its `players`) can move up (or down) before its nearest game with
+    /// another group on that side comes back within the cap; `None` when a game with another
+    /// group already lies within it (an earlier group's move brought it there) or none lies on
+    /// that side.
+    fn distance_to_cap(
+        &self,
+        rating: &[f64],
+        players: &[usize],
+        group: &[u32],
+        g: usize,
+        up: bool,
+    ) -> Option<f64> {
+        let mut nearest = f64::INFINITY;
+        for &i in players {
+            for k in self.start[i]..self.start[i + 1] {
+                if group[self.opponent[k] as usize] as usize == g {
+                    continue;
+                }
+                let d = self.difference(rating, i, k);
+                if d.abs() < CAP {
+                    return None;
+                }
+                let towards = if up { -d - CAP } else { d - CAP };
+                if towards >= 0.0 {
+                    nearest = nearest.min(towards);
+                }
+            }
+        }
+        nearest.is_finite().then_some(nearest)
+    }
+
     /// Each player's group of players who met within the cap at `rating`, directly or through
     /// others, and how many groups; `NONE` for players without games.
     fn within_cap_groups(&self, rating: &[f64]) -> (Vec<u32>, usize) {
@@ -578,9 +603,9 @@ impl Graph {
     }
 
     /// Each player's group (players who met directly or through others), numbered in order of
-    /// their first player; `NONE` for players without games.
-    fn groups(&self) -> Vec<u32> {
-        self.components(|_, _| true).0
+    /// their first player, and how many; `NONE` for players without games.
+    fn groups(&self) -> (Vec<u32>, usize) {
+        self.components(|_, _| true)
     }
 
     /// The groups of players joined by the games `joins(player, k)` accepts, numbered in order of
@@ -609,6 +634,27 @@ impl Graph {
         }
         (group, next as usize)
     }
+}
+
+/// Whether each group within the cap (`members`: each one's players) is held still: in each group
+/// of players who met (`met`: each player's, and how many), the largest of the groups within the
+/// cap that lie in it, the first of the largest.
+fn largest_within(members: &[Vec<usize>], met: &(Vec<u32>, usize)) -> Vec<bool> {
+    let mut largest: Vec<Option<usize>> = vec![None; met.1];
+    for (g, players) in members.iter().enumerate() {
+        let Some(&first) = players.first() else {
+            continue;
+        };
+        let held = &mut largest[met.0[first] as usize];
+        if held.is_none_or(|h| players.len() > members[h].len()) {
+            *held = Some(g);
+        }
+    }
+    let mut held = vec![false; members.len()];
+    for g in largest.into_iter().flatten() {
+        held[g] = true;
+    }
+    held
 }
 
 /// Σ a·b, in order (the same bits whatever the threads).
@@ -888,6 +934,38 @@ mod tests {
         assert!((r(b) - r(a) - gap).abs() < 0.05, "{e:?}");
     }
 
+    /// Two groups held only beyond the cap, pushed towards each other: the first to move brings
+    /// their game back within the cap, and the second waits for the next step rather than move
+    /// through it (moving both in one pass put their game 280 points off its gap).
+    #[test]
+    fn a_group_does_not_move_through_a_game_an_earlier_move_brought_within_the_cap() {
+        let (h0, h1, h2, a, b) = (0, 1, 2, 3, 4);
+        let mut games = vec![
+            game(a, b, fide_curve(-380.0)),
+            game(b, h0, fide_curve(390.0)),
+        ];
+        for (x, y) in [(h0, h1), (h1, h2), (h2, h0)] {
+            games.push(game(x, y, 0.5));
+        }
+        // One shift from A at 1200 and B at 1700, the three others at 1000: A goes up to just
+        // within the cap of B, and B, which would have gone down to the cap of the three, waits.
+        let graph = Graph::new(5, &games);
+        let mut rating = vec![1000.0, 1000.0, 1000.0, 1200.0, 1700.0];
+        let l = graph.linearise(&rating);
+        assert!(graph.shift_flat_groups(&mut rating, &l.residual, &graph.groups()));
+        assert!(
+            (rating[a as usize] - (1300.0 + TOLERANCE)).abs() < 1e-9,
+            "{rating:?}"
+        );
+        assert_eq!(rating[b as usize], 1700.0);
+        // And the solve reaches both games' gaps.
+        let e = solve(5, &games, &[1000.0, 1000.0, 1000.0, 1200.0, 1700.0]);
+        let r = |p: u32| f64::from(e.rating[p as usize]);
+        assert!(e.converged && e.steps < 10, "{e:?}");
+        assert!((r(b) - r(a) - 380.0).abs() < 0.05, "{e:?}");
+        assert!((r(b) - r(h0) - 390.0).abs() < 0.05, "{e:?}");
+    }
+
     /// docs/sweep.md ("The truth a rating system can reach") gives what a strength gap is worth on
     /// FIDE's curve in the built-in world: the model's own figures, colours averaged.
     #[test]
@@ -996,7 +1074,7 @@ mod tests {
             worst < 0.1,
             "a player's own step would move them {worst} points"
         );
-        let group = graph.groups();
+        let (group, _) = graph.groups();
         let largest = group[games[0].white as usize];
         let (mut r, mut s, mut n) = (0.0, 0.0, 0.0);
         for i in (0..graph.players()).filter(|&i| group[i] == largest) {
