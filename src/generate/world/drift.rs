@@ -1,21 +1,28 @@
-//! Federations whose ratings drift apart (`players.region_drift`, off by default): each region's
+//! Regions whose ratings drift apart (`players.region_drift`, off by default): each region's
 //! players share a random walk of strength on top of their own, so that a region whose players
 //! meet mostly each other (its opens are its own) gains or loses strength together while its
-//! ratings, which only games with other regions can move as a whole, stay where they were. Real
-//! pools show such offsets: published offsets between national pools reach +100 and −65 points
-//! (issue "A world at FIDE's volume", item 3). The walks are centred, each month, on their mean
-//! weighted by the regions' sizes, so that the world's level of strength does not move with them.
+//! ratings, which only games with other regions can move as a whole, stay where they were. A region
+//! is one of a zone's cities and clubs (`events.regions`), each zone's with walks of their own;
+//! zones never meet, so a whole zone's drift would show in no game. Real pools show such offsets
+//! between their parts: published offsets between national pools reach +100 and −65 points (issue
+//! "A world at FIDE's volume", item 3). The walks are centred, each month, on their mean weighted by
+//! the regions' sizes, so that the world's level of strength does not move with them. The offset is
+//! part of the player's true strength: it is what their games are played at, what their activity
+//! follows and what the truth records.
 
-use super::{stream, Settings, Stream};
+use super::people::region_share;
+use super::{stream, zone_of, Settings, Stream};
 
-/// Each region's offset of strength this month.
+/// Each region's offset of strength this month, regions of every zone.
 pub struct RegionDrift {
-    /// Each region's walk, uncentred.
+    /// Each region's walk, uncentred, zone by zone.
     level: Vec<f64>,
-    /// Each region's expected share of players (`people::region`'s law).
+    /// Each region's expected share of the world's players.
     weight: Vec<f64>,
     /// Rating points a month of each region's walk.
     step: f64,
+    regions: u32,
+    zones: u64,
     seed: u64,
 }
 
@@ -25,14 +32,16 @@ impl RegionDrift {
         if settings.region_drift == 0.0 {
             return None;
         }
-        let regions = settings.regions;
-        let weight = (1..=regions)
-            .map(|k| (f64::from(k + 1) / f64::from(k)).ln() / f64::from(regions + 1).ln())
+        let (regions, zones) = (settings.regions, settings.zones_now());
+        let weight = (0..zones)
+            .flat_map(|_| (0..regions).map(move |k| region_share(k, regions) / zones as f64))
             .collect();
         Some(RegionDrift {
-            level: vec![0.0; regions as usize],
+            level: vec![0.0; zones as usize * regions as usize],
             weight,
             step: settings.region_drift / 12f64.sqrt(),
+            regions,
+            zones,
             seed: settings.seed,
         })
     }
@@ -54,6 +63,11 @@ impl RegionDrift {
             .map(|(l, w)| l * w)
             .sum();
         self.level.iter().map(|l| l - mean).collect()
+    }
+
+    /// Where the region `region` of the player `id`'s zone is in [`offsets`](Self::offsets).
+    pub fn index(&self, id: u32, region: u16) -> usize {
+        zone_of(id, self.zones) * self.regions as usize + usize::from(region)
     }
 }
 
@@ -80,8 +94,8 @@ mod tests {
         }
     }
 
-    /// After 25 years of a walk of 20 points a year, regions are about 100 points apart (20 · √25),
-    /// and the size-weighted mean offset is 0.
+    /// After 25 years of a walk of 20 points a year, the regions' offsets spread about 100 points
+    /// (their SD: 20 · √25), and their size-weighted mean is 0.
     #[test]
     fn regions_walk_apart_around_a_fixed_level() {
         let s = settings(20.0);

@@ -175,7 +175,7 @@ pub fn generate<S: WorldSink>(
             drift.step(t);
             let offsets = drift.offsets();
             for (s, p) in strength.iter_mut().zip(&players) {
-                *s += offsets[usize::from(p.region)];
+                *s = (*s + offsets[drift.index(p.id, p.region)]).max(people::WEAKEST);
             }
         }
         for (i, p) in players.iter_mut().enumerate() {
@@ -353,10 +353,15 @@ fn by_zone(
 ) -> Vec<Vec<events::Entrant>> {
     let mut split: Vec<Vec<events::Entrant>> = vec![Vec::new(); zones as usize];
     for e in entrants {
-        let hash = u64::from(players[e.player].id).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-        split[(hash % zones) as usize].push(e);
+        split[zone_of(players[e.player].id, zones)].push(e);
     }
     split
+}
+
+/// The zone of the player `id` among `zones`: a fixed hash of the id.
+fn zone_of(id: u32, zones: u64) -> usize {
+    let hash = u64::from(id).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    (hash % zones) as usize
 }
 
 /// The starting list's row of a listed player: their strength today, give or take the noise of

@@ -51,7 +51,7 @@ pub struct Player {
 }
 
 /// Strength below which nobody plays rated chess (a true beginner).
-const WEAKEST: f64 = 500.0;
+pub const WEAKEST: f64 = 500.0;
 
 /// Who a player is at the world's start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +71,9 @@ impl Player {
         self.age(year) < 20.0
     }
 
-    /// True strength at a fractional year (the truth the replay is judged against).
+    /// True strength at a fractional year, before its region's drift (`drift`, which the generator
+    /// adds to make the truth the replay is judged against); development counted by age, or by the
+    /// player's own jumps where development comes in jumps.
     pub fn strength(&self, year: f64, settings: &Settings) -> f64 {
         let age = self.age(year);
         let grown = self
@@ -275,12 +277,18 @@ fn jumps(settings: &Settings) -> Option<f64> {
     (settings.development_jump_months > 1.0).then_some(0.0)
 }
 
-/// Regions of very different sizes (Zipf-like), as federations are.
+/// Regions of very different sizes (Zipf-like), as federations are: region k (from 0) with the
+/// chance [`region_share`].
 fn region(rng: &mut SplitMix64, regions: u32) -> u16 {
     let u = rng.unit();
-    // P(k) = log((k + 1) / k) / log(regions + 1): a discrete Zipf-like law over 1..=regions.
     let r = (f64::from(regions + 1).powf(u)).floor() as u32;
     (r.clamp(1, regions) - 1) as u16
+}
+
+/// The chance of region `k` (from 0) of `regions`: log((k + 2) / (k + 1)) / log(regions + 1), a
+/// discrete Zipf-like law, which [`region`] draws by inverting its sums.
+pub fn region_share(k: u32, regions: u32) -> f64 {
+    (f64::from(k + 2) / f64::from(k + 1)).ln() / f64::from(regions + 1).ln()
 }
 
 /// Events per year: log-normal, most players a few, some many; its mean is `events_per_year`.
@@ -514,5 +522,12 @@ mod tests {
         }
         assert!(counts[0] > 5 * counts[29], "{counts:?}");
         assert!(counts.iter().all(|&c| c > 0));
+        // Drawn with the chances `region_share` gives (which sum to 1).
+        for (k, &n) in counts.iter().enumerate() {
+            let share = region_share(k as u32, 30);
+            assert!((f64::from(n) / 30_000.0 - share).abs() < 0.006, "{k}: {n} {share}");
+        }
+        let total: f64 = (0..30).map(|k| region_share(k, 30)).sum();
+        assert!((total - 1.0).abs() < 1e-12, "{total}");
     }
 }
