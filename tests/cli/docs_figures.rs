@@ -16,7 +16,7 @@
 //! the date, and the pictures in docs/sweep/ and docs/world/. It took 81 minutes (4,854 s, commit
 //! bd2ada2) on this repository's 2-core machine before the lists' worlds were added;
 //! `docs_figures::regenerate_worlds` writes docs/generate.md's blocks alone, the lists' worlds
-//! included, in 15 minutes (867 s, commit c034f00). The same code runs
+//! included, in 16 minutes (944 s, commit b5141ac), so the whole run now takes about 90. The same code runs
 //! with the tests at a small scale on copies of the docs
 //! (`the_docs_figures_regenerate_at_a_small_scale`), so that the script cannot rot.
 
@@ -701,7 +701,8 @@ fn study_block(doc: &StudyDoc, ran: &Ran) -> String {
 const ALL_BLOCKS: &str = "regenerate";
 const WORLD_BLOCKS: &str = "regenerate_worlds";
 
-/// The line that heads a block: the runs it comes from, and the test that writes it.
+/// The line that heads a block: the runs it comes from, and the test that writes it alone
+/// (`regenerate` writes every block).
 fn provenance(records: &[&Record], test: &str) -> String {
     let runs: Vec<String> = records
         .iter()
@@ -1563,14 +1564,14 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
 /// The real run: rewrites docs/sweep.md's and docs/generate.md's blocks, docs/sweep/'s pictures
 /// and the residual's in docs/world/ from the studies and worlds as shipped.
 #[test]
-#[ignore = "81 minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate -- --ignored"]
+#[ignore = "about 90 minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate -- --ignored"]
 fn regenerate() {
     write_docs(false, Blocks::All);
 }
 
 /// docs/generate.md's blocks only: the worlds' evaluations and the residual, without the studies.
 #[test]
-#[ignore = "15 minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate_worlds -- --ignored"]
+#[ignore = "16 minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate_worlds -- --ignored"]
 fn regenerate_worlds() {
     write_docs(false, Blocks::Worlds);
 }

@@ -525,7 +525,10 @@ mod tests {
         // Drawn with the chances `region_share` gives (which sum to 1).
         for (k, &n) in counts.iter().enumerate() {
             let share = region_share(k as u32, 30);
-            assert!((f64::from(n) / 30_000.0 - share).abs() < 0.006, "{k}: {n} {share}");
+            assert!(
+                (f64::from(n) / 30_000.0 - share).abs() < 0.006,
+                "{k}: {n} {share}"
+            );
         }
         let total: f64 = (0..30).map(|k| region_share(k, 30)).sum();
         assert!((total - 1.0).abs() < 1e-12, "{total}");
