@@ -1068,13 +1068,21 @@ fn world_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
 }
 
 /// One goal of the issue that asked for a world at FIDE's volume: what it reads of an evaluation
-/// (a number for each seed, `None` where the evaluation did not print it) and whether a seed's
-/// number meets it.
+/// (a number for each seed, `None` where the evaluation did not print it; `line`, the line of
+/// the Sonas table it reads, or empty) and whether a seed's number meets it.
 struct Goal {
-    name: &'static str,
-    read: fn(&str) -> Option<f64>,
+    name: String,
+    read: fn(&str, &str) -> Option<f64>,
+    line: &'static str,
     met: fn(f64) -> bool,
     decimals: usize,
+}
+
+impl Goal {
+    /// The goal's number in the evaluation `said`.
+    fn read(&self, said: &str) -> Option<f64> {
+        (self.read)(said, self.line)
+    }
 }
 
 /// A number after `key` in the evaluation's line that starts with `start`, a leading `×` dropped.
@@ -1118,77 +1126,81 @@ fn bands_within(said: &str, of: fn(&Band) -> (f64, f64)) -> Option<f64> {
     })
 }
 
+/// Each of Sonas's tables as the evaluation's line starts and as the goals name it.
+const SONAS_TABLES: [(&str, &str); 2] = [("2008-2012:", "2008–2012"), ("2021-2023:", "2021–2023")];
+
 /// The issue's goals, each as the evaluation prints it (docs/generate.md, "Activity from FIDE's
-/// lists"): Sonas's tables (RMSE, signs, every row's share of games), FIDE's activity and the
-/// January 2008 list.
-const GOALS: &[Goal] = &[
-    Goal {
-        name: "2008–2012 RMSE ≤ 2.0",
-        read: |s| number_after(s, "2008-2012:", "RMSE "),
-        met: |v| v <= 2.0,
-        decimals: 2,
-    },
-    Goal {
-        name: "2021–2023 RMSE ≤ 2.0",
-        read: |s| number_after(s, "2021-2023:", "RMSE "),
-        met: |v| v <= 2.0,
-        decimals: 2,
-    },
-    Goal {
-        name: "2008–2012 signs ≥ 90 %",
-        read: |s| signs(s, "2008-2012:"),
-        met: |v| v >= 0.9,
-        decimals: 2,
-    },
-    Goal {
-        name: "2021–2023 signs ≥ 90 %",
-        read: |s| signs(s, "2021-2023:"),
-        met: |v| v >= 0.9,
-        decimals: 2,
-    },
-    Goal {
-        name: "2008–2012 every row's share of games within ×1.5",
-        read: |s| number_after(s, "2008-2012:", "worst row ×"),
-        met: |v| v <= 1.5,
-        decimals: 2,
-    },
-    Goal {
-        name: "2021–2023 every row's share of games within ×1.5",
-        read: |s| number_after(s, "2021-2023:", "worst row ×"),
-        met: |v| v <= 1.5,
-        decimals: 2,
-    },
-    Goal {
-        name: "players who played per list within 15 %, on average and every year (the factor furthest off)",
-        read: played_furthest,
-        met: |v| (0.85..=1.15).contains(&v),
-        decimals: 2,
-    },
-    Goal {
-        name: "K 10 players who played within 20 %",
-        read: |s| number_after(s, "players who played", "K 10 ×"),
-        met: |v| (0.8..=1.2).contains(&v),
-        decimals: 2,
-    },
-    Goal {
-        name: "February 2025, 1400–2499: bands' shares who played within 15 % (≥ 9 of 11)",
-        read: |s| bands_within(s, |b| b.played),
-        met: |v| v >= 9.0,
-        decimals: 0,
-    },
-    Goal {
-        name: "February 2025, 1400–2499: bands' games per player who played within 15 % (≥ 9 of 11)",
-        read: |s| bands_within(s, |b| b.games),
-        met: |v| v >= 9.0,
-        decimals: 0,
-    },
-    Goal {
-        name: "January 2008 list, bands from 1500 within 15 % (≥ 10 of 12)",
-        read: |s| number_after(s, "list 2008-01:", "list 2008-01: "),
-        met: |v| v >= 10.0,
-        decimals: 0,
-    },
-];
+/// lists"): each of Sonas's tables (RMSE, signs, every row's share of games), FIDE's activity and
+/// the January 2008 list.
+fn goals() -> Vec<Goal> {
+    type Read = fn(&str, &str) -> Option<f64>;
+    type Met = fn(f64) -> bool;
+    let per_table: [(&str, Read, Met); 3] = [
+        (
+            "RMSE ≤ 2.0",
+            |s, l| number_after(s, l, "RMSE "),
+            |v| v <= 2.0,
+        ),
+        ("signs ≥ 90 %", signs, |v| v >= 0.9),
+        (
+            "every row's share of games within ×1.5",
+            |s, l| number_after(s, l, "worst row ×"),
+            |v| v <= 1.5,
+        ),
+    ];
+    let mut goals: Vec<Goal> = per_table
+        .iter()
+        .flat_map(|&(what, read, met)| {
+            SONAS_TABLES.iter().map(move |&(line, years)| Goal {
+                name: format!("{years} {what}"),
+                read,
+                line,
+                met,
+                decimals: 2,
+            })
+        })
+        .collect();
+    let other = |name: &str, read: Read, met: Met, decimals| Goal {
+        name: name.to_string(),
+        read,
+        line: "",
+        met,
+        decimals,
+    };
+    goals.extend([
+        other(
+            "players who played per list within 15 %, on average and every year (the factor furthest off)",
+            |s, _| played_furthest(s),
+            |v| (0.85..=1.15).contains(&v),
+            2,
+        ),
+        other(
+            "K 10 players who played within 20 %",
+            |s, _| number_after(s, "players who played", "K 10 ×"),
+            |v| (0.8..=1.2).contains(&v),
+            2,
+        ),
+        other(
+            "February 2025, 1400–2499: bands' shares who played within 15 % (≥ 9 of 11)",
+            |s, _| bands_within(s, |b| b.played),
+            |v| v >= 9.0,
+            0,
+        ),
+        other(
+            "February 2025, 1400–2499: bands' games per player who played within 15 % (≥ 9 of 11)",
+            |s, _| bands_within(s, |b| b.games),
+            |v| v >= 9.0,
+            0,
+        ),
+        other(
+            "January 2008 list, bands from 1500 within 15 % (≥ 10 of 12)",
+            |s, _| number_after(s, "list 2008-01:", "list 2008-01: "),
+            |v| v >= 10.0,
+            0,
+        ),
+    ]);
+    goals
+}
 
 /// docs/generate.md's block: each goal against each world, the range over the seeds and on how
 /// many seeds it is met: the default world, then the lists' worlds.
@@ -1206,13 +1218,13 @@ fn goals_block(default: &[&Evaluation], lists: &[Evaluation]) -> String {
         names.join(" | "),
         "---|".repeat(names.len())
     );
-    for goal in GOALS {
+    for goal in goals() {
         let cells: Vec<String> = worlds
             .iter()
             .map(|(_, runs)| {
                 let values: Vec<f64> = runs
                     .iter()
-                    .filter_map(|e| (goal.read)(&e.record.said))
+                    .filter_map(|e| goal.read(&e.record.said))
                     .collect();
                 if values.is_empty() {
                     return "–".into();
@@ -1423,7 +1435,8 @@ fn an_evaluation_s_figures_meet_or_miss_the_goals() {
   players who played on 116 lists: ×0.95 FIDE's on average, worst 2021-07: ×9.42; K 10 ×1.21, K 40 ×1.19; K 10 share ×2.14 · by year: 2015 ×1.10, 2016 ×0.84
   activity on 2025-02: 0 of 12 bands' shares who played and 1 of 12 games per player who played within 15 % (run / real) · 1300: 0.9 / 0.1 played, 9.0 / 1.0 games · 1400: 0.112 / 0.112 played, 6.00 / 4.54 games · 2500: 0.5 / 0.5 played, 1.0 / 9.0 games
 ";
-    let read: Vec<Option<f64>> = GOALS.iter().map(|g| (g.read)(said)).collect();
+    let goals = goals();
+    let read: Vec<Option<f64>> = goals.iter().map(|g| g.read(said)).collect();
     assert_eq!(
         read,
         [
@@ -1440,7 +1453,7 @@ fn an_evaluation_s_figures_meet_or_miss_the_goals() {
             Some(7.0),
         ]
     );
-    let met: Vec<bool> = GOALS
+    let met: Vec<bool> = goals
         .iter()
         .zip(&read)
         .map(|(g, v)| (g.met)(v.unwrap()))

@@ -187,8 +187,9 @@ pub fn solve(players: usize, games: &[WindowGame], anchor: &[f32]) -> Equilibriu
     let graph = Graph::new(players, games);
     let start = |i: usize| f64::from(anchor.get(i).copied().unwrap_or(f32::NAN));
     let mut rating = first_guess(&graph, &start);
-    let (steps, last_move, converged) = graph.newton(&mut rating);
-    let (group, groups) = graph.groups();
+    let met = graph.groups();
+    let (steps, last_move, converged) = graph.newton(&mut rating, &met);
+    let (group, groups) = met;
     // Each group's mean equilibrium moved onto its players' mean true strength.
     let mut sums = vec![(0.0f64, 0.0f64, 0usize); groups];
     for i in 0..players {
@@ -468,14 +469,12 @@ impl Graph {
         None
     }
 
-    /// Newton's method from `rating`: each step bounded per player, then halved until it lowers
-    /// the convex function whose gradient the equations are (Armijo's condition) or the equations'
-    /// residuals shrink (near the solution, where the function's change is lost in rounding); then
-    /// the groups held only beyond the cap moved in one go (`shift_flat_groups`). It has converged
+    /// Newton's method from `rating`: each step bounded per player and shortened by the line
+    /// search, then the groups held only beyond the cap moved in one go (`shift_flat_groups`;
+    /// `met`: the groups of players who met). It has converged
     /// when a full step moves no player by more than the tolerance and no group was moved. The
     /// steps made, the largest move of the last, and whether it converged.
-    fn newton(&self, rating: &mut [f64]) -> (u32, f64, bool) {
-        let met = self.groups();
+    fn newton(&self, rating: &mut [f64], met: &(Vec<u32>, usize)) -> (u32, f64, bool) {
         let mut l = self.linearise(rating);
         let mut size = dot(&l.residual, &l.residual);
         let first = size;
@@ -511,7 +510,7 @@ impl Graph {
                 }
                 None => None,
             };
-            if self.shift_flat_groups(rating, &l.residual, &met) {
+            if self.shift_flat_groups(rating, &l.residual, met) {
                 l = self.linearise(rating);
                 size = dot(&l.residual, &l.residual);
                 continue;

@@ -152,8 +152,7 @@ fn lengthen_opens(plans: &mut [EventPlan], entrants: &[Entrant]) {
         }
         let rounds = (wanted.iter().sum::<f64>() / wanted.len() as f64).round();
         plan.rounds = rounds.clamp(5.0, 13.0) as u32;
-        let end = Day(plan.start.0 + (OPEN.days)(plan.rounds) as i32 - 1);
-        plan.period = end.month().plus(1);
+        plan.period = rated_on(plan.start, (OPEN.days)(plan.rounds));
     }
 }
 
@@ -271,14 +270,19 @@ fn plan(
 ) -> EventPlan {
     let first = month.first_day();
     let start = Day(first.0 + rng.below(28) as i32);
-    let end = Day(start.0 + days as i32 - 1);
     EventPlan {
         kind,
         players,
         rounds,
         start,
-        period: end.month().plus(1),
+        period: rated_on(start, days),
     }
+}
+
+/// The list an event starting on `start` and lasting `days` is rated on: the month after its
+/// last day.
+fn rated_on(start: Day, days: u32) -> Month {
+    Day(start.0 + days as i32 - 1).month().plus(1)
 }
 
 fn shuffle(v: &mut [usize], rng: &mut SplitMix64) {
