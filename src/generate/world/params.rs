@@ -190,6 +190,7 @@ params! {
     "activity.quit_adult" => quit_adult: real [0, 1] "share a year",
     "activity.occasional_share" => occasional_share: real [0, 1] "share",
     "activity.occasional_quit" => occasional_quit: real [0, 1] "share a year",
+    "activity.junior_return" => junior_return: real [0, 1] "share a year",
     "activity.strong_from" => strong_from: real [1000, 3000] "rating points",
     "activity.strong_slope" => strong_slope: real [0, 3] "log of the factor per 100 points",
     "activity.strong_max" => strong_max: real [1, 100] "times",

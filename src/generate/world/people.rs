@@ -94,8 +94,18 @@ impl Player {
             }
         }
         self.walk = self.walk * settings.walk_reversion + settings.walk_step * self.rng.normal();
-        if self.active && self.rng.unit() < self.quit_chance(settings, year, month, strength) {
-            self.active = false;
+        if self.active {
+            if self.rng.unit() < self.quit_chance(settings, year, month, strength) {
+                self.active = false;
+            }
+        } else if settings.junior_return > 0.0
+            && !self.occasional
+            && self.is_junior(year)
+            && self.rng.unit() < settings.junior_return / 12.0
+        {
+            // A junior back from a break: their strength grew with their age while their rating
+            // stood still, so they come back underrated (issue 41's third mechanism).
+            self.active = true;
         }
     }
 
@@ -398,6 +408,46 @@ mod tests {
             (file.development_jump_months, jumps(&file)),
             (6.0, Some(0.0))
         );
+    }
+
+    /// Juniors who stopped come back at `activity.junior_return` a year while still juniors;
+    /// adults never; and without returns a stopped player's stream is not drawn from.
+    #[test]
+    fn stopped_juniors_come_back_at_their_rate_and_adults_never() {
+        let mut settings = crate::generate::world::preset("fide-2001-2025").unwrap();
+        settings.walk_step = 0.0;
+        let stopped = |born: f64, seed: u64| Player {
+            born,
+            active: false,
+            rng: SplitMix64::new(seed),
+            ..junior(None)
+        };
+        let back_within_a_year = |settings: &Settings, born: f64| {
+            (0..2000)
+                .filter(|seed| {
+                    let mut p = stopped(born, *seed);
+                    (0..12).any(|t| {
+                        let year = 2010.0 + f64::from(t) / 12.0;
+                        p.step(settings, year, t, 1500.0);
+                        p.active
+                    })
+                })
+                .count()
+        };
+        // Without returns, a stopped player's month draws its walk and nothing more.
+        let mut without = stopped(1998.0, 3);
+        let mut walk_only = without.rng.clone();
+        walk_only.normal();
+        without.step(&settings, 2010.0, 0, 1500.0);
+        assert!(!without.active);
+        assert_eq!(without.rng.next_u64(), walk_only.next_u64());
+        assert_eq!(back_within_a_year(&settings, 1998.0), 0);
+
+        settings.junior_return = 0.25;
+        // 1 − (1 − 0.25 / 12)^12 = 22.3 % of 2,000 juniors, give or take the draws.
+        let juniors = back_within_a_year(&settings, 1998.0);
+        assert!((400..=500).contains(&juniors), "{juniors}");
+        assert_eq!(back_within_a_year(&settings, 1980.0), 0);
     }
 
     /// Newcomers still active after `years`, of 4,000 arriving in the world's first month.

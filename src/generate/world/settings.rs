@@ -77,6 +77,7 @@ pub struct Settings {
     pub quit_adult: f64,
     pub occasional_share: f64,
     pub occasional_quit: f64,
+    pub junior_return: f64,
     pub strong_from: f64,
     pub strong_slope: f64,
     pub strong_max: f64,
