@@ -8,16 +8,18 @@
 //!
 //! runs the shipped studies as a user does (`elosim sweep STUDY --verify`: three worlds × eight
 //! seeds at a tenth of FIDE's size, the best three verified at FIDE's size on eight fresh seeds),
-//! the study on the Kaggle games, and the calibration's evaluation of each built-in world and of
-//! the worlds whose activity comes from FIDE's lists at FIDE's size on four seeds no calibration
-//! used (`elosim calibrate … --evaluate`), and sets the first of those against Sonas's tables
-//! (`generate`, `replay`, `crosstable --against`); then rewrites each block of the docs between
-//! `<!-- figures: NAME … -->` and `<!-- end NAME -->`, each headed by its commands, the commit and
-//! the date, and the pictures in docs/sweep/ and docs/world/. It took 81 minutes (4,854 s, commit
-//! bd2ada2) on this repository's 2-core machine before the lists' worlds were added;
-//! `docs_figures::regenerate_worlds` writes docs/generate.md's blocks alone, the lists' worlds
-//! included, in 16 minutes (944 s, commit b5141ac), so the whole run now takes about 90. The same code runs
-//! with the tests at a small scale on copies of the docs
+//! the study on the Kaggle games, and, for docs/generate.md, the calibration's evaluation (`elosim
+//! calibrate … --evaluate`) at FIDE's size of each built-in world and of the worlds whose activity
+//! comes from FIDE's lists on four seeds no calibration used, and of the worlds tried on the
+//! built-in world on two; it sets the first of the lists' worlds against Sonas's tables, and makes
+//! and replays the built-in world as docs/generate.md's opening commands do (`generate`,
+//! `replay`, `crosstable --against`, `histogram`, `curve`, `compare --truth`, `score`). Then it
+//! rewrites each block of the docs between `<!-- figures: NAME … -->` and `<!-- end NAME -->`,
+//! each headed by its commands, the commit and the date, and the pictures in docs/sweep/ and
+//! docs/world/. `docs_figures::regenerate_worlds` writes docs/generate.md's blocks alone: 31
+//! minutes (1,887 s, commit 2e1a021) on this repository's 2-core machine; the studies took about
+//! 75 more (81 minutes for everything at commit bd2ada2, when docs/generate.md had fewer blocks).
+//! The same code runs with the tests at a small scale on copies of the docs
 //! (`the_docs_figures_regenerate_at_a_small_scale`), so that the script cannot rot.
 
 use std::path::{Path, PathBuf};
@@ -39,6 +41,11 @@ struct Plan {
     /// The calibration's evaluation: scale and seeds.
     evaluate_scale: f64,
     evaluate_seeds: Vec<u64>,
+    /// The seeds each world tried on the built-in world is evaluated on, at `evaluate_scale`.
+    tried_seeds: Vec<u64>,
+    /// The seed of the built-in world generated and replayed as docs/generate.md's opening
+    /// commands do.
+    history_seed: u64,
     /// Where the studies and evaluations write.
     out: PathBuf,
     /// Take each command's output from the last run's records (`out/runs/`) instead of running it
@@ -765,13 +772,30 @@ const WORLDS: &[&str] = &[
 /// The worlds whose activity comes from FIDE's lists (docs/generate.md, "Activity from FIDE's
 /// lists"): each name and world file, evaluated as the built-in worlds are: the mode, its refit,
 /// the mode with regions drifting apart (`players.region_drift`) as the evidence suggests and four
-/// times that, and the mode with juniors' development in jumps (`players.development_jump_months`).
+/// times that, with juniors' development in jumps (`players.development_jump_months`), with
+/// stopped juniors coming back (`activity.junior_return`), and with the three together.
 const LISTS_WORLDS: &[(&str, &str)] = &[
     ("fide-2001-2025-lists", "worlds/fide-2001-2025-lists.toml"),
     ("lists-refit", "worlds/refits/lists-refit.toml"),
     ("lists-drift-10", "worlds/refits/lists-drift-10.toml"),
     ("lists-drift-40", "worlds/refits/lists-drift-40.toml"),
     ("lists-jumps-6", "worlds/refits/lists-jumps-6.toml"),
+    ("lists-returns-25", "worlds/refits/lists-returns-25.toml"),
+    ("lists-noise", "worlds/refits/lists-noise.toml"),
+];
+
+/// The built-in world with one change each, nothing refitted (docs/generate.md, "What was tried on
+/// the built-in world"), and the refit that weighted Sonas's tables: each name and world file.
+const TRIED_WORLDS: &[(&str, &str)] = &[
+    ("leagues-30", "worlds/tried/leagues-30.toml"),
+    ("leagues-50", "worlds/tried/leagues-50.toml"),
+    ("events-halved", "worlds/tried/events-halved.toml"),
+    ("quit-adult-5", "worlds/tried/quit-adult-5.toml"),
+    ("strong-max-4", "worlds/tried/strong-max-4.toml"),
+    ("occasional-fading", "worlds/tried/occasional-fading.toml"),
+    ("arrivals-level", "worlds/tried/arrivals-level.toml"),
+    ("start-sd-165", "worlds/tried/start-sd-165.toml"),
+    ("tables-weighted", "worlds/refits/tables-weighted.toml"),
 ];
 
 /// Sonas's tables the residual block sets the first of [`LISTS_WORLDS`] against.
@@ -841,21 +865,21 @@ fn built_in_worlds() -> Vec<(&'static str, String)> {
     WORLDS.iter().map(|&w| (w, w.to_string())).collect()
 }
 
-/// The lists' worlds as [`evaluations`] takes them: each name and its file's path.
-fn lists_worlds() -> Vec<(&'static str, String)> {
-    LISTS_WORLDS
+/// Worlds given by their files as [`evaluations`] takes them: each name and its file's path.
+fn world_files(worlds: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+    worlds
         .iter()
         .map(|&(name, file)| (name, repo(file).display().to_string()))
         .collect()
 }
 
-/// Each world (its name in the tables, and what `--world` is given) evaluated on the plan's
-/// seeds, one run each.
-fn evaluations(plan: &Plan, worlds: &[(&'static str, String)]) -> Vec<Evaluation> {
+/// Each world (its name in the tables, and what `--world` is given) evaluated on `seeds`, one
+/// run each.
+fn evaluations(plan: &Plan, worlds: &[(&'static str, String)], seeds: &[u64]) -> Vec<Evaluation> {
     let mut out = Vec::new();
     for (world, given) in worlds {
         let world = *world;
-        for &seed in &plan.evaluate_seeds {
+        for &seed in seeds {
             let args: Vec<String> = [
                 "calibrate",
                 &repo("worlds/fide-2001-2025.calibrate.toml")
@@ -884,7 +908,7 @@ fn evaluations(plan: &Plan, worlds: &[(&'static str, String)]) -> Vec<Evaluation
 }
 
 /// docs/generate.md's block: each built-in world evaluated on the seeds.
-fn worlds_block(evaluations: &[Evaluation]) -> String {
+fn worlds_block(evaluations: &[&Evaluation]) -> String {
     let mut table = String::from(
         "| world | seed | objective | 2008–2012: RMSE, signs, games against Sonas's | 2021–2023: RMSE, signs, games | players who played per list against FIDE's | K 10 | February 2025, bands within 15 % (share who played / games per player) | January 2008 list, bands within 15 % | pool figures within 15 % | games 2001–2025 |\n|---|---:|---:|---|---|---:|---:|---|---|---|---:|\n",
     );
@@ -1046,16 +1070,34 @@ fn sweep_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
     blocks
 }
 
-/// docs/generate.md's blocks: the worlds evaluated, the default world's activity, the lists'
-/// worlds and their residual against Sonas's tables.
+/// Every evaluation of `e`, as [`worlds_block`] takes them.
+fn all(e: &[Evaluation]) -> Vec<&Evaluation> {
+    e.iter().collect()
+}
+
+/// docs/generate.md's blocks: the worlds evaluated, the default world's activity, the worlds
+/// tried on it, the lists' worlds and their residual against Sonas's tables, and the default
+/// world made and replayed as the opening commands do.
 fn world_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
-    let evaluated = evaluations(plan, &built_in_worlds());
-    let lists = evaluations(plan, &lists_worlds());
-    vec![
-        ("worlds", "docs/generate.md", worlds_block(&evaluated)),
+    let evaluated = evaluations(plan, &built_in_worlds(), &plan.evaluate_seeds);
+    let lists = evaluations(plan, &world_files(LISTS_WORLDS), &plan.evaluate_seeds);
+    let tried = evaluations(plan, &world_files(TRIED_WORLDS), &plan.tried_seeds);
+    // The built-in world on the tried worlds' seeds, then each tried world.
+    let against: Vec<&Evaluation> = first_world(&evaluated)
+        .into_iter()
+        .filter(|e| plan.tried_seeds.contains(&e.seed))
+        .chain(&tried)
+        .collect();
+    let mut blocks = vec![
+        ("worlds", "docs/generate.md", worlds_block(&all(&evaluated))),
         ("played", "docs/generate.md", played_block(&evaluated)),
         ("activity", "docs/generate.md", activity_block(&evaluated)),
-        ("lists-worlds", "docs/generate.md", worlds_block(&lists)),
+        ("tried", "docs/generate.md", worlds_block(&against)),
+        (
+            "lists-worlds",
+            "docs/generate.md",
+            worlds_block(&all(&lists)),
+        ),
         ("lists-played", "docs/generate.md", played_block(&lists)),
         ("lists-activity", "docs/generate.md", activity_block(&lists)),
         ("lists-residual", "docs/generate.md", residual_block(plan)),
@@ -1064,7 +1106,9 @@ fn world_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
             "docs/generate.md",
             goals_block(&first_world(&evaluated), &lists),
         ),
-    ]
+    ];
+    blocks.extend(history_blocks(plan));
+    blocks
 }
 
 /// One goal of the issue that asked for a world at FIDE's volume: what it reads of an evaluation
@@ -1251,91 +1295,379 @@ fn goals_block(default: &[&Evaluation], lists: &[Evaluation]) -> String {
     format!("{}{out}", provenance(&records, WORLD_BLOCKS))
 }
 
-/// docs/generate.md's block: the first of the lists' worlds, generated at the evaluations' scale
-/// on their first seed and replayed under FIDE's history as docs/generate.md's opening commands
-/// do, set against each of Sonas's tables: the world's cells minus Sonas's, the distance figures,
-/// each row's games, and the three tables as a heatmap (`plan.out/world-pictures/`, for
-/// docs/world/).
-fn residual_block(plan: &Plan) -> String {
-    let (name, file) = LISTS_WORLDS[0];
-    let seed = plan.evaluate_seeds[0].to_string();
-    let scale = plan.evaluate_scale.to_string();
+/// A world generated at the evaluations' scale without its equilibrium (which changes none of its
+/// games) and replayed from April 2001 under each scenario, as docs/generate.md's opening commands
+/// do: the world's directory, each replay's, and the commands' records.
+struct Replayed {
+    world: PathBuf,
+    runs: Vec<PathBuf>,
+    records: Vec<Record>,
+}
+
+/// A path as a command's argument.
+fn text(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Arguments as [`run`] takes them.
+fn args(a: &[&str]) -> Vec<String> {
+    a.iter().map(|s| s.to_string()).collect()
+}
+
+fn replayed(plan: &Plan, name: &str, file: &str, seed: u64, scenarios: &[&str]) -> Replayed {
     let world = plan.out.join(format!("{name}-{seed}"));
-    let history = plan.out.join(format!("{name}-{seed}-history"));
-    let pictures = plan.out.join("world-pictures");
-    std::fs::create_dir_all(&pictures).unwrap();
-    let text = |p: &Path| p.display().to_string();
-    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<String>>();
     let generate = run(
         plan,
-        &format!("residual-generate-{name}"),
+        &format!("generate-{name}-{seed}"),
         &args(&[
             "generate",
             "--world",
-            &text(&repo(file)),
+            file,
             "--scale",
-            &scale,
+            &plan.evaluate_scale.to_string(),
             "--seed",
-            &seed,
+            &seed.to_string(),
             "--no-equilibrium",
-            "--quiet",
             "--out",
             &text(&world),
         ]),
     );
-    let replay = run(
-        plan,
-        &format!("residual-replay-{name}"),
-        &args(&[
-            "replay",
-            &text(&repo("scenarios/fide-historical.toml")),
-            "--games",
-            &text(&world.join("games.parquet")),
-            "--start-list",
-            &text(&world.join("start-list.parquet")),
-            "--players",
-            &text(&world.join("players.parquet")),
-            "--from",
-            "2001-04",
-            "--quiet",
-            "--out",
-            &text(&history),
-        ]),
-    );
-    let mut records = vec![generate, replay];
+    let mut records = vec![generate];
+    let mut runs = Vec::new();
+    for scenario in scenarios {
+        let out = plan.out.join(format!("{name}-{seed}-{scenario}"));
+        records.push(run(
+            plan,
+            &format!("replay-{name}-{seed}-{scenario}"),
+            &args(&[
+                "replay",
+                &text(&repo(&format!("scenarios/{scenario}.toml"))),
+                "--games",
+                &text(&world.join("games.parquet")),
+                "--start-list",
+                &text(&world.join("start-list.parquet")),
+                "--players",
+                &text(&world.join("players.parquet")),
+                "--from",
+                "2001-04",
+                "--quiet",
+                "--out",
+                &text(&out),
+            ]),
+        ));
+        runs.push(out);
+    }
+    Replayed {
+        world,
+        runs,
+        records,
+    }
+}
+
+/// Where the docs' pictures of the worlds are made, for docs/world/.
+fn world_pictures(plan: &Plan) -> PathBuf {
+    let pictures = plan.out.join("world-pictures");
+    std::fs::create_dir_all(&pictures).unwrap();
+    pictures
+}
+
+/// A replay set against each of Sonas's tables (2021–2023 to June 2023, as the calibration
+/// compares it: the proposal is dated July 2023): the world's cells minus Sonas's, the distance
+/// figures and each row's games, and the three tables as a heatmap named by `picture`.
+fn against_sonas(
+    plan: &Plan,
+    key: &str,
+    history: &Path,
+    picture: fn(&str) -> String,
+) -> (Vec<Record>, String) {
+    let mut records = Vec::new();
     let mut out = String::new();
     for table in RESIDUAL_TABLES {
-        let picture = format!("residual-{table}-{name}.png");
-        let record = run(
-            plan,
-            &format!("residual-{table}-{name}"),
-            &args(&[
-                "crosstable",
-                &text(&history),
-                // Relative, as the heatmap's title shows it (tests run in the repository).
-                "--against",
-                "data/published/sonas-crosstables.csv",
-                "--table",
-                table,
-                "--scale",
-                &scale,
-                "--format",
-                "md",
-                "--plot",
-                &text(&pictures.join(&picture)),
-            ]),
-        );
+        let png = picture(table);
+        let mut a = args(&[
+            "crosstable",
+            &text(history),
+            // Relative, as the heatmap's title shows it (tests run in the repository).
+            "--against",
+            "data/published/sonas-crosstables.csv",
+            "--table",
+            table,
+        ]);
+        if *table == "2021-2023" {
+            a.extend(args(&["--to", "2023-06"]));
+        }
+        a.extend(args(&[
+            "--scale",
+            &plan.evaluate_scale.to_string(),
+            "--format",
+            "md",
+            "--plot",
+            &text(&world_pictures(plan).join(&png)),
+        ]));
+        let record = run(plan, &format!("{key}-{table}"), &a);
         let difference = record
             .said
             .split_once("Run minus published:")
             .map_or("", |(_, rest)| rest.trim());
         out.push_str(&format!(
-            "**{table}: the world's cells minus Sonas's** (percentage points)\n\n{difference}\n\n![{table}: Sonas's table, the world's and the difference](world/{picture})\n\n"
+            "**{table}: the world's cells minus Sonas's** (percentage points)\n\n{difference}\n\n![{table}: Sonas's table, the world's and the difference](world/{png})\n\n"
         ));
         records.push(record);
     }
-    let records: Vec<&Record> = records.iter().collect();
+    (records, out)
+}
+
+/// docs/generate.md's block: the first of the lists' worlds, generated at the evaluations' scale
+/// on their first seed and replayed under FIDE's history, set against each of Sonas's tables
+/// (`plan.out/world-pictures/`, for docs/world/).
+fn residual_block(plan: &Plan) -> String {
+    let (name, file) = LISTS_WORLDS[0];
+    let replayed = replayed(
+        plan,
+        name,
+        &text(&repo(file)),
+        plan.evaluate_seeds[0],
+        &["fide-historical"],
+    );
+    let (against, out) = against_sonas(plan, &format!("residual-{name}"), &replayed.runs[0], |t| {
+        format!("residual-{t}-fide-2001-2025-lists.png")
+    });
+    let records: Vec<&Record> = replayed.records.iter().chain(&against).collect();
     format!("{}{out}", provenance(&records, WORLD_BLOCKS))
+}
+
+/// A command's output as the docs show it: a Markdown table as it is, other text fenced.
+fn as_shown(record: &Record) -> String {
+    let said = record.said.trim_end();
+    if said.contains("\n|---") {
+        format!("{said}\n\n")
+    } else {
+        format!("```text\n{said}\n```\n\n")
+    }
+}
+
+/// How many of the curve's bins from 100 to 499 points of advantage have each era's favourites
+/// scoring less than the era before's (the eras in their order), of the bins every era has.
+fn eras_ordered(curve: &str) -> (usize, usize) {
+    let mut bins = (0, 0);
+    for row in curve.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        let from: Option<u32> = cells[0].split('-').next().and_then(|f| f.parse().ok());
+        if !from.is_some_and(|f| (100..500).contains(&f)) {
+            continue;
+        }
+        let scores: Option<Vec<f64>> = cells[1..]
+            .iter()
+            .step_by(3)
+            .map(|c| c.trim_end_matches('%').parse().ok())
+            .collect();
+        let Some(scores) = scores else { continue };
+        bins.1 += 1;
+        if scores.windows(2).all(|w| w[0] > w[1]) {
+            bins.0 += 1;
+        }
+    }
+    bins
+}
+
+/// docs/generate.md's blocks of the built-in world at the evaluations' scale on the history seed,
+/// made and replayed as its opening commands do (under FIDE's history and under Sonas's 2017
+/// proposal): against Sonas's tables, its January lists against FIDE's, the compression of March
+/// 2024, the era curves, published ratings against true strength, and the what-if.
+fn history_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
+    let name = WORLDS[0];
+    let seed = plan.history_seed;
+    let r = replayed(plan, name, name, seed, &["fide-historical", "sonas-2017"]);
+    let (history, whatif) = (text(&r.runs[0]), text(&r.runs[1]));
+    let picture = |png: &str| text(&world_pictures(plan).join(png));
+    let command = |key: &str, a: &[&str]| run(plan, &format!("history-{key}"), &args(a));
+    let block = |records: &[&Record], content: String| {
+        let made: Vec<&Record> = r.records.iter().chain(records.iter().copied()).collect();
+        format!("{}{content}", provenance(&made, WORLD_BLOCKS))
+    };
+    let generated = r.records[0].said.lines().next().unwrap_or("").to_string();
+
+    let (against, sonas) =
+        against_sonas(plan, "history", &r.runs[0], |t| format!("against-{t}.png"));
+    let lists = command(
+        "lists",
+        &[
+            "histogram",
+            &history,
+            "--width",
+            "100",
+            "--months",
+            "2001-01,2005-01,2008-01,2011-01,2017-01,2023-01,2025-01",
+            "--format",
+            "md",
+            "--plot",
+            &picture("histogram-history.png"),
+        ],
+    );
+    let fide = command(
+        "fide-lists",
+        &[
+            "histogram",
+            "data/fide-lists/JAN01FRL.TXT",
+            "data/fide-lists/2005-01.TXT",
+            "data/fide-lists/2008-01.TXT",
+            "--width",
+            "100",
+            "--format",
+            "md",
+        ],
+    );
+    let compressed = command(
+        "compression",
+        &[
+            "histogram",
+            &history,
+            "--width",
+            "100",
+            "--pair",
+            "2024-02,2024-03",
+            "--format",
+            "md",
+            "--plot",
+            &picture("histogram-compression.png"),
+        ],
+    );
+    let since = command(
+        "curve-compression",
+        &[
+            "curve",
+            &history,
+            "--eras",
+            "2021-01..2023-12,2024-04..2024-12,2025-01..2025-12",
+            "--max",
+            "500",
+            "--format",
+            "md",
+            "--plot",
+            &picture("curve-compression.png"),
+        ],
+    );
+    let eras = command(
+        "curve-eras",
+        &[
+            "curve",
+            &history,
+            "--eras",
+            "2008-2012,2013-2016,2017-2020,2021-2023",
+            "--max",
+            "500",
+            "--format",
+            "md",
+            "--plot",
+            &picture("curve-history.png"),
+        ],
+    );
+    let (ordered, bins) = eras_ordered(&eras.said);
+    let truth = command(
+        "truth",
+        &[
+            "compare",
+            &history,
+            &whatif,
+            "--truth",
+            &text(&r.world),
+            "--against",
+            "strength",
+            "--by",
+            "rating",
+            "--plot",
+            &picture("drift-by-rating.png"),
+        ],
+    );
+    let crosstables: Vec<Record> = [(&history, "history"), (&whatif, "sonas")]
+        .iter()
+        .map(|(run_dir, key)| {
+            command(
+                &format!("crosstable-{key}"),
+                &[
+                    "crosstable",
+                    run_dir,
+                    "--from",
+                    "2017-01",
+                    "--to",
+                    "2019-12",
+                    "--plot",
+                    &picture(&format!("{key}-2017-2019.png")),
+                ],
+            )
+        })
+        .collect();
+    let score = command(
+        "score",
+        &[
+            "score", &history, &whatif, "--from", "2021-01", "--to", "2023-12",
+        ],
+    );
+    let against_refs: Vec<&Record> = against.iter().collect();
+    vec![
+        (
+            "history-sonas",
+            "docs/generate.md",
+            block(&against_refs, format!("`{generated}`\n\n{sonas}")),
+        ),
+        (
+            "history-pool",
+            "docs/generate.md",
+            block(
+                &[&lists, &fide],
+                format!(
+                    "The world's January lists:\n\n{}FIDE's:\n\n{}![the world's January lists](world/histogram-history.png)\n",
+                    as_shown(&lists),
+                    as_shown(&fide)
+                ),
+            ),
+        ),
+        (
+            "history-compression",
+            "docs/generate.md",
+            block(
+                &[&compressed, &since],
+                format!(
+                    "{}![February against March 2024](world/histogram-compression.png)\n\n{}![expectation curves 2021–2023, 2024 and 2025](world/curve-compression.png)\n",
+                    as_shown(&compressed),
+                    as_shown(&since)
+                ),
+            ),
+        ),
+        (
+            "history-curves",
+            "docs/generate.md",
+            block(
+                &[&eras],
+                format!(
+                    "{}The eras are ordered as Sonas's (each era's favourites scoring less than the era before's) in {ordered} of the {bins} bins from 100 to 499 points of advantage.\n\n![expectation curves by era](world/curve-history.png)\n",
+                    as_shown(&eras)
+                ),
+            ),
+        ),
+        (
+            "history-truth",
+            "docs/generate.md",
+            block(
+                &[&truth],
+                format!(
+                    "{}![rating minus true strength](world/drift-by-rating.png)\n",
+                    as_shown(&truth)
+                ),
+            ),
+        ),
+        (
+            "history-whatif",
+            "docs/generate.md",
+            block(
+                &[&crosstables[0], &crosstables[1], &score],
+                format!(
+                    "![history 2017-2019](world/history-2017-2019.png)\n\n![Sonas 2017, 2017-2019](world/sonas-2017-2019.png)\n\n{}",
+                    as_shown(&score)
+                ),
+            ),
+        ),
+    ]
 }
 
 /// The study's pictures, kept in `plan.out/pictures/` named for the docs (`compression-pareto-
@@ -1464,6 +1796,21 @@ fn an_evaluation_s_figures_meet_or_miss_the_goals() {
     );
 }
 
+/// The era curves' order is read bin by bin, from 100 points of advantage, each era's score
+/// against the next's.
+#[test]
+fn the_era_curves_order_is_counted_bin_by_bin() {
+    let curve =
+        "| advantage | 2008-2012: score | expected | games | 2021-2023: score | expected | games |
+|---:|---:|---:|---:|---:|---:|---:|
+| 75-99 | 60.7% | 61.9% | 7,822 | 59.6% | 61.9% | 8,104 |
+| 100-124 | 63.1% | 65.3% | 7,139 | 62.2% | 65.2% | 6,986 |
+| 125-149 | 63.0% | 68.4% | 7,126 | 63.6% | 68.4% | 6,440 |
+| 475-499 | 88.8% | 92.0% | 1,064 | 80.1% | 92.0% | 2,282 |
+| 500-524 | 90.0% | 92.0% | 1,064 | 80.1% | 92.0% | 2,282 |";
+    assert_eq!(eras_ordered(curve), (2, 3));
+}
+
 /// At a small scale, on copies: every block regenerated and spliced where its markers are, and
 /// the pictures made.
 #[test]
@@ -1485,6 +1832,8 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
         .to_vec(),
         evaluate_scale: 0.005,
         evaluate_seeds: vec![7],
+        tried_seeds: vec![7],
+        history_seed: 7,
         out: scratch("docs-figures"),
         reuse: false,
     };
@@ -1562,6 +1911,38 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
         "{goals}"
     );
     assert!(goals.contains("| 2021–2023 RMSE ≤ 2.0 | "), "{goals}");
+    // The worlds tried on the built-in world, beside it on the same seeds.
+    let tried = block("tried");
+    for row in [
+        "| fide-2001-2025 | 7 |",
+        "| leagues-30 | 7 |",
+        "| tables-weighted | 7 |",
+    ] {
+        assert!(tried.contains(row), "{row}\n{tried}");
+    }
+    // The built-in world made and replayed as the opening commands do, and its pictures.
+    assert!(block("history-sonas").contains("| RMSE |"));
+    assert!(block("history-pool").contains("| 2008-01 |"));
+    assert!(block("history-compression").contains("| 2024-02 | 2024-03 |"));
+    assert!(block("history-curves").contains("bins from 100 to 499 points"));
+    assert!(block("history-truth").contains("```text"));
+    assert!(block("history-whatif").contains("sonas-2017"));
+    for picture in [
+        "against-2008-2012.png",
+        "against-2021-2023.png",
+        "histogram-history.png",
+        "histogram-compression.png",
+        "curve-compression.png",
+        "curve-history.png",
+        "drift-by-rating.png",
+        "history-2017-2019.png",
+        "sonas-2017-2019.png",
+    ] {
+        assert!(
+            plan.out.join("world-pictures").join(picture).is_file(),
+            "{picture}"
+        );
+    }
     let pictures = std::fs::read_dir(plan.out.join("pictures"))
         .unwrap()
         .count();
@@ -1577,14 +1958,15 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
 /// The real run: rewrites docs/sweep.md's and docs/generate.md's blocks, docs/sweep/'s pictures
 /// and the residual's in docs/world/ from the studies and worlds as shipped.
 #[test]
-#[ignore = "about 90 minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate -- --ignored"]
+#[ignore = "about 105 minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate -- --ignored"]
 fn regenerate() {
     write_docs(false, Blocks::All);
 }
 
-/// docs/generate.md's blocks only: the worlds' evaluations and the residual, without the studies.
+/// docs/generate.md's blocks only: the worlds' evaluations, the residual and the built-in world's
+/// replays, without the studies.
 #[test]
-#[ignore = "16 minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate_worlds -- --ignored"]
+#[ignore = "31 minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate_worlds -- --ignored"]
 fn regenerate_worlds() {
     write_docs(false, Blocks::Worlds);
 }
@@ -1595,6 +1977,14 @@ fn regenerate_worlds() {
 #[ignore = "after `regenerate`: cargo test --release --locked --test cli docs_figures::rewrite_from_the_last_run -- --ignored"]
 fn rewrite_from_the_last_run() {
     write_docs(true, Blocks::All);
+}
+
+/// docs/generate.md's blocks written anew from the last real run's records, without running
+/// anything.
+#[test]
+#[ignore = "after `regenerate_worlds`: cargo test --release --locked --test cli docs_figures::rewrite_worlds_from_the_last_run -- --ignored"]
+fn rewrite_worlds_from_the_last_run() {
+    write_docs(true, Blocks::Worlds);
 }
 
 /// Which blocks a run writes.
@@ -1609,6 +1999,8 @@ fn write_docs(reuse: bool, which: Blocks) {
         overrides: Vec::new(),
         evaluate_scale: 1.0,
         evaluate_seeds: vec![7, 42, 99, 2024],
+        tried_seeds: vec![7, 42],
+        history_seed: 42,
         out: repo("output/docs-figures"),
         reuse,
     };
