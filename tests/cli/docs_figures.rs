@@ -1,6 +1,6 @@
-//! The figures of docs/sweep.md and of docs/generate.md, regenerated from the current build: the
-//! script behind every table and picture of the worked studies and of the worlds' measurements,
-//! so that no number there is edited by hand.
+//! The figures of docs/sweep.md, docs/generate.md and docs/compare.md, regenerated from the
+//! current build: the script behind every table and picture of the worked studies, of the worlds'
+//! measurements and of the comparisons and scores, so that no number there is edited by hand.
 //!
 //! ```sh
 //! cargo test --release --locked --test cli docs_figures::regenerate -- --ignored --nocapture
@@ -16,7 +16,10 @@
 //! `replay`, `crosstable --against`, `histogram`, `curve`, `compare --truth`, `score`). Then it
 //! rewrites each block of the docs between `<!-- figures: NAME … -->` and `<!-- end NAME -->`,
 //! each headed by its commands, the commit and the date, and the pictures in docs/sweep/ and
-//! docs/world/. `docs_figures::regenerate_worlds` writes docs/generate.md's blocks alone: 31
+//! docs/world/; for docs/compare.md it compares and scores the world's two runs, a run against
+//! tournament reports, the Kaggle 2010 and 2011 contest runs and FIDE's real lists
+//! (`docs_figures::regenerate_compare`, about two minutes, writes that page's blocks alone).
+//! `docs_figures::regenerate_worlds` writes docs/generate.md's blocks alone: 31
 //! minutes (1,887 s, commit 2e1a021) on this repository's 2-core machine; the studies took about
 //! 75 more (81 minutes for everything at commit bd2ada2, when docs/generate.md had fewer blocks).
 //! The same code runs with the tests at a small scale on copies of the docs
@@ -51,6 +54,9 @@ struct Plan {
     /// Take each command's output from the last run's records (`out/runs/`) instead of running it
     /// again: the docs written anew from the same runs.
     reuse: bool,
+    /// The commands run so far by key: a command two pages' blocks share (the world's replays)
+    /// runs once.
+    ran: std::cell::RefCell<std::collections::HashMap<String, Record>>,
 }
 
 /// A figure shown in a study's table: its column, header, decimals, and whether its paired
@@ -177,7 +183,7 @@ struct Ran {
 
 /// A command run for the docs, as `out/runs/KEY.json` keeps it: what a user types, what it
 /// printed, how long it took, and the commit and day it ran at.
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct Record {
     command: String,
     said: String,
@@ -197,6 +203,18 @@ fn read_json(path: &Path) -> Value {
 /// its record as `out/runs/KEY.json`; the command as a user types it (paths in the repository
 /// relative, `--quiet` and `--out` left out).
 fn run(plan: &Plan, key: &str, args: &[String]) -> Record {
+    if let Some(record) = plan.ran.borrow().get(key) {
+        return record.clone();
+    }
+    let record = run_once(plan, key, args);
+    plan.ran
+        .borrow_mut()
+        .insert(key.to_string(), record.clone());
+    record
+}
+
+/// [`run`] without its memory of the commands run so far.
+fn run_once(plan: &Plan, key: &str, args: &[String]) -> Record {
     let path = plan.out.join("runs").join(format!("{key}.json"));
     if plan.reuse {
         return serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
@@ -707,6 +725,8 @@ fn study_block(doc: &StudyDoc, ran: &Ran) -> String {
 /// docs/generate.md's alone.
 const ALL_BLOCKS: &str = "regenerate";
 const WORLD_BLOCKS: &str = "regenerate_worlds";
+/// The test that writes docs/compare.md's blocks alone.
+const COMPARE_BLOCKS: &str = "regenerate_compare";
 
 /// The line that heads a block: the runs it comes from, and the test that writes it alone
 /// (`regenerate` writes every block).
@@ -1048,6 +1068,7 @@ fn activity_block(evaluations: &[Evaluation]) -> String {
 fn regenerate_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
     let mut blocks = sweep_blocks(plan);
     blocks.extend(world_blocks(plan));
+    blocks.extend(compare_blocks(plan));
     blocks
 }
 
@@ -1670,6 +1691,340 @@ fn history_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
     ]
 }
 
+/// A `score` run's first table and its notes, without the calibration bins.
+fn scored(record: &Record) -> String {
+    let said = record.said.trim_end();
+    let table = said.split("\n\nCalibration").next().unwrap_or(said);
+    format!("```text\n{table}\n```\n\n")
+}
+
+/// A CSV's rows as maps from its header's names to the fields.
+fn csv_rows(said: &str) -> Vec<std::collections::HashMap<&str, &str>> {
+    let mut lines = said.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+    lines
+        .map(|l| header.iter().copied().zip(l.split(',')).collect())
+        .collect()
+}
+
+/// A count as the docs give it, thousands separated.
+fn thousands(n: &str) -> String {
+    let digits: Vec<char> = n.chars().collect();
+    let mut out = String::new();
+    for (i, c) in digits.iter().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(*c);
+    }
+    out
+}
+
+/// A share as a percentage with one decimal.
+fn percent(share: &str) -> String {
+    share
+        .parse::<f64>()
+        .map_or("–".into(), |v| format!("{:.1}%", v * 100.0))
+}
+
+/// One row of a comparison of two list files from `compare`'s text: the `all` row of its band
+/// table and how many players are on one list only.
+fn list_pair_row(lists: &str, said: &str) -> String {
+    let all: Vec<&str> = said
+        .lines()
+        .find(|l| l.starts_with("all "))
+        .map_or(Vec::new(), |l| l.split_whitespace().skip(1).collect());
+    let only = |side: &str| {
+        said.lines()
+            .find_map(|l| l.strip_prefix(side))
+            .map_or("–", |rest| rest.trim().split(' ').next().unwrap_or("–"))
+            .replace("none", "0")
+    };
+    let cell = |i: usize| all.get(i).copied().unwrap_or("–");
+    format!(
+        "| {lists} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        cell(0),
+        only("Only on A:"),
+        only("Only on B:"),
+        cell(1),
+        cell(2),
+        cell(3),
+        cell(4),
+        cell(5),
+        cell(6),
+        cell(7),
+        cell(8),
+        cell(9),
+    )
+}
+
+/// FIDE's real lists shipped in data/, each compared with the next: (the block, the lists).
+const LIST_PAIRS: [(&str, &[&str]); 2] = [
+    (
+        "compare-fide-lists",
+        &[
+            "data/fide-lists/JAN01FRL.TXT",
+            "data/fide-lists/APR03FRL.TXT",
+            "data/fide-lists/OCT03FRL.TXT",
+            "data/fide-lists/2005-01.TXT",
+            "data/fide-lists/2006-01.TXT",
+            "data/fide-lists/2007-01.TXT",
+            "data/fide-lists/2008-01.TXT",
+        ],
+    ),
+    (
+        "compare-fide-2025",
+        &[
+            "data/fide-lists-2025/standard-2025-01.csv.gz",
+            "data/fide-lists-2025/standard-2025-02.csv.gz",
+        ],
+    ),
+];
+
+/// docs/compare.md's block: each list of `lists` compared with the next.
+fn list_pairs_block(plan: &Plan, block: &str, lists: &[&str]) -> String {
+    let mut table = String::from(
+        "| lists | both | only old | only new | mean | median | RMSE | MAE | unchanged | ±5 | ±10 | ±25 | Spearman |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut records = Vec::new();
+    for pair in lists.windows(2) {
+        let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+        let record = run(
+            plan,
+            &format!("{block}-{}", name(pair[0])),
+            &args(&["compare", pair[0], pair[1], "--skip-invalid"]),
+        );
+        table.push_str(&list_pair_row(
+            &format!("{} → {}", name(pair[0]), name(pair[1])),
+            &record.said,
+        ));
+        records.push(record);
+    }
+    let records: Vec<&Record> = records.iter().collect();
+    format!("{}{table}", provenance(&records, COMPARE_BLOCKS))
+}
+
+/// docs/compare.md's blocks: the built-in world's history against Sonas's 2017 what-if (made as
+/// docs/generate.md's history blocks make them), a run against tournament reports, the scores
+/// of the Kaggle 2010 runs, the 2011 contest and the world's two runs, and FIDE's real lists
+/// compared with the next.
+fn compare_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
+    let name = WORLDS[0];
+    let r = replayed(
+        plan,
+        name,
+        name,
+        plan.history_seed,
+        &["fide-historical", "sonas-2017"],
+    );
+    let (history, whatif) = (text(&r.runs[0]), text(&r.runs[1]));
+    let picture = |png: &str| text(&world_pictures(plan).join(png));
+    let command = |key: &str, a: &[&str]| run(plan, &format!("compare-{key}"), &args(a));
+    let block = |records: &[&Record], content: String| {
+        format!("{}{content}", provenance(records, COMPARE_BLOCKS))
+    };
+    let at = |run_dir: &str| format!("{run_dir}@2023-12");
+    let december = command(
+        "world-2023-12",
+        &[
+            "compare",
+            &at(&history),
+            &at(&whatif),
+            "--largest",
+            "5",
+            "--plot",
+            &picture("history-vs-sonas-2023-12.png"),
+            "--plot-distribution",
+            &picture("history-vs-sonas-distribution.png"),
+        ],
+    );
+    let over_time = command(
+        "world-over-time",
+        &[
+            "compare",
+            &history,
+            &whatif,
+            "--over-time",
+            "--format",
+            "csv",
+            "--plot",
+            &picture("history-vs-sonas-over-time.png"),
+        ],
+    );
+    let months = csv_rows(&over_time.said);
+    let mut series =
+        String::from("| list | players on both | mean B − A | RMSE |\n|---|---:|---:|---:|\n");
+    for (i, row) in months.iter().enumerate() {
+        let month = row.get("month").copied().unwrap_or("");
+        let january_from_2016 = month.ends_with("-01") && month >= "2016-01";
+        if january_from_2016 || i + 1 == months.len() {
+            series.push_str(&format!(
+                "| {month} | {} | {} | {} |\n",
+                thousands(row.get("both").copied().unwrap_or("")),
+                row.get("mean_diff").copied().unwrap_or("–"),
+                row.get("rmse").copied().unwrap_or("–"),
+            ));
+        }
+    }
+
+    let belgian = plan.out.join("belgian");
+    let rounds = "data/trf/belgian-interclubs-2023-24/rounds";
+    let replayed_reports = command(
+        "reports-replay",
+        &[
+            "replay",
+            "scenarios/fide-historical.toml",
+            "--games",
+            rounds,
+            "--start-list",
+            "reported",
+            "--from",
+            "2023-10",
+            "--skip-invalid",
+            "--quiet",
+            "--out",
+            &text(&belgian),
+        ],
+    );
+    let reports = command(
+        "reports",
+        &[
+            "compare",
+            &text(&belgian),
+            rounds,
+            "--skip-invalid",
+            "--format",
+            "csv",
+        ],
+    );
+    let mut by_month = String::from(
+        "| list | players on both | mean B − A | RMSE | within ±10 |\n|---|---:|---:|---:|---:|\n",
+    );
+    for row in csv_rows(&reports.said)
+        .iter()
+        .filter(|r| r.get("band") == Some(&"all"))
+    {
+        let month = row.get("month").copied().unwrap_or("");
+        by_month.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            if month == "all" {
+                "every month together"
+            } else {
+                month
+            },
+            thousands(row.get("both").copied().unwrap_or("")),
+            row.get("mean_diff").copied().unwrap_or("–"),
+            row.get("rmse").copied().unwrap_or("–"),
+            percent(row.get("within_10").copied().unwrap_or("")),
+        ));
+    }
+
+    let kaggle: Vec<(Record, PathBuf)> = [
+        "scenarios/kaggle2010.toml",
+        "scenarios/kaggle2010-sonas-2017.toml",
+        "docs/score/kaggle2010-seed-2000.toml",
+        "docs/score/kaggle2010-seed-2400.toml",
+    ]
+    .iter()
+    .map(|file| {
+        let stem = file.rsplit('/').next().unwrap().trim_end_matches(".toml");
+        let out = plan.out.join(stem);
+        let record = command(
+            &format!("replay-{stem}"),
+            &["replay", file, "--quiet", "--out", &text(&out)],
+        );
+        (record, out)
+    })
+    .collect();
+    let mut score_args = vec!["score".to_string()];
+    score_args.extend(kaggle.iter().map(|(_, out)| text(out)));
+    score_args.extend(args(&["--from", "2020-07", "--to", "2020-11"]));
+    let kaggle_score = run(plan, "compare-score-kaggle", &score_args);
+
+    let contest = plan.out.join("contest2011");
+    let contest_replay = command(
+        "replay-contest2011",
+        &[
+            "replay",
+            "scenarios/contest2011.toml",
+            "--skip-invalid",
+            "--out",
+            &text(&contest),
+        ],
+    );
+    let contest_score = command("score-contest2011", &["score", &text(&contest)]);
+
+    let world_scores: Vec<Record> = [("2021-01", "2023-12"), ("2017-01", "2019-12")]
+        .iter()
+        .map(|(from, to)| {
+            let mut a = vec!["score", &history, &whatif, "--from", from, "--to", to];
+            let png = picture("score-2021-2023.png");
+            if *from == "2021-01" {
+                a.extend(["--plot", &png]);
+            }
+            command(&format!("score-world-{from}"), &a)
+        })
+        .collect();
+
+    let mut kaggle_records: Vec<&Record> = kaggle.iter().map(|(r, _)| r).collect();
+    kaggle_records.push(&kaggle_score);
+    let with_world = |more: [&Record; 2]| -> String {
+        let records: Vec<&Record> = r.records.iter().chain(more).collect();
+        provenance(&records, COMPARE_BLOCKS)
+    };
+    let mut blocks = vec![
+        (
+            "compare-world",
+            "docs/compare.md",
+            format!(
+                "{}```text\n{}\n```\n\n{series}\n![history against Sonas 2017, December 2023](world/history-vs-sonas-2023-12.png)\n\n![the difference over time](world/history-vs-sonas-over-time.png)\n\n![the two distributions](world/history-vs-sonas-distribution.png)\n",
+                with_world([&december, &over_time]),
+                december.said.trim_end()
+            ),
+        ),
+        (
+            "compare-reports",
+            "docs/compare.md",
+            block(&[&replayed_reports, &reports], by_month),
+        ),
+        (
+            "score-kaggle",
+            "docs/compare.md",
+            block(&kaggle_records, scored(&kaggle_score)),
+        ),
+        (
+            "score-contest",
+            "docs/compare.md",
+            block(
+                &[&contest_replay, &contest_score],
+                format!(
+                    "```text\n{}\n```\n\n{}",
+                    // Paths in the repository relative, as the commands show them.
+                    contest_replay
+                        .said
+                        .trim_end()
+                        .replace(&format!("{}/", env!("CARGO_MANIFEST_DIR")), ""),
+                    scored(&contest_score)
+                ),
+            ),
+        ),
+        (
+            "score-world",
+            "docs/compare.md",
+            format!(
+                "{}{}{}![calibration, 2021-2023](world/score-2021-2023.png)\n",
+                with_world([&world_scores[0], &world_scores[1]]),
+                scored(&world_scores[0]),
+                scored(&world_scores[1])
+            ),
+        ),
+    ];
+    for (name, lists) in LIST_PAIRS {
+        blocks.push((name, "docs/compare.md", list_pairs_block(plan, name, lists)));
+    }
+    blocks
+}
+
 /// The study's pictures, kept in `plan.out/pictures/` named for the docs (`compression-pareto-
 /// fide-2001-2025.png`).
 fn copy_pictures(plan: &Plan, doc: &StudyDoc) {
@@ -1836,6 +2191,7 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
         history_seed: 7,
         out: scratch("docs-figures"),
         reuse: false,
+        ran: Default::default(),
     };
     let blocks = regenerate_blocks(&plan);
     // Every block has its markers in its file, and nothing outside the blocks changes.
@@ -1848,7 +2204,7 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
             path.display()
         );
     }
-    let marked: usize = ["docs/sweep.md", "docs/generate.md"]
+    let marked: usize = ["docs/sweep.md", "docs/generate.md", "docs/compare.md"]
         .iter()
         .map(|f| {
             std::fs::read_to_string(repo(f))
@@ -1947,9 +2303,20 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
         .unwrap()
         .count();
     assert!(pictures >= 2 * WORLDS.len(), "{pictures} pictures");
+    // docs/compare.md's: the world's two runs compared, the reports, the scores, FIDE's lists.
+    assert!(block("compare-world").contains("| 2016-01 | "));
+    assert!(block("compare-reports").contains("| every month together | "));
+    assert!(block("score-kaggle").contains("kaggle2010-seed-2400"));
+    assert!(block("score-contest").contains("deviance"));
+    assert!(block("score-world").contains("sonas-2017"));
+    assert!(block("compare-fide-lists")
+        .contains("| JAN01FRL.TXT → APR03FRL.TXT | 35,679 | 1,299 | 9,971 |"));
+    assert!(block("compare-fide-2025")
+        .contains("| standard-2025-01.csv.gz → standard-2025-02.csv.gz | "));
     // Written anew from the records, without running anything: the same blocks.
     let again = regenerate_blocks(&Plan {
         reuse: true,
+        ran: Default::default(),
         ..plan
     });
     assert!(blocks == again);
@@ -1987,11 +2354,19 @@ fn rewrite_worlds_from_the_last_run() {
     write_docs(true, Blocks::Worlds);
 }
 
+/// docs/compare.md's blocks only: the runs it compares and scores, made anew.
+#[test]
+#[ignore = "a few minutes on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate_compare -- --ignored"]
+fn regenerate_compare() {
+    write_docs(false, Blocks::Compare);
+}
+
 /// Which blocks a run writes.
 #[derive(Clone, Copy, PartialEq)]
 enum Blocks {
     All,
     Worlds,
+    Compare,
 }
 
 fn write_docs(reuse: bool, which: Blocks) {
@@ -2003,16 +2378,18 @@ fn write_docs(reuse: bool, which: Blocks) {
         history_seed: 42,
         out: repo("output/docs-figures"),
         reuse,
+        ran: Default::default(),
     };
     let blocks = match which {
         Blocks::All => regenerate_blocks(&plan),
         Blocks::Worlds => world_blocks(&plan),
+        Blocks::Compare => compare_blocks(&plan),
     };
     for (path, text) in spliced(&blocks) {
         std::fs::write(&path, text).unwrap();
     }
     copy_all(&plan.out.join("world-pictures"), &repo("docs/world"));
-    if which == Blocks::Worlds {
+    if which != Blocks::All {
         return;
     }
     // docs/sweep/ holds the studies' pictures only: the last run's replace them all.
