@@ -305,6 +305,28 @@ fn a_run_compared_with_the_reports() {
         (gurevich["a"].as_i64(), gurevich["b"].as_i64()),
         (Some(2553), Some(2555))
     );
+    // Every month together: each (player, month) on one list only keeps its month's reason.
+    let months = json["months"].as_array().unwrap();
+    let overall = &json["overall"];
+    for side in ["only_a", "only_b"] {
+        let reasons = format!("{side}_reasons");
+        let sum = |reason: &str| -> u64 {
+            months
+                .iter()
+                .map(|m| m[&reasons][reason].as_u64().unwrap_or(0))
+                .sum()
+        };
+        for reason in ["never qualified (played, never rated)", "absent"] {
+            assert_eq!(
+                overall[&reasons][reason].as_u64().unwrap_or(0),
+                sum(reason),
+                "{side} {reason}"
+            );
+        }
+        let total: u64 = months.iter().map(|m| m[side].as_u64().unwrap()).sum();
+        assert_eq!(overall[side].as_u64(), Some(total), "{side}");
+    }
+    assert!(overall["only_a_reasons"]["never qualified (played, never rated)"].as_u64() > Some(0));
     let text = succeeds(&["compare", run, &rounds, "--skip-invalid"]);
     assert!(
         text.contains("A = rounds@2023-10, B = fide-historical@2023-10: differences B − A"),

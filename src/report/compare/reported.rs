@@ -15,6 +15,7 @@ use crate::output::pretty_json;
 use super::super::crosstable::Format;
 use super::super::run_files::{ReportError, RunFiles};
 use super::super::run_lists::list_months;
+use super::absence::Absence;
 use super::list::{file_name, load_run_list, List};
 use super::render::ComparisonJson;
 use super::Comparison;
@@ -70,12 +71,28 @@ impl AgainstReports {
         }
         all_b.label = format!("{} (each month's list)", files.scenario.name);
         all_a.label = format!("{label} (every month)");
+        let mut overall = Comparison::of(&all_a, &all_b, largest)?;
+        // A (player, month) on one list only is that month's, and so is its reason: the pooled
+        // lists have no run to look reasons up in.
+        overall.only_a = summed(comparisons.iter().map(|c| &c.only_a));
+        overall.only_b = summed(comparisons.iter().map(|c| &c.only_b));
         Ok(AgainstReports {
             months: comparisons,
-            overall: Comparison::of(&all_a, &all_b, largest)?,
+            overall,
             outside,
         })
     }
+}
+
+/// Counts by reason, added up.
+fn summed<'a>(
+    counts: impl Iterator<Item = &'a BTreeMap<Absence, usize>>,
+) -> BTreeMap<Absence, usize> {
+    let mut total = BTreeMap::new();
+    for (reason, n) in counts.flatten() {
+        *total.entry(*reason).or_insert(0) += n;
+    }
+    total
 }
 
 /// The reports' players by the run's list in force at their event, and how many fall outside the
