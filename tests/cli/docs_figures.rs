@@ -1,6 +1,7 @@
-//! The figures of docs/sweep.md, docs/generate.md and docs/compare.md, regenerated from the
-//! current build: the script behind every table and picture of the worked studies, of the worlds'
-//! measurements and of the comparisons and scores, so that no number there is edited by hand.
+//! The figures of docs/sweep.md, docs/generate.md, docs/compare.md and docs/systems.md,
+//! regenerated from the current build: the script behind every table and picture of the worked
+//! studies, of the worlds' measurements, of the comparisons and scores and of the rating systems'
+//! scores and speeds, so that no number there is edited by hand.
 //!
 //! ```sh
 //! cargo test --release --locked --test cli docs_figures::regenerate -- --ignored --nocapture
@@ -18,7 +19,9 @@
 //! each headed by its commands, the commit and the date, and the pictures in docs/sweep/ and
 //! docs/world/; for docs/compare.md it compares and scores the world's two runs, a run against
 //! tournament reports, the Kaggle 2010 and 2011 contest runs and FIDE's real lists
-//! (`docs_figures::regenerate_compare`, about two minutes, writes that page's blocks alone).
+//! (`docs_figures::regenerate_compare`, about two minutes, writes that page's blocks alone); for
+//! docs/systems.md it scores each rating system on the Kaggle 2010 games and times it with
+//! `elosim bench` (`docs_figures::regenerate_systems`, half a minute).
 //! `docs_figures::regenerate_worlds` writes docs/generate.md's blocks alone: 31
 //! minutes (1,887 s, commit 2e1a021) on this repository's 2-core machine; the studies took about
 //! 75 more (81 minutes for everything at commit bd2ada2, when docs/generate.md had fewer blocks).
@@ -49,6 +52,8 @@ struct Plan {
     /// The seed of the built-in world generated and replayed as docs/generate.md's opening
     /// commands do.
     history_seed: u64,
+    /// `elosim bench --games` for docs/systems.md's speeds (none: the bench's own million).
+    bench_games: Option<u64>,
     /// Where the studies and evaluations write.
     out: PathBuf,
     /// Take each command's output from the last run's records (`out/runs/`) instead of running it
@@ -727,6 +732,8 @@ const ALL_BLOCKS: &str = "regenerate";
 const WORLD_BLOCKS: &str = "regenerate_worlds";
 /// The test that writes docs/compare.md's blocks alone.
 const COMPARE_BLOCKS: &str = "regenerate_compare";
+/// The test that writes docs/systems.md's blocks alone.
+const SYSTEMS_BLOCKS: &str = "regenerate_systems";
 
 /// The line that heads a block: the runs it comes from, and the test that writes it alone
 /// (`regenerate` writes every block).
@@ -1069,6 +1076,7 @@ fn regenerate_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
     let mut blocks = sweep_blocks(plan);
     blocks.extend(world_blocks(plan));
     blocks.extend(compare_blocks(plan));
+    blocks.extend(systems_blocks(plan));
     blocks
 }
 
@@ -1807,6 +1815,87 @@ fn list_pairs_block(plan: &Plan, block: &str, lists: &[&str], options: &[&str]) 
     format!("{}{table}", provenance(&records, COMPARE_BLOCKS))
 }
 
+/// A scenario of the Kaggle 2010 games replayed into `plan.out/STEM`: its record and directory.
+fn kaggle_replay(plan: &Plan, file: &str) -> (Record, PathBuf) {
+    let stem = file
+        .rsplit('/')
+        .next()
+        .unwrap_or(file)
+        .trim_end_matches(".toml");
+    let out = plan.out.join(stem);
+    let record = run(
+        plan,
+        &format!("replay-{stem}"),
+        &args(&["replay", file, "--quiet", "--out", &text(&out)]),
+    );
+    (record, out)
+}
+
+/// The rating systems docs/systems.md scores and times: each scenario and what it is.
+const SYSTEMS: [(&str, &str); 7] = [
+    ("kaggle2010", "FIDE's regulations, everyone seeded at 2200"),
+    ("elo-k20", "period-based Elo, K 20"),
+    ("glicko", "Glicko, Glickman's defaults"),
+    ("glicko2", "Glicko-2, τ 0.5"),
+    ("uscf-classic", "classic USCF"),
+    ("berkin", "Berkin, progressive"),
+    ("gcr", "Game Courier Ratings"),
+];
+
+/// The best time `elosim bench` printed on the line that starts with `start`, in seconds.
+fn best(said: &str, start: &str) -> String {
+    format!("{} s", word(line_of(said, start), "best "))
+}
+
+/// docs/systems.md's blocks: each system trained on months 1–95 of the Kaggle 2010 games and
+/// scored on 96–100, and each system's speed on the bench's generated games.
+fn systems_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
+    let replays: Vec<(Record, PathBuf)> = SYSTEMS
+        .iter()
+        .map(|(name, _)| kaggle_replay(plan, &format!("scenarios/{name}.toml")))
+        .collect();
+    let mut score_args = vec!["score".to_string()];
+    score_args.extend(replays.iter().map(|(_, out)| text(out)));
+    score_args.extend(args(&["--from", "2020-07", "--to", "2020-11"]));
+    let score = run(plan, "systems-score", &score_args);
+    let mut records: Vec<&Record> = replays.iter().map(|(r, _)| r).collect();
+    records.push(&score);
+    let scores = format!("{}{}", provenance(&records, SYSTEMS_BLOCKS), scored(&score));
+
+    let mut table = String::from(
+        "| system (scenario) | engine alone, best of 3 | whole replay, every table written, best of 3 |\n|---|---:|---:|\n",
+    );
+    let mut benches = Vec::new();
+    for (name, what) in &SYSTEMS[1..6] {
+        let mut a = vec![
+            "bench".to_string(),
+            "--scenario".into(),
+            format!("scenarios/{name}.toml"),
+            "--runs".into(),
+            "3".into(),
+        ];
+        if let Some(games) = plan.bench_games {
+            a.extend(["--games".into(), games.to_string()]);
+        }
+        let record = run(plan, &format!("systems-bench-{name}"), &a);
+        table.push_str(&format!(
+            "| {what} (`{name}`) | {} | {} |\n",
+            best(&record.said, "Engine alone"),
+            best(&record.said, "Whole replay"),
+        ));
+        benches.push(record);
+    }
+    let benches: Vec<&Record> = benches.iter().collect();
+    vec![
+        ("systems-kaggle", "docs/systems.md", scores),
+        (
+            "systems-speed",
+            "docs/systems.md",
+            format!("{}{table}", provenance(&benches, SYSTEMS_BLOCKS)),
+        ),
+    ]
+}
+
 /// docs/compare.md's blocks: the built-in world's history against Sonas's 2017 what-if (made as
 /// docs/generate.md's history blocks make them), a run against tournament reports, the scores
 /// of the Kaggle 2010 runs, the 2011 contest and the world's two runs, and FIDE's real lists
@@ -1929,15 +2018,7 @@ fn compare_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
         "docs/score/kaggle2010-seed-2400.toml",
     ]
     .iter()
-    .map(|file| {
-        let stem = file.rsplit('/').next().unwrap().trim_end_matches(".toml");
-        let out = plan.out.join(stem);
-        let record = command(
-            &format!("replay-{stem}"),
-            &["replay", file, "--quiet", "--out", &text(&out)],
-        );
-        (record, out)
-    })
+    .map(|file| kaggle_replay(plan, file))
     .collect();
     let mut score_args = vec!["score".to_string()];
     score_args.extend(kaggle.iter().map(|(_, out)| text(out)));
@@ -2196,6 +2277,7 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
         evaluate_seeds: vec![7],
         tried_seeds: vec![7],
         history_seed: 7,
+        bench_games: Some(20_000),
         out: scratch("docs-figures"),
         reuse: false,
         ran: Default::default(),
@@ -2211,15 +2293,20 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
             path.display()
         );
     }
-    let marked: usize = ["docs/sweep.md", "docs/generate.md", "docs/compare.md"]
-        .iter()
-        .map(|f| {
-            std::fs::read_to_string(repo(f))
-                .unwrap()
-                .matches("<!-- figures: ")
-                .count()
-        })
-        .sum();
+    let marked: usize = [
+        "docs/sweep.md",
+        "docs/generate.md",
+        "docs/compare.md",
+        "docs/systems.md",
+    ]
+    .iter()
+    .map(|f| {
+        std::fs::read_to_string(repo(f))
+            .unwrap()
+            .matches("<!-- figures: ")
+            .count()
+    })
+    .sum();
     assert_eq!(marked, blocks.len());
     let (_, _, compression) = &blocks[0];
     for expected in [
@@ -2320,6 +2407,9 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
         .contains("| JAN01FRL.TXT → APR03FRL.TXT | 35,679 | 1,299 | 9,971 |"));
     assert!(block("compare-fide-2025")
         .contains("| standard-2025-01.csv.gz → standard-2025-02.csv.gz | "));
+    // docs/systems.md's: every system scored, and timed.
+    assert!(block("systems-kaggle").contains("gcr"));
+    assert!(block("systems-speed").contains("| Berkin, progressive (`berkin`) | "));
     // Written anew from the records, without running anything: the same blocks.
     let again = regenerate_blocks(&Plan {
         reuse: true,
@@ -2368,12 +2458,20 @@ fn regenerate_compare() {
     write_docs(false, Blocks::Compare);
 }
 
+/// docs/systems.md's blocks only: the systems scored on the Kaggle games and timed.
+#[test]
+#[ignore = "about a minute on a 2-core machine: cargo test --release --locked --test cli docs_figures::regenerate_systems -- --ignored"]
+fn regenerate_systems() {
+    write_docs(false, Blocks::Systems);
+}
+
 /// Which blocks a run writes.
 #[derive(Clone, Copy, PartialEq)]
 enum Blocks {
     All,
     Worlds,
     Compare,
+    Systems,
 }
 
 fn write_docs(reuse: bool, which: Blocks) {
@@ -2383,6 +2481,7 @@ fn write_docs(reuse: bool, which: Blocks) {
         evaluate_seeds: vec![7, 42, 99, 2024],
         tried_seeds: vec![7, 42],
         history_seed: 42,
+        bench_games: None,
         out: repo("output/docs-figures"),
         reuse,
         ran: Default::default(),
@@ -2391,6 +2490,7 @@ fn write_docs(reuse: bool, which: Blocks) {
         Blocks::All => regenerate_blocks(&plan),
         Blocks::Worlds => world_blocks(&plan),
         Blocks::Compare => compare_blocks(&plan),
+        Blocks::Systems => systems_blocks(&plan),
     };
     for (path, text) in spliced(&blocks) {
         std::fs::write(&path, text).unwrap();
