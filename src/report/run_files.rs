@@ -120,6 +120,11 @@ impl RunFiles {
         Ok(())
     }
 
+    /// Whether the run has the table `name` (runs of older versions lack some).
+    pub fn has(&self, name: &str) -> bool {
+        self.dir.join(name).exists()
+    }
+
     /// Whether `lists.parquet` holds each list's changes after the starting list (`summary.json`'s
     /// `lists_layout`); runs written before it hold every list whole.
     pub fn lists_hold_changes(&self) -> bool {

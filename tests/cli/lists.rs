@@ -117,3 +117,122 @@ fn list_ranks_writes_parquet_and_refuses_unknown_months() {
         "{message}"
     );
 }
+
+/// The ids of a run's table's columns, each once.
+fn ids_of(table: &std::path::Path, columns: &[&str]) -> std::collections::BTreeSet<String> {
+    let df = ParquetReader::new(std::fs::File::open(table).unwrap())
+        .with_columns(Some(columns.iter().map(|c| c.to_string()).collect()))
+        .finish()
+        .unwrap();
+    let mut ids = std::collections::BTreeSet::new();
+    for column in columns {
+        let text = df.column(column).unwrap().cast(&DataType::String).unwrap();
+        ids.extend(text.str().unwrap().iter().flatten().map(str::to_string));
+    }
+    ids
+}
+
+/// The ids of a run's starting list: `lists.parquet`'s rows of its first month.
+fn starting_list(lists: &std::path::Path) -> Vec<String> {
+    let df = ParquetReader::new(std::fs::File::open(lists).unwrap())
+        .with_columns(Some(vec!["month".into(), "id".into()]))
+        .finish()
+        .unwrap();
+    let month = df.column("month").unwrap().cast(&DataType::String).unwrap();
+    let months: Vec<&str> = month.str().unwrap().iter().flatten().collect();
+    let first = months.iter().min().copied().unwrap_or("");
+    let ids = df.column("id").unwrap().cast(&DataType::String).unwrap();
+    ids.str()
+        .unwrap()
+        .iter()
+        .zip(&months)
+        .filter(|(_, m)| **m == first)
+        .filter_map(|(id, _)| id.map(str::to_string))
+        .collect()
+}
+
+/// `compare` tells who played from `periods.parquet` (src/report/compare/absence.rs): under FIDE's
+/// regulations every player of a game in `games.parquet` is on the starting list or has a row
+/// there (a player listed later was given a first rating in a period), and a player never listed
+/// has a row only for games of theirs. Checked on the Kaggle
+/// games seeded at 2200, on a small generated world under FIDE's history (floors, first ratings
+/// from pools, round robins) and on the Belgian round reports, whose listed players' games
+/// against players never rated leave them without a period.
+#[test]
+fn every_player_of_a_fide_run_s_games_has_a_period() {
+    let dir = scratch("played-periods");
+    let world = dir.join("world");
+    let text = |p: &std::path::Path| p.display().to_string();
+    succeeds(&[
+        "generate",
+        "--scale",
+        "0.005",
+        "--seed",
+        "3",
+        "--no-equilibrium",
+        "--quiet",
+        "--out",
+        &text(&world),
+    ]);
+    let runs: [(&str, Vec<String>); 3] = [
+        ("kaggle", vec![repo("scenarios/kaggle2010.toml")]),
+        (
+            "history",
+            [
+                &repo("scenarios/fide-historical.toml"),
+                "--games",
+                &text(&world.join("games.parquet")),
+                "--start-list",
+                &text(&world.join("start-list.parquet")),
+                "--from",
+                "2001-04",
+            ]
+            .map(String::from)
+            .to_vec(),
+        ),
+        (
+            "belgian",
+            [
+                &repo("scenarios/fide-historical.toml"),
+                "--games",
+                &repo("data/trf/belgian-interclubs-2023-24/rounds"),
+                "--start-list",
+                "reported",
+                "--from",
+                "2023-10",
+                "--skip-invalid",
+            ]
+            .map(String::from)
+            .to_vec(),
+        ),
+    ];
+    for (name, arguments) in runs {
+        let run = dir.join(name);
+        let mut args = vec![
+            "replay".to_string(),
+            "--quiet".into(),
+            "--out".into(),
+            text(&run),
+        ];
+        args.extend(arguments);
+        succeeds(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let played = ids_of(&run.join("games.parquet"), &["white", "black"]);
+        let periods = ids_of(&run.join("periods.parquet"), &["id"]);
+        // And the other way: a player never listed has a period only for games of theirs.
+        let listed = ids_of(&run.join("lists.parquet"), &["id"]);
+        let idle: Vec<&String> = periods
+            .iter()
+            .filter(|id| !listed.contains(*id) && !played.contains(*id))
+            .take(5)
+            .collect();
+        assert!(idle.is_empty(), "{name}: a period without games: {idle:?}");
+        let mut known = periods;
+        known.extend(starting_list(&run.join("lists.parquet")));
+        assert!(played.len() > 100, "{name}: {} players", played.len());
+        let without: Vec<&String> = played.difference(&known).take(5).collect();
+        assert!(
+            without.is_empty(),
+            "{name}: played, never listed at the start, no period: {without:?}"
+        );
+    }
+}

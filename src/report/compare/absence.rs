@@ -1,7 +1,7 @@
 //! Why a player is on one list only, as far as the other list's source knows: a run knows whom it
 //! delisted and whose games it rated, a list file only that it may leave inactive players out.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use super::super::run_files::{ReportError, RunFiles};
@@ -77,13 +77,36 @@ fn run_absences(
         .filter(|id| missing.contains(id.as_str()))
         .map(|id| (id.clone(), Absence::Delisted))
         .collect();
-    run.visit_row_groups("games.parquet", &["white", "black"], |games| {
-        for side in ["white", "black"] {
-            for id in ids_among(games, side, missing)? {
-                why.entry(id).or_insert(Absence::NeverQualified);
-            }
-        }
-        Ok(())
-    })?;
+    for id in played_among(&run, missing)? {
+        why.entry(id).or_insert(Absence::NeverQualified);
+    }
     Ok(why)
+}
+
+/// The players of `missing` the run rated games of. Those of `missing` not delisted from the run's
+/// list were never on its lists up to it: under FIDE's regulations such a player
+/// played only if `periods.parquet` has a row of theirs (a pool, or the first rating that listed
+/// them later), and a player never listed has a row only for games of theirs (both tested in
+/// tests/cli/lists.rs). That table holds a few rows a player where the games hold tens of millions
+/// of ids, so it is read; the other systems record no periods, and runs of older versions have
+/// none, so there every game is read.
+fn played_among(run: &RunFiles, missing: &HashSet<&str>) -> Result<BTreeSet<String>, ReportError> {
+    let mut played = BTreeSet::new();
+    let mut periods = 0;
+    if run.has("periods.parquet") {
+        run.visit_row_groups("periods.parquet", &["id"], |rows| {
+            periods += rows.height();
+            played.extend(ids_among(rows, "id", missing)?);
+            Ok(())
+        })?;
+    }
+    if periods == 0 {
+        run.visit_row_groups("games.parquet", &["white", "black"], |games| {
+            for side in ["white", "black"] {
+                played.extend(ids_among(games, side, missing)?);
+            }
+            Ok(())
+        })?;
+    }
+    Ok(played)
 }
