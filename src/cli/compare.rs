@@ -107,10 +107,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let (a, b) = (
-        List::load(&a, args.skip_invalid)?,
-        List::load(&b, args.skip_invalid)?,
+    // Each list read on its own thread: a run's lists are read on one.
+    let (a, b) = rayon::join(
+        || List::load(&a, args.skip_invalid),
+        || List::load(&b, args.skip_invalid),
     );
+    let (a, b) = (a?, b?);
     for warning in warnings(&a, &b) {
         eprintln!("warning: {warning}");
     }
