@@ -107,12 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    // Each list read on its own thread: a run's lists are read on one.
-    let (a, b) = rayon::join(
-        || List::load(&a, args.skip_invalid),
-        || List::load(&b, args.skip_invalid),
-    );
-    let (a, b) = (a?, b?);
+    let (a, b) = load_both(&a, &b, args.skip_invalid)?;
     for warning in warnings(&a, &b) {
         eprintln!("warning: {warning}");
     }
@@ -211,4 +206,17 @@ fn with_truth(args: &Args, truth: &std::path::Path, format: Format) -> anyhow::R
         save_plot(&drift_picture(&drifts, args.min_players), plot)?;
     }
     Ok(())
+}
+
+/// Both lists: two runs' side by side (a run's lists are read on one thread), anything else in
+/// turn, so that what a file's reading says comes in the order of the arguments.
+fn load_both(a: &ListSource, b: &ListSource, skip_invalid: bool) -> anyhow::Result<(List, List)> {
+    if matches!((a, b), (ListSource::Run(..), ListSource::Run(..))) {
+        let (a, b) = rayon::join(
+            || List::load(a, skip_invalid),
+            || List::load(b, skip_invalid),
+        );
+        return Ok((a?, b?));
+    }
+    Ok((List::load(a, skip_invalid)?, List::load(b, skip_invalid)?))
 }

@@ -80,7 +80,7 @@ pub fn explain(dir: &Path, player: &str, list: Month) -> Result<String, ReportEr
     if list == months[0] {
         return starting_list(&run, &rows, player, &months);
     }
-    if !dir.join("periods.parquet").exists() {
+    if !run.has("periods.parquet") {
         return Err(ReportError::NotFound(format!(
             "{} has no periods.parquet (what each player's period computed), which explain reads: the run was made by an older elosim; replay it again",
             dir.display()

@@ -122,7 +122,7 @@ impl RunFiles {
 
     /// Whether the run has the table `name` (runs of older versions lack some).
     pub fn has(&self, name: &str) -> bool {
-        self.dir.join(name).exists()
+        self.dir.join(name).is_file()
     }
 
     /// Whether `lists.parquet` holds each list's changes after the starting list (`summary.json`'s

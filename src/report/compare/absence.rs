@@ -7,6 +7,7 @@ use std::path::Path;
 use super::super::run_files::{ReportError, RunFiles};
 use super::game_ids::ids_among;
 use super::list::List;
+use crate::scenario::UnknownPlayers;
 
 /// Why a player is missing from a list, as far as the list's source knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -84,16 +85,22 @@ fn run_absences(
 }
 
 /// The players of `missing` the run rated games of. Those of `missing` not delisted from the run's
-/// list were never on its lists up to it: under FIDE's regulations such a player
-/// played only if `periods.parquet` has a row of theirs (a pool, or the first rating that listed
-/// them later), and a player never listed has a row only for games of theirs (both tested in
-/// tests/cli/lists.rs). That table holds a few rows a player where the games hold tens of millions
-/// of ids, so it is read; the other systems record no periods, and runs of older versions have
-/// none, so there every game is read.
+/// list were never on its lists up to it. Where players on no starting list enter as unrated
+/// newcomers (FIDE's rules, the default bootstrap), such a player played only if `periods.parquet`
+/// has a row of theirs (their pool, or the rated periods after a first rating listed them), and
+/// every row there is of a player who played (both tested in tests/cli/lists.rs). That table has
+/// a row a player and list played on, about a quarter of the games' ids at FIDE's size, so it is
+/// read there. Seeded players can play with no row (only unrated opponents, their own results not
+/// counted), the other systems record no periods and runs of older versions have none: there
+/// every game is read.
 fn played_among(run: &RunFiles, missing: &HashSet<&str>) -> Result<BTreeSet<String>, ReportError> {
     let mut played = BTreeSet::new();
     let mut periods = 0;
-    if run.has("periods.parquet") {
+    let newcomers = matches!(
+        run.scenario.bootstrap.unknown_players,
+        UnknownPlayers::Newcomer
+    );
+    if newcomers && run.has("periods.parquet") {
         run.visit_row_groups("periods.parquet", &["id"], |rows| {
             periods += rows.height();
             played.extend(ids_among(rows, "id", missing)?);

@@ -1,5 +1,5 @@
-//! Which of a set of ids a column of games holds: the one pass over every game that tells why
-//! players are missing from a run's list.
+//! Which of a set of ids a column holds: the pass over a run's periods or games that tells why
+//! players are missing from its list.
 
 use std::collections::{BTreeSet, HashSet};
 

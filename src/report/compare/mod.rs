@@ -54,7 +54,7 @@ impl Comparison {
         let on_a = joined::marked(a.ids.len(), rows.iter().map(|r| r.0));
         let on_b = joined::marked(b.ids.len(), rows.iter().map(|r| r.1));
         let largest = joined::largest(a, b, rows, largest);
-        // Each reads the other run's games: side by side.
+        // Each reads the other run's periods or games: side by side.
         let (only_a, only_b) = rayon::join(
             || absence::absences_by_reason(a, b, &on_a),
             || absence::absences_by_reason(b, a, &on_b),
