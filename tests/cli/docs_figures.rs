@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{scratch, succeeds};
+use crate::common::{csv_rows, scratch, succeeds};
 
 /// A path in the repository.
 fn repo(path: &str) -> PathBuf {
@@ -1706,26 +1706,14 @@ fn scored(record: &Record) -> String {
     format!("```text\n{table}\n```\n\n")
 }
 
-/// A CSV's rows as maps from its header's names to the fields.
-fn csv_rows(said: &str) -> Vec<std::collections::HashMap<&str, &str>> {
-    let mut lines = said.lines();
-    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
-    lines
-        .map(|l| header.iter().copied().zip(l.split(',')).collect())
-        .collect()
+/// A CSV row's field, `–` where the row lacks it.
+fn field<'a>(row: &'a std::collections::HashMap<String, String>, name: &str) -> &'a str {
+    row.get(name).map_or("–", String::as_str)
 }
 
 /// A count as the docs give it, thousands separated.
-fn thousands(n: &str) -> String {
-    let digits: Vec<char> = n.chars().collect();
-    let mut out = String::new();
-    for (i, c) in digits.iter().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(*c);
-    }
-    out
+fn count(n: &str) -> String {
+    n.parse().map_or("–".into(), elosim::numbers::thousands)
 }
 
 /// A share as a percentage with one decimal.
@@ -1947,14 +1935,14 @@ fn compare_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
     let mut series =
         String::from("| list | players on both | mean B − A | RMSE |\n|---|---:|---:|---:|\n");
     for (i, row) in months.iter().enumerate() {
-        let month = row.get("month").copied().unwrap_or("");
+        let month = field(row, "month");
         let january_from_2016 = month.ends_with("-01") && month >= "2016-01";
         if january_from_2016 || i + 1 == months.len() {
             series.push_str(&format!(
                 "| {month} | {} | {} | {} |\n",
-                thousands(row.get("both").copied().unwrap_or("")),
-                row.get("mean_diff").copied().unwrap_or("–"),
-                row.get("rmse").copied().unwrap_or("–"),
+                count(field(row, "both")),
+                field(row, "mean_diff"),
+                field(row, "rmse"),
             ));
         }
     }
@@ -1994,9 +1982,9 @@ fn compare_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
     );
     for row in csv_rows(&reports.said)
         .iter()
-        .filter(|r| r.get("band") == Some(&"all"))
+        .filter(|r| field(r, "band") == "all")
     {
-        let month = row.get("month").copied().unwrap_or("");
+        let month = field(row, "month");
         by_month.push_str(&format!(
             "| {} | {} | {} | {} | {} |\n",
             if month == "all" {
@@ -2004,10 +1992,10 @@ fn compare_blocks(plan: &Plan) -> Vec<(&'static str, &'static str, String)> {
             } else {
                 month
             },
-            thousands(row.get("both").copied().unwrap_or("")),
-            row.get("mean_diff").copied().unwrap_or("–"),
-            row.get("rmse").copied().unwrap_or("–"),
-            percent(row.get("within_10").copied().unwrap_or("")),
+            count(field(row, "both")),
+            field(row, "mean_diff"),
+            field(row, "rmse"),
+            percent(field(row, "within_10")),
         ));
     }
 

@@ -5,21 +5,6 @@ use polars::prelude::*;
 
 use crate::common::*;
 
-/// A CSV's rows as maps from column name to value.
-fn rows(csv: &str) -> Vec<std::collections::HashMap<String, String>> {
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    lines
-        .map(|line| {
-            header
-                .iter()
-                .zip(line.split(','))
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
-
 /// The small world replayed into a scratch directory's `run`, with `extra` arguments.
 fn small_run(name: &str, extra: &[&str]) -> (std::path::PathBuf, String) {
     let dir = scratch(name);
@@ -43,7 +28,7 @@ fn list_gives_each_month_whole_from_the_changes() {
     for month in ["2019-02", "2019-03", "2019-04"] {
         let file = std::fs::read_to_string(format!("{run}/lists/{month}.csv")).unwrap();
         let listed = succeeds(&["list", run, "--month", month, "--csv"]);
-        let (file, listed) = (rows(&file), rows(&listed));
+        let (file, listed) = (csv_rows(&file), csv_rows(&listed));
         assert_eq!(file.len(), listed.len(), "{month}");
         for (a, b) in file.iter().zip(&listed) {
             for column in ["id", "rating", "games", "k", "total_games", "new", "change"] {
@@ -72,7 +57,7 @@ fn list_gives_each_month_whole_from_the_changes() {
     assert!(!april.contains(&105) && april.len() < 7, "{april:?}");
     let last = succeeds(&["list", run, "--csv"]);
     assert_eq!(
-        rows(&last).iter().find(|r| r["id"] == "105").map(|r| (
+        csv_rows(&last).iter().find(|r| r["id"] == "105").map(|r| (
             r["rating"].as_str(),
             r["games"].as_str(),
             r["change"].as_str()
