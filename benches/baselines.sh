@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The figures of docs/performance.md that `elosim bench` does not print itself: what other tools
 # take for the same work, and the memory of reading a compressed input. Each prints best-of times.
+# tests/cli/performance_figures.rs runs them in its sitting.
 #
 #   benches/baselines.sh awk FILE             a period Elo in awk (K 20, ratings frozen for the
 #                                             period) on a Kaggle-layout file, e.g. the one that
@@ -16,10 +17,6 @@
 #                                             with and without --established
 #   benches/baselines.sh long-line            peak memory of `elosim histogram` refusing a
 #                                             .csv.gz list whose second line is 1 GiB long
-#   benches/baselines.sh fide-size-study      the compression study at FIDE's size: its first
-#                                             world alone, scale 1, 8 seeds (296 rows), by
-#                                             `elosim bench --sweep`, with its peak memory and
-#                                             CPU (one run, about 15 minutes)
 #
 # ELOSIM names the binary (default: the release build under CARGO_TARGET_DIR or ./target);
 # RUNS the runs of each measurement (default 3). Needs /usr/bin/time (GNU time).
@@ -145,19 +142,6 @@ long-line)
     head -c 300 "$dir/err"
     tail -1 "$dir/time" | awk -v size="$(stat -c %s "$dir/list.csv.gz")" '{
         printf "a %.2f MB .csv.gz holding a 1 GiB line, refused: %s s, peak %d KB\n", size / 1e6, $1, $2 }'
-    ;;
-fide-size-study)
-    dir=$(mktemp -d)
-    trap 'rm -rf "$dir"' EXIT
-    studies=$(cd "$(dirname "$0")/../scenarios/studies" && pwd)
-    # The study as shipped but for its worlds: the first alone, so that 8 seeds make the 37 × 8
-    # rows the issue set its target on; its scenarios named from the study's own folder.
-    sed -e "s#\"\.\./#\"$studies/../#g" -e 's#^worlds = \[\("[^"]*"\).*#worlds = [\1]#' \
-        "$studies/sonas-2017-compression.toml" >"$dir/one-world.toml"
-    grep '^worlds' "$dir/one-world.toml"
-    /usr/bin/time -f "%e %M %U %S" -o "$dir/time" "$elosim" bench --sweep "$dir/one-world.toml" \
-        --scale 1 --seeds 1,2,3,4,5,6,7,8 --keep "$dir/run"
-    awk '{ printf "whole process: %s s, peak %.2f GB, CPU %.1f s\n", $1, $2 / 1048576, $3 + $4 }' "$dir/time"
     ;;
 *)
     sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'

@@ -4,7 +4,8 @@
 //!
 //!     cargo bench --bench csv_tokenizer -- DIR/games.csv
 //!
-//! Figures and the decision in docs/performance.md.
+//! The decision in docs/performance.md ("Decisions the measurements made"), its figures in that
+//! page's history.
 
 // The readers' own modules, compiled into the bench as they are (`text` uses `super::error` and
 // opens files through `super::compressed`, which reads zip archives through `super::zip`).

@@ -28,8 +28,8 @@ fn restore_sigpipe() {}
 /// serves blocks from 128 KB up (its threshold grows to at most 32 MB) with pages of their own: a
 /// reader that frees a slice's columns and allocates the next one's then has the kernel zero new
 /// pages for every slice. Keeping up to 1 GiB of freed memory, and serving blocks below 32 MB from
-/// the heaps, reuses them instead: 13 % less CPU reading the scale-1 world, 15 % for `compare` of
-/// two of its runs, 4 % for its whole replay (docs/performance.md, "glibc keeping freed memory").
+/// the heaps, reuses them instead: less CPU reading a world, comparing two runs and replaying
+/// (docs/performance.md, "How the engine is laid out for speed"; the figures in its history).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(
     unsafe_code,

@@ -34,18 +34,41 @@ impl ChildReplay {
 }
 
 /// The largest peak resident memory of the child processes waited for, in kB.
+pub fn children_peak_kb() -> i64 {
+    usage(libc::RUSAGE_CHILDREN).map_or(0, |u| u.ru_maxrss)
+}
+
+/// This process's own use of the machine so far: its peak resident memory and its CPU time.
+pub struct OwnUsage {
+    pub peak_kb: i64,
+    /// User and system time, on every thread.
+    pub cpu_seconds: f64,
+}
+
+/// This process's [`OwnUsage`] so far (zeros where the system does not say).
+pub fn own_usage() -> OwnUsage {
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    usage(libc::RUSAGE_SELF).map_or(
+        OwnUsage {
+            peak_kb: 0,
+            cpu_seconds: 0.0,
+        },
+        |u| OwnUsage {
+            peak_kb: u.ru_maxrss,
+            cpu_seconds: seconds(u.ru_utime) + seconds(u.ru_stime),
+        },
+    )
+}
+
 #[allow(
     unsafe_code,
-    reason = "std does not report the children's peak memory; one libc call"
+    reason = "std does not report a process's peak memory or CPU time; one libc call"
 )]
-pub fn children_peak_kb() -> i64 {
+fn usage(who: libc::c_int) -> Option<libc::rusage> {
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage fills the struct it is given; RUSAGE_CHILDREN is a valid target.
-    let ok = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) } == 0;
-    if ok {
-        // SAFETY: initialised by the successful call above.
-        unsafe { usage.assume_init() }.ru_maxrss
-    } else {
-        0
-    }
+    // SAFETY: getrusage fills the struct it is given; RUSAGE_SELF and RUSAGE_CHILDREN are valid
+    // targets.
+    let ok = unsafe { libc::getrusage(who, usage.as_mut_ptr()) } == 0;
+    // SAFETY: initialised by the successful call above.
+    ok.then(|| unsafe { usage.assume_init() })
 }

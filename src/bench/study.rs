@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::engine::engine_alone;
+use super::process::own_usage;
 use super::BenchError;
 use crate::numbers::{counted, thousands};
 use crate::replay::Inputs;
@@ -40,6 +41,9 @@ pub struct StudyTimes {
     /// One whole replay of the baseline on the first world and seed, alone, measured after the
     /// study: the unit of its naive cost (every row a whole replay).
     pub whole_replay_seconds: f64,
+    /// The process's peak resident memory and CPU time when the study's files were written.
+    pub peak_kb: i64,
+    pub cpu_seconds: f64,
 }
 
 /// Runs the study in `file` into `dir` with the command line's `overrides` and its summary and
@@ -65,6 +69,8 @@ pub fn time_study(
     let summary = Summaries::new(&study, &outcome.candidates, &outcome.rows);
     sweep::write_study(dir, &summary, &outcome.rows)?;
     let seconds = started.elapsed().as_secs_f64();
+    // Before the naive cost's replay, so that its figures are the study's alone.
+    let usage = own_usage();
     let whole_replay_seconds = whole_baseline_replay(&study)?;
     Ok(StudyTimes {
         name: study.name.clone(),
@@ -88,6 +94,8 @@ pub fn time_study(
             .sum(),
         measure_seconds: outcome.rows.iter().map(|r| r.measure_seconds).sum(),
         whole_replay_seconds,
+        peak_kb: usage.peak_kb,
+        cpu_seconds: usage.cpu_seconds,
     })
 }
 
@@ -137,6 +145,13 @@ impl fmt::Display for StudyTimes {
             self.reused,
             counted(self.threads as u64, "thread"),
             self.seconds
+        )?;
+        writeln!(
+            f,
+            "  process   peak memory {:.2} GB, CPU {:.1} s ({:.2} cores on average), the study alone",
+            self.peak_kb as f64 / 1e6,
+            self.cpu_seconds,
+            self.cpu_seconds / self.seconds.max(f64::MIN_POSITIVE)
         )?;
         let naive = self.rows as f64 * self.whole_replay_seconds;
         writeln!(

@@ -35,12 +35,12 @@ use serde_json::Value;
 use crate::common::{csv_rows, scratch, succeeds};
 
 /// A path in the repository.
-fn repo(path: &str) -> PathBuf {
+pub(crate) fn repo(path: &str) -> PathBuf {
     PathBuf::from(crate::common::repo(path))
 }
 
 /// How large the runs are.
-struct Plan {
+pub(crate) struct Plan {
     /// `--scale`, `--seeds`, `--verify-scale`, `--verify-seeds` for the studies (none: the
     /// study's own).
     overrides: Vec<String>,
@@ -55,13 +55,30 @@ struct Plan {
     /// `elosim bench --games` for docs/systems.md's speeds (none: the bench's own million).
     bench_games: Option<u64>,
     /// Where the studies and evaluations write.
-    out: PathBuf,
+    pub(crate) out: PathBuf,
     /// Take each command's output from the last run's records (`out/runs/`) instead of running it
     /// again: the docs written anew from the same runs.
     reuse: bool,
     /// The commands run so far by key: a command two pages' blocks share (the world's replays)
     /// runs once.
     ran: std::cell::RefCell<std::collections::HashMap<String, Record>>,
+}
+
+impl Plan {
+    /// A plan for commands alone, written under `out` (the studies' and worlds' sizes unused).
+    pub(crate) fn commands(out: PathBuf, reuse: bool) -> Plan {
+        Plan {
+            overrides: Vec::new(),
+            evaluate_scale: 1.0,
+            evaluate_seeds: Vec::new(),
+            tried_seeds: Vec::new(),
+            history_seed: 0,
+            bench_games: None,
+            out,
+            reuse,
+            ran: Default::default(),
+        }
+    }
 }
 
 /// A figure shown in a study's table: its column, header, decimals, and whether its paired
@@ -189,12 +206,12 @@ struct Ran {
 /// A command run for the docs, as `out/runs/KEY.json` keeps it: what a user types, what it
 /// printed, how long it took, and the commit and day it ran at.
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
-struct Record {
-    command: String,
-    said: String,
-    seconds: f64,
-    commit: String,
-    day: String,
+pub(crate) struct Record {
+    pub(crate) command: String,
+    pub(crate) said: String,
+    pub(crate) seconds: f64,
+    pub(crate) commit: String,
+    pub(crate) day: String,
 }
 
 fn read_json(path: &Path) -> Value {
@@ -207,7 +224,7 @@ fn read_json(path: &Path) -> Value {
 /// Runs `elosim` with `args` (or, with `plan.reuse`, takes the last run's record of it), keeping
 /// its record as `out/runs/KEY.json`; the command as a user types it (paths in the repository
 /// relative, `--quiet` and `--out` left out).
-fn run(plan: &Plan, key: &str, args: &[String]) -> Record {
+pub(crate) fn run(plan: &Plan, key: &str, args: &[String]) -> Record {
     if let Some(record) = plan.ran.borrow().get(key) {
         return record.clone();
     }
@@ -220,14 +237,6 @@ fn run(plan: &Plan, key: &str, args: &[String]) -> Record {
 
 /// [`run`] without its memory of the commands run so far.
 fn run_once(plan: &Plan, key: &str, args: &[String]) -> Record {
-    let path = plan.out.join("runs").join(format!("{key}.json"));
-    if plan.reuse {
-        return serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    }
-    let started = std::time::Instant::now();
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let said = succeeds(&refs);
     let mut shown = Vec::new();
     let mut skip = false;
     for a in args {
@@ -240,8 +249,29 @@ fn run_once(plan: &Plan, key: &str, args: &[String]) -> Record {
         }
         shown.push(a.replace(&format!("{}/", env!("CARGO_MANIFEST_DIR")), ""));
     }
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    recorded(plan, key, format!("elosim {}", shown.join(" ")), || {
+        succeeds(&refs)
+    })
+}
+
+/// The record of a command shown as `command` whose output `said` gives, timed and kept as
+/// `out/runs/KEY.json` (or, with `plan.reuse`, the last run's record of it).
+pub(crate) fn recorded(
+    plan: &Plan,
+    key: &str,
+    command: String,
+    said: impl FnOnce() -> String,
+) -> Record {
+    let path = plan.out.join("runs").join(format!("{key}.json"));
+    if plan.reuse {
+        return serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+    let started = std::time::Instant::now();
+    let said = said();
     let record = Record {
-        command: format!("elosim {}", shown.join(" ")),
+        command,
         said,
         seconds: started.elapsed().as_secs_f64(),
         commit: commit(),
@@ -728,23 +758,23 @@ fn study_block(doc: &StudyDoc, ran: &Ran) -> String {
 
 /// The ignored test that writes docs/sweep.md's blocks (and every other), and the one that writes
 /// docs/generate.md's alone.
-const ALL_BLOCKS: &str = "regenerate";
-const WORLD_BLOCKS: &str = "regenerate_worlds";
+const ALL_BLOCKS: &str = "docs_figures::regenerate";
+const WORLD_BLOCKS: &str = "docs_figures::regenerate_worlds";
 /// The test that writes docs/compare.md's blocks alone.
-const COMPARE_BLOCKS: &str = "regenerate_compare";
+const COMPARE_BLOCKS: &str = "docs_figures::regenerate_compare";
 /// The test that writes docs/systems.md's blocks alone.
-const SYSTEMS_BLOCKS: &str = "regenerate_systems";
+const SYSTEMS_BLOCKS: &str = "docs_figures::regenerate_systems";
 
 /// The line that heads a block: the runs it comes from, and the test that writes it alone
 /// (`regenerate` writes every block).
-fn provenance(records: &[&Record], test: &str) -> String {
+pub(crate) fn provenance(records: &[&Record], test: &str) -> String {
     let runs: Vec<String> = records
         .iter()
         .map(|r| format!("`{}` ({} s)", r.command, seconds(r.seconds)))
         .collect();
     let first = records.first();
     format!(
-        "*Regenerated on {} at commit {} by `cargo test --release --locked --test cli docs_figures::{test} -- --ignored`, which ran {}.*\n\n",
+        "*Regenerated on {} at commit {} by `cargo test --release --locked --test cli {test} -- --ignored`, which ran {}.*\n\n",
         first.map_or("", |r| r.day.as_str()),
         first.map_or("", |r| r.commit.as_str()),
         runs.join(", ")
@@ -752,7 +782,7 @@ fn provenance(records: &[&Record], test: &str) -> String {
 }
 
 /// A duration as the docs give it: whole seconds, tenths below ten.
-fn seconds(s: f64) -> String {
+pub(crate) fn seconds(s: f64) -> String {
     if s < 10.0 {
         format!("{s:.1}")
     } else {
@@ -836,7 +866,7 @@ fn after<'a>(line: &'a str, key: &str) -> &'a str {
 }
 
 /// The first word after `key` in `line` (up to a space, `,` or `;`).
-fn word<'a>(line: &'a str, key: &str) -> &'a str {
+pub(crate) fn word<'a>(line: &'a str, key: &str) -> &'a str {
     after(line, key)
         .split([' ', ',', ';'])
         .next()
@@ -957,7 +987,7 @@ fn first_world(evaluations: &[Evaluation]) -> Vec<&Evaluation> {
 }
 
 /// The evaluation's line that starts with `start`.
-fn line_of<'a>(said: &'a str, start: &str) -> &'a str {
+pub(crate) fn line_of<'a>(said: &'a str, start: &str) -> &'a str {
     said.lines()
         .find(|l| l.trim_start().starts_with(start))
         .unwrap_or("")
@@ -1334,12 +1364,12 @@ struct Replayed {
 }
 
 /// A path as a command's argument.
-fn text(p: &Path) -> String {
+pub(crate) fn text(p: &Path) -> String {
     p.display().to_string()
 }
 
 /// Arguments as [`run`] takes them.
-fn args(a: &[&str]) -> Vec<String> {
+pub(crate) fn args(a: &[&str]) -> Vec<String> {
     a.iter().map(|s| s.to_string()).collect()
 }
 
@@ -1368,21 +1398,11 @@ fn replayed(plan: &Plan, name: &str, file: &str, seed: u64, scenarios: &[&str]) 
         records.push(run(
             plan,
             &format!("replay-{name}-{seed}-{scenario}"),
-            &args(&[
-                "replay",
+            &world_replay(
+                &world,
                 &text(&repo(&format!("scenarios/{scenario}.toml"))),
-                "--games",
-                &text(&world.join("games.parquet")),
-                "--start-list",
-                &text(&world.join("start-list.parquet")),
-                "--players",
-                &text(&world.join("players.parquet")),
-                "--from",
-                "2001-04",
-                "--quiet",
-                "--out",
-                &text(&out),
-            ]),
+                &out,
+            ),
         ));
         runs.push(out);
     }
@@ -1391,6 +1411,26 @@ fn replayed(plan: &Plan, name: &str, file: &str, seed: u64, scenarios: &[&str]) 
         runs,
         records,
     }
+}
+
+/// The arguments of a replay of the generated world in `world` under the scenario file
+/// `scenario` from the world's first list, written to `out`.
+pub(crate) fn world_replay(world: &Path, scenario: &str, out: &Path) -> Vec<String> {
+    args(&[
+        "replay",
+        scenario,
+        "--games",
+        &text(&world.join("games.parquet")),
+        "--start-list",
+        &text(&world.join("start-list.parquet")),
+        "--players",
+        &text(&world.join("players.parquet")),
+        "--from",
+        "2001-04",
+        "--quiet",
+        "--out",
+        &text(out),
+    ])
 }
 
 /// Where the docs' pictures of the worlds are made, for docs/world/.
@@ -2141,7 +2181,7 @@ fn splice(text: &str, name: &str, content: &str) -> String {
 }
 
 /// A text with every block's content left out: what a regeneration must not change.
-fn outside_blocks(text: &str) -> String {
+pub(crate) fn outside_blocks(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     while let Some(start) = rest.find("<!-- figures: ") {
@@ -2155,7 +2195,7 @@ fn outside_blocks(text: &str) -> String {
 }
 
 /// Every block spliced into the docs' texts: (file, new text).
-fn spliced(blocks: &[(&str, &str, String)]) -> Vec<(PathBuf, String)> {
+pub(crate) fn spliced(blocks: &[(&str, &str, String)]) -> Vec<(PathBuf, String)> {
     let mut files: Vec<(PathBuf, String)> = Vec::new();
     for (name, file, content) in blocks {
         let path = repo(file);
@@ -2291,7 +2331,7 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
     .map(|f| {
         std::fs::read_to_string(repo(f))
             .unwrap()
-            .matches("<!-- figures: ")
+            .matches("(written by tests/cli/docs_figures.rs")
             .count()
     })
     .sum();

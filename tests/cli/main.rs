@@ -8,6 +8,7 @@ mod compressed;
 mod datasets;
 mod docs_figures;
 mod lists;
+mod performance_figures;
 mod plots;
 mod regressions;
 mod replay;
