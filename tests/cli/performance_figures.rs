@@ -15,7 +15,8 @@
 //! snapshots, whole, on one thread and in shards, compared byte for byte; a month of 100 million
 //! games rated file by file; 100 million games partitioned; compressed and over-long inputs
 //! (`benches/baselines.sh gzip|zstd|long-line`); profiles (`perf record`) of the runs whose targets
-//! are not met; and the Slurm job array of docs/sweep.md (`benches/slurm.sh`). It then rewrites
+//! are not met; and the Slurm job array and the Kubernetes Indexed Job of docs/sweep.md
+//! (`benches/slurm.sh`, `benches/slurm.sh k8s`). It then rewrites
 //! the blocks between `<!-- figures: NAME … -->` and `<!-- end NAME -->` of both pages. About 45
 //! minutes on this repository's 2-core machine; it needs GNU time, Python polars, perf and Slurm
 //! (benches/ says how each is used). The same code runs with the tests at a small scale without
@@ -251,7 +252,8 @@ struct Ran {
     partitioned: Record,
     inputs: Vec<Record>,
     profiles: Vec<Record>,
-    slurm: Option<Record>,
+    /// `benches/slurm.sh` and `benches/slurm.sh k8s`.
+    slurm: Option<[Record; 2]>,
 }
 
 /// The scale-1 world the world bench generated and kept.
@@ -431,7 +433,12 @@ fn sit(s: &Sitting) -> Ran {
     } else {
         Vec::new()
     };
-    let slurm = s.tools.then(|| s.script("slurm", "slurm.sh", &[]));
+    let slurm = s.tools.then(|| {
+        [
+            s.script("slurm", "slurm.sh", &[]),
+            s.script("k8s", "slurm.sh", &["k8s"]),
+        ]
+    });
     Ran {
         file,
         awk,
@@ -769,20 +776,18 @@ fn blocks(s: &Sitting) -> Vec<(&'static str, &'static str, String)> {
         ),
         ("fide-size", "docs/sweep.md", fide_size(s, &r.study)),
     ];
-    if let Some(slurm) = &r.slurm {
-        let said = slurm
-            .said
-            .split_once("\nqueued:")
-            .map_or(slurm.said.as_str(), |(_, rest)| rest);
-        blocks.push((
-            "slurm",
-            "docs/sweep.md",
+    if let Some([slurm, k8s]) = &r.slurm {
+        // What the runs printed after the docs' scripts they echo.
+        let said = |r: &Record, from: &str| {
+            let at = r.said.find(from).unwrap_or(0);
             format!(
-                "{}```text\nqueued:{}\n```\n",
-                provenance(&[slurm], TEST),
-                said.trim_end()
-            ),
-        ));
+                "{}```text\n{}\n```\n",
+                provenance(&[r], TEST),
+                r.said[at..].trim_end()
+            )
+        };
+        blocks.push(("slurm", "docs/sweep.md", said(slurm, "queued:")));
+        blocks.push(("k8s", "docs/sweep.md", said(k8s, "kubernetes-validate")));
     }
     blocks
 }
@@ -892,7 +897,8 @@ fn the_performance_figures_regenerate_at_a_small_scale() {
             let (name, rest) = marker.split_once(' ').unwrap();
             if rest.starts_with("(written by tests/cli/performance_figures.rs") {
                 assert!(
-                    name == "slurm" || blocks.iter().any(|b| b.0 == name && b.1 == file),
+                    ["slurm", "k8s"].contains(&name)
+                        || blocks.iter().any(|b| b.0 == name && b.1 == file),
                     "{file}: {name}"
                 );
             }
