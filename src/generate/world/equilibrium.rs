@@ -325,50 +325,60 @@ impl Graph {
             .for_each(|(i, o)| *o = each(i, self.start[i]..self.start[i + 1]));
     }
 
-    /// The residuals, weights and diagonal at `rating`.
+    /// The residuals, weights and diagonal at `rating`, player by player in one pass (in
+    /// parallel: each player's sums in their own order, so the same bits whatever the threads),
+    /// each game's point on the curve looked up once for both its value and its slope.
     fn linearise(&self, rating: &[f64]) -> Linearised {
         let n = self.players();
         let mut residual = vec![0.0; n];
-        self.per_player(&mut residual, |i, games| {
-            games
-                .map(|k| self.expected[k] - self.curve.at(self.difference(rating, i, k)).0)
-                .sum()
-        });
+        let mut diagonal = vec![0.0; n];
         let mut weight = vec![0.0; self.opponent.len()];
-        // Each player's games' slice of the weights, filled in parallel.
-        let mut slices: Vec<(usize, &mut [f64])> = Vec::with_capacity(n);
-        let mut rest = weight.as_mut_slice();
-        for i in 0..n {
-            let (own, after) = rest.split_at_mut(self.degree(i));
-            slices.push((i, own));
-            rest = after;
-        }
-        slices
-            .into_par_iter()
-            .with_min_len(1024)
-            .for_each(|(i, own)| {
-                for (k, w) in (self.start[i]..).zip(own.iter_mut()) {
-                    *w = self.curve.at(self.difference(rating, i, k)).1;
-                }
-            });
         // A player whose every game is beyond the cap has a flat equation: a thousandth of the
         // curve's slope between equals in each game keeps the diagonal positive (and their step
         // finite; its bound keeps it modest) without moving the solution, where residuals are 0.
         let floor = 1e-3 * density(0.0);
-        let mut diagonal = vec![0.0; n];
-        self.per_player(&mut diagonal, |_, games| {
-            if games.is_empty() {
-                // No game, no equation: a diagonal of 1 leaves the rating where it is.
-                return 1.0;
-            }
-            let n = games.len() as f64;
-            games.map(|k| weight[k]).sum::<f64>() + floor * n
-        });
+        residual
+            .par_iter_mut()
+            .zip(diagonal.par_iter_mut())
+            .zip(self.per_player_slices(&mut weight))
+            .enumerate()
+            .with_min_len(1024)
+            .for_each(|(i, ((residual, diagonal), own))| {
+                let games = self.start[i]..self.start[i + 1];
+                *residual = games
+                    .clone()
+                    .zip(own.iter_mut())
+                    .map(|(k, w)| {
+                        let (value, slope) = self.curve.at(self.difference(rating, i, k));
+                        *w = slope;
+                        self.expected[k] - value
+                    })
+                    .sum();
+                *diagonal = if games.is_empty() {
+                    // No game, no equation: a diagonal of 1 leaves the rating where it is.
+                    1.0
+                } else {
+                    own.iter().sum::<f64>() + floor * games.len() as f64
+                };
+            });
         Linearised {
             residual,
             weight,
             diagonal,
         }
+    }
+
+    /// Each player's slice of `per_game` (a value for each of each player's games, players'
+    /// games consecutive), so that the players' slices can be filled in parallel.
+    fn per_player_slices<'a>(&self, per_game: &'a mut [f64]) -> Vec<&'a mut [f64]> {
+        let mut slices = Vec::with_capacity(self.players());
+        let mut rest = per_game;
+        for i in 0..self.players() {
+            let (own, after) = rest.split_at_mut(self.degree(i));
+            slices.push(own);
+            rest = after;
+        }
+        slices
     }
 
     /// A player's rating minus the opponent's in their `k`-th game.
@@ -393,27 +403,31 @@ impl Graph {
         let n = self.players();
         let mut x = vec![0.0; n];
         let mut r = l.residual.clone();
-        let target = tolerance * dot(&r, &r).sqrt();
+        let mut rr = dot(&r, &r);
+        let target = tolerance * rr.sqrt();
         let mut z: Vec<f64> = r.iter().zip(&l.diagonal).map(|(r, d)| r / d).collect();
         let mut p = z.clone();
         let mut rz = dot(&r, &z);
         let mut ap = vec![0.0; n];
         for _ in 0..MAX_ITERATIONS {
-            if dot(&r, &r).sqrt() <= target {
+            if rr.sqrt() <= target {
                 break;
             }
             self.apply(l, &p, &mut ap);
             let alpha = rz / dot(&p, &ap);
+            // The update and the next iteration's r·r and r·z in one pass over the players (the
+            // serial part of an iteration), each sum in order from −0 as `dot` adds.
+            let (mut next_rr, mut next_rz) = (-0.0, -0.0);
             for i in 0..n {
                 x[i] += alpha * p[i];
                 r[i] -= alpha * ap[i];
-            }
-            for i in 0..n {
                 z[i] = r[i] / l.diagonal[i];
+                next_rr += r[i] * r[i];
+                next_rz += r[i] * z[i];
             }
-            let next = dot(&r, &z);
-            let beta = next / rz;
-            rz = next;
+            let beta = next_rz / rz;
+            rz = next_rz;
+            rr = next_rr;
             for i in 0..n {
                 p[i] = z[i] + beta * p[i];
             }
