@@ -16,10 +16,10 @@
 //! games rated file by file; 100 million games partitioned; compressed and over-long inputs
 //! (`benches/baselines.sh gzip|zstd|long-line`); profiles (`perf record`) of the runs whose targets
 //! are not met; and the Slurm job array and the Kubernetes Indexed Job of docs/sweep.md
-//! (`benches/slurm.sh`, `benches/slurm.sh k8s`). It then rewrites
-//! the blocks between `<!-- figures: NAME … -->` and `<!-- end NAME -->` of both pages. About 45
-//! minutes on this repository's 2-core machine; it needs GNU time, Python polars, perf and Slurm
-//! (benches/ says how each is used). The same code runs with the tests at a small scale without
+//! (`benches/slurm.sh`, `benches/slurm.sh k8s`). It then rewrites the blocks between
+//! `<!-- figures: NAME … -->` and `<!-- end NAME -->` of both pages and the README's table: 27
+//! minutes (1,647 s, commit a17f37f) on this repository's 2-core machine. It needs GNU time,
+//! Python polars, perf and Slurm (benches/ says how each is used). The same code runs with the tests at a small scale without
 //! them (`the_performance_figures_regenerate_at_a_small_scale`), so that the script cannot rot.
 
 use std::path::{Path, PathBuf};
@@ -77,7 +77,11 @@ impl Sitting {
     /// A script of benches/ with `ELOSIM` this build and `RUNS` runs.
     fn script(&self, key: &str, script: &str, arguments: &[&str]) -> Record {
         let shown: Vec<String> = arguments.iter().map(|a| shown(a)).collect();
-        let command = format!("RUNS={} benches/{script} {}", self.runs, shown.join(" "));
+        let command = [format!("RUNS={} benches/{script}", self.runs)]
+            .into_iter()
+            .chain(shown)
+            .collect::<Vec<_>>()
+            .join(" ");
         recorded(&self.plan, key, command, || {
             let out = std::process::Command::new("bash")
                 .arg(repo(&format!("benches/{script}")))
@@ -97,14 +101,15 @@ impl Sitting {
         })
     }
 
-    /// `perf record` of `elosim` with `arguments`: the threads' and the functions' shares of its
-    /// samples.
+    /// `perf record` of `elosim` with `arguments`, its samples kept in `profiles/KEY.data`; the
+    /// record shows the threads' and the functions' shares of them, read anew from the samples
+    /// each time the blocks are written.
     fn profile(&self, key: &str, arguments: &[String]) -> Record {
         let data = self.dir("profiles").join(format!("{key}.data"));
         std::fs::create_dir_all(data.parent().unwrap()).unwrap();
         let shown: Vec<String> = arguments.iter().map(|a| shown(a)).collect();
         let command = format!("perf record -F 499 -- elosim {}", shown.join(" "));
-        recorded(&self.plan, key, command, || {
+        let record = recorded(&self.plan, key, command, || {
             let recorded = std::process::Command::new("perf")
                 .args(["record", "-F", "499", "-o"])
                 .arg(&data)
@@ -114,24 +119,28 @@ impl Sitting {
                 .output()
                 .unwrap();
             assert!(recorded.status.success(), "perf record {arguments:?}");
-            let report = |sort: &str| {
-                let out = std::process::Command::new("perf")
-                    .args(["report", "--stdio", "--no-children", "--sort", sort, "-i"])
-                    .arg(&data)
-                    .output()
-                    .unwrap();
-                String::from_utf8_lossy(&out.stdout).into_owned()
-            };
-            format!(
+            String::new()
+        });
+        let report = |sort: &str| {
+            let out = std::process::Command::new("perf")
+                .args(["report", "--stdio", "--no-children", "--sort", sort, "-i"])
+                .arg(&data)
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        Record {
+            said: format!(
                 "threads:\n{}functions:\n{}",
                 shares(&report("comm"), 2.0),
                 shares(&report("symbol"), 1.0)
-            )
-        })
+            ),
+            ..record
+        }
     }
 }
 
-/// An argument as a user types it: the repository's paths relative.
+/// An argument or a command's output as a user reads it: the repository's paths relative.
 fn shown(a: &str) -> String {
     a.replace(&format!("{}/", env!("CARGO_MANIFEST_DIR")), "")
 }
@@ -150,34 +159,82 @@ fn shares(report: &str, at_least: f64) -> String {
         if share < at_least {
             continue;
         }
+        // The name, without the columns perf adds after it (IPC, its coverage).
         let name = name
             .trim()
             .trim_start_matches("[.] ")
-            .trim_start_matches("[k] ");
+            .trim_start_matches("[k] ")
+            .split("  ")
+            .next()
+            .unwrap_or("");
         out.push_str(&format!("{share:5.1} %  {}\n", short_name(name.trim())));
     }
     out
 }
 
-/// A function's name without its crate's prefix and generic arguments, as a reader scans it.
+/// A function's name as a reader scans it: generic arguments left out, a trait method named by
+/// its type (`<Vec<T> as SpecFromIter<T, I>>::from_iter` as `alloc::vec::Vec::from_iter`), the
+/// crate's own prefix dropped, and Rust's closures called through a reference (`<impl Fn<A> for
+/// &F>::call`, which perf cannot name further) said to be one.
 fn short_name(name: &str) -> String {
     let mut out = String::new();
+    let mut rest = name;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let close = open + closing(&rest[open..]);
+        // A type in place of a path (`<T as Trait>::f`, `module::<impl T>::f`) names the
+        // function; angle brackets after a name are its generic arguments.
+        if out.is_empty() || out.ends_with("::") {
+            out = short_name(own_type(&rest[open + 1..close]));
+        }
+        rest = &rest[(close + 1).min(rest.len())..];
+    }
+    out.push_str(rest);
+    let out = out.replace("elosim::", "");
+    if out.ends_with("::call") || out.ends_with("::call_mut") {
+        return "a closure (`Fn::call`)".into();
+    }
+    out
+}
+
+/// Where the angle bracket that opens `s` closes (its length if it does not).
+fn closing(s: &str) -> usize {
     let mut depth = 0;
-    for c in name.chars() {
+    for (i, c) in s.char_indices() {
         match c {
             '<' => depth += 1,
-            '>' => depth -= 1,
-            _ if depth == 0 => out.push(c),
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
             _ => {}
         }
     }
-    let out = out.replace("elosim::", "").replace("::::", "::");
-    if out.trim().is_empty() || out.ends_with("::call") {
-        // `<impl Fn<A> for &F>::call`: a closure called through a reference, which perf cannot
-        // name further.
-        return "a closure (`Fn::call`)".into();
+    s.len()
+}
+
+/// The type of `T as Trait`, `impl Trait for T` or `impl T`.
+fn own_type(inside: &str) -> &str {
+    let at_top = |pattern: &str| {
+        let mut depth = 0;
+        inside.char_indices().find_map(|(i, c)| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0 && inside[i..].starts_with(pattern)).then_some(i)
+        })
+    };
+    if let Some(at) = at_top(" for ") {
+        &inside[at + 5..]
+    } else if let Some(at) = at_top(" as ") {
+        &inside[..at]
+    } else {
+        inside.trim_start_matches("impl ")
     }
-    out.trim_start_matches("::").to_string()
 }
 
 /// The number after `key` on the line of `said` that starts with `start`.
@@ -223,14 +280,21 @@ fn ratio(a: f64, b: f64) -> String {
     }
 }
 
-/// Whether `value` is at most `limit`, as the table's last column says it.
-fn met(checks: &[(f64, f64)]) -> &'static str {
-    if checks.iter().any(|(v, _)| !v.is_finite()) {
-        "not measured"
-    } else if checks.iter().all(|(v, limit)| v <= limit) {
-        "**yes**"
-    } else {
-        "no"
+/// Whether each value is at most its limit, as the table's last column says it.
+fn met(checks: &[(f64, f64)]) -> String {
+    let one = |&(v, limit): &(f64, f64)| {
+        if !v.is_finite() {
+            "not measured"
+        } else if v <= limit {
+            "**yes**"
+        } else {
+            "no"
+        }
+    };
+    match checks {
+        [check] => one(check).into(),
+        // Each of several targets (time, memory, ratio) said on its own.
+        _ => checks.iter().map(one).collect::<Vec<_>>().join(" · "),
     }
 }
 
@@ -615,7 +679,7 @@ fn targets(s: &Sitting, r: &Ran) -> String {
         format!("awk period Elo {}", secs(awk, 2)),
         format!("{} awk", ratio(engine, awk)),
         "≤ 0.12 × awk".into(),
-        met(&[(engine / awk, 0.12)]).into(),
+        met(&[(engine / awk, 0.12)]),
     ]);
     row([
         "whole replay of the same file, every table written".into(),
@@ -623,7 +687,7 @@ fn targets(s: &Sitting, r: &Ran) -> String {
         format!("awk {}", secs(awk, 2)),
         format!("{} awk", ratio(whole, awk)),
         "≤ 0.25 × awk".into(),
-        met(&[(whole / awk, 0.25)]).into(),
+        met(&[(whole / awk, 0.25)]),
     ]);
     row([
         format!(
@@ -637,7 +701,7 @@ fn targets(s: &Sitting, r: &Ran) -> String {
         "–".into(),
         "–".into(),
         "≤ 15 s, ≤ 3.5 GB".into(),
-        met(&[(w_whole, 15.0), (w_peak, 3.5)]).into(),
+        met(&[(w_whole, 15.0), (w_peak, 3.5)]),
     ]);
     row([
         format!("{} idle players added", elosim::numbers::thousands(s.idle)),
@@ -648,7 +712,7 @@ fn targets(s: &Sitting, r: &Ran) -> String {
         ),
         format!("{idle_ratio:.2} ×"),
         "≤ 1.3 ×".into(),
-        met(&[(idle_ratio, 1.3)]).into(),
+        met(&[(idle_ratio, 1.3)]),
     ]);
     row([
         "`compare` of the world's two runs".into(),
@@ -656,7 +720,7 @@ fn targets(s: &Sitting, r: &Ran) -> String {
         format!("polars script {}, {}", secs(p_time, 2), gb(p_gb)),
         ratio(c_time, p_time),
         "≤ 1.5 ×".into(),
-        met(&[(c_time / p_time, 1.5)]).into(),
+        met(&[(c_time / p_time, 1.5)]),
     ]);
     row([
         format!(
@@ -672,8 +736,7 @@ fn targets(s: &Sitting, r: &Ran) -> String {
             (study_seconds, 900.0),
             (study_peak, 16.0),
             (study_ratio, 0.2),
-        ])
-        .into(),
+        ]),
     ]);
     row([
         format!(
@@ -687,7 +750,7 @@ fn targets(s: &Sitting, r: &Ran) -> String {
         "–".into(),
         "–".into(),
         "≤ 16 GB".into(),
-        met(&[(pieces_peak, 16.0)]).into(),
+        met(&[(pieces_peak, 16.0)]),
     ]);
     row([
         format!(
@@ -725,7 +788,7 @@ fn targets(s: &Sitting, r: &Ran) -> String {
 fn outputs(records: &[&Record]) -> String {
     let mut out = String::new();
     for r in records {
-        let said = r.said.trim_end();
+        let said = shown(r.said.trim_end());
         let said = if said.is_empty() {
             String::new()
         } else {
@@ -761,7 +824,16 @@ fn blocks(s: &Sitting) -> Vec<(&'static str, &'static str, String)> {
     );
     let profiles: Vec<&Record> = r.profiles.iter().collect();
     let mut blocks = vec![
-        ("sitting", "README.md", table.clone()),
+        (
+            "sitting",
+            "README.md",
+            format!(
+                "*Measured on {} at commit {} by `cargo test --release --locked --test cli {TEST} -- --ignored`; `docs/performance.md` gives every command and what it printed.*\n\n{}",
+                r.file.day,
+                r.file.commit,
+                targets(s, &r)
+            ),
+        ),
         ("sitting", "docs/performance.md", table),
         ("sitting-output", "docs/performance.md", outputs(&timed)),
         ("identical", "docs/performance.md", identical),
@@ -783,7 +855,7 @@ fn blocks(s: &Sitting) -> Vec<(&'static str, &'static str, String)> {
             format!(
                 "{}```text\n{}\n```\n",
                 provenance(&[r], TEST),
-                r.said[at..].trim_end()
+                shown(r.said[at..].trim_end())
             )
         };
         blocks.push(("slurm", "docs/sweep.md", said(slurm, "queued:")));
@@ -807,7 +879,7 @@ fn fide_size(s: &Sitting, study: &Record) -> String {
         "{}```text\n$ {}\n{}\n```\n\nOf the naive cost, on {threads} threads: the replays alone {:.2}, the worlds' generation {:.2}, the measures {:.2}; the rest of the study's {} is each seed's baseline, which its candidates wait for, and the files (scale {}, seeds {:?}).\n",
         provenance(&[study], TEST),
         study.command,
-        st.trim_end(),
+        shown(st.trim_end()),
         share("replay"),
         share("generate"),
         share("measures"),
@@ -842,7 +914,7 @@ fn write_docs(s: &Sitting) {
 
 /// The real sitting: rewrites the blocks of docs/performance.md and docs/sweep.md.
 #[test]
-#[ignore = "about 45 minutes on a 2-core machine, alone: cargo test --release --locked --test cli performance_figures::regenerate_performance -- --ignored --exact"]
+#[ignore = "about 30 minutes on a 2-core machine, alone: cargo test --release --locked --test cli performance_figures::regenerate_performance -- --ignored --exact"]
 fn regenerate_performance() {
     write_docs(&full(repo("output/performance-figures"), false));
 }
@@ -924,13 +996,32 @@ fn the_performance_figures_regenerate_at_a_small_scale() {
 
 #[test]
 fn profiles_are_read_as_shares_with_short_names() {
-    let report = "# Samples: 23K\n     5.86%  [.] elosim::systems::fide::rate_player\n     3.51%  [.] core::ops::function::impls::<impl core::ops::function::Fn<A> for &F>::call\n     0.40%  [.] small\n";
+    let report = "# Samples: 23K\n     5.86%  [.] elosim::systems::fide::rate_player          -      -\n     3.51%  [.] core::ops::function::impls::<impl core::ops::function::Fn<A> for &F>::call\n     0.40%  [.] small\n";
     assert_eq!(
         shares(report, 1.0),
         "  5.9 %  systems::fide::rate_player\n  3.5 %  a closure (`Fn::call`)\n"
     );
-    assert_eq!(
-        short_name("elosim::replay::fide::<impl elosim::replay::RatedGames>::record"),
-        "replay::fide::record"
-    );
+    for (name, short) in [
+        (
+            "elosim::replay::fide::<impl elosim::replay::RatedGames>::record",
+            "replay::RatedGames::record",
+        ),
+        (
+            "<alloc::vec::Vec<T> as alloc::vec::spec_from_iter::SpecFromIter<T,I>>::from_iter",
+            "alloc::vec::Vec::from_iter",
+        ),
+        (
+            "<elosim::simulate::measure::predictive::Predictive as elosim::simulate::measure::Kind>::observe",
+            "simulate::measure::predictive::Predictive::observe",
+        ),
+        (
+            "polars_core::chunked_array::logical::categorical::<impl polars_core::chunked_array::logical::Logical<T,<T as polars_core::datatypes::PolarsCategoricalType>::PolarsPhysical>>::from_str_iter",
+            "polars_core::chunked_array::logical::Logical::from_str_iter",
+        ),
+        ("elosim::replay::fide::publish::Publisher::publish::{{closure}}", "replay::fide::publish::Publisher::publish::{{closure}}"),
+        ("core::ops::function::impls::<impl core::ops::function::FnMut<A> for &mut F>::call_mut", "a closure (`Fn::call`)"),
+        ("clear_page_erms", "clear_page_erms"),
+    ] {
+        assert_eq!(short_name(name), short, "{name}");
+    }
 }
