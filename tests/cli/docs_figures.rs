@@ -2181,7 +2181,7 @@ fn splice(text: &str, name: &str, content: &str) -> String {
 }
 
 /// A text with every block's content left out: what a regeneration must not change.
-pub(crate) fn outside_blocks(text: &str) -> String {
+fn outside_blocks(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     while let Some(start) = rest.find("<!-- figures: ") {
@@ -2192,6 +2192,19 @@ pub(crate) fn outside_blocks(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Asserts that splicing `blocks` into the docs changes nothing outside them.
+pub(crate) fn only_blocks_change(blocks: &[(&str, &str, String)]) {
+    for (path, text) in spliced(blocks) {
+        let before = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            outside_blocks(&text),
+            outside_blocks(&before),
+            "{}",
+            path.display()
+        );
+    }
 }
 
 /// Every block spliced into the docs' texts: (file, new text).
@@ -2312,15 +2325,7 @@ fn the_docs_figures_regenerate_at_a_small_scale() {
     };
     let blocks = regenerate_blocks(&plan);
     // Every block has its markers in its file, and nothing outside the blocks changes.
-    for (path, text) in spliced(&blocks) {
-        let before = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(
-            outside_blocks(&text),
-            outside_blocks(&before),
-            "{}",
-            path.display()
-        );
-    }
+    only_blocks_change(&blocks);
     let marked: usize = [
         "docs/sweep.md",
         "docs/generate.md",

@@ -25,7 +25,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::docs_figures::{
-    args, line_of, outside_blocks, provenance, recorded, repo, run, spliced, text, word,
+    args, line_of, only_blocks_change, provenance, recorded, repo, run, spliced, text, word,
     world_replay, Plan, Record,
 };
 
@@ -253,6 +253,42 @@ fn between<'a>(line: &'a str, from: &str, to: &str) -> &'a str {
         .map_or("–", |(inside, _)| inside.trim())
 }
 
+/// What `elosim bench --sweep` printed of a study, as the table and docs/sweep.md read it.
+struct StudyFigures {
+    seconds: f64,
+    threads: f64,
+    peak_gb: f64,
+    naive: f64,
+    rows: String,
+}
+
+impl StudyFigures {
+    fn of(said: &str) -> StudyFigures {
+        // `… on 2 threads in 807.0 s, files written`: the word before each mark.
+        let first = line_of(said, "Study ");
+        let before = |mark: &str| {
+            first
+                .split(mark)
+                .next()
+                .and_then(|text| text.rsplit(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(f64::NAN)
+        };
+        StudyFigures {
+            seconds: before(" s, files written"),
+            threads: before(" thread"),
+            peak_gb: figure(said, "process", "memory "),
+            naive: figure(said, "naive", "naive"),
+            rows: word(line_of(said, "naive"), "s: ").to_string(),
+        }
+    }
+
+    /// The study's time over its naive cost.
+    fn ratio(&self) -> f64 {
+        self.seconds / self.naive
+    }
+}
+
 /// Seconds to `decimals` decimals, or "not measured".
 fn secs(v: f64, decimals: usize) -> String {
     if v.is_finite() {
@@ -436,10 +472,11 @@ fn sit(s: &Sitting) -> Ran {
     let threads = run(&s.plan, "threads-1", &a);
     let threads_same = same_bytes(&first, &one_thread, &["summary.json"]);
     let seeds: Vec<String> = s.study_seeds.iter().map(u64::to_string).collect();
+    let one_world = one_world_study(s);
     let study = run(
         &s.plan,
         "study",
-        &args(&["bench", "--sweep", &text(&one_world_study(s))])
+        &args(&["bench", "--sweep", &text(&one_world)])
             .into_iter()
             .chain(args(&["--scale", &s.study_scale.to_string()]))
             .chain(args(&[
@@ -493,7 +530,7 @@ fn sit(s: &Sitting) -> Ran {
         Vec::new()
     };
     let profiles = if s.tools {
-        profiles(s, &generated)
+        profiles(s, &generated, &one_world)
     } else {
         Vec::new()
     };
@@ -568,8 +605,8 @@ fn checked_study(s: &Sitting) -> (Vec<Record>, String) {
 
 /// Profiles of the runs whose targets are not met: the million-game file's whole replay, the
 /// world's, the million idle players' and the study's carried-on replays (at a tenth of the
-/// size, one seed).
-fn profiles(s: &Sitting, world: &Path) -> Vec<Record> {
+/// size, one seed, of the study in `one_world`).
+fn profiles(s: &Sitting, world: &Path, one_world: &Path) -> Vec<Record> {
     let out = |name: &str| text(&s.dir("profiles").join(name));
     let file = s.dir("file").join("games.csv");
     let idle = s.dir("idle");
@@ -603,16 +640,10 @@ fn profiles(s: &Sitting, world: &Path) -> Vec<Record> {
         ),
         s.profile(
             "profile-study",
-            &args(&[
-                "bench",
-                "--sweep",
-                &text(&one_world_study(s)),
-                "--scale",
-                "0.1",
-            ])
-            .into_iter()
-            .chain(args(&["--seeds", "1", "--keep", &out("study")]))
-            .collect::<Vec<_>>(),
+            &args(&["bench", "--sweep", &text(one_world), "--scale", "0.1"])
+                .into_iter()
+                .chain(args(&["--seeds", "1", "--keep", &out("study")]))
+                .collect::<Vec<_>>(),
         ),
     ]
 }
@@ -651,17 +682,7 @@ fn targets(s: &Sitting, r: &Ran) -> String {
             figure(&c.said, "polars script", "s, "),
         )
     });
-    let st = &r.study.said;
-    let study_seconds: f64 = between(line_of(st, "Study "), " in ", " s, files")
-        .rsplit(" in ")
-        .next()
-        .unwrap_or("")
-        .parse()
-        .unwrap_or(f64::NAN);
-    let study_peak = figure(st, "process", "memory ");
-    let naive = figure(st, "naive", "naive");
-    let study_ratio = study_seconds / naive;
-    let rows = word(line_of(st, "naive"), "s: ");
+    let study = StudyFigures::of(&r.study.said);
     let pieces_line = line_of(&r.pieces.said, "Whole replay");
     let pieces_peak = figure(&r.pieces.said, "of which the first pass", "memory ");
     let p = &r.partitioned.said;
@@ -724,18 +745,19 @@ fn targets(s: &Sitting, r: &Ran) -> String {
     ]);
     row([
         format!(
-            "the compression study, its first world, scale {}, {} ({rows} rows)",
+            "the compression study, its first world, scale {}, {} ({} rows)",
             s.study_scale,
-            elosim::numbers::counted(s.study_seeds.len() as u64, "seed")
+            elosim::numbers::counted(s.study_seeds.len() as u64, "seed"),
+            study.rows
         ),
-        format!("{study_seconds:.1} s, {study_peak:.2} GB"),
-        format!("naive cost {naive:.1} s"),
-        format!("{study_ratio:.2}"),
+        format!("{:.1} s, {:.2} GB", study.seconds, study.peak_gb),
+        format!("naive cost {:.1} s", study.naive),
+        format!("{:.2}", study.ratio()),
         "≤ 15 minutes, ≤ 16 GB, ≤ 0.2".into(),
         met(&[
-            (study_seconds, 900.0),
-            (study_peak, 16.0),
-            (study_ratio, 0.2),
+            (study.seconds, 900.0),
+            (study.peak_gb, 16.0),
+            (study.ratio(), 0.2),
         ]),
     ]);
     row([
@@ -866,24 +888,17 @@ fn blocks(s: &Sitting) -> Vec<(&'static str, &'static str, String)> {
 
 /// docs/sweep.md's study at FIDE's size: where its time went against the naive cost.
 fn fide_size(s: &Sitting, study: &Record) -> String {
-    let st = &study.said;
-    let naive = figure(st, "naive", "naive");
-    let threads: f64 = between(line_of(st, "Study "), ") on ", " thread")
-        .rsplit(" on ")
-        .next()
-        .unwrap_or("")
-        .parse()
-        .unwrap_or(f64::NAN);
-    let share = |start: &str| figure(st, start, start) / threads / naive;
+    let figures = StudyFigures::of(&study.said);
+    let share = |start: &str| figure(&study.said, start, start) / figures.threads / figures.naive;
     format!(
-        "{}```text\n$ {}\n{}\n```\n\nOf the naive cost, on {threads} threads: the replays alone {:.2}, the worlds' generation {:.2}, the measures {:.2}; the rest of the study's {} is each seed's baseline, which its candidates wait for, and the files (scale {}, seeds {:?}).\n",
+        "{}{}Of the naive cost, on {} threads: the replays alone {:.2}, the worlds' generation {:.2}, the measures {:.2}; the rest of the study's {:.2} is each seed's baseline, which its candidates wait for, and the files (scale {}, seeds {:?}).\n",
         provenance(&[study], TEST),
-        study.command,
-        shown(st.trim_end()),
+        outputs(&[study]),
+        figures.threads,
         share("replay"),
         share("generate"),
         share("measures"),
-        between(line_of(st, "naive"), "study took ", " × that"),
+        figures.ratio(),
         s.study_scale,
         s.study_seeds,
     )
@@ -977,15 +992,7 @@ fn the_performance_figures_regenerate_at_a_small_scale() {
         }
     }
     // Spliced into the pages: nothing outside the blocks changes.
-    for (path, new) in spliced(&blocks) {
-        let old = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(
-            outside_blocks(&old),
-            outside_blocks(&new),
-            "{}",
-            path.display()
-        );
-    }
+    only_blocks_change(&blocks);
     // Written anew from the records: the same blocks.
     let again = super::performance_figures::blocks(&Sitting {
         plan: Plan::commands(out, true),
