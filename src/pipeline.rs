@@ -166,7 +166,7 @@ pub fn prepare(request: &ReplayRequest) -> Result<(Scenario, InputFiles), RunErr
 
 /// Every month a games file can write (`0001-01` to `9999-12`): a plain scenario's calendar
 /// until its games are read.
-const EVERY_MONTH: (Month, Month) = (Month(12), Month(9999 * 12 + 11));
+const EVERY_MONTH: (Month, Month) = (Month::from_index(12), Month::from_index(9999 * 12 + 11));
 
 /// The plain scenario of a request without one, over `months`, named after its games
 /// (`games-2019.csv.gz` → `games-2019-<system>`).
@@ -329,8 +329,8 @@ fn check_start_month(scenario: &Scenario, start: &crate::model::StartList) -> Re
         return Ok(());
     }
     let calendar = scenario.calendar;
-    let after = (listed.0 + 1..=calendar.end.0)
-        .map(Month)
+    let after = (listed.index() + 1..=calendar.end.index())
+        .map(Month::from_index)
         .find(|&m| scenario.timeline.has_list_in(m))
         .filter(|_| listed >= calendar.start);
     Err(RunError::StartMonth {

@@ -533,7 +533,7 @@ impl Starts {
     /// Row `i`'s start, or what is wrong with it; `None` when the file has no such column.
     fn get(&self, i: usize) -> Option<Result<Option<Day>, &str>> {
         match self {
-            Starts::Days(days) => Some(Ok(days.get(i).map(Day))),
+            Starts::Days(days) => Some(Ok(days.get(i).map(Day::from_index))),
             Starts::Text(cells) => cells
                 .get(i)
                 .map(|c| c.as_ref().copied().map_err(String::as_str)),
@@ -549,7 +549,7 @@ impl Starts {
     /// Adds the starts of the good rows `rows` to `out` (none without the column).
     fn extend(&self, rows: Range<usize>, out: &mut Vec<Option<Day>>) {
         match self {
-            Starts::Days(days) => out.extend(days.options(rows).map(|d| d.map(Day))),
+            Starts::Days(days) => out.extend(days.options(rows).map(|d| d.map(Day::from_index))),
             Starts::Text(cells) if cells.codes.is_empty() => {
                 out.extend(std::iter::repeat_n(None, rows.len()));
             }
@@ -710,7 +710,7 @@ mod tests {
         let starts = ["2019-02-01", "", "2019-02-10"];
         let text = games(&[1.0, 0.5, 0.0], &starts);
         let mut typed = text.clone();
-        let days = starts.iter().map(|s| Day::parse(s).map(|d| d.0));
+        let days = starts.iter().map(|s| Day::parse(s).map(Day::index));
         let days = Int32Chunked::from_iter_options("event_start".into(), days).into_date();
         typed.with_column(days.into_column()).unwrap();
         let events = text

@@ -159,7 +159,7 @@ impl KeyValue {
     /// since year 0 (`Month`'s own count), so that months are spaced as the calendar spaces them.
     pub fn coordinate(&self) -> Option<f64> {
         match self {
-            KeyValue::Month(m) => Some(f64::from(m.0)),
+            KeyValue::Month(m) => Some(f64::from(m.index())),
             other => other.number(),
         }
     }

@@ -151,7 +151,7 @@ impl Batched {
 
 /// Days as a Parquet date column (`Day` counts days from 1970-01-01, as Parquet's dates do).
 pub(super) fn date_column(name: &str, days: impl Iterator<Item = Option<Day>>) -> Column {
-    Int32Chunked::from_iter_options(name.into(), days.map(|d| d.map(|d| d.0)))
+    Int32Chunked::from_iter_options(name.into(), days.map(|d| d.map(Day::index)))
         .into_date()
         .into_series()
         .into()

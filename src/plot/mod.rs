@@ -235,7 +235,7 @@ impl XAxis {
 
 /// A month on an axis of months.
 fn axis_month(value: f64, _range: (f64, f64)) -> String {
-    crate::model::Month(value.round() as i32).to_string()
+    crate::model::Month::from_index(value.round() as i32).to_string()
 }
 
 type Plane = plotters::coord::cartesian::Cartesian2d<
@@ -420,7 +420,7 @@ mod tests {
     /// An axis of months writes months, never the same month twice and at most ten.
     #[test]
     fn an_axis_of_months_writes_each_month_once() {
-        let january_2017 = f64::from(crate::model::Month::parse("2017-01").unwrap().0);
+        let january_2017 = f64::from(crate::model::Month::parse("2017-01").unwrap().index());
         assert_eq!(axis_month(january_2017, (0.0, 0.0)), "2017-01");
         assert_eq!(axis_month(january_2017 + 5.6, (0.0, 0.0)), "2017-07");
         let labels = |range| XAxis::Months.labels(range);

@@ -335,7 +335,7 @@ impl ListEvents {
         // `EVENT_NONE` has no start of its own (its games each start on theirs): a placeholder.
         let starts = names
             .iter()
-            .map(|name| starts.get(name).copied().unwrap_or(Day(0)))
+            .map(|name| starts.get(name).copied().unwrap_or(Day::from_index(0)))
             .collect();
         ListEvents {
             codes,

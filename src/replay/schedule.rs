@@ -168,8 +168,8 @@ impl Calendar {
     fn new(scenario: &Scenario) -> Calendar {
         let (start, end) = (scenario.calendar.start, scenario.calendar.end);
         let lists = scenario.timeline.lists_between(start, end);
-        let list_from = (start.0..=end.0)
-            .map(|m| lists.iter().copied().find(|l| l.0 >= m))
+        let list_from = (start.index()..=end.index())
+            .map(|m| lists.iter().copied().find(|l| l.index() >= m))
             .collect();
         Calendar {
             first: lists.first().copied().unwrap_or(start),
@@ -266,7 +266,7 @@ fn rate_events_on_one_list(games: &Games, rated_on: &mut [Month]) {
         .collect();
     dated.sort_unstable();
     for event in dated.chunk_by(|a, b| a.0 == b.0) {
-        for tournament in event.chunk_by(|a, b| b.1 .0 - a.1 .0 <= TOURNAMENT_GAP_DAYS) {
+        for tournament in event.chunk_by(|a, b| b.1.since(a.1) <= TOURNAMENT_GAP_DAYS) {
             let last = tournament.iter().map(|&(_, _, i)| rated_on[i]).max();
             for &(_, _, i) in tournament {
                 rated_on[i] = last.unwrap_or(rated_on[i]);
@@ -334,9 +334,9 @@ fn place(
     let (grouped, periods) = group_by_list(&list_of, lists.len());
     drop(list_of);
     let mut order = vec![0u32; grouped.len()];
-    let mut event_start = vec![Day(0); grouped.len()];
+    let mut event_start = vec![Day::from_index(0); grouped.len()];
     let mut own_start = vec![
-        Day(0);
+        Day::from_index(0);
         if known_starts.is_some() {
             grouped.len()
         } else {
@@ -607,13 +607,13 @@ impl Placing<'_> {
     /// input indices would).
     fn canonical_order(&self, scratch: &mut Scratch, ids: &[u32], order: &mut [u32]) {
         let games = self.games;
-        let first_day = self.scenario.calendar.start.first_day().0;
+        let first_day = self.scenario.calendar.start.first_day();
         let key = |(&id, &(group, own)): (&u32, &(Day, Day))| {
             let i = id as usize;
             (
-                group.0 - first_day,
+                group.since(first_day),
                 games.event[i],
-                own.0 - group.0,
+                own.since(group),
                 games.white[i],
                 games.black[i],
                 games.score[i],

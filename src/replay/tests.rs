@@ -1439,7 +1439,7 @@ fn a_piece_keeps_its_games_own_starts() {
     let lists = schedule::schedule(&s, &games).unwrap().lists;
     let t = lists.iter().position(|&l| l == m("2019-04")).unwrap();
     let known = [
-        crate::model::Day(0),
+        crate::model::Day::from_index(0),
         crate::model::Day::parse("2019-02-05").unwrap(),
     ];
     let piece = schedule::schedule_list(&s, &lists, t, &games, Some(&known)).unwrap();

@@ -59,8 +59,8 @@ impl Timeline {
 
     /// The list months from `first` to `last`, both included when they are list months.
     pub fn lists_between(&self, first: Month, last: Month) -> Vec<Month> {
-        (first.0..=last.0)
-            .map(Month)
+        (first.index()..=last.index())
+            .map(Month::from_index)
             .filter(|&m| self.has_list_in(m))
             .collect()
     }

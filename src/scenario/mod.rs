@@ -277,9 +277,9 @@ impl Scenario {
 
     /// The list in force before the first list computed: the starting list's month.
     pub fn start_list_month(&self) -> Month {
-        (self.calendar.start.0..self.run.from.0)
+        (self.calendar.start.index()..self.run.from.index())
             .rev()
-            .map(Month)
+            .map(Month::from_index)
             .find(|&m| self.timeline.has_list_in(m))
             .unwrap_or(self.calendar.start)
     }

@@ -164,8 +164,8 @@ pub fn merge(path: &Path, chain: &[&RawScenario], problems: &mut Vec<Problem>) -
             "required when unknown-players = \"seed\"".into(),
         );
     }
-    let first_list = (start.0 + 1..=end.0)
-        .map(Month)
+    let first_list = (start.index() + 1..=end.index())
+        .map(Month::from_index)
         .find(|&m| timeline.has_list_in(m));
     let Some(first_list) = first_list else {
         problem(

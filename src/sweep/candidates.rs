@@ -394,7 +394,7 @@ mod tests {
         assert_eq!(last - first, 18.0);
         assert_eq!(
             first,
-            f64::from(crate::model::Month::parse("2016-07").unwrap().0)
+            f64::from(crate::model::Month::parse("2016-07").unwrap().index())
         );
     }
 }

@@ -142,7 +142,7 @@ impl ReadAt {
     /// its canonical order, so its position alone orders it.
     pub fn in_list_read_whole(position: u32) -> ReadAt {
         ReadAt {
-            start: Day(0),
+            start: Day::from_index(0),
             white: 0,
             black: 0,
             score: 0,

@@ -269,7 +269,7 @@ fn plan(
     rng: &mut SplitMix64,
 ) -> EventPlan {
     let first = month.first_day();
-    let start = Day(first.0 + rng.below(28) as i32);
+    let start = first.plus(rng.below(28) as i32);
     EventPlan {
         kind,
         players,
@@ -282,7 +282,7 @@ fn plan(
 /// The list an event starting on `start` and lasting `days` is rated on: the month after its
 /// last day.
 fn rated_on(start: Day, days: u32) -> Month {
-    Day(start.0 + days as i32 - 1).month().plus(1)
+    start.plus(days as i32 - 1).month().plus(1)
 }
 
 fn shuffle(v: &mut [usize], rng: &mut SplitMix64) {
@@ -572,7 +572,7 @@ mod tests {
             assert!(hi <= top && hi - lo < 16.0 * 7.0 * 2.0, "{hi} {lo}");
             top = lo;
             let days = 7 * (p.rounds as i32 - 1);
-            assert_eq!(p.period, Day(p.start.0 + days).month().plus(1));
+            assert_eq!(p.period, p.start.plus(days).month().plus(1));
         }
         assert!(rounds.len() >= 3, "{rounds:?}");
     }
@@ -666,7 +666,7 @@ mod tests {
         lengthen_opens(&mut plans, &entrants);
         assert_eq!((plans[0].rounds, plans[1].rounds), (11, 7));
         // Eleven rounds take seven days, two a day after the first.
-        let end = Day(plans[0].start.0 + 6);
+        let end = plans[0].start.plus(6);
         assert_eq!(plans[0].period, end.month().plus(1));
     }
 }

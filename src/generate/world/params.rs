@@ -19,7 +19,7 @@ impl Value {
         match self {
             Value::Real(v) => v,
             Value::Whole(v) => f64::from(v),
-            Value::Month(m) => f64::from(m.0),
+            Value::Month(m) => f64::from(m.index()),
         }
     }
 }
@@ -88,8 +88,8 @@ impl Param {
         match self.access {
             Access::Month(..) => format!(
                 "a month from {} to {}",
-                Month(self.min as i32),
-                Month(self.max as i32)
+                Month::from_index(self.min as i32),
+                Month::from_index(self.max as i32)
             ),
             Access::Whole(..) => format!("a whole number from {} to {}", self.min, self.max),
             Access::Real(..) => format!("a number from {} to {}", self.min, self.max),

@@ -270,7 +270,7 @@ impl Settings {
         if self.shut(month) {
             return self.shutdown_play;
         }
-        let after = month.0 - self.shutdown_to.0;
+        let after = month.since(self.shutdown_to);
         if after <= 0 || f64::from(after) > self.return_months {
             return 1.0;
         }

@@ -55,7 +55,7 @@ impl Report {
             .filter_map(|p| p.rounds.iter().rposition(Option::is_some))
             .max()
             .map_or(0, |last| last + 1);
-        let long = matches!((dates.start, dates.end), (Some(s), Some(e)) if e.0 - s.0 > LONG_EVENT_DAYS)
+        let long = matches!((dates.start, dates.end), (Some(s), Some(e)) if e.since(s) > LONG_EVENT_DAYS)
             && dates.rounds.iter().any(Option::is_some);
         let mut counts = self.counts;
         for player in &self.players {
