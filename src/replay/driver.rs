@@ -96,7 +96,17 @@ pub(super) trait Engine {
     /// status, entered or left; `listed` false for one who left), with `player`, `rating` and the
     /// engine's own columns, `new` true only for a first rating this period. It counts the games
     /// and the delisted in `out.summary`.
-    fn period(&mut self, t: usize, period: &Period<'_>, out: &mut ListOut);
+    ///
+    /// `alongside` is the run loop's own work on the previous list (its changes kept, the list
+    /// handed to the sink), which touches nothing the engine does: the engine calls it once, on
+    /// whichever thread its own work leaves idle.
+    fn period(
+        &mut self,
+        t: usize,
+        period: &Period<'_>,
+        out: &mut ListOut,
+        alongside: &mut Alongside<'_>,
+    );
 
     /// Like `period`, from list `t`'s games read piece by piece (`pieces`), each piece's games
     /// handed to `games` once rated: `Ok(false)` when the engine rates a list only whole (then
@@ -116,6 +126,9 @@ pub(super) trait Engine {
     fn published(&mut self, _t: usize, _keeps: &dyn Fn(usize) -> bool) {}
 }
 
+/// The run loop's work on the previous list, which an engine runs beside its own (`period`).
+pub(super) type Alongside<'a> = dyn FnMut() + Send + 'a;
+
 /// One list as an engine fills it; the buffers are reused from list to list.
 pub(super) struct ListOut {
     pub rows: ListRows,
@@ -124,10 +137,71 @@ pub(super) struct ListOut {
     pub summary: ListSummary,
 }
 
+impl ListOut {
+    fn new(month: Month) -> ListOut {
+        ListOut {
+            rows: ListRows::default(),
+            games: RatedGames::default(),
+            periods: PeriodRecords::default(),
+            summary: ListSummary::empty(month),
+        }
+    }
+
+    /// Empties the buffers for list `month`.
+    fn begin(&mut self, month: Month) {
+        self.rows.begin();
+        self.games.clear();
+        self.periods.clear();
+        self.summary = ListSummary::empty(month);
+    }
+}
+
+/// What finishing a list reads and writes beside the engine: the list in force, the lists'
+/// summaries, the sink and progress.
+struct Finish<'d> {
+    lists: &'d [Month],
+    /// The lists computed, the starting list not counted.
+    total: usize,
+    current: &'d mut CurrentList,
+    summaries: &'d mut Vec<ListSummary>,
+    sink: &'d mut dyn Sink,
+    progress: &'d (dyn Fn(Step) + Sync),
+}
+
+impl Finish<'_> {
+    /// Finishes list `t` as the engine published it into `out`: keeps its changes, applying them
+    /// to the list in force, and hands it to the sink with its games, which index `input`.
+    fn list(&mut self, t: usize, out: &mut ListOut, input: &Games) -> Result<(), ReplayError> {
+        out.summary.new = out.rows.keep_changes(t, self.current);
+        out.summary.players = self.current.len();
+        self.sink.publish(Published {
+            lists: self.lists,
+            t,
+            rows: &out.rows,
+            current: self.current,
+            games: &out.games,
+            periods: &out.periods,
+            input,
+        })?;
+        if t > 0 {
+            self.summaries.push(out.summary);
+            (self.progress)(Step::Lists {
+                done: t,
+                total: self.total,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Runs `engine` over the periods of `periods` for a pool of `players`, handing each list to
 /// `sink` as it is published: from the start or from `span.from` (whose engine `engine` is), up
 /// to `span.last` (the starting list always), a snapshot handed to the sink before the first list
 /// in or after each of `span.snapshots`.
+///
+/// When the games are held whole, each list is finished (its changes kept, the list handed to the
+/// sink) while the engine rates the next one, in two sets of buffers taken in turn; the sink
+/// still sees the lists one after the other, in order.
 pub(super) fn drive(
     engine: &mut dyn Engine,
     players: usize,
@@ -144,77 +218,91 @@ pub(super) fn drive(
         Some(from) => (from.t, from.current.clone(), from.summaries.clone()),
         None => (0, CurrentList::new(players), Vec::with_capacity(computed)),
     };
-    let mut out = ListOut {
-        rows: ListRows::default(),
-        games: RatedGames::default(),
-        periods: PeriodRecords::default(),
-        summary: ListSummary::empty(lists[0]),
-    };
+    let mut outs = [ListOut::new(lists[0]), ListOut::new(lists[0])];
+    let held = periods.held_input();
+    // A list rated whose finishing waits for the next list's rating (games held whole only: the
+    // input a list's games index is then every list's).
+    let mut pending: Option<usize> = None;
     let no_games = Games::default();
+    let mut finish = Finish {
+        lists: &lists,
+        total: computed - 1,
+        current: &mut current,
+        summaries: &mut summaries,
+        sink,
+        progress,
+    };
     for t in first..computed {
         let asked = |&m: &Month| t > 0 && lists[t - 1] < m && m <= lists[t];
         if span.snapshots.iter().any(asked) {
+            if let (Some(p), Some(input)) = (pending.take(), held) {
+                finish.list(p, &mut outs[p % 2], input)?;
+            }
             if let Some(engine) = engine.snapshot() {
-                sink.keep(Snapshot {
+                finish.sink.keep(Snapshot {
                     rated: lists[t - 1],
                     next: lists[t],
                     t,
                     lists: lists.clone(),
-                    current: current.clone(),
-                    summaries: summaries.clone(),
+                    current: finish.current.clone(),
+                    summaries: finish.summaries.clone(),
                     engine,
                     schedule: periods.schedule().cloned().zip(span.placement.cloned()),
                 });
             }
         }
-        out.rows.begin();
-        out.games.clear();
-        out.periods.clear();
-        out.summary = ListSummary::empty(lists[t]);
+        let [even, odd] = &mut outs;
+        let (out, previous) = if t % 2 == 0 { (even, odd) } else { (odd, even) };
+        out.begin(lists[t]);
         // List 0 is the starting list; every later one is rated from its period's games, whole
         // or, when the source gives a large list in pieces and the engine can, piece by piece.
         let in_pieces = match periods
             .pieces(t, progress)
-            .filter(|_| t > 0 && sink.takes_pieces())
+            .filter(|_| t > 0 && finish.sink.takes_pieces())
         {
             Some(mut pieces) => {
-                engine.period_in_pieces(t, &mut pieces, &mut out, &mut |games, input| {
-                    sink.publish_games(PublishedGames { games, input })
+                engine.period_in_pieces(t, &mut pieces, out, &mut |games, input| {
+                    finish.sink.publish_games(PublishedGames { games, input })
                 })?
             }
             _ => false,
         };
-        let period = match t {
+        // A list read on its own is finished while its games are at hand; one of games held
+        // whole, once the next is rated.
+        let finished = match t {
             0 => {
                 engine.start(&mut out.rows);
-                None
+                // The columns the engine gives its lists, the same in both sets of buffers.
+                previous.rows.with_exact = out.rows.with_exact;
+                previous.rows.with_deviation = out.rows.with_deviation;
+                false
             }
-            _ if in_pieces => None,
+            _ if in_pieces => false,
             _ => {
                 let period = periods.get(t)?;
-                engine.period(t, &period, &mut out);
-                Some(period)
+                let mut previous_finished = Ok(());
+                let mut waiting = pending.take().zip(held);
+                engine.period(t, &period, out, &mut || {
+                    if let Some((p, input)) = waiting.take() {
+                        previous_finished = finish.list(p, previous, input);
+                    }
+                });
+                previous_finished?;
+                if held.is_none() {
+                    finish.list(t, out, period.input)?;
+                }
+                held.is_none()
             }
         };
-        out.summary.new = out.rows.keep_changes(t, &mut current);
-        out.summary.players = current.len();
-        sink.publish(Published {
-            lists: &lists,
-            t,
-            rows: &out.rows,
-            current: &current,
-            games: &out.games,
-            periods: &out.periods,
-            input: period.as_ref().map_or(&no_games, |p| p.input),
-        })?;
         engine.published(t, &|s| periods.keeps(s, t));
-        if t > 0 {
-            summaries.push(out.summary);
-            progress(Step::Lists {
-                done: t,
-                total: computed - 1,
-            });
+        match held {
+            _ if finished => {}
+            Some(_) if t > 0 => pending = Some(t),
+            _ => finish.list(t, out, &no_games)?,
         }
+    }
+    if let (Some(p), Some(input)) = (pending, held) {
+        finish.list(p, &mut outs[p % 2], input)?;
     }
     Ok(Run {
         skipped: periods.skipped(),

@@ -7,7 +7,7 @@
 use crate::model::SideRecord;
 use crate::systems::gcr::{expected, GcrConfig, PairTable};
 
-use super::driver::{Engine, ListOut};
+use super::driver::{Alongside, Engine, ListOut};
 use super::list_games::Period;
 use super::{Inputs, ListRows};
 
@@ -40,7 +40,14 @@ impl Engine for HolisticEngine {
         rows.with_exact = true;
     }
 
-    fn period(&mut self, t: usize, period: &Period<'_>, out: &mut ListOut) {
+    fn period(
+        &mut self,
+        t: usize,
+        period: &Period<'_>,
+        out: &mut ListOut,
+        alongside: &mut Alongside<'_>,
+    ) {
+        alongside();
         let (schedule, range) = (period.schedule, period.range.clone());
         self.games.iter_mut().for_each(|g| *g = 0);
         for at in range {

@@ -70,6 +70,14 @@ impl<'a> Periods<'a> {
         }
     }
 
+    /// The games, when they are held whole: every list's games index them.
+    pub fn held_input(&self) -> Option<&'a Games> {
+        match self {
+            Periods::Whole { input, .. } => Some(input),
+            Periods::Streamed(_) => None,
+        }
+    }
+
     /// The schedule of every game, when they are held whole.
     pub fn schedule(&self) -> Option<&Schedule> {
         match self {

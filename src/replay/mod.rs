@@ -200,8 +200,10 @@ pub struct PublishedGames<'a> {
 }
 
 /// Where a replay hands each list as soon as it is published, so that no run keeps every list in
-/// memory: the run's writer streams them to its files, `Collect` keeps them.
-pub trait Sink {
+/// memory: the run's writer streams them to its files, `Collect` keeps them. The lists come one
+/// after the other, in order, but not always from the thread that started the replay: the run
+/// loop hands one over while the engine rates the next (`driver.rs`).
+pub trait Sink: Send {
     fn publish(&mut self, list: Published<'_>) -> Result<(), ReplayError>;
 
     /// Whether the sink takes a list's games in pieces (`publish_games`); a list is rated in

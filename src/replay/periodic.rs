@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use crate::model::{PlayerId, SideRecord};
 use crate::systems::PeriodicSystem;
 
-use super::driver::{Engine, ListOut};
+use super::driver::{Alongside, Engine, ListOut};
 use super::list_games::Period;
 use super::{Inputs, ListRows};
 
@@ -64,7 +64,14 @@ impl<S: PeriodicSystem> Engine for PeriodicEngine<S> {
         self.publish(rows);
     }
 
-    fn period(&mut self, t: usize, period: &Period<'_>, out: &mut ListOut) {
+    fn period(
+        &mut self,
+        t: usize,
+        period: &Period<'_>,
+        out: &mut ListOut,
+        alongside: &mut Alongside<'_>,
+    ) {
+        alongside();
         let system = &self.system;
         let (schedule, range) = (period.schedule, period.range.clone());
         let slots = schedule.list_slots();

@@ -13,7 +13,7 @@ use crate::model::{Games, Month, SideRecord};
 use crate::scenario::Scenario;
 use crate::systems::fide::{Outcome, PeriodRules};
 
-use super::driver::{Engine, ListOut};
+use super::driver::{Alongside, Engine, ListOut};
 use super::list_games::{ListPieces, Period};
 use super::{Inputs, ListRows, Pass, RatedGames, ReplayError};
 use calculation::{Frozen, PlayerIndex};
@@ -143,7 +143,13 @@ impl Engine for FideEngine<'_> {
             .publish(rows, &mut self.state, rules, month, true);
     }
 
-    fn period(&mut self, t: usize, period: &Period<'_>, out: &mut ListOut) {
+    fn period(
+        &mut self,
+        t: usize,
+        period: &Period<'_>,
+        out: &mut ListOut,
+        alongside: &mut Alongside<'_>,
+    ) {
         let (month, rules) = self.begin_period(t);
         let timeline = rules.timeline;
         self.index.build(period.schedule, period.range.clone());
@@ -167,13 +173,17 @@ impl Engine for FideEngine<'_> {
             &mut self.results,
             &mut self.outcomes,
         );
-        // The games are recorded on one thread while the outcomes are applied and the list
-        // published on another: neither reads what the other writes.
+        // The games are recorded and the previous list finished on one thread while the outcomes
+        // are applied and the list published on another: neither reads what the other writes.
         let (games, summary) = (&mut out.games, &mut out.summary);
         let (index, results) = (&self.index, &self.results);
         let (rows, periods) = (&mut out.rows, &mut out.periods);
         let ((counted, not_counted), ()) = rayon::join(
-            || games.record(index, results, period, t),
+            || {
+                let counted = games.record(index, results, period, t);
+                alongside();
+                counted
+            },
             || {
                 let mut publish = Publish {
                     scenario: self.scenario,
