@@ -102,11 +102,13 @@ gzip | zstd)
     ext=$([ "$1" = gzip ] && echo gz || echo zst)
     head -c 1G /dev/zero | tr '\0' '0' | "$1" -1 -c >"$dir/zeros.pgn.$ext"
     # The run stops with "the games carry no ratings"; what is measured is reading the stream.
-    /usr/bin/time -f "%e %M" -o "$dir/time" "$elosim" crosstable "$dir/zeros.pgn.$ext" \
-        >/dev/null 2>&1 || true
     # GNU time says first that the command failed; the figures are its last line.
-    tail -1 "$dir/time" | awk -v size="$(stat -c %s "$dir/zeros.pgn.$ext")" -v ext="$ext" '{
-        printf "a %.2f MB .pgn.%s holding 1 GiB: %s s, peak %d KB\n", size / 1e6, ext, $1, $2 }'
+    for _ in $(seq "$runs"); do
+        /usr/bin/time -f "%e %M" -o "$dir/time" "$elosim" crosstable "$dir/zeros.pgn.$ext" \
+            >/dev/null 2>&1 || true
+        tail -1 "$dir/time"
+    done | best | awk -v size="$(stat -c %s "$dir/zeros.pgn.$ext")" -v ext="$ext" '{
+        printf "a %.2f MB .pgn.%s holding 1 GiB: best %s s, peak %d KB\n", size / 1e6, ext, $1, $2 }'
     ;;
 crosstable)
     dir=$(mktemp -d)
@@ -138,10 +140,14 @@ long-line)
     dir=$(mktemp -d)
     trap 'rm -rf "$dir"' EXIT
     { echo "id,rating"; head -c 1G /dev/zero | tr '\0' '9'; } | gzip -1 -c >"$dir/list.csv.gz"
-    /usr/bin/time -f "%e %M" -o "$dir/time" "$elosim" histogram "$dir/list.csv.gz" >/dev/null 2>"$dir/err" || true
-    head -c 300 "$dir/err"
-    tail -1 "$dir/time" | awk -v size="$(stat -c %s "$dir/list.csv.gz")" '{
-        printf "a %.2f MB .csv.gz holding a 1 GiB line, refused: %s s, peak %d KB\n", size / 1e6, $1, $2 }'
+    for _ in $(seq "$runs"); do
+        /usr/bin/time -f "%e %M" -o "$dir/time" "$elosim" histogram "$dir/list.csv.gz" >/dev/null 2>"$dir/err" || true
+        tail -1 "$dir/time"
+    done >"$dir/times"
+    # The refusal as the user reads it, the temporary folder named as such.
+    head -c 300 "$dir/err" | sed "s|$dir|<temporary folder>|g"
+    best <"$dir/times" | awk -v size="$(stat -c %s "$dir/list.csv.gz")" '{
+        printf "a %.2f MB .csv.gz holding a 1 GiB line, refused: best %s s, peak %d KB\n", size / 1e6, $1, $2 }'
     ;;
 *)
     sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'

@@ -74,10 +74,15 @@ impl Sitting {
         run(&self.plan, key, &a)
     }
 
-    /// A script of benches/ with `ELOSIM` this build and `RUNS` runs.
+    /// A script of benches/ with `ELOSIM` this build and `RUNS` runs, shown where the script
+    /// reads it (benches/baselines.sh: the Slurm script runs each step once).
     fn script(&self, key: &str, script: &str, arguments: &[&str]) -> Record {
         let shown: Vec<String> = arguments.iter().map(|a| shown(a)).collect();
-        let command = [format!("RUNS={} benches/{script}", self.runs)]
+        let runs = match script {
+            "baselines.sh" => format!("RUNS={} ", self.runs),
+            _ => String::new(),
+        };
+        let command = [format!("{runs}benches/{script}")]
             .into_iter()
             .chain(shown)
             .collect::<Vec<_>>()
