@@ -10,6 +10,8 @@ use super::BenchError;
 pub struct ChildReplay {
     /// Wall time, the process's start included.
     pub seconds: f64,
+    /// User and system time, on every thread of the process.
+    pub cpu_seconds: f64,
     summary: serde_json::Value,
 }
 
@@ -17,14 +19,19 @@ impl ChildReplay {
     /// Runs the elosim program at `elosim` with a replay's arguments (`replay …`, writing to
     /// `out`), and reads the run's `summary.json`.
     pub fn run(elosim: &Path, args: &[String], out: &Path) -> Result<ChildReplay, BenchError> {
-        let started = Instant::now();
+        let (started, cpu_before) = (Instant::now(), children_cpu_seconds());
         let status = std::process::Command::new(elosim).args(args).status()?;
         if !status.success() {
             return Err(BenchError::ChildFailed);
         }
         let seconds = started.elapsed().as_secs_f64();
+        let cpu_seconds = children_cpu_seconds() - cpu_before;
         let summary = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json"))?)?;
-        Ok(ChildReplay { seconds, summary })
+        Ok(ChildReplay {
+            seconds,
+            cpu_seconds,
+            summary,
+        })
     }
 
     /// A figure of the summary's `timing` (its seconds), 0 where the run does not give it.
@@ -38,6 +45,17 @@ pub fn children_peak_kb() -> i64 {
     usage(libc::RUSAGE_CHILDREN).map_or(0, |u| u.ru_maxrss)
 }
 
+/// The CPU time of the child processes waited for so far, in seconds.
+fn children_cpu_seconds() -> f64 {
+    usage(libc::RUSAGE_CHILDREN).map_or(0.0, |u| cpu_seconds(&u))
+}
+
+/// User and system time of a usage report.
+fn cpu_seconds(u: &libc::rusage) -> f64 {
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(u.ru_utime) + seconds(u.ru_stime)
+}
+
 /// This process's own use of the machine so far: its peak resident memory and its CPU time.
 pub struct OwnUsage {
     pub peak_kb: i64,
@@ -47,7 +65,6 @@ pub struct OwnUsage {
 
 /// This process's [`OwnUsage`] so far (zeros where the system does not say).
 pub fn own_usage() -> OwnUsage {
-    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     usage(libc::RUSAGE_SELF).map_or(
         OwnUsage {
             peak_kb: 0,
@@ -55,7 +72,7 @@ pub fn own_usage() -> OwnUsage {
         },
         |u| OwnUsage {
             peak_kb: u.ru_maxrss,
-            cpu_seconds: seconds(u.ru_utime) + seconds(u.ru_stime),
+            cpu_seconds: cpu_seconds(&u),
         },
     )
 }

@@ -146,6 +146,7 @@ impl WorldReplay {
             engine: Times::default(),
             scheduling: Vec::new(),
             whole: Times::default(),
+            cpu: Vec::new(),
             writers: Vec::new(),
             peak_kb: 0,
         };
@@ -153,6 +154,7 @@ impl WorldReplay {
             self.read_and_replay(&scenario, &files, &mut times)?;
             let child = ChildReplay::run(elosim, &replay_args, &self.out())?;
             times.whole.push(child.seconds);
+            times.cpu.push(child.cpu_seconds);
             times.peak_kb = times.peak_kb.max(children_peak_kb());
             times.writers.push(Busy {
                 intern: child.timing("intern_seconds"),
@@ -231,6 +233,8 @@ pub struct WorldReplayTimes {
     /// Each run's seconds placing the games on lists (0 when read list by list).
     pub scheduling: Vec<f64>,
     pub whole: Times,
+    /// Each whole replay's CPU time, every thread's.
+    pub cpu: Vec<f64>,
     /// Each whole replay's busy threads.
     pub writers: Vec<Busy>,
     /// The largest of the whole replays' peak resident memory, in kB.
@@ -281,11 +285,19 @@ impl fmt::Display for WorldReplayTimes {
             "  whole replay, a process of its own (every output written)",
             &self.whole,
         )?;
-        let busy = self.writers[self.whole.best_run()];
+        let best = self.whole.best_run();
+        let busy = self.writers[best];
         writeln!(
             f,
             "    of which interning the ids {:.2} s; its tables' writing threads, alongside the replay: lists.parquet {:.2} s, games.parquet {:.2} s busy",
             busy.intern, busy.lists, busy.games
+        )?;
+        // How full the cores were: a replay that keeps them busy shortens only with less work.
+        writeln!(
+            f,
+            "    its CPU time (best run's) {:.1} s, {:.2} cores busy on average",
+            self.cpu[best],
+            self.cpu[best] / self.whole.best()
         )?;
         write!(
             f,

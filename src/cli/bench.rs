@@ -50,7 +50,7 @@ pub struct Args {
     world: Option<f64>,
     /// Instead: replay the fide-2001-2025 world at this scale (generated once into --keep DIR, or a
     /// temporary directory) under scenarios/fide-historical.toml, and print each stage's time, the
-    /// engine's games per second and the whole replay's peak memory
+    /// engine's games per second and the whole replay's peak memory and CPU time
     #[arg(long, value_name = "SCALE", group = "instead")]
     replay_world: Option<f64>,
     /// With --replay-world: the world's games as a dataset partitioned by period, replayed list by

@@ -676,6 +676,7 @@ fn targets(s: &Sitting, r: &Ran) -> String {
         best(w, "whole replay, a process"),
     );
     let w_peak = figure(w, "whole replay's peak memory", "memory: ");
+    let w_cores = between(line_of(w, "its CPU time"), "s, ", " cores");
     let idle_line = line_of(&r.idle.said, "with ");
     let idle_ratio = figure(&r.idle.said, "with ", "→ ");
     let nan = f64::NAN;
@@ -722,7 +723,7 @@ fn targets(s: &Sitting, r: &Ran) -> String {
             between(line_of(w, "The world at scale"), "(", ", file)")
         ),
         format!(
-            "{w_whole:.1} s, {w_peak:.2} GB (read {w_read:.1} s, engine alone {w_engine:.1} s)"
+            "{w_whole:.1} s, {w_peak:.2} GB (read {w_read:.1} s, engine alone {w_engine:.1} s; {w_cores} cores busy on average)"
         ),
         "–".into(),
         "–".into(),
