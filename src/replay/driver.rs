@@ -220,9 +220,9 @@ pub(super) fn drive(
     };
     let mut outs = [ListOut::new(lists[0]), ListOut::new(lists[0])];
     let held = periods.held_input();
-    // A list rated whose finishing waits for the next list's rating (games held whole only: the
-    // input a list's games index is then every list's).
-    let mut pending: Option<usize> = None;
+    // A list rated whose finishing waits for the next list's rating, and the games it indexes
+    // (games held whole only: they are then every list's).
+    let mut pending: Option<(usize, &Games)> = None;
     let no_games = Games::default();
     let mut finish = Finish {
         lists: &lists,
@@ -235,7 +235,7 @@ pub(super) fn drive(
     for t in first..computed {
         let asked = |&m: &Month| t > 0 && lists[t - 1] < m && m <= lists[t];
         if span.snapshots.iter().any(asked) {
-            if let (Some(p), Some(input)) = (pending.take(), held) {
+            if let Some((p, input)) = pending.take() {
                 finish.list(p, &mut outs[p % 2], input)?;
             }
             if let Some(engine) = engine.snapshot() {
@@ -267,41 +267,36 @@ pub(super) fn drive(
             }
             _ => false,
         };
-        // A list read on its own is finished while its games are at hand; one of games held
-        // whole, once the next is rated.
-        let finished = match t {
+        // A list of games held whole is finished once the next is rated; any other while its
+        // games are at hand.
+        match t {
             0 => {
                 engine.start(&mut out.rows);
                 // The columns the engine gives its lists, the same in both sets of buffers.
                 previous.rows.with_exact = out.rows.with_exact;
                 previous.rows.with_deviation = out.rows.with_deviation;
-                false
+                finish.list(t, out, &no_games)?;
             }
-            _ if in_pieces => false,
+            _ if in_pieces => finish.list(t, out, &no_games)?,
             _ => {
                 let period = periods.get(t)?;
                 let mut previous_finished = Ok(());
-                let mut waiting = pending.take().zip(held);
+                let mut waiting = pending.take();
                 engine.period(t, &period, out, &mut || {
                     if let Some((p, input)) = waiting.take() {
                         previous_finished = finish.list(p, previous, input);
                     }
                 });
                 previous_finished?;
-                if held.is_none() {
-                    finish.list(t, out, period.input)?;
+                match held {
+                    Some(input) => pending = Some((t, input)),
+                    None => finish.list(t, out, period.input)?,
                 }
-                held.is_none()
             }
-        };
-        engine.published(t, &|s| periods.keeps(s, t));
-        match held {
-            _ if finished => {}
-            Some(_) if t > 0 => pending = Some(t),
-            _ => finish.list(t, out, &no_games)?,
         }
+        engine.published(t, &|s| periods.keeps(s, t));
     }
-    if let (Some(p), Some(input)) = (pending, held) {
+    if let Some((p, input)) = pending {
         finish.list(p, &mut outs[p % 2], input)?;
     }
     Ok(Run {
