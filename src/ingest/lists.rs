@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::model::Month;
+use crate::model::{Description, Month};
 
 use super::compressed::read_start;
 use super::error::IngestError;
@@ -27,10 +27,8 @@ pub struct RawEntry {
     pub ever_2300: Option<bool>,
     pub inactive: bool,
     pub birth_year: Option<i16>,
-    pub name: Option<String>,
-    pub federation: Option<String>,
-    pub sex: Option<String>,
-    pub title: Option<String>,
+    /// Boxed, so that a list that describes nobody costs 8 bytes a row for it.
+    pub description: Option<Box<Description>>,
     /// Line or row, for messages about duplicates.
     pub line: u32,
 }
@@ -237,11 +235,6 @@ pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, Ingest
             let f = cells[i].trim().to_ascii_lowercase();
             f.contains('i') || f == "true" || f == "1"
         });
-        let text = |i: Option<usize>| {
-            i.map(|i| cells[i].trim())
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-        };
         let games = number(games, "games", 1_000_000)?.map(|v| v as u32);
         let (total_games, period_games) = if fide_columns {
             (None, games)
@@ -261,10 +254,7 @@ pub fn read_start_list(path: &Path, skips: &mut Skips) -> Result<RawList, Ingest
             birth_year: number(born, "birth_year", 2100)?
                 .filter(|&y| y > 0)
                 .map(|v| v as i16),
-            name: text(name),
-            federation: text(federation),
-            sex: text(sex),
-            title: text(title),
+            description: described(cells, [name, federation, sex, title]),
             ..RawEntry::default()
         })
     })?;
@@ -348,10 +338,13 @@ fn from_fide(fide: FideList) -> RawList {
             ever_2300: None,
             inactive: e.flag.to_ascii_lowercase().contains('i'),
             birth_year: e.birth_year,
-            name: Some(e.name),
-            federation: e.federation,
-            sex: e.sex,
-            title: e.title,
+            description: Description {
+                name: Some(e.name),
+                federation: e.federation,
+                sex: e.sex,
+                title: e.title,
+            }
+            .boxed(),
             line: e.line,
         });
     }
@@ -382,12 +375,7 @@ pub fn read_players(path: &Path, skips: &mut Skips) -> Result<RawList, IngestErr
     let sex = table.find(&["sex"]);
     let title = table.find(&["title"]);
     collect(&table, id, "players file", skips, |line, cells| {
-        let text = |i: Option<usize>| {
-            i.map(|i| cells[i].trim())
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-        };
-        let birth_year = match text(born) {
+        let birth_year = match cell_text(cells, born) {
             Some(s) => Some(
                 s.parse::<i16>()
                     .ok()
@@ -400,13 +388,29 @@ pub fn read_players(path: &Path, skips: &mut Skips) -> Result<RawList, IngestErr
         };
         Ok(RawEntry {
             birth_year,
-            name: text(name),
-            federation: text(federation),
-            sex: text(sex),
-            title: text(title),
+            description: described(cells, [name, federation, sex, title]),
             ..RawEntry::default()
         })
     })
+}
+
+/// A row's text in column `i`, where the file has the column and the row fills it.
+fn cell_text(cells: &[&str], i: Option<usize>) -> Option<String> {
+    i.map(|i| cells[i].trim())
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+/// What a row says of who the player is, from the columns of `name, federation, sex, title`.
+fn described(cells: &[&str], columns: [Option<usize>; 4]) -> Option<Box<Description>> {
+    let [name, federation, sex, title] = columns.map(|i| cell_text(cells, i));
+    Description {
+        name,
+        federation,
+        sex,
+        title,
+    }
+    .boxed()
 }
 
 use crate::scenario::REPORTED;

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::model::{
-    Games, Inputs, Month, PeriodSource, PlayerIds, PlayerInfo, StartEntry, StartList,
+    Description, Games, Inputs, Month, PeriodSource, PlayerIds, PlayerInfo, StartEntry, StartList,
 };
 use crate::scenario::GameFormat;
 use dataset::Dataset;
@@ -364,10 +364,7 @@ impl People {
             {
                 let p = player as usize;
                 info.birth_year[p] = entry.birth_year;
-                info.name[p] = entry.name.clone();
-                info.federation[p] = entry.federation.clone();
-                info.sex[p] = entry.sex.clone();
-                info.title[p] = entry.title.clone();
+                info.description[p].clone_from(&entry.description);
                 start_list.entries.push(StartEntry {
                     player,
                     rating: entry.rating,
@@ -386,16 +383,8 @@ impl People {
                 continue;
             };
             let p = p as usize;
-            let fill = |new: &Option<String>, old: &mut Option<String>| {
-                if old.is_none() {
-                    old.clone_from(new);
-                }
-            };
             info.birth_year[p] = info.birth_year[p].or(reported.birth_year);
-            fill(&reported.name, &mut info.name[p]);
-            fill(&reported.federation, &mut info.federation[p]);
-            fill(&reported.sex, &mut info.sex[p]);
-            fill(&reported.title, &mut info.title[p]);
+            describe(&mut info.description[p], &reported.description, true);
         }
         let mut players_file_unused = 0;
         if let Some(list) = &players_file {
@@ -415,16 +404,10 @@ impl People {
                     continue;
                 };
                 let p = p as usize;
-                let keep = |new: &Option<String>, old: &mut Option<String>| {
-                    if new.is_some() {
-                        *old = new.clone();
-                    }
-                };
                 info.birth_year[p] = entry.birth_year.or(info.birth_year[p]);
-                keep(&entry.name, &mut info.name[p]);
-                keep(&entry.federation, &mut info.federation[p]);
-                keep(&entry.sex, &mut info.sex[p]);
-                keep(&entry.title, &mut info.title[p]);
+                if let Some(given) = &entry.description {
+                    describe(&mut info.description[p], given, false);
+                }
             }
         }
 
@@ -464,6 +447,14 @@ impl People {
             },
             report,
         ))
+    }
+}
+
+/// The fields `given` gives, into a player's description: only where it leaves them open
+/// (`keep_own`), or all of them.
+fn describe(own: &mut Option<Box<Description>>, given: &Description, keep_own: bool) {
+    if *given != Description::default() {
+        own.get_or_insert_default().take_from(given, keep_own);
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{Day, EventType, Games, Month, EVENT_NONE};
+use crate::model::{Day, Description, EventType, Games, Month, EVENT_NONE};
 use crate::scenario::GameFormat;
 
 use super::ids::RawIds;
@@ -63,10 +63,7 @@ impl Extras {
 /// A player as a tournament report describes them (its `001` line).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reported {
-    pub name: Option<String>,
-    pub federation: Option<String>,
-    pub sex: Option<String>,
-    pub title: Option<String>,
+    pub description: Description,
     pub birth_year: Option<i16>,
     /// The rating the report carries (columns 49–52): the player's on the list in force at the
     /// event; `None` for blank or 0, unrated.

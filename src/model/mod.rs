@@ -12,7 +12,7 @@ pub use games::{EventType, Games, EVENT_NONE};
 pub use id_map::{FirstSeen, IdMap};
 pub use inputs::{Inputs, PeriodSource};
 pub use month::{Day, Month};
-pub use players::{PlayerIds, PlayerInfo, StartEntry, StartList};
+pub use players::{Description, PlayerIds, PlayerInfo, StartEntry, StartList};
 pub use record::SideRecord;
 
 /// A dense player index, assigned once when the inputs are read (see [`PlayerIds`]).

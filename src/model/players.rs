@@ -42,20 +42,46 @@ impl PlayerIds {
 #[derive(Clone, Debug, Default)]
 pub struct PlayerInfo {
     pub birth_year: Vec<Option<i16>>,
-    pub name: Vec<Option<String>>,
-    pub federation: Vec<Option<String>>,
-    pub sex: Vec<Option<String>>,
-    pub title: Vec<Option<String>>,
+    /// Boxed: a player no file describes (most of a games file's) costs 8 bytes, and a column of
+    /// them is allocated zeroed, never written.
+    pub description: Vec<Option<Box<Description>>>,
 }
 
 impl PlayerInfo {
     pub fn with_players(n: usize) -> PlayerInfo {
         PlayerInfo {
             birth_year: vec![None; n],
-            name: vec![None; n],
-            federation: vec![None; n],
-            sex: vec![None; n],
-            title: vec![None; n],
+            description: vec![None; n],
+        }
+    }
+}
+
+/// Who a player is, as a file describes them: each field where it is given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Description {
+    pub name: Option<String>,
+    pub federation: Option<String>,
+    pub sex: Option<String>,
+    pub title: Option<String>,
+}
+
+impl Description {
+    /// The description boxed, or `None` when it gives nothing.
+    pub fn boxed(self) -> Option<Box<Description>> {
+        (self != Description::default()).then(|| Box::new(self))
+    }
+
+    /// Each field of `other` given, where `self` leaves it open (`keep_own`) or in any case.
+    pub fn take_from(&mut self, other: &Description, keep_own: bool) {
+        for (own, given) in [
+            (&mut self.name, &other.name),
+            (&mut self.federation, &other.federation),
+            (&mut self.sex, &other.sex),
+            (&mut self.title, &other.title),
+        ] {
+            if given.is_some() && !(keep_own && own.is_some()) {
+                own.clone_from(given);
+            }
         }
     }
 }

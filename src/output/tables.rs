@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use crate::model::{Day, Games, IdMap, PlayerIds, PlayerInfo, EVENT_NONE};
+use crate::model::{Day, Description, Games, IdMap, PlayerIds, PlayerInfo, EVENT_NONE};
 use crate::replay::{ListRows, PeriodOutcome, PeriodRecords, RatedGames};
 
 use super::OutputError;
@@ -401,15 +401,21 @@ pub(super) fn write_csv_list(
     .map_err(io)?;
     for r in 0..rows.len() {
         let p = rows.player[r] as usize;
-        let text = |v: &Option<String>| v.as_deref().map(csv_field).unwrap_or_default();
+        let described = info.description[p].as_deref();
+        let text = |field: fn(&Description) -> &Option<String>| {
+            described
+                .and_then(|d| field(d).as_deref())
+                .map(csv_field)
+                .unwrap_or_default()
+        };
         writeln!(
             w,
             "{},{},{},{},{},{},{},{},{},{},{},{},{}",
             csv_field(&players.label(p as u32)),
-            text(&info.name[p]),
-            text(&info.federation[p]),
-            text(&info.sex[p]),
-            text(&info.title[p]),
+            text(|d| &d.name),
+            text(|d| &d.federation),
+            text(|d| &d.sex),
+            text(|d| &d.title),
             rows.rating[r],
             rows.games[r],
             rows.k[r],

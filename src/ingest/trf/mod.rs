@@ -265,7 +265,7 @@ mod tests {
         };
         let (id, reported) = &reported[1];
         assert_eq!(id, "Mu\u{f1}oz, B #2 (Open)");
-        assert_eq!(reported.name.as_deref(), Some("Mu\u{f1}oz, B"));
+        assert_eq!(reported.description.name.as_deref(), Some("Mu\u{f1}oz, B"));
         assert_eq!(reported.birth_year, Some(1990));
         // The rating the report carries, on the list in force at the event's start.
         assert_eq!((reported.rating, reported.line), (Some(2000), 6));

@@ -5,6 +5,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use crate::model::Description;
+
 use super::super::error::IngestError;
 use super::super::raw::{Reported, TrfCounts};
 use super::super::table::Skips;
@@ -80,10 +82,12 @@ fn details(line: &[char]) -> Result<Reported, String> {
         return Err(format!("expected YYYY/MM/DD (or blank), got {birth:?}"));
     }
     Ok(Reported {
-        name: some(columns(line, 15, 47)),
-        federation: some(columns(line, 54, 56)),
-        sex,
-        title: some(columns(line, 11, 13)),
+        description: Description {
+            name: some(columns(line, 15, 47)),
+            federation: some(columns(line, 54, 56)),
+            sex,
+            title: some(columns(line, 11, 13)),
+        },
         birth_year: year,
         ..Reported::default()
     })
@@ -470,10 +474,12 @@ mod tests {
         );
         let line: Vec<char> = line.chars().collect();
         let expected = Reported {
-            name: Some("Mu\u{f1}oz, Ana".into()),
-            federation: Some("ESP".into()),
-            sex: Some("F".into()),
-            title: Some("WGM".into()),
+            description: Description {
+                name: Some("Mu\u{f1}oz, Ana".into()),
+                federation: Some("ESP".into()),
+                sex: Some("F".into()),
+                title: Some("WGM".into()),
+            },
             birth_year: Some(1981),
             ..Reported::default()
         };
