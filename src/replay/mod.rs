@@ -520,6 +520,7 @@ impl PeriodRecords {
     }
 
     /// A rated player's period on list `t`: its rounded change and the rating it gives.
+    #[inline(always)]
     fn rated(
         &mut self,
         at: (usize, usize),
@@ -532,12 +533,15 @@ impl PeriodRecords {
     }
 
     /// An unrated player's period on list `t`: the pool after it.
+    #[inline(always)]
     fn pooled(&mut self, at: (usize, usize), outcome: PeriodOutcome, games: u32, pool: &Pooled) {
         let pooled = (pool.from, pool.total);
         self.push(at, outcome, games, (None, pool.rating), Some(pooled));
     }
 
-    /// One period: `at` is (list, player).
+    /// One period: `at` is (list, player). Inlined with its two callers: called, its tuple of
+    /// options was stored in halves and read whole, a failed store forward on every record.
+    #[inline(always)]
     fn push(
         &mut self,
         (t, player): (usize, usize),
