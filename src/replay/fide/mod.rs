@@ -18,7 +18,7 @@ use super::list_games::{ListPieces, Period};
 use super::{Inputs, ListRows, Pass, RatedGames, ReplayError};
 use calculation::{Frozen, PlayerIndex};
 use pieces::{ListSums, Survey};
-use publish::{apply_events, Publish, Publisher};
+use publish::{apply_events, Publish, Publisher, Stage};
 use round_robins::RoundRobins;
 use state::{ListView, Lists, State};
 
@@ -140,7 +140,7 @@ impl Engine for FideEngine<'_> {
         let month = self.lists[0];
         let rules = self.scenario.timeline.at_month(month);
         self.publisher
-            .publish(rows, &mut self.state, rules, month, true);
+            .publish(rows, &mut self.state, rules, month, Stage::Starting);
     }
 
     fn period(

@@ -33,26 +33,129 @@ impl Publish<'_> {
         outcomes: impl Iterator<Item = (&'o PlayerId, &'o Outcome)>,
         (rows, periods, delisted): (&mut ListRows, &mut PeriodRecords, &mut usize),
     ) {
+        let rules = self.scenario.timeline.at_month(month);
+        // The K of those who played is recomputed as their outcome is applied, while their state
+        // is at hand, unless publishing recomputes every K anyway (reference §3.2): under other K
+        // rules, or after a one-off event that changes the ratings once the calculations are done.
+        let compresses_after = events_at(self.scenario, month, false)
+            .any(|kind| matches!(kind, EventKind::Compression(_)));
+        let k_now = (!self.publisher.recomputes_every_k(&rules.k) && !compresses_after)
+            .then_some((&rules.k, month.year()));
         for (&player, outcome) in outcomes {
-            apply_outcome(
-                self.state,
-                self.publisher,
-                (periods, delisted),
-                (t, player as usize),
+            self.apply_outcome(
+                (t, month, list_rules),
+                player as usize,
                 *outcome,
-                month,
-                list_rules,
+                (periods, delisted),
+                k_now,
             );
         }
         apply_events(self.scenario, (self.state, self.publisher), month, false);
-        self.publisher.publish(
-            rows,
-            self.state,
-            self.scenario.timeline.at_month(month),
-            month,
-            false,
-        );
+        let stage = if k_now.is_some() {
+            Stage::PlayersK
+        } else {
+            Stage::Computed
+        };
+        self.publisher
+            .publish(rows, self.state, rules, month, stage);
     }
+
+    /// Applies one player's period outcome (reference §4–§6) and records it; with `k_now` (the
+    /// list's K rule and year), recomputes the K of a player rated now.
+    fn apply_outcome(
+        &mut self,
+        (t, month, rules): (usize, Month, &Regulations),
+        p: usize,
+        outcome: Outcome,
+        (periods, delisted): (&mut PeriodRecords, &mut usize),
+        k_now: Option<(&KRule, i32)>,
+    ) {
+        let (state, publisher) = (&mut *self.state, &mut *self.publisher);
+        match outcome {
+            Outcome::Rated { change, games } if games > 0 => {
+                publisher.played(p, games);
+                state.shown[p] = true;
+                state.last_rated_game[p] = Some(month);
+                state.history[p].total_games += games;
+                let rating = state.list[p].rating + change;
+                if !is_listed(rating, rules.floor) {
+                    // Reference §5: "shown as unrated on the next list … treated in the same manner
+                    // as any other unrated player".
+                    state.list[p].rated = false;
+                    if rules.delisted_games == DelistedGames::Reset {
+                        state.history[p].total_games = 0;
+                    }
+                    *delisted += 1;
+                    periods.rated((t, p), PeriodOutcome::Delisted, games, (change, rating));
+                    return;
+                }
+                state.list[p].rating = rating;
+                periods.rated((t, p), PeriodOutcome::Rated, games, (change, rating));
+            }
+            Outcome::Rated { .. } => return,
+            Outcome::Unrated { counted } => {
+                let pool = &mut state.pool[p];
+                let pooled = newcomers::add_to_pool(pool, month, counted, rules);
+                if pooled.from.is_none() {
+                    return;
+                }
+                let Some(rating) = pooled.qualifies(rules) else {
+                    periods.pooled((t, p), PeriodOutcome::Pooled, counted.games, &pooled);
+                    return;
+                };
+                periods.pooled((t, p), PeriodOutcome::FirstRating, counted.games, &pooled);
+                state.history[p].total_games += newcomers::pooled_games(pool);
+                pool.clear();
+                state.list[p].rated = true;
+                state.list[p].rating = rating;
+                state.shown[p] = true;
+                state.last_rated_game[p] = Some(month);
+                publisher.rated_first(p, counted.games);
+            }
+        }
+        // Listed now, with a rated game on this list: idle from it.
+        publisher.played_now.push(p as u32);
+        if let Some((rule, year)) = k_now {
+            recompute_k(state, p, rule, year);
+        }
+    }
+}
+
+/// How far a list's publishing has come before `Publisher::publish`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stage {
+    /// The starting list, published as given.
+    Starting,
+    /// A list computed.
+    Computed,
+    /// A list computed whose players who played have their K recomputed.
+    PlayersK,
+}
+
+/// A rated player's K on a list of `year` under `rule`, their history published first (reference
+/// §3.2); whether it changed.
+fn recompute_k(state: &mut State, p: usize, rule: &KRule, year: i32) -> bool {
+    let history = &mut state.history[p];
+    history.publish(state.list[p].rating, rule);
+    let k = rule.k_for_list(history, state.birth_year[p], year);
+    let changed = k != state.list[p].k;
+    state.list[p].k = k;
+    changed
+}
+
+/// The kinds of the one-off events on `month` that apply before its calculations (`before`) or
+/// after them (reference §8).
+fn events_at(scenario: &Scenario, month: Month, before: bool) -> impl Iterator<Item = &EventKind> {
+    let applies = move |kind: &&EventKind| match kind {
+        EventKind::Compression(c) => (c.timing == EventTiming::BeforeCalculation) == before,
+        EventKind::FreshStart => !before,
+    };
+    scenario
+        .events
+        .iter()
+        .filter(move |e| e.list == month)
+        .map(|e| &e.kind)
+        .filter(applies)
 }
 
 /// One-off events on `month`, before or after its calculations (reference §8).
@@ -62,9 +165,9 @@ pub(super) fn apply_events(
     month: Month,
     before: bool,
 ) {
-    for event in scenario.events.iter().filter(|e| e.list == month) {
-        match &event.kind {
-            EventKind::Compression(c) if (c.timing == EventTiming::BeforeCalculation) == before => {
+    for kind in events_at(scenario, month, before) {
+        match kind {
+            EventKind::Compression(c) => {
                 for p in 0..state.players() {
                     if state.list[p].rated && state.shown[p] {
                         state.list[p].rating = c.apply(state.list[p].rating);
@@ -72,62 +175,7 @@ pub(super) fn apply_events(
                 }
                 publisher.recompute_all();
             }
-            EventKind::FreshStart if !before => state.pool.iter_mut().for_each(Vec::clear),
-            _ => {}
-        }
-    }
-}
-
-/// Applies one player's period outcome (reference §4–§6), and records it.
-fn apply_outcome(
-    state: &mut State,
-    publisher: &mut Publisher,
-    (periods, delisted): (&mut PeriodRecords, &mut usize),
-    (t, p): (usize, usize),
-    outcome: Outcome,
-    month: Month,
-    rules: &Regulations,
-) {
-    match outcome {
-        Outcome::Rated { change, games } if games > 0 => {
-            publisher.played(p, games);
-            state.shown[p] = true;
-            state.last_rated_game[p] = Some(month);
-            state.history[p].total_games += games;
-            let rating = state.list[p].rating + change;
-            if !is_listed(rating, rules.floor) {
-                // Reference §5: "shown as unrated on the next list … treated in the same manner as
-                // any other unrated player".
-                state.list[p].rated = false;
-                if rules.delisted_games == DelistedGames::Reset {
-                    state.history[p].total_games = 0;
-                }
-                *delisted += 1;
-                periods.rated((t, p), PeriodOutcome::Delisted, games, (change, rating));
-            } else {
-                state.list[p].rating = rating;
-                periods.rated((t, p), PeriodOutcome::Rated, games, (change, rating));
-            }
-        }
-        Outcome::Rated { .. } => {}
-        Outcome::Unrated { counted } => {
-            let pool = &mut state.pool[p];
-            let pooled = newcomers::add_to_pool(pool, month, counted, rules);
-            if pooled.from.is_none() {
-                return;
-            }
-            let Some(rating) = pooled.qualifies(rules) else {
-                periods.pooled((t, p), PeriodOutcome::Pooled, counted.games, &pooled);
-                return;
-            };
-            periods.pooled((t, p), PeriodOutcome::FirstRating, counted.games, &pooled);
-            state.history[p].total_games += newcomers::pooled_games(pool);
-            pool.clear();
-            state.list[p].rated = true;
-            state.list[p].rating = rating;
-            state.shown[p] = true;
-            state.last_rated_game[p] = Some(month);
-            publisher.rated_first(p, counted.games);
+            EventKind::FreshStart => state.pool.iter_mut().for_each(Vec::clear),
         }
     }
 }
@@ -146,6 +194,9 @@ pub(super) struct Publisher {
     /// Players whose rating or history changed this period: their K is recomputed.
     touched: Vec<u32>,
     is_touched: Vec<bool>,
+    /// Listed players whose last rated game is this list's, in the order their outcomes were
+    /// applied: idle from this list on.
+    played_now: Vec<u32>,
     /// Recompute every K (a new year for the junior rule, other K rules, a one-off event).
     all: bool,
     last_year: i32,
@@ -172,6 +223,7 @@ impl Publisher {
             first: vec![false; n],
             touched: Vec::new(),
             is_touched: vec![false; n],
+            played_now: Vec::new(),
             all: true,
             last_year: i32::MIN,
             last_rules: None,
@@ -205,6 +257,12 @@ impl Publisher {
         self.all = true;
     }
 
+    /// Whether publishing under `rule` recomputes every K: the first list computed, other K rules,
+    /// a one-off event.
+    fn recomputes_every_k(&self, rule: &KRule) -> bool {
+        self.all || self.last_rules.as_ref() != Some(rule)
+    }
+
     /// The list's rows. The starting list is published as given: its K and ratings are the
     /// input's.
     pub(super) fn publish(
@@ -213,29 +271,29 @@ impl Publisher {
         state: &mut State,
         rules: &Regulations,
         month: Month,
-        starting: bool,
+        stage: Stage,
     ) {
         let inactive_after = rules.inactive_after_months;
         // Every K recomputed: other K rules, a one-off event; at a new year, the K of those whose
         // age the junior rule may read.
-        let all_k = self.all || self.last_rules.as_ref() != Some(&rules.k);
+        let all_k = self.recomputes_every_k(&rules.k);
         let new_year = self.last_year != month.year();
         // Every listed player published: the starting list, a one-off event, other inactivity
         // rules. Otherwise those whose row may have changed.
         let everyone = self.all || self.last_inactive_after != Some(inactive_after);
         self.candidates.clear();
         let mut recompute = |state: &mut State, p: usize| {
-            let history = &mut state.history[p];
-            history.publish(state.list[p].rating, &rules.k);
-            let k = rules
-                .k
-                .k_for_list(history, state.birth_year[p], month.year());
-            if k != state.list[p].k && !everyone {
+            if recompute_k(state, p, &rules.k, month.year()) && !everyone {
                 self.candidates.push(p as u32);
             }
-            state.list[p].k = k;
         };
-        if starting {
+        // Those who played, unless their K was recomputed as their outcome was applied.
+        let played: &[u32] = if stage == Stage::PlayersK {
+            &[]
+        } else {
+            &self.touched
+        };
+        if stage == Stage::Starting {
         } else if all_k {
             for p in 0..state.players() {
                 if state.list[p].rated {
@@ -244,7 +302,7 @@ impl Publisher {
             }
         } else {
             let dated = if new_year { &self.dated[..] } else { &[] };
-            for &p in self.touched.iter().chain(dated) {
+            for &p in played.iter().chain(dated) {
                 if state.list[p as usize].rated {
                     recompute(state, p as usize);
                 }
@@ -277,10 +335,9 @@ impl Publisher {
                         .filter(|&p| state.last_rated_game[p as usize] == Some(last)),
                 );
             }
-            for &p in &self.touched {
-                if listed(p as usize) && state.last_rated_game[p as usize] == Some(month) {
-                    self.idle_since.entry(month).or_default().push(p);
-                }
+            if !self.played_now.is_empty() {
+                let idle_from_now = self.idle_since.entry(month).or_default();
+                idle_from_now.extend_from_slice(&self.played_now);
             }
             sort_players(&mut self.candidates, &mut self.spare);
         }
@@ -308,7 +365,8 @@ impl Publisher {
             self.is_touched[p as usize] = false;
         }
         self.touched.clear();
-        if !starting {
+        self.played_now.clear();
+        if stage != Stage::Starting {
             self.all = false;
             self.last_year = month.year();
             self.last_rules = Some(rules.k.clone());
