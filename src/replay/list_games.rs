@@ -26,6 +26,9 @@ pub struct Period<'a> {
     pub schedule: &'a Schedule,
     pub range: Range<usize>,
     pub input: &'a Games,
+    /// The next list's games in the same schedule and input, when the games are held whole: an
+    /// engine may index them while it publishes this list.
+    pub next: Option<Range<usize>>,
 }
 
 #[expect(
@@ -175,6 +178,7 @@ impl<'a> Periods<'a> {
                 schedule.fill_slots(scenario, input, t);
                 Ok(Period {
                     range: schedule.periods[t].clone(),
+                    next: schedule.periods.get(t + 1).cloned(),
                     schedule,
                     input,
                 })
@@ -314,6 +318,7 @@ impl Streamed<'_> {
             range: 0..schedule.order.len(),
             schedule,
             input: games,
+            next: None,
         })
     }
 }

@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::model::SideRecord;
+use crate::model::{Games, SideRecord};
 use crate::model::{Month, PlayerId};
 use crate::systems::fide::{self, Groups, Outcome, PeriodRules, ReadAt, SideInput};
 
@@ -44,14 +44,17 @@ impl PlayerIndex {
         }
     }
 
-    /// Indexes the games of `range`, the list whose slots are filled. Players come in order of
-    /// first appearance: every player's outcome is independent of the others', so the order
-    /// changes no result.
-    pub fn build(&mut self, schedule: &Schedule, range: Range<usize>) {
-        debug_assert_eq!(range.len(), schedule.list_slots().len());
+    /// Indexes the games of `range` of the schedule's order, which indexes `input`; their slots
+    /// need not be filled. Players come in order of first appearance: every player's outcome is
+    /// independent of the others', so the order changes no result.
+    pub fn build(&mut self, schedule: &Schedule, input: &Games, range: Range<usize>) {
+        let players_of = |pos: usize| {
+            let game = schedule.order[pos] as usize;
+            [input.white[game], input.black[game]]
+        };
         self.players.clear();
-        for slot in schedule.list_slots() {
-            for p in [slot.white, slot.black] {
+        for pos in range.clone() {
+            for p in players_of(pos) {
                 if self.counts[p as usize] == 0 {
                     self.players.push(p);
                 }
@@ -77,8 +80,9 @@ impl PlayerIndex {
                 white: false,
             },
         );
-        for (pos, slot) in range.clone().zip(schedule.list_slots()) {
-            for (p, white) in [(slot.white, true), (slot.black, false)] {
+        for pos in range {
+            let [white_player, black_player] = players_of(pos);
+            for (p, white) in [(white_player, true), (black_player, false)] {
                 let at = &mut self.fill[self.counts[p as usize] as usize];
                 self.sides[*at] = SideRef {
                     pos: pos as u32,

@@ -9,6 +9,8 @@ mod publish;
 mod round_robins;
 mod state;
 
+use std::ops::Range;
+
 use crate::model::{Games, Month, SideRecord};
 use crate::scenario::Scenario;
 use crate::systems::fide::{Outcome, PeriodRules};
@@ -33,6 +35,10 @@ pub(super) struct FideEngine<'a> {
     /// The period's games by player, their sides' records and the players' outcomes; the buffers
     /// are reused from period to period.
     index: PlayerIndex,
+    /// The next list's index and its games, built while this list is published (games held
+    /// whole only).
+    ahead: PlayerIndex,
+    ahead_of: Option<Range<usize>>,
     results: Vec<SideRecord>,
     outcomes: Vec<Outcome>,
     /// The period's round robins rated by the tournament-rating rule.
@@ -100,6 +106,8 @@ impl<'a> FideEngine<'a> {
             spare: Vec::new(),
             publisher,
             index: PlayerIndex::new(players),
+            ahead: PlayerIndex::new(players),
+            ahead_of: None,
             results: Vec::new(),
             outcomes: Vec::new(),
             round_robins: RoundRobins::default(),
@@ -152,7 +160,12 @@ impl Engine for FideEngine<'_> {
     ) {
         let (month, rules) = self.begin_period(t);
         let timeline = rules.timeline;
-        self.index.build(period.schedule, period.range.clone());
+        if self.ahead_of.take().as_ref() == Some(&period.range) {
+            std::mem::swap(&mut self.index, &mut self.ahead);
+        } else {
+            self.index
+                .build(period.schedule, period.input, period.range.clone());
+        }
         let lists = Lists {
             state: &self.state,
             views: &self.views,
@@ -173,15 +186,28 @@ impl Engine for FideEngine<'_> {
             &mut self.results,
             &mut self.outcomes,
         );
-        // The games are recorded and the previous list finished on one thread while the outcomes
-        // are applied and the list published on another: neither reads what the other writes.
+        // The games are recorded, the previous list finished and the next list's games indexed on
+        // one thread while the outcomes are applied and the list published on another: neither
+        // reads what the other writes.
         let (games, summary) = (&mut out.games, &mut out.summary);
         let (index, results) = (&self.index, &self.results);
         let (rows, periods) = (&mut out.rows, &mut out.periods);
+        let (ahead, ahead_of) = (&mut self.ahead, &mut self.ahead_of);
         let ((counted, not_counted), ()) = rayon::join(
             || {
-                let counted = games.record(index, results, period, t);
-                alongside();
+                let (counted, ()) = rayon::join(
+                    || {
+                        let counted = games.record(index, results, period, t);
+                        alongside();
+                        counted
+                    },
+                    || {
+                        if let Some(next) = &period.next {
+                            ahead.build(period.schedule, period.input, next.clone());
+                            *ahead_of = Some(next.clone());
+                        }
+                    },
+                );
                 counted
             },
             || {
@@ -236,7 +262,8 @@ impl Engine for FideEngine<'_> {
                         .build(&lists, &survey.round_robins, timeline);
                     continue 'summing;
                 };
-                self.index.build(period.schedule, period.range.clone());
+                self.index
+                    .build(period.schedule, period.input, period.range.clone());
                 let frozen = Frozen {
                     lists,
                     schedule: period.schedule,
@@ -252,7 +279,8 @@ impl Engine for FideEngine<'_> {
             let Some(period) = pieces.read(i, &survey.events, Pass::Record)? else {
                 return Err(changed_between_reads(month));
             };
-            self.index.build(period.schedule, period.range.clone());
+            self.index
+                .build(period.schedule, period.input, period.range.clone());
             let frozen = Frozen {
                 lists,
                 schedule: period.schedule,
