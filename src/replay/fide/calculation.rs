@@ -28,6 +28,8 @@ pub struct PlayerIndex {
     /// `sides[offsets[i]..offsets[i + 1]]` are the games of `players[i]`, in schedule order.
     pub offsets: Vec<usize>,
     pub sides: Vec<SideRef>,
+    /// Per game of the range, in its order: where its white and its black side are in `sides`.
+    pub by_game: Vec<[u32; 2]>,
     /// Per player: games this period, then the player's slot while filling.
     counts: Vec<u32>,
     fill: Vec<usize>,
@@ -39,6 +41,7 @@ impl PlayerIndex {
             players: Vec::new(),
             offsets: Vec::new(),
             sides: Vec::new(),
+            by_game: Vec::new(),
             counts: vec![0; players],
             fill: Vec::new(),
         }
@@ -80,16 +83,19 @@ impl PlayerIndex {
                 white: false,
             },
         );
+        self.by_game.clear();
         for pos in range {
-            let [white_player, black_player] = players_of(pos);
-            for (p, white) in [(white_player, true), (black_player, false)] {
-                let at = &mut self.fill[self.counts[p as usize] as usize];
+            let players = players_of(pos);
+            let sides = [0, 1].map(|side| {
+                let at = &mut self.fill[self.counts[players[side] as usize] as usize];
                 self.sides[*at] = SideRef {
                     pos: pos as u32,
-                    white,
+                    white: side == 0,
                 };
                 *at += 1;
-            }
+                *at as u32 - 1
+            });
+            self.by_game.push(sides);
         }
         for &p in &self.players {
             self.counts[p as usize] = 0;

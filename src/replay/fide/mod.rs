@@ -342,34 +342,18 @@ impl RatedGames {
         let (schedule, range) = (period.schedule, period.range.clone());
         let range_len = range.len();
         let first = self.game.len();
-        self.white
-            .resize(first + range.len(), SideRecord::default());
-        self.black
-            .resize(first + range.len(), SideRecord::default());
-        for (side, result) in index.sides.iter().zip(results) {
-            let at = first + side.pos as usize - range.start;
-            if side.white {
-                self.white[at] = *result;
-            } else {
-                self.black[at] = *result;
-            }
-        }
-        let mut kept = first;
-        for (i, pos) in range.enumerate() {
-            let (white, black) = (self.white[first + i], self.black[first + i]);
+        for (pos, &[white, black]) in range.zip(&index.by_game) {
+            let (white, black) = (results[white as usize], results[black as usize]);
             if !(white.counted || black.counted) {
                 continue;
             }
-            self.white[kept] = white;
-            self.black[kept] = black;
+            self.white.push(white);
+            self.black.push(black);
             self.game.push(schedule.order[pos]);
             self.list.push(t as u32);
             self.event_start.push(schedule.event_start[pos]);
-            kept += 1;
         }
-        self.white.truncate(kept);
-        self.black.truncate(kept);
-        let counted = kept - first;
+        let counted = self.game.len() - first;
         (counted, range_len - counted)
     }
 }
