@@ -167,10 +167,15 @@ impl Csv {
                 f(line, Err(ragged))?;
                 continue;
             }
+            // The fields as &str without allocating for each record: a table has few columns,
+            // and nearly every field is a slice of the text as it stands.
+            let mut refs = [""; INLINE_FIELDS];
+            if fields.len() <= INLINE_FIELDS && slices_into(&fields, &self.text, &mut refs) {
+                f(line, Ok(&refs[..fields.len()]))?;
+                continue;
+            }
             values.clear();
             values.extend(fields.iter().map(|f| f.resolve(&self.text)));
-            // The fields as &str without allocating for each record: a table has few columns.
-            let mut refs = [""; INLINE_FIELDS];
             if values.len() <= INLINE_FIELDS {
                 for (r, v) in refs.iter_mut().zip(&values) {
                     *r = v.as_ref();
@@ -347,6 +352,18 @@ fn sniff_delimiter(first_line: &str) -> u8 {
         .max_by_key(|&d| first_line.bytes().filter(|&b| b == d).count())
         .filter(|&d| first_line.as_bytes().contains(&d))
         .unwrap_or(b',')
+}
+
+/// Fills `refs` with the fields, each a slice of `text`; false (`refs` partly filled) when one has
+/// doubled quotes to undo.
+fn slices_into<'a>(fields: &[Field], text: &'a str, refs: &mut [&'a str]) -> bool {
+    for (r, field) in refs.iter_mut().zip(fields) {
+        match *field {
+            Field::Slice(a, b) => *r = &text[a..b],
+            Field::Escaped(..) => return false,
+        }
+    }
+    true
 }
 
 /// A field of a record: a slice of the text, or a quoted field with doubled quotes to undo.
