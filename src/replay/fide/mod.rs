@@ -20,7 +20,7 @@ use super::list_games::{ListPieces, Period};
 use super::{Inputs, ListRows, Pass, RatedGames, ReplayError};
 use calculation::{Frozen, PlayerIndex};
 use pieces::{ListSums, Survey};
-use publish::{apply_events, Publish, Publisher, Stage};
+use publish::{apply_events, Publish, Publisher};
 use round_robins::RoundRobins;
 use state::{ListView, Lists, State};
 
@@ -148,7 +148,7 @@ impl Engine for FideEngine<'_> {
         let month = self.lists[0];
         let rules = self.scenario.timeline.at_month(month);
         self.publisher
-            .publish(rows, &mut self.state, rules, month, Stage::Starting);
+            .publish(rows, &mut self.state, rules, month, true);
     }
 
     fn period(

@@ -37,6 +37,7 @@ impl Publish<'_> {
         // The K of those who played is recomputed as their outcome is applied, while their state
         // is at hand, unless publishing recomputes every K anyway (reference §3.2): under other K
         // rules, or after a one-off event that changes the ratings once the calculations are done.
+        // Publishing then recomputes only the K a new year can change (`Publisher::publish`).
         let compresses_after = events_at(self.scenario, month, false)
             .any(|kind| matches!(kind, EventKind::Compression(_)));
         let k_now = (!self.publisher.recomputes_every_k(&rules.k) && !compresses_after)
@@ -51,13 +52,8 @@ impl Publish<'_> {
             );
         }
         apply_events(self.scenario, (self.state, self.publisher), month, false);
-        let stage = if k_now.is_some() {
-            Stage::PlayersK
-        } else {
-            Stage::Computed
-        };
         self.publisher
-            .publish(rows, self.state, rules, month, stage);
+            .publish(rows, self.state, rules, month, false);
     }
 
     /// Applies one player's period outcome (reference §4–§6) and records it; with `k_now` (the
@@ -119,17 +115,6 @@ impl Publish<'_> {
             recompute_k(state, p, rule, year);
         }
     }
-}
-
-/// How far a list's publishing has come before `Publisher::publish`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Stage {
-    /// The starting list, published as given.
-    Starting,
-    /// A list computed.
-    Computed,
-    /// A list computed whose players who played have their K recomputed.
-    PlayersK,
 }
 
 /// A rated player's K on a list of `year` under `rule`, their history published first (reference
@@ -271,7 +256,7 @@ impl Publisher {
         state: &mut State,
         rules: &Regulations,
         month: Month,
-        stage: Stage,
+        starting: bool,
     ) {
         let inactive_after = rules.inactive_after_months;
         // Every K recomputed: other K rules, a one-off event; at a new year, the K of those whose
@@ -287,13 +272,7 @@ impl Publisher {
                 self.candidates.push(p as u32);
             }
         };
-        // Those who played, unless their K was recomputed as their outcome was applied.
-        let played: &[u32] = if stage == Stage::PlayersK {
-            &[]
-        } else {
-            &self.touched
-        };
-        if stage == Stage::Starting {
+        if starting {
         } else if all_k {
             for p in 0..state.players() {
                 if state.list[p].rated {
@@ -301,8 +280,11 @@ impl Publisher {
                 }
             }
         } else {
+            // Those who played had theirs recomputed as their outcome was applied (`Publish::list`
+            // does whenever the list does not recompute every K); a new year changes the K of
+            // those whose age the junior rule may read.
             let dated = if new_year { &self.dated[..] } else { &[] };
-            for &p in played.iter().chain(dated) {
+            for &p in dated {
                 if state.list[p as usize].rated {
                     recompute(state, p as usize);
                 }
@@ -366,7 +348,7 @@ impl Publisher {
         }
         self.touched.clear();
         self.played_now.clear();
-        if stage != Stage::Starting {
+        if !starting {
             self.all = false;
             self.last_year = month.year();
             self.last_rules = Some(rules.k.clone());
