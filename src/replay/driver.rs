@@ -57,6 +57,12 @@ impl Snapshot {
         &self.lists
     }
 
+    /// Room for the lists' indices that the replays carrying on from this snapshot share, for as
+    /// long as those replays run.
+    pub fn shared_indices(&self) -> super::SharedIndices {
+        super::SharedIndices::new(self.lists.len())
+    }
+
     /// The run's schedule, for a scenario that places the games alike.
     pub(super) fn schedule_for(&self, placement: &Placement) -> Option<&Schedule> {
         self.schedule

@@ -23,6 +23,7 @@ pub use lists::{CurrentList, ListRows};
 pub use schedule::{outside_calendar, SkippedGames};
 
 pub use driver::Snapshot;
+pub use fide::SharedIndices;
 
 use driver::Engine;
 use fide::newcomers::Pooled;
@@ -336,7 +337,9 @@ const WHOLE: driver::Span<'static> = driver::Span {
 ///   ([`Sink::keep`]; FIDE's regulations only);
 /// - with `from`, it carries on from that snapshot of a replay of the same inputs, under rules
 ///   that were the same before its `next` list: the lists it publishes are those `run` would
-///   publish from there, byte for byte. Where it cannot (the scenario's lists are not the
+///   publish from there, byte for byte. Over the snapshot's placement of the games, it reads each
+///   list's index from `from`'s [`SharedIndices`], built by whichever of the replays sharing them
+///   rates the list first (`Snapshot::shared_indices`). Where it cannot (the scenario's lists are not the
 ///   snapshot's run's, or its system is not FIDE's), the sink is told so ([`Sink::restart`]) and
 ///   the replay runs from the start over the games as this call placed them (the snapshot's
 ///   placement where the two agree): they are not placed a second time.
@@ -347,14 +350,18 @@ pub fn run_span(
     inputs: &Inputs,
     last: Option<Month>,
     snapshots: &[Month],
-    from: Option<&Snapshot>,
+    from: Option<(&Snapshot, &SharedIndices)>,
     sink: &mut dyn Sink,
 ) -> Result<(Run, bool), ReplayError> {
     let placement = Placement::of(scenario);
-    let mut periods = match from.and_then(|f| f.schedule_for(&placement)) {
+    let scheduled = from.and_then(|(f, _)| f.schedule_for(&placement));
+    let mut periods = match scheduled {
         Some(schedule) => Periods::scheduled(scenario, &inputs.games, schedule.clone()),
         None => Periods::whole(scenario, &inputs.games)?,
     };
+    // A list's index depends only on the placement: shared where it is the snapshot's.
+    let shared = from.filter(|_| scheduled.is_some()).map(|(_, s)| s);
+    let from = from.map(|(f, _)| f);
     let fide = matches!(scenario.system, SystemConfig::Fide);
     let resumable = from.filter(|f| fide && periods.lists() == f.lists());
     let span = driver::Span {
@@ -370,7 +377,7 @@ pub fn run_span(
         return run_periods(scenario, inputs, &mut periods, span, sink, &|_| {})
             .map(|r| (r, false));
     };
-    let mut engine = FideEngine::resumed(scenario, inputs, from.lists(), from.engine());
+    let mut engine = FideEngine::resumed(scenario, inputs, from.lists(), (from.engine(), shared));
     let players = inputs.players.len();
     driver::drive(&mut engine, players, &mut periods, span, sink, &|_| {}).map(|r| (r, true))
 }

@@ -721,9 +721,11 @@ fn a_replay_carried_on_from_a_snapshot_is_the_replay_from_the_start() {
         assert!(snapshot.precedes(m(differs)) && snapshot.next == m(differs));
         let mut whole = EveryList::default();
         run(other, &inputs, &mut whole, &|_| {}).unwrap();
+        let shared = snapshot.shared_indices();
+        let from = Some((snapshot, &shared));
         let mut carried = EveryList::default();
         let (carried_run, resumed) =
-            run_span(other, &inputs, None, &[], Some(snapshot), &mut carried).unwrap();
+            run_span(other, &inputs, None, &[], from, &mut carried).unwrap();
         assert!(resumed, "the same lists");
         let before = whole.0.len() - carried.0.len();
         assert_eq!(carried_run.lists.len(), whole.0.len());
@@ -731,6 +733,15 @@ fn a_replay_carried_on_from_a_snapshot_is_the_replay_from_the_start() {
         assert_eq!(first.0[..before], whole.0[..before], "before {differs}");
         assert_eq!(carried.0, whole.0[before..], "from {differs}");
         assert_ne!(first.0, whole.0, "the rules made no difference");
+        // The base scenario carried on from the same snapshot reads the lists' indices the run
+        // before it built, and publishes its own lists.
+        let mut again = EveryList::default();
+        run_span(&base, &inputs, None, &[], from, &mut again).unwrap();
+        assert_eq!(
+            again.0,
+            first.0[before..],
+            "the base carried on over {differs}"
+        );
         // A run over other lists, or under a system that keeps no snapshot, cannot carry on
         // from it: it runs from its start instead, the sink told first.
         let mut elo = base.clone();
@@ -740,7 +751,7 @@ fn a_replay_carried_on_from_a_snapshot_is_the_replay_from_the_start() {
             run(cannot, &inputs, &mut from_start, &|_| {}).unwrap();
             let mut fallen_back = EveryList::default();
             let (_, resumed) =
-                run_span(cannot, &inputs, None, &[], Some(snapshot), &mut fallen_back).unwrap();
+                run_span(cannot, &inputs, None, &[], from, &mut fallen_back).unwrap();
             assert!(!resumed);
             assert_eq!(fallen_back.0[0], "restart");
             assert_eq!(fallen_back.0[1..], from_start.0);

@@ -2,7 +2,7 @@
 //! user's games), every list handed to the measures as it is published.
 
 use crate::model::Month;
-use crate::replay::{self, Inputs, ListRows};
+use crate::replay::{self, Inputs, ListRows, SharedIndices};
 use crate::scenario::Scenario;
 
 use super::measure::{Measure, Needs, Observed};
@@ -39,8 +39,9 @@ pub struct Observation {
 pub struct Share<'a> {
     /// Months before whose first list a snapshot is kept.
     pub keep: &'a [Month],
-    /// A snapshot to carry on from; the replay runs whole where it cannot.
-    pub from: Option<&'a Kept>,
+    /// A snapshot to carry on from, and the lists' indices shared by the replays that carry on
+    /// from it (`Snapshot::shared_indices`); the replay runs whole where it cannot.
+    pub from: Option<(&'a Kept, &'a SharedIndices)>,
 }
 
 /// Replays `scenario` over `inputs`, adding what each measure observes to `observed` (one per
@@ -74,10 +75,10 @@ pub fn observe(
         kept: Vec::new(),
         seconds: 0.0,
     };
-    if let Some(from) = share.from {
+    if let Some((from, _)) = share.from {
         observer.resume(from);
     }
-    let from = share.from.map(|f| &f.replay);
+    let from = share.from.map(|(f, shared)| (&f.replay, shared));
     let (_, resumed) = replay::run_span(scenario, inputs, last, share.keep, from, &mut observer)?;
     Ok(Observation {
         baseline: observer.record,

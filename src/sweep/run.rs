@@ -740,6 +740,7 @@ impl Sweep<'_> {
             .rows
             .get(&(source.world, 0, source.seed))
             .cloned();
+        let shared: Vec<_> = kept.iter().map(|k| k.replay.shared_indices()).collect();
         candidates.par_iter().try_for_each(|ready| {
             // A point that sets the base scenario's own values is the baseline's replay again:
             // its row is the baseline's, figure for figure.
@@ -758,8 +759,9 @@ impl Sweep<'_> {
                 None => Compare::Nothing,
             };
             let from = ready.differs_from.and_then(|m| {
-                let before = kept.iter().filter(|k| k.replay.precedes(m));
-                before.max_by_key(|k| k.replay.rated)
+                let before = kept.iter().zip(&shared);
+                let before = before.filter(|(k, _)| k.replay.precedes(m));
+                before.max_by_key(|(k, _)| k.replay.rated)
             });
             let share = Share { keep: &[], from };
             let (row, observation) = self.replay(ready, source, compare, share)?;

@@ -1,6 +1,7 @@
 //! One rating period: freeze the previous list, compute every player's change in parallel, apply.
 
 use std::ops::Range;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -84,6 +85,7 @@ impl PlayerIndex {
             },
         );
         self.by_game.clear();
+        self.by_game.reserve_exact(range.len());
         for pos in range {
             let players = players_of(pos);
             let sides = [0, 1].map(|side| {
@@ -102,6 +104,18 @@ impl PlayerIndex {
         }
     }
 
+    /// The index just built, its scratch buffers left behind for the next build.
+    fn take_built(&mut self) -> PlayerIndex {
+        PlayerIndex {
+            players: std::mem::take(&mut self.players),
+            offsets: std::mem::take(&mut self.offsets),
+            sides: std::mem::take(&mut self.sides),
+            by_game: std::mem::take(&mut self.by_game),
+            counts: Vec::new(),
+            fill: Vec::new(),
+        }
+    }
+
     /// The players in blocks of `BLOCK` for the threads, each with its stretch of `per_side` (one
     /// entry per side of the index, in its order).
     pub fn blocks<'s, S>(&self, per_side: &'s mut [S]) -> Vec<(Range<usize>, &'s mut [S])> {
@@ -115,6 +129,34 @@ impl PlayerIndex {
             blocks.push((first..last, mine));
         }
         blocks
+    }
+}
+
+/// The lists' player indices of the replays that carry on from one snapshot over its schedule. An
+/// index depends only on the schedule and the games, which those replays share whatever their
+/// rules, so the first of them to rate a list builds its index and the others read it
+/// (docs/sweep.md, "Replay only what differs"). It lives as long as the replays that share it.
+#[derive(Clone)]
+pub struct SharedIndices(Arc<[OnceLock<PlayerIndex>]>);
+
+impl SharedIndices {
+    /// Room for the index of each of `lists` lists, none built yet.
+    pub fn new(lists: usize) -> SharedIndices {
+        SharedIndices((0..lists).map(|_| OnceLock::new()).collect())
+    }
+
+    /// List `t`'s index over `range` of the schedule's order: the one already built, or built now
+    /// with `scratch`'s buffers (a replay that asks while another builds it waits for that one).
+    pub fn get(
+        &self,
+        t: usize,
+        scratch: &mut PlayerIndex,
+        (schedule, input, range): (&Schedule, &Games, Range<usize>),
+    ) -> &PlayerIndex {
+        self.0[t].get_or_init(|| {
+            scratch.build(schedule, input, range);
+            scratch.take_built()
+        })
     }
 }
 

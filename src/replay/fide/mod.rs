@@ -18,6 +18,7 @@ use crate::systems::fide::{Outcome, PeriodRules};
 use super::driver::{Alongside, Engine, ListOut};
 use super::list_games::{ListPieces, Period};
 use super::{Inputs, ListRows, Pass, RatedGames, ReplayError};
+pub use calculation::SharedIndices;
 use calculation::{Frozen, PlayerIndex};
 use pieces::{ListSums, Survey};
 use publish::{apply_events, Publish, Publisher};
@@ -39,6 +40,9 @@ pub(super) struct FideEngine<'a> {
     /// whole only).
     ahead: PlayerIndex,
     ahead_of: Option<Range<usize>>,
+    /// The lists' indices shared with other replays carrying on from the same snapshot, in place
+    /// of `index` and `ahead`, which are then the scratch buffers that build them.
+    shared: Option<&'a SharedIndices>,
     results: Vec<SideRecord>,
     outcomes: Vec<Outcome>,
     /// The period's round robins rated by the tournament-rating rule.
@@ -59,14 +63,18 @@ pub struct FideSnapshot {
 
 impl<'a> FideEngine<'a> {
     /// The engine of `scenario` carrying on from `snapshot`, taken from a replay of the same inputs
-    /// over the same lists under rules that were the same until then.
+    /// over the same lists under rules that were the same until then; with `shared`, the lists'
+    /// indices it shares with the other replays that carry on from it over its schedule.
     pub(super) fn resumed(
         scenario: &'a Scenario,
         inputs: &Inputs,
         lists: &[Month],
-        snapshot: &FideSnapshot,
+        (snapshot, shared): (&FideSnapshot, Option<&'a SharedIndices>),
     ) -> FideEngine<'a> {
-        FideEngine::from_snapshot(scenario, inputs.players.len(), lists, snapshot.clone())
+        let mut engine =
+            FideEngine::from_snapshot(scenario, inputs.players.len(), lists, snapshot.clone());
+        engine.shared = shared;
+        engine
     }
 
     pub(super) fn new(scenario: &'a Scenario, inputs: &Inputs, lists: &[Month]) -> FideEngine<'a> {
@@ -108,6 +116,7 @@ impl<'a> FideEngine<'a> {
             index: PlayerIndex::new(players),
             ahead: PlayerIndex::new(players),
             ahead_of: None,
+            shared: None,
             results: Vec::new(),
             outcomes: Vec::new(),
             round_robins: RoundRobins::default(),
@@ -160,12 +169,20 @@ impl Engine for FideEngine<'_> {
     ) {
         let (month, rules) = self.begin_period(t);
         let timeline = rules.timeline;
-        if self.ahead_of.take().as_ref() == Some(&period.range) {
-            std::mem::swap(&mut self.index, &mut self.ahead);
-        } else {
-            self.index
-                .build(period.schedule, period.input, period.range.clone());
-        }
+        let shared = self.shared;
+        let games_of = |range: &Range<usize>| (period.schedule, period.input, range.clone());
+        let index = match shared {
+            Some(shared) => shared.get(t, &mut self.index, games_of(&period.range)),
+            None => {
+                if self.ahead_of.take().as_ref() == Some(&period.range) {
+                    std::mem::swap(&mut self.index, &mut self.ahead);
+                } else {
+                    self.index
+                        .build(period.schedule, period.input, period.range.clone());
+                }
+                &self.index
+            }
+        };
         let lists = Lists {
             state: &self.state,
             views: &self.views,
@@ -181,7 +198,7 @@ impl Engine for FideEngine<'_> {
         calculation::compute(
             &frozen,
             &rules,
-            &self.index,
+            index,
             month,
             &mut self.results,
             &mut self.outcomes,
@@ -190,7 +207,7 @@ impl Engine for FideEngine<'_> {
         // one thread while the outcomes are applied and the list published on another: neither
         // reads what the other writes.
         let (games, summary) = (&mut out.games, &mut out.summary);
-        let (index, results) = (&self.index, &self.results);
+        let results = &self.results;
         let (rows, periods) = (&mut out.rows, &mut out.periods);
         let (ahead, ahead_of) = (&mut self.ahead, &mut self.ahead_of);
         let ((counted, not_counted), ()) = rayon::join(
@@ -201,11 +218,15 @@ impl Engine for FideEngine<'_> {
                         alongside();
                         counted
                     },
-                    || {
-                        if let Some(next) = &period.next {
+                    || match (&period.next, shared) {
+                        (Some(next), Some(shared)) => {
+                            shared.get(t + 1, ahead, games_of(next));
+                        }
+                        (Some(next), None) => {
                             ahead.build(period.schedule, period.input, next.clone());
                             *ahead_of = Some(next.clone());
                         }
+                        (None, _) => {}
                     },
                 );
                 counted
