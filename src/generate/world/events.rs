@@ -307,16 +307,11 @@ pub fn swiss(seen: &[Option<f64>], rounds: u32, rng: &mut SplitMix64, play: &mut
     let mut score = vec![0u32; n];
     let mut colour = vec![0i32; n];
     let mut had_bye = vec![false; n];
-    let mut met: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let rating = |i: usize| seen[i].unwrap_or(f64::NEG_INFINITY);
+    let mut met = Met::new(n, rounds);
+    let by_rating = by_rating(seen);
+    let mut order = Vec::with_capacity(n);
     for _ in 0..rounds {
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| {
-            score[b]
-                .cmp(&score[a])
-                .then(rating(b).total_cmp(&rating(a)))
-                .then(a.cmp(&b))
-        });
+        by_score(&by_rating, &score, &mut order);
         if n % 2 == 1 {
             let bye = order
                 .iter()
@@ -333,15 +328,73 @@ pub fn swiss(seen: &[Option<f64>], rounds: u32, rng: &mut SplitMix64, play: &mut
             score[black] += u32::from(2 - result);
             colour[white] += 1;
             colour[black] -= 1;
-            met[a].push(b);
-            met[b].push(a);
+            met.add(a, b);
         }
+    }
+}
+
+/// The players by rating, highest first (unrated last), ties by index: the order within a score
+/// group, the same every round.
+fn by_rating(seen: &[Option<f64>]) -> Vec<usize> {
+    let rating = |i: usize| seen[i].unwrap_or(f64::NEG_INFINITY);
+    let mut order: Vec<usize> = (0..seen.len()).collect();
+    order.sort_unstable_by(|&a, &b| rating(b).total_cmp(&rating(a)).then(a.cmp(&b)));
+    order
+}
+
+/// The players by score, highest first, each score group in `by_rating`'s order (a counting sort
+/// over the half points: rounds are few).
+fn by_score(by_rating: &[usize], score: &[u32], order: &mut Vec<usize>) {
+    let top = by_rating.iter().map(|&p| score[p]).max().unwrap_or(0) as usize;
+    let mut starts = vec![0usize; top + 2];
+    for &p in by_rating {
+        starts[top - score[p] as usize + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    order.clear();
+    order.resize(by_rating.len(), 0);
+    for &p in by_rating {
+        let at = &mut starts[top - score[p] as usize];
+        order[*at] = p;
+        *at += 1;
+    }
+}
+
+/// Who has met whom in a Swiss: each player's opponents, at most one a round.
+struct Met {
+    rounds: usize,
+    opponents: Vec<u32>,
+    count: Vec<u32>,
+}
+
+impl Met {
+    fn new(players: usize, rounds: u32) -> Met {
+        let rounds = rounds as usize;
+        Met {
+            rounds,
+            opponents: vec![0; players * rounds],
+            count: vec![0; players],
+        }
+    }
+
+    fn add(&mut self, a: usize, b: usize) {
+        for (x, y) in [(a, b), (b, a)] {
+            self.opponents[x * self.rounds + self.count[x] as usize] = y as u32;
+            self.count[x] += 1;
+        }
+    }
+
+    fn have_met(&self, a: usize, b: usize) -> bool {
+        let first = a * self.rounds;
+        self.opponents[first..first + self.count[a] as usize].contains(&(b as u32))
     }
 }
 
 /// Pairs one round: score groups from the top, each folded (top half against bottom half), with
 /// the players a group cannot pair carried down to the next.
-fn pair_round(order: &[usize], score: &[u32], met: &[Vec<usize>]) -> Vec<(usize, usize)> {
+fn pair_round(order: &[usize], score: &[u32], met: &Met) -> Vec<(usize, usize)> {
     let mut pairs = Vec::with_capacity(order.len() / 2);
     let mut carried: Vec<usize> = Vec::new();
     let mut i = 0;
@@ -358,7 +411,7 @@ fn pair_round(order: &[usize], score: &[u32], met: &[Vec<usize>]) -> Vec<(usize,
     // or as a last resort let them meet again.
     while let [a, b, ..] = carried[..] {
         carried.drain(..2);
-        let fresh = |x: usize, y: usize| !met[x].contains(&y);
+        let fresh = |x: usize, y: usize| !met.have_met(x, y);
         let swap = pairs.iter().enumerate().find_map(|(k, &(c, d))| {
             if fresh(a, c) && fresh(b, d) {
                 Some((k, (a, c), (b, d)))
@@ -382,7 +435,7 @@ fn pair_round(order: &[usize], score: &[u32], met: &[Vec<usize>]) -> Vec<(usize,
 /// Pairs a score group, sorted by rating: each player, from the top, takes the first opponent not
 /// yet met from the bottom half (the fold), else from the rest of the top half; returns the
 /// players it could not pair.
-fn fold(group: &[usize], met: &[Vec<usize>], pairs: &mut Vec<(usize, usize)>) -> Vec<usize> {
+fn fold(group: &[usize], met: &Met, pairs: &mut Vec<(usize, usize)>) -> Vec<usize> {
     let half = group.len() / 2;
     let mut taken = vec![false; group.len()];
     let mut unpaired = Vec::new();
@@ -395,7 +448,7 @@ fn fold(group: &[usize], met: &[Vec<usize>], pairs: &mut Vec<(usize, usize)>) ->
         let from = half.max(i + 1);
         let partner = (from..group.len())
             .chain(i + 1..from)
-            .find(|&j| !taken[j] && !met[a].contains(&group[j]));
+            .find(|&j| !taken[j] && !met.have_met(a, group[j]));
         match partner {
             Some(j) => {
                 taken[j] = true;
@@ -620,6 +673,30 @@ mod tests {
             .any(|&(a, b)| (a.min(b), a.max(b)) == (0, 20)));
         // In the last round the two leaders (seeds 1 and 2 win everything) have met.
         assert!(pairs.contains(&(0, 1)));
+    }
+
+    /// The pairing order, by score, then rating (unrated last), then index, as one comparison
+    /// gives it, on fields with ties of score and of rating.
+    #[test]
+    fn a_swiss_orders_players_by_score_then_rating() {
+        let mut rng = SplitMix64::new(11);
+        for n in [1, 2, 7, 40, 301] {
+            let seen: Vec<Option<f64>> = (0..n)
+                .map(|_| (rng.unit() < 0.9).then(|| 1400.0 + (rng.below(8) * 100) as f64))
+                .collect();
+            let score: Vec<u32> = (0..n).map(|_| rng.below(15) as u32).collect();
+            let rating = |i: usize| seen[i].unwrap_or(f64::NEG_INFINITY);
+            let mut expected: Vec<usize> = (0..n).collect();
+            expected.sort_by(|&a, &b| {
+                score[b]
+                    .cmp(&score[a])
+                    .then(rating(b).total_cmp(&rating(a)))
+                    .then(a.cmp(&b))
+            });
+            let mut order = Vec::new();
+            by_score(&by_rating(&seen), &score, &mut order);
+            assert_eq!(order, expected, "{n} players");
+        }
     }
 
     #[test]
