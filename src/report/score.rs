@@ -5,11 +5,12 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::LazyLock;
 
 use polars::prelude::*;
 use serde::Serialize;
 
-use crate::model::{IdMap, Month};
+use crate::model::{HalfPoints, IdMap, Month};
 use crate::plot::{categorical, LineChart, Picture, Series, XAxis};
 
 use super::crosstable::{Format, Selection};
@@ -194,6 +195,24 @@ fn player_month_errors(games: &ScoredGames, scored: &[u32]) -> (Sum, u64) {
 pub fn game_log_loss(s: f64, p: f64) -> f64 {
     let q = p.clamp(CLIP, 1.0 - CLIP);
     -(s * q.ln() + (1.0 - s) * (1.0 - q).ln())
+}
+
+/// `game_log_loss` of each score in half points against each expected score in whole hundredths.
+static HUNDREDTHS: LazyLock<[[f64; 3]; 101]> = LazyLock::new(|| {
+    std::array::from_fn(|k| {
+        std::array::from_fn(|h| game_log_loss(h as f64 / 2.0, k as f64 / 100.0))
+    })
+});
+
+/// `game_log_loss` of White's score in half points against `p`, the same number, read from a
+/// table where `p` is a whole number of hundredths, as FIDE's table of expectations gives them
+/// (reference §8.1.2): a study's predictive measure scores millions of games a replay.
+pub fn half_points_log_loss(half_points: HalfPoints, p: f64) -> f64 {
+    let k = (p * 100.0).round();
+    match HUNDREDTHS.get(k as usize) {
+        Some(row) if k / 100.0 == p && half_points <= 2 => row[usize::from(half_points)],
+        _ => game_log_loss(f64::from(half_points) / 2.0, p),
+    }
 }
 
 impl Score {
@@ -402,6 +421,20 @@ pub fn calibration_picture(scores: &[Score]) -> Picture {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table gives `game_log_loss`'s own bits for every expectation in hundredths, as the
+    /// engine writes them, and any other expectation is computed.
+    #[test]
+    fn a_games_log_loss_from_the_table_is_the_computed_one() {
+        for h in 0..=2u8 {
+            let s = f64::from(h) / 2.0;
+            let hundredths = (0..=100u8).map(|p| f64::from(p) / 100.0);
+            for p in hundredths.chain([0.123456, 1.0 - 0.37, -0.5, 1.5, f64::NAN]) {
+                let (read, computed) = (half_points_log_loss(h, p), game_log_loss(s, p));
+                assert_eq!(read.to_bits(), computed.to_bits(), "{h} half points at {p}");
+            }
+        }
+    }
 
     /// Three games in one month and one in the next, by hand:
     /// log losses −ln .8, −ln .5, −ln(1 − .25) for the decisive and drawn games, and the draw at .6:

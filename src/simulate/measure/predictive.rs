@@ -14,7 +14,7 @@ use toml::Table;
 
 use crate::keys::Reader;
 use crate::model::Month;
-use crate::report::score::game_log_loss;
+use crate::report::score::half_points_log_loss;
 
 use super::{read, Figure, Goal, Kind, ListView, Needs};
 
@@ -91,13 +91,13 @@ impl Kind for Predictive {
                 continue;
             };
             let game = g.game[i] as usize;
-            let s = f64::from(list.input.score[game]) / 2.0;
-            let own = game_log_loss(s, p);
+            let s = list.input.score[game];
+            let own = half_points_log_loss(s, p);
             sums.games += 1;
             sums.loss += own;
             let base = list.baseline_expected.map_or(f64::NAN, |b| b[game]);
             if !base.is_nan() {
-                let d = own - game_log_loss(s, base);
+                let d = own - half_points_log_loss(s, base);
                 sums.paired += 1;
                 sums.difference += d;
                 sums.difference_squares += d * d;
