@@ -381,6 +381,10 @@ impl Met {
 
     fn add(&mut self, a: usize, b: usize) {
         for (x, y) in [(a, b), (b, a)] {
+            debug_assert!(
+                (self.count[x] as usize) < self.rounds,
+                "paired twice in a round"
+            );
             self.opponents[x * self.rounds + self.count[x] as usize] = y as u32;
             self.count[x] += 1;
         }

@@ -1,7 +1,7 @@
 //! One rating period: freeze the previous list, compute every player's change in parallel, apply.
 
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -135,9 +135,9 @@ impl PlayerIndex {
 /// The lists' player indices of the replays that carry on from one snapshot over its schedule. An
 /// index depends only on the schedule and the games, which those replays share whatever their
 /// rules, so the first of them to rate a list builds its index and the others read it
-/// (docs/sweep.md, "Replay only what differs"). It lives as long as the replays that share it.
-#[derive(Clone)]
-pub struct SharedIndices(Arc<[OnceLock<PlayerIndex>]>);
+/// (docs/sweep.md, "Running, resuming, many machines"). It lives as long as the replays that
+/// share it.
+pub struct SharedIndices(Box<[OnceLock<PlayerIndex>]>);
 
 impl SharedIndices {
     /// Room for the index of each of `lists` lists, none built yet.
