@@ -339,10 +339,10 @@ const WHOLE: driver::Span<'static> = driver::Span {
 ///   that were the same before its `next` list: the lists it publishes are those `run` would
 ///   publish from there, byte for byte. Over the snapshot's placement of the games, it reads each
 ///   list's index from `from`'s [`SharedIndices`], built by whichever of the replays sharing them
-///   rates the list first (`Snapshot::shared_indices`). Where it cannot (the scenario's lists are not the
-///   snapshot's run's, or its system is not FIDE's), the sink is told so ([`Sink::restart`]) and
-///   the replay runs from the start over the games as this call placed them (the snapshot's
-///   placement where the two agree): they are not placed a second time.
+///   rates the list first (`Snapshot::shared_indices`). Where it cannot (the scenario's lists are
+///   not the snapshot's run's, or its system is not FIDE's), the sink is told so
+///   ([`Sink::restart`]) and the replay runs from the start over the games as this call placed
+///   them (the snapshot's placement where the two agree): they are not placed a second time.
 ///
 /// Returns the run and whether it carried on from `from`.
 pub fn run_span(

@@ -38,9 +38,8 @@ impl Publish<'_> {
         // is at hand, unless publishing recomputes every K anyway (reference §3.2): under other K
         // rules, or after a one-off event that changes the ratings once the calculations are done.
         // Publishing then recomputes only the K a new year can change (`Publisher::publish`).
-        let compresses_after = events_at(self.scenario, month, false)
-            .any(|kind| matches!(kind, EventKind::Compression(_)));
-        let k_now = (!self.publisher.recomputes_every_k(&rules.k) && !compresses_after)
+        let rerated_after = events_at(self.scenario, month, false).any(rerates);
+        let k_now = (!self.publisher.recomputes_every_k(&rules.k) && !rerated_after)
             .then_some((&rules.k, month.year()));
         for (&player, outcome) in outcomes {
             self.apply_outcome(
@@ -143,6 +142,12 @@ fn events_at(scenario: &Scenario, month: Month, before: bool) -> impl Iterator<I
         .filter(applies)
 }
 
+/// Whether a one-off event changes the listed ratings, so that every K is recomputed and every
+/// listed player published after it (reference §8).
+fn rerates(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::Compression(_))
+}
+
 /// One-off events on `month`, before or after its calculations (reference §8).
 pub(super) fn apply_events(
     scenario: &Scenario,
@@ -158,9 +163,11 @@ pub(super) fn apply_events(
                         state.list[p].rating = c.apply(state.list[p].rating);
                     }
                 }
-                publisher.recompute_all();
             }
             EventKind::FreshStart => state.pool.iter_mut().for_each(Vec::clear),
+        }
+        if rerates(kind) {
+            publisher.recompute_all();
         }
     }
 }
